@@ -1,0 +1,410 @@
+//! The incremental transcript builder (SPEC §5).
+//!
+//! Paperclip's viewer rebuilds the whole transcript from every retained chunk on each update.
+//! [`TranscriptBuilder`] gives the same entries, but appending a chunk costs work proportional to
+//! that chunk: it keeps the pending partial stdout line and the entries built so far, and
+//! [`TranscriptBuilder::push`] reports which entries changed.
+
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
+use crate::entry::TranscriptEntry;
+use crate::jsstr::js_trim;
+use crate::redact::redact_home_paths;
+
+/// Which stream a chunk of run output came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stream {
+    /// The agent's stdout: split into lines and parsed.
+    Stdout,
+    /// The agent's stderr: one `stderr` entry per chunk.
+    Stderr,
+    /// Paperclip's own messages: one `system` entry per chunk.
+    System,
+}
+
+/// One chunk of run output, as the run-log websocket and the stored NDJSON pages deliver it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Chunk {
+    /// When the chunk was produced (ISO timestamp).
+    pub ts: String,
+    /// Which stream it came from.
+    pub stream: Stream,
+    /// The text. A chunk may end (or start) in the middle of a line.
+    pub chunk: String,
+    /// Sequence number, when the server assigned one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
+}
+
+impl Chunk {
+    /// A stdout chunk.
+    pub fn stdout(ts: &str, text: &str) -> Self {
+        Self {
+            ts: ts.to_owned(),
+            stream: Stream::Stdout,
+            chunk: text.to_owned(),
+            seq: None,
+        }
+    }
+    /// A stderr chunk.
+    pub fn stderr(ts: &str, text: &str) -> Self {
+        Self {
+            ts: ts.to_owned(),
+            stream: Stream::Stderr,
+            chunk: text.to_owned(),
+            seq: None,
+        }
+    }
+    /// A system chunk.
+    pub fn system(ts: &str, text: &str) -> Self {
+        Self {
+            ts: ts.to_owned(),
+            stream: Stream::System,
+            chunk: text.to_owned(),
+            seq: None,
+        }
+    }
+}
+
+/// Why a parser could not answer a line. The builder then shows the generic entry for that
+/// line, so the line is never lost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineFailure {
+    /// A stable snake_case reason, e.g. `threw`, `budget_exceeded`, `bad_return`.
+    pub code: &'static str,
+    /// A human-readable explanation.
+    pub message: String,
+}
+
+impl LineFailure {
+    /// A failure with a reason code and message.
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for LineFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for LineFailure {}
+
+/// Turns one stdout line into entries: the generic parser, a sandboxed adapter parser, or a
+/// trusted built-in. Closures `FnMut(&str, &str) -> Result<Vec<TranscriptEntry>, LineFailure>`
+/// are parsers too.
+pub trait LineParser {
+    /// Parses one complete, trimmed, non-empty line that arrived at `ts`.
+    ///
+    /// # Errors
+    /// A [`LineFailure`] when the parser threw, ran over budget or returned garbage; the builder
+    /// falls back to the generic entry for this line.
+    fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure>;
+
+    /// Forgets cross-line state: called after a failed line and before a rebuild.
+    fn reset(&mut self) {}
+}
+
+impl<F> LineParser for F
+where
+    F: FnMut(&str, &str) -> Result<Vec<TranscriptEntry>, LineFailure>,
+{
+    fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
+        self(line, ts)
+    }
+}
+
+impl LineParser for Box<dyn LineParser + '_> {
+    fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
+        (**self).parse_line(line, ts)
+    }
+    fn reset(&mut self) {
+        (**self).reset();
+    }
+}
+
+/// Options of a [`TranscriptBuilder`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TranscriptOptions {
+    /// Mask user names in home paths (Paperclip's "censor username in logs").
+    pub redact_home_paths: bool,
+    /// Keep every pushed chunk so [`TranscriptBuilder::rebuild`] can re-parse the run (for
+    /// example when the adapter's real parser becomes ready). Off, the builder keeps only the
+    /// pending partial line.
+    pub retain_chunks: bool,
+}
+
+/// Builds a run's transcript chunk by chunk with the semantics of Paperclip's `buildTranscript`.
+///
+/// ```
+/// use parsebox_transcript::{Chunk, GenericParser, TranscriptBuilder, TranscriptOptions};
+///
+/// let mut b = TranscriptBuilder::new(GenericParser, TranscriptOptions::default());
+/// let changed = b.push(&Chunk::stdout("t1", "hello\nwor"));
+/// assert_eq!(changed, 0..1); // "hello" is complete, "wor" waits for the rest of its line
+/// b.push(&Chunk::stdout("t2", "ld\n"));
+/// assert_eq!(b.entries()[1].text(), Some("world"));
+/// assert_eq!(b.entries()[1].ts(), "t2"); // the chunk that completed the line
+/// ```
+pub struct TranscriptBuilder<P> {
+    parser: P,
+    options: TranscriptOptions,
+    entries: Vec<TranscriptEntry>,
+    /// The stdout text after the last newline: an incomplete line.
+    pending: String,
+    /// Undecoded trailing bytes of a multi-byte character split across byte chunks.
+    pending_bytes: Vec<u8>,
+    last_ts: Option<String>,
+    chunks: Vec<Chunk>,
+    lines: u64,
+    failures: u64,
+}
+
+impl<P: LineParser> TranscriptBuilder<P> {
+    /// A builder that parses stdout lines with `parser`.
+    pub fn new(parser: P, options: TranscriptOptions) -> Self {
+        Self {
+            parser,
+            options,
+            entries: Vec::new(),
+            pending: String::new(),
+            pending_bytes: Vec::new(),
+            last_ts: None,
+            chunks: Vec::new(),
+            lines: 0,
+            failures: 0,
+        }
+    }
+
+    /// The transcript so far.
+    pub fn entries(&self) -> &[TranscriptEntry] {
+        &self.entries
+    }
+
+    /// Takes the transcript out, leaving the builder empty of entries.
+    pub fn into_entries(self) -> Vec<TranscriptEntry> {
+        self.entries
+    }
+
+    /// The line parser, e.g. to read its diagnostics.
+    pub fn parser(&self) -> &P {
+        &self.parser
+    }
+
+    /// Mutable access to the line parser.
+    pub fn parser_mut(&mut self) -> &mut P {
+        &mut self.parser
+    }
+
+    /// Stdout lines parsed so far.
+    pub fn lines_parsed(&self) -> u64 {
+        self.lines
+    }
+
+    /// Lines whose parser failed and that show the generic entry instead.
+    pub fn lines_fallen_back(&self) -> u64 {
+        self.failures
+    }
+
+    /// Appends one chunk. Returns the range of [`entries`](Self::entries) that this chunk
+    /// changed: new entries, and the last earlier entry when a delta merged into it.
+    pub fn push(&mut self, chunk: &Chunk) -> Range<usize> {
+        let start = self.entries.len();
+        let mut first_changed = start;
+        if self.options.retain_chunks {
+            self.chunks.push(chunk.clone());
+        }
+        self.ingest(chunk, &mut first_changed);
+        first_changed..self.entries.len()
+    }
+
+    /// Appends raw stdout/stderr bytes, decoding UTF-8 across chunk boundaries: a multi-byte
+    /// character split between two calls is joined, not turned into U+FFFD. Invalid bytes
+    /// become U+FFFD, as the server's decoder would make them.
+    pub fn push_bytes(&mut self, ts: &str, stream: Stream, bytes: &[u8]) -> Range<usize> {
+        let text = if stream == Stream::Stdout {
+            self.pending_bytes.extend_from_slice(bytes);
+            let buf = std::mem::take(&mut self.pending_bytes);
+            let keep = incomplete_utf8_tail(&buf);
+            let (done, tail) = buf.split_at(buf.len() - keep);
+            self.pending_bytes = tail.to_vec();
+            String::from_utf8_lossy(done).into_owned()
+        } else {
+            String::from_utf8_lossy(bytes).into_owned()
+        };
+        self.push(&Chunk {
+            ts: ts.to_owned(),
+            stream,
+            chunk: text,
+            seq: None,
+        })
+    }
+
+    /// Ends the run: a non-empty pending partial line is parsed as a full line with the last
+    /// chunk's ts. Returns the range of entries that changed.
+    pub fn finish(&mut self) -> Range<usize> {
+        let start = self.entries.len();
+        let mut first_changed = start;
+        if !self.pending_bytes.is_empty() {
+            let bytes = std::mem::take(&mut self.pending_bytes);
+            self.pending.push_str(&String::from_utf8_lossy(&bytes));
+        }
+        let pending = std::mem::take(&mut self.pending);
+        let line = js_trim(&pending);
+        if !line.is_empty() {
+            let ts = self.last_ts.clone().unwrap_or_default();
+            self.parse_and_append(line, &ts, &mut first_changed);
+        }
+        first_changed..self.entries.len()
+    }
+
+    /// Starts over with a (possibly new) parser: resets it and re-parses every retained chunk.
+    /// Needs [`TranscriptOptions::retain_chunks`]; without it only the entries are cleared.
+    pub fn rebuild(&mut self) {
+        self.parser.reset();
+        self.entries.clear();
+        self.pending.clear();
+        self.pending_bytes.clear();
+        self.last_ts = None;
+        self.lines = 0;
+        self.failures = 0;
+        let chunks = std::mem::take(&mut self.chunks);
+        let mut ignored = 0;
+        for chunk in &chunks {
+            self.ingest(chunk, &mut ignored);
+        }
+        self.chunks = chunks;
+    }
+
+    /// Replaces the parser and rebuilds the transcript with it.
+    pub fn set_parser(&mut self, parser: P) {
+        self.parser = parser;
+        self.rebuild();
+    }
+
+    fn ingest(&mut self, chunk: &Chunk, first_changed: &mut usize) {
+        // `finish` uses the ts of the last chunk of any stream, as upstream does.
+        self.last_ts = Some(chunk.ts.clone());
+        match chunk.stream {
+            Stream::Stderr => {
+                let text = self.redacted(&chunk.chunk);
+                self.entries.push(TranscriptEntry::stderr(&chunk.ts, &text));
+            }
+            Stream::System => {
+                let text = self.redacted(&chunk.chunk);
+                self.entries.push(TranscriptEntry::system(&chunk.ts, &text));
+            }
+            Stream::Stdout => {
+                // Only the new text is scanned for newlines, so a long line that arrives in many
+                // small chunks costs linear, not quadratic, time.
+                let Some(first_nl) = chunk.chunk.find('\n') else {
+                    self.pending.push_str(&chunk.chunk);
+                    return;
+                };
+                let (head, rest) = chunk.chunk.split_at(first_nl);
+                let mut line = std::mem::take(&mut self.pending);
+                line.push_str(head);
+                self.complete_line(&line, &chunk.ts, first_changed);
+                // `rest` starts with the newline just consumed.
+                let mut rest = rest.get(1..).unwrap_or("");
+                while let Some(nl) = rest.find('\n') {
+                    let (l, r) = rest.split_at(nl);
+                    self.complete_line(l, &chunk.ts, first_changed);
+                    rest = r.get(1..).unwrap_or("");
+                }
+                self.pending.push_str(rest);
+            }
+        }
+    }
+
+    /// A line ended by `\n`; a `\r` right before it belongs to the newline (`\r?\n`).
+    fn complete_line(&mut self, raw: &str, ts: &str, first_changed: &mut usize) {
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        let line = js_trim(raw);
+        if !line.is_empty() {
+            self.parse_and_append(line, ts, first_changed);
+        }
+    }
+
+    fn parse_and_append(&mut self, line: &str, ts: &str, first_changed: &mut usize) {
+        self.lines += 1;
+        let produced = match self.parser.parse_line(line, ts) {
+            Ok(entries) => entries,
+            Err(_) => {
+                self.failures += 1;
+                self.parser.reset();
+                vec![crate::generic_entry(line, ts)]
+            }
+        };
+        for mut entry in produced {
+            if self.options.redact_home_paths {
+                entry.for_each_text_mut(&mut |s| {
+                    let r = redact_home_paths(s);
+                    *s = r;
+                });
+            }
+            self.append(entry, first_changed);
+        }
+    }
+
+    /// Appends with the delta merge rule: an assistant (or thinking) entry with `delta: true`
+    /// following one of the same kind that also has `delta: true` (and the same `channel`)
+    /// extends it: texts concatenate, the later ts wins.
+    fn append(&mut self, entry: TranscriptEntry, first_changed: &mut usize) {
+        let last_index = self.entries.len().checked_sub(1);
+        if let (Some(i), Some(last)) = (last_index, self.entries.last_mut()) {
+            match (last, &entry) {
+                (TranscriptEntry::Assistant(a), TranscriptEntry::Assistant(b))
+                | (TranscriptEntry::Thinking(a), TranscriptEntry::Thinking(b))
+                    if a.delta == Some(true)
+                        && b.delta == Some(true)
+                        && a.extra.get("channel") == b.extra.get("channel") =>
+                {
+                    a.text.push_str(&b.text);
+                    a.ts.clone_from(&b.ts);
+                    *first_changed = (*first_changed).min(i);
+                    return;
+                }
+                _ => {}
+            }
+        }
+        self.entries.push(entry);
+    }
+
+    fn redacted(&self, text: &str) -> String {
+        if self.options.redact_home_paths {
+            redact_home_paths(text)
+        } else {
+            text.to_owned()
+        }
+    }
+}
+
+/// How many bytes at the end of `buf` are the start of a UTF-8 character whose remaining bytes
+/// have not arrived yet (0 when the buffer ends on a character boundary or in invalid bytes).
+fn incomplete_utf8_tail(buf: &[u8]) -> usize {
+    // A character is at most 4 bytes: look at the last 3 for a lead byte.
+    for back in 1..=3.min(buf.len()) {
+        let Some(&b) = buf.get(buf.len() - back) else {
+            return 0;
+        };
+        if b & 0b1100_0000 == 0b1000_0000 {
+            continue; // continuation byte: keep looking for the lead
+        }
+        let needed = match b {
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => return 0,
+        };
+        return if needed > back { back } else { 0 };
+    }
+    0
+}

@@ -1,0 +1,38 @@
+//! The foundation of parsebox: the `TranscriptEntry` union a Paperclip run-log viewer renders,
+//! the validation that turns an untrusted parser's return value into such entries (or a reason
+//! for dropping them), the generic parser, and the incremental [`TranscriptBuilder`] that turns a
+//! run's streamed chunks into a transcript with exactly the semantics of Paperclip's
+//! `buildTranscript`, at a cost proportional to each new chunk.
+//!
+//! Everything above this crate (the boa sandbox, the registry, the wasm binding, the CLI) speaks
+//! in these types. It has no engine and no I/O, so every rule of the spec is tested here with a
+//! plain `cargo test`.
+
+pub mod builder;
+pub mod entry;
+pub mod jsstr;
+pub mod ndjson;
+pub mod redact;
+pub mod validate;
+
+pub use builder::{Chunk, LineFailure, LineParser, Stream, TranscriptBuilder, TranscriptOptions};
+pub use entry::{DiffChangeType, Extra, TranscriptEntry};
+pub use ndjson::{read_stored_run, StoredRun};
+pub use validate::{entries_from_return, validate_entry, CheckedEntries, EntryLimits, Rejection};
+
+/// The generic parser: Paperclip's `process` parser. Every line becomes one
+/// `{ kind: "stdout", ts, text: line }` entry. It answers at once and never fails, which is why
+/// it is the fallback for every line a real parser cannot answer.
+pub fn generic_entry(line: &str, ts: &str) -> TranscriptEntry {
+    TranscriptEntry::stdout(ts, line)
+}
+
+/// [`generic_entry`] as a [`LineParser`], for builders that have no adapter parser (yet).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct GenericParser;
+
+impl LineParser for GenericParser {
+    fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
+        Ok(vec![generic_entry(line, ts)])
+    }
+}

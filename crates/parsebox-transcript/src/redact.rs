@@ -1,0 +1,79 @@
+//! Username redaction in home paths, as Paperclip's "censor username in logs" option does:
+//! `/Users/name`, `/home/name` and `C:\Users\name` keep the first letter of the user name and
+//! replace each further code point with `*` (at least one `*`).
+
+use crate::jsstr::is_js_whitespace;
+
+/// Redacts the user-name segment of every home path in `text`.
+pub fn redact_home_paths(text: &str) -> String {
+    // Cheap pre-check: most lines carry no home path at all.
+    if !text.contains("/Users/") && !text.contains("/home/") && !text.contains(":\\Users\\") {
+        return text.to_owned();
+    }
+    let unix = redact_after(text, "/Users/", false);
+    let unix = redact_after(&unix, "/home/", false);
+    redact_after(&unix, "\\Users\\", true)
+}
+
+/// Replaces the segment after each `marker` (up to a `/`, `\` or white space). With
+/// `needs_drive`, the marker must follow an ASCII drive letter and `:` (`C:\Users\`).
+fn redact_after(text: &str, marker: &str, needs_drive: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut consumed = 0usize; // bytes of `text` before `rest`
+    while let Some(pos) = rest.find(marker) {
+        let head_end = pos + marker.len();
+        let (head, tail) = rest.split_at(head_end);
+        let drive_ok = !needs_drive || {
+            let before = text.get(..consumed + pos).unwrap_or("");
+            let mut it = before.chars().rev();
+            matches!((it.next(), it.next()), (Some(':'), Some(d)) if d.is_ascii_alphabetic())
+        };
+        let seg_len = tail
+            .find(|c: char| c == '/' || c == '\\' || is_js_whitespace(c))
+            .unwrap_or(tail.len());
+        out.push_str(head);
+        let (user, after) = tail.split_at(seg_len);
+        if drive_ok && !user.is_empty() {
+            out.push_str(&mask(user));
+        } else {
+            out.push_str(user);
+        }
+        consumed += head_end + seg_len;
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+fn mask(user: &str) -> String {
+    let mut chars = user.chars();
+    let Some(first) = chars.next() else {
+        return String::new();
+    };
+    let stars = chars.count().max(1);
+    let mut s = String::with_capacity(first.len_utf8() + stars);
+    s.push(first);
+    s.extend(std::iter::repeat_n('*', stars));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact_home_paths as r;
+
+    #[test]
+    fn masks_every_kind_of_home_path() {
+        assert_eq!(r("cd /Users/alice/src"), "cd /Users/a****/src");
+        assert_eq!(r("/home/bob and /home/bob/x"), "/home/b** and /home/b**/x");
+        assert_eq!(r(r"C:\Users\carol\Desktop"), r"C:\Users\c****\Desktop");
+        // A one-letter name still gets one star, as upstream does.
+        assert_eq!(r("/home/x"), "/home/x*");
+        // Code points, not bytes: each star stands for one character.
+        assert_eq!(r("/home/élodie/"), "/home/é*****/");
+        // No drive letter: not a Windows home path.
+        assert_eq!(r(r"\Users\dave"), r"\Users\dave");
+        assert_eq!(r("no paths here"), "no paths here");
+        assert_eq!(r("/home/ trailing"), "/home/ trailing");
+    }
+}

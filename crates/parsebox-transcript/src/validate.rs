@@ -1,0 +1,513 @@
+//! Validation of what an untrusted parser returned (SPEC §2).
+//!
+//! The sandbox converts a guest's return value into a plain [`Value`]; this module decides what
+//! of it reaches the renderer. An entry with an unknown kind or a missing or ill-typed required
+//! field is rejected with a [`Rejection`] saying why (the registry counts these in diagnostics).
+//! Extra fields are kept. Every string, array, object and nesting level is bounded by
+//! [`EntryLimits`], so a hostile parser cannot hand the page a value that freezes it.
+
+use std::fmt;
+
+use serde_json::{Map, Number, Value};
+
+use crate::entry::{
+    DeltaText, Diff, DiffChangeType, Extra, Init, RunResult, Text, ToolCall, ToolResult,
+    TranscriptEntry,
+};
+
+/// Bounds on what one line's entries may hold. The defaults are generous for real runs (a tool
+/// result carrying a whole file) and small enough that a hostile value cannot hurt the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryLimits {
+    /// Longest string anywhere in an entry, in UTF-8 bytes.
+    pub max_string_bytes: usize,
+    /// Longest array anywhere in an entry.
+    pub max_array_len: usize,
+    /// Most keys in any object of an entry.
+    pub max_object_keys: usize,
+    /// Deepest nesting of arrays and objects inside an entry (the entry itself is depth 1).
+    pub max_depth: usize,
+    /// Most entries one line may produce; the rest are dropped as `too_many_entries`.
+    pub max_entries_per_line: usize,
+}
+
+impl Default for EntryLimits {
+    fn default() -> Self {
+        Self {
+            max_string_bytes: 1 << 20,
+            max_array_len: 10_000,
+            max_object_keys: 1_000,
+            max_depth: 32,
+            max_entries_per_line: 1_000,
+        }
+    }
+}
+
+/// Why an entry was dropped. [`Rejection::code`] is the stable key diagnostics count by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// The entry is not an object (a string, number, array, …).
+    NotAnObject {
+        /// The JSON type found instead.
+        found: &'static str,
+    },
+    /// No `kind`, or `kind` is not a string.
+    MissingKind,
+    /// `kind` is not one of the spec's kinds.
+    UnknownKind {
+        /// The kind the parser used.
+        kind: String,
+    },
+    /// A required field is absent (or `undefined`).
+    MissingField {
+        /// The entry's kind.
+        kind: &'static str,
+        /// The missing field.
+        field: &'static str,
+    },
+    /// A required field has the wrong type.
+    IllTypedField {
+        /// The entry's kind.
+        kind: &'static str,
+        /// The offending field.
+        field: &'static str,
+        /// What the spec requires there.
+        expected: &'static str,
+        /// The JSON type found.
+        found: &'static str,
+    },
+    /// A string, array, object or nesting level is over its [`EntryLimits`] bound.
+    TooLarge {
+        /// Which bound, e.g. `max_string_bytes`.
+        limit: &'static str,
+        /// The bound's value.
+        max: usize,
+    },
+    /// The line produced more than `max_entries_per_line` entries; this one is past the cap.
+    TooManyEntries {
+        /// The cap.
+        max: usize,
+    },
+}
+
+impl Rejection {
+    /// A stable snake_case key for counting rejections by reason.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::NotAnObject { .. } => "not_an_object",
+            Self::MissingKind => "missing_kind",
+            Self::UnknownKind { .. } => "unknown_kind",
+            Self::MissingField { .. } => "missing_field",
+            Self::IllTypedField { .. } => "ill_typed_field",
+            Self::TooLarge { .. } => "too_large",
+            Self::TooManyEntries { .. } => "too_many_entries",
+        }
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotAnObject { found } => write!(f, "entry is {found}, not an object"),
+            Self::MissingKind => f.write_str("entry has no string `kind`"),
+            Self::UnknownKind { kind } => write!(f, "unknown entry kind {kind:?}"),
+            Self::MissingField { kind, field } => {
+                write!(f, "{kind} entry is missing required field `{field}`")
+            }
+            Self::IllTypedField {
+                kind,
+                field,
+                expected,
+                found,
+            } => {
+                write!(
+                    f,
+                    "{kind} entry field `{field}` must be {expected}, found {found}"
+                )
+            }
+            Self::TooLarge { limit, max } => write!(f, "entry exceeds {limit} ({max})"),
+            Self::TooManyEntries { max } => {
+                write!(
+                    f,
+                    "line produced more than {max} entries (max_entries_per_line)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for Rejection {}
+
+/// The JSON type name of a value, as error messages show it.
+pub fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The entries that survived validation of one line's return value, and why the rest did not.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CheckedEntries {
+    /// Valid entries, in the order the parser returned them.
+    pub entries: Vec<TranscriptEntry>,
+    /// One rejection per dropped entry.
+    pub dropped: Vec<Rejection>,
+}
+
+/// Interprets a parser's whole return value for one line (SPEC §2): an array of entries, a single
+/// entry object (accepted as `[entry]`), or `null` (the sandbox maps `undefined` to `null`) for
+/// "nothing". Each entry is validated; invalid ones are dropped with their reason.
+///
+/// # Errors
+/// Any other return value (a string, a number, a boolean) is a failure of the whole line; the
+/// error names what was returned.
+pub fn entries_from_return(value: Value, limits: &EntryLimits) -> Result<CheckedEntries, String> {
+    let items = match value {
+        Value::Null => return Ok(CheckedEntries::default()),
+        Value::Array(items) => items,
+        obj @ Value::Object(_) => vec![obj],
+        other => {
+            return Err(format!(
+                "parser returned {}, expected an array of entries",
+                json_type(&other)
+            ))
+        }
+    };
+    let mut out = CheckedEntries::default();
+    for (i, item) in items.into_iter().enumerate() {
+        if i >= limits.max_entries_per_line {
+            out.dropped.push(Rejection::TooManyEntries {
+                max: limits.max_entries_per_line,
+            });
+            continue;
+        }
+        match validate_entry(item, limits) {
+            Ok(entry) => out.entries.push(entry),
+            Err(why) => out.dropped.push(why),
+        }
+    }
+    Ok(out)
+}
+
+/// Validates one untrusted entry value against SPEC §2.
+///
+/// Optional fields (`delta`, `toolUseId`, `toolName`, …) that are `null` or of the wrong type are
+/// treated as absent rather than failing the entry: the renderer ignores them either way.
+///
+/// # Errors
+/// A [`Rejection`] naming the first problem found.
+pub fn validate_entry(value: Value, limits: &EntryLimits) -> Result<TranscriptEntry, Rejection> {
+    let mut obj = match value {
+        Value::Object(obj) => obj,
+        other => {
+            return Err(Rejection::NotAnObject {
+                found: json_type(&other),
+            })
+        }
+    };
+    check_size_object(&obj, limits, 1)?;
+    let kind = match obj.shift_remove("kind") {
+        Some(Value::String(k)) => k,
+        _ => return Err(Rejection::MissingKind),
+    };
+    let mut f = Fields {
+        obj: &mut obj,
+        kind: "",
+    };
+    let entry = match kind.as_str() {
+        "assistant" | "thinking" => {
+            f.kind = if kind == "assistant" {
+                "assistant"
+            } else {
+                "thinking"
+            };
+            let body = DeltaText {
+                ts: f.string("ts")?,
+                text: f.string("text")?,
+                delta: f.opt_bool("delta"),
+                extra: Extra::new(),
+            };
+            if f.kind == "assistant" {
+                TranscriptEntry::Assistant(body)
+            } else {
+                TranscriptEntry::Thinking(body)
+            }
+        }
+        "user" | "stderr" | "system" | "stdout" => {
+            f.kind = match kind.as_str() {
+                "user" => "user",
+                "stderr" => "stderr",
+                "system" => "system",
+                _ => "stdout",
+            };
+            let body = Text {
+                ts: f.string("ts")?,
+                text: f.string("text")?,
+                extra: Extra::new(),
+            };
+            match f.kind {
+                "user" => TranscriptEntry::User(body),
+                "stderr" => TranscriptEntry::Stderr(body),
+                "system" => TranscriptEntry::System(body),
+                _ => TranscriptEntry::Stdout(body),
+            }
+        }
+        "tool_call" => {
+            f.kind = "tool_call";
+            let ts = f.string("ts")?;
+            let name = f.string("name")?;
+            // `input: unknown` — any JSON value, but it must be present.
+            let input = f.obj.shift_remove("input").ok_or(Rejection::MissingField {
+                kind: "tool_call",
+                field: "input",
+            })?;
+            TranscriptEntry::ToolCall(Box::new(ToolCall {
+                ts,
+                name,
+                input,
+                tool_use_id: f.opt_string("toolUseId"),
+                invocation_id: f.opt_string("invocationId"),
+                action_request_id: f.opt_string("actionRequestId"),
+                extra: Extra::new(),
+            }))
+        }
+        "tool_result" => {
+            f.kind = "tool_result";
+            TranscriptEntry::ToolResult(Box::new(ToolResult {
+                ts: f.string("ts")?,
+                tool_use_id: f.string("toolUseId")?,
+                content: f.string("content")?,
+                is_error: f.bool("isError")?,
+                tool_name: f.opt_string("toolName"),
+                extra: Extra::new(),
+            }))
+        }
+        "init" => {
+            f.kind = "init";
+            TranscriptEntry::Init(Box::new(Init {
+                ts: f.string("ts")?,
+                model: f.string("model")?,
+                session_id: f.string("sessionId")?,
+                extra: Extra::new(),
+            }))
+        }
+        "result" => {
+            f.kind = "result";
+            TranscriptEntry::Result(Box::new(RunResult {
+                ts: f.string("ts")?,
+                text: f.string("text")?,
+                input_tokens: f.number("inputTokens")?,
+                output_tokens: f.number("outputTokens")?,
+                cached_tokens: f.number("cachedTokens")?,
+                cost_usd: f.number("costUsd")?,
+                subtype: f.string("subtype")?,
+                is_error: f.bool("isError")?,
+                errors: f.strings("errors")?,
+                extra: Extra::new(),
+            }))
+        }
+        "diff" => {
+            f.kind = "diff";
+            let ts = f.string("ts")?;
+            let change_type = match f.obj.shift_remove("changeType") {
+                None => {
+                    return Err(Rejection::MissingField {
+                        kind: "diff",
+                        field: "changeType",
+                    })
+                }
+                Some(Value::String(s)) => match s.as_str() {
+                    "add" => DiffChangeType::Add,
+                    "remove" => DiffChangeType::Remove,
+                    "context" => DiffChangeType::Context,
+                    "hunk" => DiffChangeType::Hunk,
+                    "file_header" => DiffChangeType::FileHeader,
+                    "truncation" => DiffChangeType::Truncation,
+                    _ => {
+                        return Err(ill(
+                            "diff",
+                            "changeType",
+                            "one of add|remove|context|hunk|file_header|truncation",
+                            "another string",
+                        ))
+                    }
+                },
+                Some(other) => {
+                    return Err(ill("diff", "changeType", "a string", json_type(&other)))
+                }
+            };
+            TranscriptEntry::Diff(Box::new(Diff {
+                ts,
+                change_type,
+                text: f.string("text")?,
+                extra: Extra::new(),
+            }))
+        }
+        _ => return Err(Rejection::UnknownKind { kind }),
+    };
+    Ok(with_extra(entry, obj))
+}
+
+fn ill(
+    kind: &'static str,
+    field: &'static str,
+    expected: &'static str,
+    found: &'static str,
+) -> Rejection {
+    Rejection::IllTypedField {
+        kind,
+        field,
+        expected,
+        found,
+    }
+}
+
+/// Takes typed fields out of an entry object; what remains becomes the entry's extra fields.
+struct Fields<'a> {
+    obj: &'a mut Map<String, Value>,
+    kind: &'static str,
+}
+
+impl Fields<'_> {
+    fn take(&mut self, field: &'static str) -> Result<Value, Rejection> {
+        self.obj.shift_remove(field).ok_or(Rejection::MissingField {
+            kind: self.kind,
+            field,
+        })
+    }
+    fn string(&mut self, field: &'static str) -> Result<String, Rejection> {
+        match self.take(field)? {
+            Value::String(s) => Ok(s),
+            other => Err(ill(self.kind, field, "a string", json_type(&other))),
+        }
+    }
+    fn bool(&mut self, field: &'static str) -> Result<bool, Rejection> {
+        match self.take(field)? {
+            Value::Bool(b) => Ok(b),
+            other => Err(ill(self.kind, field, "a boolean", json_type(&other))),
+        }
+    }
+    fn number(&mut self, field: &'static str) -> Result<Number, Rejection> {
+        match self.take(field)? {
+            Value::Number(n) => Ok(n),
+            // A NaN or Infinity reaches us as null (JSON has no such numbers).
+            other => Err(ill(self.kind, field, "a finite number", json_type(&other))),
+        }
+    }
+    fn strings(&mut self, field: &'static str) -> Result<Vec<String>, Rejection> {
+        match self.take(field)? {
+            Value::Array(items) => items
+                .into_iter()
+                .map(|v| match v {
+                    Value::String(s) => Ok(s),
+                    other => Err(ill(
+                        self.kind,
+                        field,
+                        "an array of strings",
+                        json_type(&other),
+                    )),
+                })
+                .collect(),
+            other => Err(ill(
+                self.kind,
+                field,
+                "an array of strings",
+                json_type(&other),
+            )),
+        }
+    }
+    fn opt_string(&mut self, field: &'static str) -> Option<String> {
+        match self.obj.shift_remove(field) {
+            Some(Value::String(s)) => Some(s),
+            _ => None,
+        }
+    }
+    fn opt_bool(&mut self, field: &'static str) -> Option<bool> {
+        match self.obj.shift_remove(field) {
+            Some(Value::Bool(b)) => Some(b),
+            _ => None,
+        }
+    }
+}
+
+fn with_extra(mut entry: TranscriptEntry, rest: Map<String, Value>) -> TranscriptEntry {
+    if rest.is_empty() {
+        return entry;
+    }
+    let extra = match &mut entry {
+        TranscriptEntry::Assistant(b) | TranscriptEntry::Thinking(b) => &mut b.extra,
+        TranscriptEntry::User(b)
+        | TranscriptEntry::Stderr(b)
+        | TranscriptEntry::System(b)
+        | TranscriptEntry::Stdout(b) => &mut b.extra,
+        TranscriptEntry::ToolCall(b) => &mut b.extra,
+        TranscriptEntry::ToolResult(b) => &mut b.extra,
+        TranscriptEntry::Init(b) => &mut b.extra,
+        TranscriptEntry::Result(b) => &mut b.extra,
+        TranscriptEntry::Diff(b) => &mut b.extra,
+    };
+    *extra = Extra::from(rest);
+    entry
+}
+
+fn check_size_object(
+    obj: &Map<String, Value>,
+    limits: &EntryLimits,
+    depth: usize,
+) -> Result<(), Rejection> {
+    if depth > limits.max_depth {
+        return Err(Rejection::TooLarge {
+            limit: "max_depth",
+            max: limits.max_depth,
+        });
+    }
+    if obj.len() > limits.max_object_keys {
+        return Err(Rejection::TooLarge {
+            limit: "max_object_keys",
+            max: limits.max_object_keys,
+        });
+    }
+    for (k, v) in obj {
+        if k.len() > limits.max_string_bytes {
+            return Err(Rejection::TooLarge {
+                limit: "max_string_bytes",
+                max: limits.max_string_bytes,
+            });
+        }
+        check_size(v, limits, depth)?;
+    }
+    Ok(())
+}
+
+fn check_size(v: &Value, limits: &EntryLimits, depth: usize) -> Result<(), Rejection> {
+    match v {
+        Value::String(s) if s.len() > limits.max_string_bytes => Err(Rejection::TooLarge {
+            limit: "max_string_bytes",
+            max: limits.max_string_bytes,
+        }),
+        Value::Array(items) => {
+            if depth + 1 > limits.max_depth {
+                return Err(Rejection::TooLarge {
+                    limit: "max_depth",
+                    max: limits.max_depth,
+                });
+            }
+            if items.len() > limits.max_array_len {
+                return Err(Rejection::TooLarge {
+                    limit: "max_array_len",
+                    max: limits.max_array_len,
+                });
+            }
+            items
+                .iter()
+                .try_for_each(|v| check_size(v, limits, depth + 1))
+        }
+        Value::Object(obj) => check_size_object(obj, limits, depth + 1),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,158 @@
+//! SPEC §2: which untrusted entries reach the renderer, and why the others do not.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
+
+use parsebox_transcript::{entries_from_return, validate_entry, EntryLimits, Rejection};
+use serde_json::{json, Value};
+
+fn check(v: Value) -> Result<Value, String> {
+    validate_entry(v, &EntryLimits::default())
+        .map(|e| serde_json::to_value(e).unwrap())
+        .map_err(|r| r.code().to_owned())
+}
+
+#[test]
+fn every_kind_of_the_spec_table_is_accepted_with_its_required_fields() {
+    let ok = [
+        json!({"kind":"assistant","ts":"t","text":"hi"}),
+        json!({"kind":"assistant","ts":"t","text":"hi","delta":true}),
+        json!({"kind":"thinking","ts":"t","text":"hmm"}),
+        json!({"kind":"user","ts":"t","text":"do it"}),
+        json!({"kind":"stderr","ts":"t","text":"err"}),
+        json!({"kind":"system","ts":"t","text":"sys"}),
+        json!({"kind":"stdout","ts":"t","text":"out"}),
+        json!({"kind":"tool_call","ts":"t","name":"shell","input":{"command":"ls"},"toolUseId":"1","invocationId":"i","actionRequestId":"a"}),
+        json!({"kind":"tool_call","ts":"t","name":"noop","input":null}),
+        json!({"kind":"tool_result","ts":"t","toolUseId":"1","content":"ok","isError":false,"toolName":"shell"}),
+        json!({"kind":"init","ts":"t","model":"m","sessionId":"s"}),
+        json!({"kind":"result","ts":"t","text":"done","inputTokens":1200,"outputTokens":3,"cachedTokens":0,"costUsd":0.012,"subtype":"success","isError":false,"errors":[]}),
+        json!({"kind":"diff","ts":"t","changeType":"file_header","text":"--- a"}),
+    ];
+    for v in ok {
+        // Round trip: what comes out is exactly what went in (numbers stay integers).
+        assert_eq!(check(v.clone()), Ok(v));
+    }
+}
+
+#[test]
+fn broken_entries_are_rejected_with_a_reason() {
+    let table = [
+        (json!("text"), "not_an_object"),
+        (json!([1]), "not_an_object"),
+        (json!({"ts":"t","text":"x"}), "missing_kind"),
+        (json!({"kind":7,"ts":"t","text":"x"}), "missing_kind"),
+        (json!({"kind":"banner","ts":"t","text":"x"}), "unknown_kind"),
+        (json!({"kind":"assistant","ts":"t"}), "missing_field"),
+        (json!({"kind":"assistant","text":"x"}), "missing_field"),
+        (
+            json!({"kind":"assistant","ts":"t","text":42}),
+            "ill_typed_field",
+        ),
+        (
+            json!({"kind":"tool_call","ts":"t","name":"x"}),
+            "missing_field",
+        ),
+        (
+            json!({"kind":"tool_result","ts":"t","toolUseId":"1","content":"c","isError":"no"}),
+            "ill_typed_field",
+        ),
+        (
+            json!({"kind":"result","ts":"t","text":"","inputTokens":null,"outputTokens":0,"cachedTokens":0,"costUsd":0,"subtype":"s","isError":false,"errors":[]}),
+            "ill_typed_field",
+        ),
+        (
+            json!({"kind":"result","ts":"t","text":"","inputTokens":0,"outputTokens":0,"cachedTokens":0,"costUsd":0,"subtype":"s","isError":false,"errors":[1]}),
+            "ill_typed_field",
+        ),
+        (
+            json!({"kind":"diff","ts":"t","changeType":"moved","text":"x"}),
+            "ill_typed_field",
+        ),
+        (json!({"kind":"init","ts":"t","model":"m"}), "missing_field"),
+    ];
+    for (v, code) in table {
+        assert_eq!(check(v.clone()), Err(code.to_owned()), "{v}");
+    }
+    let why = validate_entry(
+        json!({"kind":"tool_result","ts":"t","toolUseId":"1","content":5,"isError":false}),
+        &EntryLimits::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        why.to_string(),
+        "tool_result entry field `content` must be a string, found a number"
+    );
+}
+
+#[test]
+fn extra_plain_fields_are_kept_and_bad_optional_fields_are_ignored() {
+    assert_eq!(
+        check(json!({"kind":"assistant","ts":"t","text":"x","channel":"c","meta":{"n":[1,2]}})),
+        Ok(json!({"kind":"assistant","ts":"t","text":"x","channel":"c","meta":{"n":[1,2]}}))
+    );
+    assert_eq!(
+        check(json!({"kind":"assistant","ts":"t","text":"x","delta":"yes"})),
+        Ok(json!({"kind":"assistant","ts":"t","text":"x"}))
+    );
+}
+
+#[test]
+fn sizes_are_bounded() {
+    let limits = EntryLimits {
+        max_string_bytes: 10,
+        max_array_len: 3,
+        max_depth: 4,
+        max_object_keys: 5,
+        max_entries_per_line: 2,
+    };
+    let v = |x: Value| validate_entry(x, &limits).map_err(|r| r.to_string());
+    assert!(v(json!({"kind":"stdout","ts":"t","text":"1234567890"})).is_ok());
+    assert_eq!(
+        v(json!({"kind":"stdout","ts":"t","text":"12345678901"})).unwrap_err(),
+        "entry exceeds max_string_bytes (10)"
+    );
+    assert_eq!(
+        v(json!({"kind":"tool_call","ts":"t","name":"n","input":[1,2,3,4]})).unwrap_err(),
+        "entry exceeds max_array_len (3)"
+    );
+    assert_eq!(
+        v(json!({"kind":"tool_call","ts":"t","name":"n","input":[[[[1]]]]})).unwrap_err(),
+        "entry exceeds max_depth (4)"
+    );
+    assert!(v(json!({"kind":"tool_call","ts":"t","name":"n","input":[[[1]]]})).is_ok());
+    assert_eq!(
+        v(json!({"kind":"stdout","ts":"t","text":"","a":1,"b":2,"c":3})).unwrap_err(),
+        "entry exceeds max_object_keys (5)"
+    );
+    let three = json!([{"kind":"stdout","ts":"t","text":"1"},{"kind":"stdout","ts":"t","text":"2"},{"kind":"stdout","ts":"t","text":"3"}]);
+    let checked = entries_from_return(three, &limits).unwrap();
+    assert_eq!(
+        (checked.entries.len(), checked.dropped),
+        (2, vec![Rejection::TooManyEntries { max: 2 }])
+    );
+}
+
+#[test]
+fn return_values_are_arrays_single_entries_or_nothing() {
+    let l = EntryLimits::default();
+    let one = json!({"kind":"stdout","ts":"t","text":"x"});
+    assert_eq!(
+        entries_from_return(one.clone(), &l).unwrap().entries.len(),
+        1
+    );
+    assert_eq!(
+        entries_from_return(json!([one, {"kind":"nope"}]), &l)
+            .unwrap()
+            .dropped
+            .len(),
+        1
+    );
+    assert!(entries_from_return(Value::Null, &l)
+        .unwrap()
+        .entries
+        .is_empty());
+    assert_eq!(
+        entries_from_return(json!("x"), &l).unwrap_err(),
+        "parser returned a string, expected an array of entries"
+    );
+    assert!(entries_from_return(json!(3), &l).is_err());
+}

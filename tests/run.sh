@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Every test of the project, from a fresh clone: installs what is missing, then checks format
+# and lints, and runs every test suite. Exit code 0 only when everything passes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tests/setup.sh
+
+# Build output outside the clone, so repeated runs (and CI on the same machine) reuse it.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/parsebox/target}"
+export TZ=UTC
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+say "cargo fmt --check"
+cargo fmt --all --check
+say "cargo clippy (host)"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+say "cargo test"
+cargo test --workspace --locked
