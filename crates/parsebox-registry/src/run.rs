@@ -1,0 +1,48 @@
+//! Runs: one transcript's worth of parser state.
+
+use parsebox_sandbox::ParserRun;
+use parsebox_transcript::{CheckedEntries, LineFailure};
+
+/// Identifies one run (one transcript) of one adapter type. Handed out by
+/// [`Registry::create_run`](crate::Registry::create_run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RunId(pub u64);
+
+/// What answers a run's lines: the engine is bound when the run is created (or reset), so a run
+/// keeps its parser's state for its whole life and switches parser only on `reset()`.
+pub trait RunParser {
+    /// Parses one line into validated entries.
+    ///
+    /// # Errors
+    /// A [`LineFailure`] when the line must fall back to the generic entry.
+    fn parse(&mut self, line: &str, ts: &str) -> Result<CheckedEntries, LineFailure>;
+
+    /// Forgets the run's state (the parser's `reset()`).
+    ///
+    /// # Errors
+    /// A [`LineFailure`] when `reset()` threw or ran over budget; the run is then rebuilt.
+    fn reset(&mut self) -> Result<(), LineFailure>;
+}
+
+impl RunParser for ParserRun {
+    fn parse(&mut self, line: &str, ts: &str) -> Result<CheckedEntries, LineFailure> {
+        self.parse_line(line, ts)
+    }
+    fn reset(&mut self) -> Result<(), LineFailure> {
+        ParserRun::reset(self)
+    }
+}
+
+pub(crate) enum Engine {
+    /// The generic parser: the adapter had no parser when the run was (re)bound.
+    Generic,
+    /// A sandboxed or built-in parser instance.
+    Parser(Box<dyn RunParser>),
+}
+
+pub(crate) struct Run {
+    pub(crate) adapter_type: String,
+    /// The adapter's parser generation this run's engine was made from.
+    pub(crate) generation: u64,
+    pub(crate) engine: Engine,
+}
