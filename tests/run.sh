@@ -16,3 +16,20 @@ say "cargo clippy (host)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 say "cargo test"
 cargo test --workspace --locked
+say "cargo clippy (wasm32)"
+cargo clippy -p parsebox-sandbox -p parsebox-registry -p parsebox-wasm --target wasm32-unknown-unknown --locked -- -D warnings
+
+say "compatibility corpus (Node)"
+node tests/corpus/check-corpus.mjs
+
+say "build pkg/"
+bash crates/parsebox-wasm/package.sh >/dev/null
+
+say "package tests (Node)"
+node --test tests/js/
+
+say "type test (tsc)"
+tests/node_modules/.bin/tsc -p tests/types/tsconfig.json
+
+say "no 'any' in the published types"
+if grep -nw 'any' pkg/*.d.ts; then echo "the published .d.ts must not use 'any'" >&2; exit 1; fi

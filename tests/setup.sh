@@ -22,3 +22,28 @@ if ! command -v node >/dev/null; then
   say "apt-get install nodejs npm"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm
 fi
+
+# wasm-bindgen-cli must be exactly the wasm-bindgen version in Cargo.lock.
+want=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/, ""); print; exit}' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ -n "$want" ] && [ "$want" != "$have" ]; then
+  say "cargo install wasm-bindgen-cli --version $want"
+  cargo install wasm-bindgen-cli --version "$want"
+fi
+
+# Debian packages: Chromium and its driver for the browser tests.
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v chromedriver >/dev/null || missing+=(chromium-driver)
+if [ ${#missing[@]} -gt 0 ]; then
+  say "apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq "${missing[@]}"
+fi
+
+# npm tools: binaryen (wasm-opt) for the package build, typescript for the type test,
+# playwright-core to drive Chromium.
+if [ ! -d tests/node_modules ] || [ tests/package-lock.json -nt tests/node_modules/.package-lock.json ]; then
+  say "npm ci (tests/)"
+  (cd tests && npm ci --no-audit --no-fund --loglevel=error)
+fi

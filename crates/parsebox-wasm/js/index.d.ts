@@ -1,0 +1,133 @@
+// Types of the parsebox package. The entry and status shapes are generated from the Rust side
+// (parsebox_wasm.d.ts); the classes below are the package's public API.
+import type {
+  AdapterStatus,
+  Diagnostics,
+  RunLogChunk,
+  TranscriptEntry,
+} from "./parsebox_wasm.js";
+
+export type {
+  AdapterState,
+  AdapterStatus,
+  AssistantEntry,
+  Diagnostics,
+  DiffEntry,
+  InitEntry,
+  JsonValue,
+  ResultEntry,
+  RunLogChunk,
+  StderrEntry,
+  StdoutEntry,
+  SystemEntry,
+  ThinkingEntry,
+  ToolCallEntry,
+  ToolResultEntry,
+  TranscriptEntry,
+  UserEntry,
+} from "./parsebox_wasm.js";
+
+/** What a `loadSource` hook may answer: the source text, the source with its declared contract version, or null for "this type has no parser". */
+export type LoadedSource = string | { source: string; contractVersion?: string | null } | null;
+
+/** Options of a `ParserRegistry`. Every limit names its unit. */
+export interface ParserRegistryOptions {
+  /** Wall-clock budget of one `parseLine` call in the sandbox, in milliseconds. */
+  lineBudgetMs?: number;
+  /** Budget of module evaluation and `createStdoutParser()`, in milliseconds. */
+  initBudgetMs?: number;
+  /** Largest parser source accepted, in bytes (default 50 KB). */
+  maxSourceBytes?: number;
+  /** Longest line handed to a parser, in bytes; longer lines get the generic entry. */
+  maxLineBytes?: number;
+  /** Most entries one line may produce. */
+  maxEntriesPerLine?: number;
+  /** Longest string in an entry, in UTF-8 bytes. */
+  maxStringBytes?: number;
+  /**
+   * Fetches an adapter type's parser source in the background. Default: `GET
+   * /api/adapters/:type/ui-parser.js` where `fetch` exists; `null` disables loading (types stay
+   * generic until `registerSource`). A rejection marks the type failed with its message.
+   */
+  loadSource?: ((adapterType: string) => LoadedSource | Promise<LoadedSource>) | null;
+}
+
+/** A stateful parser instance, as `createStdoutParser()` returns it. */
+export interface StdoutParser {
+  parseLine(line: string, ts: string): TranscriptEntry[];
+  reset(): void;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** The shape of Paperclip's `getUIAdapter(type)` parser source. */
+export interface AdapterParser {
+  parseStdoutLine(line: string, ts: string): TranscriptEntry[];
+  createStdoutParser(): StdoutParser;
+}
+
+/** Trusted first-party parser functions for `registerBuiltin`. */
+export interface BuiltinParser {
+  parseStdoutLine?: (line: string, ts: string) => unknown;
+  createStdoutParser?: () => { parseLine(line: string, ts: string): unknown; reset?(): void };
+}
+
+/** Called when an adapter type's status changes. */
+export type ChangeListener = (adapterType: string, status: AdapterStatus) => void;
+
+/** The parser registry. See the README for the lifecycle. */
+export declare class ParserRegistry {
+  constructor(options?: ParserRegistryOptions);
+  /** Parses one line synchronously; never throws for parser failures. */
+  parseLine(adapterType: string, line: string, ts: string): TranscriptEntry[];
+  /** Compiles `source` as `adapterType`'s parser now and returns the resulting status. */
+  registerSource(adapterType: string, source: string, contractVersion?: string | null): AdapterStatus;
+  /** Registers trusted parser functions, called directly. */
+  registerBuiltin(adapterType: string, parser: BuiltinParser): AdapterStatus;
+  /** A drop-in for Paperclip's `getUIAdapter(type)` parser source. */
+  adapter(adapterType: string): AdapterParser;
+  status(adapterType: string): AdapterStatus;
+  diagnostics(adapterType?: string): Diagnostics;
+  /** Clears a failure and loads `adapterType` again. */
+  reload(adapterType: string): AdapterStatus;
+  /** Subscribes to status changes; returns the unsubscribe function. */
+  onChange(listener: ChangeListener): () => void;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Options of a `TranscriptBuilder`. */
+export interface TranscriptBuilderOptions {
+  /** Mask user names in home paths (`/Users/alice` → `/Users/a****`). */
+  redactHomePaths?: boolean;
+}
+
+/** What a `push`/`finish` changed: entries from index `from` on. */
+export interface TranscriptUpdate {
+  from: number;
+  entries: TranscriptEntry[];
+}
+
+/** A run's transcript, built incrementally with Paperclip's `buildTranscript` semantics. */
+export declare class TranscriptBuilder {
+  constructor(registry: ParserRegistry, adapterType: string, options?: TranscriptBuilderOptions);
+  push(chunk: RunLogChunk): TranscriptUpdate;
+  finish(): TranscriptUpdate;
+  /** Re-parses the whole run, e.g. when the adapter's parser became ready. */
+  rebuild(): TranscriptEntry[];
+  entries(): TranscriptEntry[];
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Base class of every error parsebox throws (host misuse only). */
+export declare class ParseboxError extends Error {}
+export declare class ParseboxOptionsError extends ParseboxError {}
+export declare class ParseboxDisposedError extends ParseboxError {}
+export declare class ParseboxChunkError extends ParseboxError {}
+export declare class ParseboxInitError extends ParseboxError {}
+
+/** Loads the wasm module (browser, or Node with a URL/bytes). */
+export default function init(input?: URL | string | Response | Promise<Response> | BufferSource | WebAssembly.Module): Promise<void>;
+/** Synchronous init from the `.wasm` bytes or a compiled module (Node). */
+export declare function initSync(options: { module: BufferSource | WebAssembly.Module }): void;

@@ -1,0 +1,173 @@
+// The package as a Node user sees it: built pkg/, initSync, the ParserRegistry API.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+import {
+  initSync,
+  ParserRegistry,
+  TranscriptBuilder,
+  ParseboxDisposedError,
+  ParseboxOptionsError,
+  ParseboxChunkError,
+} from "../../pkg/index.js";
+
+const pkg = (p) => fileURLToPath(new URL(`../../pkg/${p}`, import.meta.url));
+initSync({ module: readFileSync(pkg("parsebox_wasm_bg.wasm")) });
+
+const HERMES = readFileSync(fileURLToPath(new URL("../../../shared/bench/ui-parser.js", import.meta.url)), "utf8");
+const COUNTER = `
+let made = 0;
+export function createStdoutParser() {
+  let n = 0; made++;
+  return {
+    parseLine(line, ts) {
+      if (line === "throw") throw new Error("bad line");
+      n++;
+      return [{ kind: "assistant", ts, text: made + ":" + n + ":" + line }];
+    },
+    reset() { n = 0; },
+  };
+}`;
+
+const nextTick = () => new Promise((r) => setTimeout(r, 0));
+
+test("the generic parser answers at once, the adapter's parser loads in the background", async () => {
+  const requested = [];
+  let release;
+  const gate = new Promise((r) => (release = r));
+  const registry = new ParserRegistry({
+    loadSource: async (type) => {
+      requested.push(type);
+      await gate;
+      return { source: HERMES, contractVersion: "1.0.0" };
+    },
+  });
+  const changes = [];
+  registry.onChange((type, status) => changes.push(`${type}:${status.state}`));
+  assert.deepEqual(registry.parseLine("hermes", "┊ $ ls /tmp", "t1"), [{ kind: "stdout", ts: "t1", text: "┊ $ ls /tmp" }]);
+  await nextTick();
+  assert.deepEqual(requested, ["hermes"]);
+  assert.equal(registry.status("hermes").state, "loading");
+  release();
+  await nextTick();
+  await nextTick();
+  assert.equal(registry.status("hermes").state, "ready");
+  assert.ok(changes.includes("hermes:ready"), changes.join());
+  const [call] = registry.parseLine("hermes", "┊ $ ls /tmp", "t2");
+  assert.equal(call.kind, "tool_call");
+  assert.equal(call.name, "shell");
+  assert.deepEqual(call.input, { command: "ls /tmp" });
+  registry.dispose();
+});
+
+test("a failed load is reported, not retried, and reload starts again", async () => {
+  let calls = 0;
+  const registry = new ParserRegistry({
+    loadSource: async () => {
+      calls++;
+      if (calls === 1) throw new Error("GET /api/adapters/codex/ui-parser.js: 404 Not Found");
+      return COUNTER;
+    },
+  });
+  registry.parseLine("codex", "x", "t");
+  await nextTick();
+  await nextTick();
+  const failed = registry.status("codex");
+  assert.equal(failed.state, "failed");
+  assert.match(failed.reason, /404/);
+  registry.parseLine("codex", "y", "t");
+  await nextTick();
+  assert.equal(calls, 1, "no retries");
+  assert.equal(registry.reload("codex").state, "loading");
+  await nextTick();
+  await nextTick();
+  assert.equal(registry.status("codex").state, "ready");
+  registry.dispose();
+});
+
+test("guest failures are data; misuse throws named errors", () => {
+  const registry = new ParserRegistry({ loadSource: null });
+  const status = registry.registerSource("broken", "export function parseStdoutLine( {");
+  assert.equal(status.state, "failed");
+  assert.match(status.reason, /\d+:\d+/, "a syntax error names line:column");
+  assert.equal(registry.registerSource("counter", COUNTER).state, "ready");
+  assert.deepEqual(registry.parseLine("counter", "throw", "t"), [{ kind: "stdout", ts: "t", text: "throw" }]);
+  assert.equal(registry.diagnostics("counter").fallbacks.threw, 1);
+  assert.throws(() => new ParserRegistry({ lineBudgetMS: 5 }), ParseboxOptionsError);
+  assert.throws(() => new ParserRegistry({ lineBudgetMs: -1 }), (e) => e instanceof ParseboxOptionsError && e.name === "ParseboxOptionsError");
+  assert.throws(() => registry.parseLine("counter", 42, "t"), ParseboxOptionsError);
+  registry.dispose();
+  assert.throws(() => registry.parseLine("counter", "x", "t"), (e) => e instanceof ParseboxDisposedError && /after dispose/.test(e.message));
+});
+
+test("adapter(type) is a drop-in for getUIAdapter: each createStdoutParser() is a fresh run", () => {
+  const registry = new ParserRegistry({ loadSource: null });
+  registry.registerSource("counter", COUNTER);
+  const source = registry.adapter("counter");
+  const a = source.createStdoutParser();
+  const b = source.createStdoutParser();
+  a.parseLine("x", "t");
+  assert.equal(a.parseLine("y", "t")[0].text, "1:2:y");
+  assert.equal(b.parseLine("z", "t")[0].text, "1:1:z");
+  a.reset();
+  assert.equal(a.parseLine("w", "t")[0].text, "1:1:w");
+  a.dispose();
+  assert.throws(() => a.parseLine("v", "t"), ParseboxDisposedError);
+  registry.dispose();
+});
+
+test("registerBuiltin calls trusted functions directly", () => {
+  const registry = new ParserRegistry({ loadSource: null });
+  const status = registry.registerBuiltin("claude_local", { parseStdoutLine: (line, ts) => ({ kind: "assistant", ts, text: line.toUpperCase() }) });
+  assert.equal(status.state, "builtin");
+  assert.deepEqual(registry.parseLine("claude_local", "hi", "t"), [{ kind: "assistant", ts: "t", text: "HI" }]);
+  registry.dispose();
+});
+
+test("TranscriptBuilder builds incrementally and rebuilds when the parser becomes ready", () => {
+  const registry = new ParserRegistry({ loadSource: null });
+  const builder = new TranscriptBuilder(registry, "hermes");
+  const first = builder.push({ ts: "t1", stream: "stdout", chunk: "┊ $ ls /tmp\n┊ [done] $ ls /tmp — a b  0.3s\npartial" });
+  assert.deepEqual(first.entries.map((e) => e.kind), ["stdout", "stdout"]);
+  builder.push({ ts: "t2", stream: "stderr", chunk: "warn\n" });
+  registry.registerSource("hermes", HERMES);
+  const rebuilt = builder.rebuild();
+  assert.deepEqual(rebuilt.map((e) => e.kind), ["tool_call", "tool_result", "stderr"]);
+  assert.equal(rebuilt[1].toolUseId, rebuilt[0].toolUseId);
+  const end = builder.finish();
+  assert.deepEqual(end.entries.map((e) => e.kind), ["assistant"]);
+  assert.throws(() => builder.push({ ts: "t", stream: "video", chunk: "x" }), ParseboxChunkError);
+  builder.dispose();
+  registry.dispose();
+});
+
+test("an engine fault takes down only its adapter: other types answer, no line is lost", () => {
+  const registry = new ParserRegistry({ loadSource: null });
+  registry.registerSource("counter", COUNTER);
+  registry.registerSource("hermes", HERMES);
+  const run = registry.adapter("hermes").createStdoutParser();
+  run.parseLine("┊ $ ls", "t");
+  const builder = new TranscriptBuilder(registry, "counter");
+  builder.push({ ts: "t", stream: "stdout", chunk: "a\nb\n" });
+  const original = console.error;
+  console.error = () => {}; // the panic hook reports the deliberate panic
+  try {
+    registry._faultForTest("counter");
+  } finally {
+    console.error = original;
+  }
+  const status = registry.status("counter");
+  assert.equal(status.state, "failed");
+  assert.match(status.reason, /engine fault|RuntimeError|unreachable/);
+  assert.deepEqual(registry.parseLine("counter", "still here", "t"), [{ kind: "stdout", ts: "t", text: "still here" }]);
+  assert.equal(registry.parseLine("hermes", "┊ 💬 thinking", "t")[0].kind, "thinking");
+  assert.equal(registry.parseLine("plain", "x", "t")[0].kind, "stdout");
+  // The stateful run was replayed into the new instance: the pending tool call is still known.
+  const done = run.parseLine("┊ [done] $ ls — a  0.1s", "t");
+  assert.deepEqual(done.map((e) => e.kind), ["tool_result"]);
+  // The builder rebuilt from its chunks: its earlier lines are still there (now generic).
+  assert.deepEqual(builder.entries().map((e) => e.text), ["a", "b"]);
+  registry.dispose();
+});

@@ -1,0 +1,57 @@
+// Type test: compiled with `tsc --noEmit` against the built package. Each line after an
+// expect-error directive must NOT compile; if one does, tsc fails the test.
+import init, { ParserRegistry, TranscriptBuilder, type TranscriptEntry, type AdapterStatus } from "parsebox";
+
+export async function usage(): Promise<string[]> {
+  await init();
+  const registry = new ParserRegistry({ lineBudgetMs: 50, maxSourceBytes: 50_000, loadSource: async (type) => ({ source: `/* ${type} */`, contractVersion: "1.0.0" }) });
+  const entries: TranscriptEntry[] = registry.parseLine("hermes", "line", new Date().toISOString());
+  const texts: string[] = [];
+  for (const e of entries) {
+    switch (e.kind) {
+      case "tool_call":
+        texts.push(e.name);
+        break;
+      case "tool_result":
+        texts.push(e.isError ? `error: ${e.content}` : e.content);
+        break;
+      case "result":
+        texts.push(`${e.inputTokens + e.outputTokens} tokens, $${e.costUsd.toFixed(2)}`);
+        break;
+      case "diff":
+        texts.push(e.changeType);
+        break;
+      case "init":
+        texts.push(e.model);
+        break;
+      default:
+        texts.push(e.text);
+    }
+  }
+  const status: AdapterStatus = registry.status("hermes");
+  const state: "generic" | "loading" | "ready" | "failed" | "builtin" = status.state;
+  texts.push(state, status.reason ?? "");
+  const unsubscribe: () => void = registry.onChange((type, s) => texts.push(type, s.state));
+  unsubscribe();
+  const builder = new TranscriptBuilder(registry, "hermes", { redactHomePaths: true });
+  const update = builder.push({ ts: "t", stream: "stdout", chunk: "x\n" });
+  texts.push(String(update.from));
+  const parser = registry.adapter("hermes").createStdoutParser();
+  parser.reset();
+  {
+    using scoped = new ParserRegistry();
+    scoped.diagnostics().fallbacks["threw"];
+  }
+
+  // @ts-expect-error: "banner" is not an entry kind
+  const wrongKind: TranscriptEntry = { kind: "banner", ts: "t", text: "x" };
+  // @ts-expect-error: a tool_result needs isError
+  const missingField: TranscriptEntry = { kind: "tool_result", ts: "t", toolUseId: "1", content: "c" };
+  // @ts-expect-error: options carry units in their names
+  new ParserRegistry({ lineBudget: 50 });
+  // @ts-expect-error: a chunk's stream is stdout, stderr or system
+  builder.push({ ts: "t", stream: "video", chunk: "x" });
+  void wrongKind;
+  void missingField;
+  return texts;
+}
