@@ -33,3 +33,9 @@ tests/node_modules/.bin/tsc -p tests/types/tsconfig.json
 
 say "no 'any' in the published types"
 if grep -nw 'any' pkg/*.d.ts; then echo "the published .d.ts must not use 'any'" >&2; exit 1; fi
+
+say "binding tests inside wasm (Node, then headless Chromium)"
+CHROMEDRIVER=/usr/bin/chromedriver cargo test -p parsebox-wasm --target wasm32-unknown-unknown --locked
+
+say "browser tests (README example, Vite consumer) in headless Chromium"
+node --test tests/browser/

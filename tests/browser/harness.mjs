@@ -1,0 +1,79 @@
+// Shared pieces of the browser tests: a static server on 127.0.0.1 and Debian's Chromium
+// driven by playwright-core (no browser download).
+import http from "node:http";
+import { readFile, stat } from "node:fs/promises";
+import { extname, join, normalize } from "node:path";
+import { chromium } from "playwright-core";
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".json": "application/json",
+  ".wasm": "application/wasm",
+  ".css": "text/css",
+  ".log": "text/plain; charset=utf-8",
+  ".ndjson": "text/plain; charset=utf-8",
+};
+
+/**
+ * Serves `root` on 127.0.0.1 (a free port). `routes` maps exact paths to
+ * `() => ({ status, type, body })` for generated content.
+ */
+export async function serve(root, routes = {}) {
+  const server = http.createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    try {
+      if (path === "/favicon.ico") {
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+      if (routes[path]) {
+        const { status = 200, type = "text/javascript; charset=utf-8", body = "" } = await routes[path]();
+        res.writeHead(status, { "content-type": type });
+        res.end(body);
+        return;
+      }
+      let file = normalize(join(root, path));
+      if (!file.startsWith(normalize(root))) throw new Error("outside root");
+      if ((await stat(file)).isDirectory()) file = join(file, "index.html");
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("not found");
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Headless Debian Chromium; playwright gives every launch a fresh, empty profile. */
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  });
+}
+
+/** A page that fails the test on uncaught page errors. */
+export async function newPage(browser, errors) {
+  const page = await browser.newPage();
+  page.on("pageerror", (e) => errors.push(e));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(new Error(m.text()));
+  });
+  return page;
+}
