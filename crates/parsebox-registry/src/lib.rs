@@ -33,7 +33,10 @@ pub enum RegistryError {
 impl std::fmt::Display for RegistryError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::UnknownRun(id) => write!(f, "run {id} does not exist (it was disposed, or never created)"),
+            Self::UnknownRun(id) => write!(
+                f,
+                "run {id} does not exist (it was disposed, or never created)"
+            ),
         }
     }
 }

@@ -22,7 +22,10 @@ pub struct RegistryOptions {
 
 impl Default for RegistryOptions {
     fn default() -> Self {
-        Self { sandbox: SandboxOptions::default(), load_sources: true }
+        Self {
+            sandbox: SandboxOptions::default(),
+            load_sources: true,
+        }
     }
 }
 
@@ -121,7 +124,11 @@ impl Registry {
     pub fn parse_line(&mut self, adapter_type: &str, line: &str, ts: &str) -> Vec<TranscriptEntry> {
         let generation = self.touch(adapter_type);
         let current = self.adapters.get(adapter_type).and_then(|a| a.default_run);
-        let run = match current.filter(|id| self.runs.get(id).is_some_and(|r| r.generation == generation)) {
+        let run = match current.filter(|id| {
+            self.runs
+                .get(id)
+                .is_some_and(|r| r.generation == generation)
+        }) {
             Some(id) => id,
             None => {
                 if let Some(old) = current {
@@ -134,7 +141,8 @@ impl Registry {
                 id
             }
         };
-        self.run_parse_line(run, line, ts).unwrap_or_else(|_| vec![generic_entry(line, ts)])
+        self.run_parse_line(run, line, ts)
+            .unwrap_or_else(|_| vec![generic_entry(line, ts)])
     }
 
     /// Starts a run (one transcript) of `adapter_type`: a fresh parser instance with fresh
@@ -147,7 +155,14 @@ impl Registry {
         if let Some(a) = self.adapters.get_mut(adapter_type) {
             a.diag.runs_created += 1;
         }
-        self.runs.insert(id, Run { adapter_type: adapter_type.to_owned(), generation, engine });
+        self.runs.insert(
+            id,
+            Run {
+                adapter_type: adapter_type.to_owned(),
+                generation,
+                engine,
+            },
+        );
         id
     }
 
@@ -156,8 +171,16 @@ impl Registry {
     ///
     /// # Errors
     /// [`RegistryError::UnknownRun`] when `run` was dropped or never existed.
-    pub fn run_parse_line(&mut self, run: RunId, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, RegistryError> {
-        let r = self.runs.get_mut(&run).ok_or(RegistryError::UnknownRun(run.0))?;
+    pub fn run_parse_line(
+        &mut self,
+        run: RunId,
+        line: &str,
+        ts: &str,
+    ) -> Result<Vec<TranscriptEntry>, RegistryError> {
+        let r = self
+            .runs
+            .get_mut(&run)
+            .ok_or(RegistryError::UnknownRun(run.0))?;
         let adapter_type = r.adapter_type.clone();
         let outcome = match &mut r.engine {
             Engine::Generic => None,
@@ -171,12 +194,19 @@ impl Registry {
             None => vec![generic_entry(line, ts)],
             Some(Ok(checked)) => {
                 for why in &checked.dropped {
-                    *a.diag.dropped_entries.entry(why.code().to_owned()).or_default() += 1;
+                    *a.diag
+                        .dropped_entries
+                        .entry(why.code().to_owned())
+                        .or_default() += 1;
                 }
                 if checked.entries.is_empty() && !checked.dropped.is_empty() {
                     // Every entry the parser returned was invalid: show the line rather than
                     // nothing, so no output is lost.
-                    let msg = checked.dropped.first().map(ToString::to_string).unwrap_or_default();
+                    let msg = checked
+                        .dropped
+                        .first()
+                        .map(ToString::to_string)
+                        .unwrap_or_default();
                     a.diag.fallback("all_entries_invalid", &msg);
                     vec![generic_entry(line, ts)]
                 } else {
@@ -189,7 +219,11 @@ impl Registry {
                 if failure.code == "engine_fault" {
                     let reason = format!("engine fault: {}", failure.message);
                     self.fail(&adapter_type, reason);
-                } else if let Some(Run { engine: Engine::Parser(p), .. }) = self.runs.get_mut(&run) {
+                } else if let Some(Run {
+                    engine: Engine::Parser(p),
+                    ..
+                }) = self.runs.get_mut(&run)
+                {
                     // SPEC §4: a stateful instance is reset after a failed line.
                     if guarded(|| p.reset()).is_err() {
                         if let Some(r) = self.runs.get_mut(&run) {
@@ -212,7 +246,10 @@ impl Registry {
     /// # Errors
     /// [`RegistryError::UnknownRun`] when `run` was dropped or never existed.
     pub fn reset_run(&mut self, run: RunId) -> Result<(), RegistryError> {
-        let r = self.runs.get(&run).ok_or(RegistryError::UnknownRun(run.0))?;
+        let r = self
+            .runs
+            .get(&run)
+            .ok_or(RegistryError::UnknownRun(run.0))?;
         let adapter_type = r.adapter_type.clone();
         let generation = self.adapters.get(&adapter_type).map_or(0, |a| a.generation);
         if r.generation != generation {
@@ -254,8 +291,16 @@ impl Registry {
     /// 1; none declared is accepted), the sandbox's size, import and syntax checks, and a trial
     /// evaluation under the init budget. On success the type is `ready`; on failure `failed`
     /// with the reason. Either way a change is queued. A trusted built-in is replaced.
-    pub fn register_source(&mut self, adapter_type: &str, source: &str, contract_version: Option<&str>) -> AdapterStatus {
-        let a = self.adapters.entry(adapter_type.to_owned()).or_insert_with(Adapter::new);
+    pub fn register_source(
+        &mut self,
+        adapter_type: &str,
+        source: &str,
+        contract_version: Option<&str>,
+    ) -> AdapterStatus {
+        let a = self
+            .adapters
+            .entry(adapter_type.to_owned())
+            .or_insert_with(Adapter::new);
         a.load_token = 0; // any load still in flight is superseded
         a.contract_version = contract_version.map(str::to_owned);
         if let Some(v) = contract_version {
@@ -283,8 +328,15 @@ impl Registry {
     }
 
     /// Registers a trusted first-party parser for `adapter_type`, called directly (no sandbox).
-    pub fn register_builtin(&mut self, adapter_type: &str, factory: BuiltinFactory) -> AdapterStatus {
-        let a = self.adapters.entry(adapter_type.to_owned()).or_insert_with(Adapter::new);
+    pub fn register_builtin(
+        &mut self,
+        adapter_type: &str,
+        factory: BuiltinFactory,
+    ) -> AdapterStatus {
+        let a = self
+            .adapters
+            .entry(adapter_type.to_owned())
+            .or_insert_with(Adapter::new);
         a.parser = Parser::Builtin(factory);
         a.state = AdapterState::Builtin;
         a.reason = None;
@@ -296,20 +348,30 @@ impl Registry {
 
     /// The host's answer to a [`LoadRequest`]. A stale answer (its load was superseded by
     /// `reload`, `register_source` or `register_builtin`) is ignored and returns `None`.
-    pub fn complete_load(&mut self, request: &LoadRequest, result: LoadResult) -> Option<AdapterStatus> {
-        let current = self.adapters.get(&request.adapter_type).map(|a| a.load_token);
+    pub fn complete_load(
+        &mut self,
+        request: &LoadRequest,
+        result: LoadResult,
+    ) -> Option<AdapterStatus> {
+        let current = self
+            .adapters
+            .get(&request.adapter_type)
+            .map(|a| a.load_token);
         if current != Some(request.token) || request.token == 0 {
             return None;
         }
         Some(match result {
-            LoadResult::Source { source, contract_version } => {
-                self.register_source(&request.adapter_type, &source, contract_version.as_deref())
-            }
+            LoadResult::Source {
+                source,
+                contract_version,
+            } => self.register_source(&request.adapter_type, &source, contract_version.as_deref()),
             LoadResult::NoParser => {
                 if let Some(a) = self.adapters.get_mut(&request.adapter_type) {
                     a.load_token = 0;
                     a.state = AdapterState::Generic;
-                    a.reason = Some("this adapter type has no ui-parser; the generic parser is used".into());
+                    a.reason = Some(
+                        "this adapter type has no ui-parser; the generic parser is used".into(),
+                    );
                 }
                 self.changed(&request.adapter_type);
                 self.status(&request.adapter_type)
@@ -324,7 +386,10 @@ impl Registry {
     /// Clears a failure (or a loaded parser) and loads `adapter_type` again: the type goes to
     /// `loading` and a new [`LoadRequest`] is queued. Built-ins stay as they are.
     pub fn reload(&mut self, adapter_type: &str) -> AdapterStatus {
-        let a = self.adapters.entry(adapter_type.to_owned()).or_insert_with(Adapter::new);
+        let a = self
+            .adapters
+            .entry(adapter_type.to_owned())
+            .or_insert_with(Adapter::new);
         if a.state != AdapterState::Builtin {
             self.request_load(adapter_type);
         }
@@ -377,7 +442,11 @@ impl Registry {
     /// Counters for one adapter type, or summed over all types when `adapter_type` is `None`.
     pub fn diagnostics(&self, adapter_type: Option<&str>) -> Diagnostics {
         match adapter_type {
-            Some(t) => self.adapters.get(t).map(|a| a.diag.clone()).unwrap_or_default(),
+            Some(t) => self
+                .adapters
+                .get(t)
+                .map(|a| a.diag.clone())
+                .unwrap_or_default(),
             None => {
                 let mut total = Diagnostics::default();
                 for t in self.adapter_types() {
@@ -393,7 +462,9 @@ impl Registry {
     /// Marks `adapter_type` failed after its engine faulted (a panic or a wasm trap seen by the
     /// host): its runs answer with the generic parser until `reload`.
     pub fn mark_faulted(&mut self, adapter_type: &str, reason: &str) {
-        self.adapters.entry(adapter_type.to_owned()).or_insert_with(Adapter::new);
+        self.adapters
+            .entry(adapter_type.to_owned())
+            .or_insert_with(Adapter::new);
         self.fail(adapter_type, format!("engine fault: {reason}"));
     }
 
@@ -401,7 +472,8 @@ impl Registry {
     /// parser generation.
     fn touch(&mut self, adapter_type: &str) -> u64 {
         if !self.adapters.contains_key(adapter_type) {
-            self.adapters.insert(adapter_type.to_owned(), Adapter::new());
+            self.adapters
+                .insert(adapter_type.to_owned(), Adapter::new());
             if self.options.load_sources {
                 self.request_load(adapter_type);
             }
@@ -417,19 +489,25 @@ impl Registry {
             a.reason = None;
             a.load_token = token;
         }
-        self.load_requests.push(LoadRequest { adapter_type: adapter_type.to_owned(), token });
+        self.load_requests.push(LoadRequest {
+            adapter_type: adapter_type.to_owned(),
+            token,
+        });
         self.changed(adapter_type);
     }
 
     /// A fresh engine for a run of `adapter_type` from its current parser.
     fn bind(&mut self, adapter_type: &str) -> Engine {
-        let Some(a) = self.adapters.get(adapter_type) else { return Engine::Generic };
+        let Some(a) = self.adapters.get(adapter_type) else {
+            return Engine::Generic;
+        };
         let made: Result<Box<dyn RunParser>, String> = match &a.parser {
             Parser::Generic => return Engine::Generic,
             Parser::Builtin(factory) => Ok(factory()),
             Parser::Module(module) => {
                 let module = Rc::clone(module);
-                guarded_load(move || module.new_run()).map(|run| Box::new(run) as Box<dyn RunParser>)
+                guarded_load(move || module.new_run())
+                    .map(|run| Box::new(run) as Box<dyn RunParser>)
             }
         };
         match made {
@@ -451,7 +529,11 @@ impl Registry {
             a.generation += 1;
         }
         // Runs of a failed type answer generically from now on.
-        for r in self.runs.values_mut().filter(|r| r.adapter_type == adapter_type) {
+        for r in self
+            .runs
+            .values_mut()
+            .filter(|r| r.adapter_type == adapter_type)
+        {
             r.engine = Engine::Generic;
         }
         self.changed(adapter_type);
@@ -466,7 +548,12 @@ impl Registry {
 
 /// The contract version check of SPEC §4: the major version must be 1.
 fn check_contract_version(v: &str) -> Result<(), String> {
-    let major = v.trim().trim_start_matches(['^', '~', '=', 'v']).split('.').next().unwrap_or("");
+    let major = v
+        .trim()
+        .trim_start_matches(['^', '~', '=', 'v'])
+        .split('.')
+        .next()
+        .unwrap_or("");
     match major.parse::<u64>() {
         Ok(1) => Ok(()),
         Ok(m) => Err(format!("unsupported ui-parser contract version {v:?}: this host supports 1.x, the parser declares {m}.x")),

@@ -1,11 +1,18 @@
 //! SPEC §4, event by event: what the viewer sees as adapters load, fail, reload and misbehave.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, missing_docs)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    missing_docs
+)]
 
 use std::rc::Rc;
 
 use parsebox_registry::run::RunParser;
 use parsebox_registry::{AdapterState, LoadResult, Registry, RegistryOptions};
-use parsebox_transcript::{validate_entry, CheckedEntries, EntryLimits, LineFailure, TranscriptEntry};
+use parsebox_transcript::{
+    validate_entry, CheckedEntries, EntryLimits, LineFailure, TranscriptEntry,
+};
 use serde_json::{json, Value};
 
 const COUNTER: &str = r#"
@@ -27,17 +34,26 @@ export function createStdoutParser() {
 "#;
 
 fn json_of(entries: &[TranscriptEntry]) -> Vec<Value> {
-    entries.iter().map(|e| serde_json::to_value(e).unwrap()).collect()
+    entries
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .collect()
 }
 
 fn texts(entries: &[TranscriptEntry]) -> Vec<String> {
-    entries.iter().map(|e| format!("{}:{}", e.kind(), e.text().unwrap_or(""))).collect()
+    entries
+        .iter()
+        .map(|e| format!("{}:{}", e.kind(), e.text().unwrap_or("")))
+        .collect()
 }
 
 #[test]
 fn the_first_line_is_answered_at_once_and_starts_one_background_load() {
     let mut r = Registry::new(RegistryOptions::default());
-    assert_eq!(json_of(&r.parse_line("hermes", "hello", "t1")), vec![json!({"kind":"stdout","ts":"t1","text":"hello"})]);
+    assert_eq!(
+        json_of(&r.parse_line("hermes", "hello", "t1")),
+        vec![json!({"kind":"stdout","ts":"t1","text":"hello"})]
+    );
     assert_eq!(r.status("hermes").state, AdapterState::Loading);
     r.parse_line("hermes", "again", "t2");
     let requests = r.take_load_requests();
@@ -45,11 +61,26 @@ fn the_first_line_is_answered_at_once_and_starts_one_background_load() {
     assert_eq!(requests[0].adapter_type, "hermes");
     assert_eq!(r.take_changes(), vec!["hermes".to_owned()]);
 
-    let status = r.complete_load(&requests[0], LoadResult::Source { source: COUNTER.into(), contract_version: Some("1.0.0".into()) }).unwrap();
+    let status = r
+        .complete_load(
+            &requests[0],
+            LoadResult::Source {
+                source: COUNTER.into(),
+                contract_version: Some("1.0.0".into()),
+            },
+        )
+        .unwrap();
     assert_eq!(status.state, AdapterState::Ready);
     assert_eq!(status.entry_point, Some("createStdoutParser"));
-    assert_eq!(r.take_changes(), vec!["hermes".to_owned()], "ready fires a change so the viewer can rebuild");
-    assert_eq!(texts(&r.parse_line("hermes", "hello", "t3")), vec!["assistant:1:1:hello"]);
+    assert_eq!(
+        r.take_changes(),
+        vec!["hermes".to_owned()],
+        "ready fires a change so the viewer can rebuild"
+    );
+    assert_eq!(
+        texts(&r.parse_line("hermes", "hello", "t3")),
+        vec!["assistant:1:1:hello"]
+    );
     assert!(r.diagnostics(Some("hermes")).load_ms.is_some());
 }
 
@@ -58,9 +89,17 @@ fn a_failed_load_is_not_retried_until_reload() {
     let mut r = Registry::new(RegistryOptions::default());
     r.parse_line("codex", "x", "t");
     let req = r.take_load_requests().remove(0);
-    let status = r.complete_load(&req, LoadResult::Failed("GET /api/adapters/codex/ui-parser.js: 404 Not Found".into())).unwrap();
+    let status = r
+        .complete_load(
+            &req,
+            LoadResult::Failed("GET /api/adapters/codex/ui-parser.js: 404 Not Found".into()),
+        )
+        .unwrap();
     assert_eq!(status.state, AdapterState::Failed);
-    assert_eq!(status.reason.as_deref(), Some("GET /api/adapters/codex/ui-parser.js: 404 Not Found"));
+    assert_eq!(
+        status.reason.as_deref(),
+        Some("GET /api/adapters/codex/ui-parser.js: 404 Not Found")
+    );
     assert_eq!(texts(&r.parse_line("codex", "y", "t")), vec!["stdout:y"]);
     assert!(r.take_load_requests().is_empty(), "no retries");
 
@@ -68,9 +107,23 @@ fn a_failed_load_is_not_retried_until_reload() {
     let again = r.take_load_requests();
     assert_eq!(again.len(), 1);
     // The old request's late answer is ignored; the new one wins.
-    assert!(r.complete_load(&req, LoadResult::Source { source: COUNTER.into(), contract_version: None }).is_none());
+    assert!(r
+        .complete_load(
+            &req,
+            LoadResult::Source {
+                source: COUNTER.into(),
+                contract_version: None
+            }
+        )
+        .is_none());
     assert_eq!(r.status("codex").state, AdapterState::Loading);
-    r.complete_load(&again[0], LoadResult::Source { source: COUNTER.into(), contract_version: None });
+    r.complete_load(
+        &again[0],
+        LoadResult::Source {
+            source: COUNTER.into(),
+            contract_version: None,
+        },
+    );
     assert_eq!(r.status("codex").state, AdapterState::Ready);
 }
 
@@ -79,9 +132,17 @@ fn sources_are_checked_before_they_run() {
     let table: &[(&str, Option<&str>, &str)] = &[
         (COUNTER, Some("2.0.0"), "contract version"),
         (COUNTER, Some("banana"), "contract version"),
-        ("export function parseStdoutLine(line, ts) { return [ }", None, ":"),
+        (
+            "export function parseStdoutLine(line, ts) { return [ }",
+            None,
+            ":",
+        ),
         ("export const nothing = 1;", None, "parseStdoutLine"),
-        ("import x from 'y'; export function parseStdoutLine() { return []; }", None, "import"),
+        (
+            "import x from 'y'; export function parseStdoutLine() { return []; }",
+            None,
+            "import",
+        ),
     ];
     for (i, (src, version, needle)) in table.iter().enumerate() {
         let mut r = Registry::new(RegistryOptions::default());
@@ -89,12 +150,22 @@ fn sources_are_checked_before_they_run() {
         let status = r.register_source(&t, src, *version);
         assert_eq!(status.state, AdapterState::Failed, "{src}");
         let reason = status.reason.unwrap();
-        assert!(reason.contains(needle), "reason {reason:?} should mention {needle:?}");
+        assert!(
+            reason.contains(needle),
+            "reason {reason:?} should mention {needle:?}"
+        );
         assert_eq!(texts(&r.parse_line(&t, "line", "ts")), vec!["stdout:line"]);
     }
     let mut r = Registry::new(RegistryOptions::default());
-    assert_eq!(r.register_source("ok", COUNTER, Some("1.4.2")).state, AdapterState::Ready);
-    assert_eq!(r.register_source("ok2", COUNTER, None).state, AdapterState::Ready, "a missing version is accepted");
+    assert_eq!(
+        r.register_source("ok", COUNTER, Some("1.4.2")).state,
+        AdapterState::Ready
+    );
+    assert_eq!(
+        r.register_source("ok2", COUNTER, None).state,
+        AdapterState::Ready,
+        "a missing version is accepted"
+    );
 }
 
 #[test]
@@ -111,7 +182,10 @@ fn a_bad_line_falls_back_alone_and_the_parser_stays_registered() {
     let mut r = Registry::new(RegistryOptions::default());
     r.register_source("h", COUNTER, None);
     assert_eq!(texts(&r.parse_line("h", "a", "t")), vec!["assistant:1:1:a"]);
-    assert_eq!(texts(&r.parse_line("h", "throw", "t")), vec!["stdout:throw"]);
+    assert_eq!(
+        texts(&r.parse_line("h", "throw", "t")),
+        vec!["stdout:throw"]
+    );
     // The stateful instance was reset after the failure (n starts again).
     assert_eq!(texts(&r.parse_line("h", "b", "t")), vec!["assistant:1:1:b"]);
     // Every entry invalid: the line is shown rather than lost.
@@ -129,24 +203,48 @@ fn a_bad_line_falls_back_alone_and_the_parser_stays_registered() {
 
 #[test]
 fn runs_have_their_own_state_and_switch_parser_only_on_reset() {
-    let mut r = Registry::new(RegistryOptions { load_sources: false, ..Default::default() });
+    let mut r = Registry::new(RegistryOptions {
+        load_sources: false,
+        ..Default::default()
+    });
     let early = r.create_run("h");
-    assert_eq!(texts(&r.run_parse_line(early, "x", "t").unwrap()), vec!["stdout:x"]);
+    assert_eq!(
+        texts(&r.run_parse_line(early, "x", "t").unwrap()),
+        vec!["stdout:x"]
+    );
     r.register_source("h", COUNTER, None);
     let a = r.create_run("h");
     let b = r.create_run("h");
     r.run_parse_line(a, "1", "t").unwrap();
-    assert_eq!(texts(&r.run_parse_line(a, "2", "t").unwrap()), vec!["assistant:1:2:2"]);
+    assert_eq!(
+        texts(&r.run_parse_line(a, "2", "t").unwrap()),
+        vec!["assistant:1:2:2"]
+    );
     // Module state (made) is fresh per run too: each run sees made == 1.
-    assert_eq!(texts(&r.run_parse_line(b, "1", "t").unwrap()), vec!["assistant:1:1:1"]);
+    assert_eq!(
+        texts(&r.run_parse_line(b, "1", "t").unwrap()),
+        vec!["assistant:1:1:1"]
+    );
     // The early run keeps the generic parser until the transcript is rebuilt (reset).
-    assert_eq!(texts(&r.run_parse_line(early, "y", "t").unwrap()), vec!["stdout:y"]);
+    assert_eq!(
+        texts(&r.run_parse_line(early, "y", "t").unwrap()),
+        vec!["stdout:y"]
+    );
     r.reset_run(early).unwrap();
-    assert_eq!(texts(&r.run_parse_line(early, "z", "t").unwrap()), vec!["assistant:1:1:z"]);
+    assert_eq!(
+        texts(&r.run_parse_line(early, "z", "t").unwrap()),
+        vec!["assistant:1:1:z"]
+    );
     r.reset_run(a).unwrap();
-    assert_eq!(texts(&r.run_parse_line(a, "3", "t").unwrap()), vec!["assistant:1:1:3"]);
+    assert_eq!(
+        texts(&r.run_parse_line(a, "3", "t").unwrap()),
+        vec!["assistant:1:1:3"]
+    );
     r.drop_run(a);
-    assert_eq!(r.run_parse_line(a, "4", "t").unwrap_err().to_string(), "run 1 does not exist (it was disposed, or never created)".replace('1', &a.0.to_string()));
+    assert_eq!(
+        r.run_parse_line(a, "4", "t").unwrap_err().to_string(),
+        "run 1 does not exist (it was disposed, or never created)".replace('1', &a.0.to_string())
+    );
 }
 
 struct Upper;
@@ -155,8 +253,15 @@ impl RunParser for Upper {
         if line == "panic" {
             panic!("test-only fault trigger");
         }
-        let e = validate_entry(json!({"kind":"assistant","ts":ts,"text":line.to_uppercase()}), &EntryLimits::default()).unwrap();
-        Ok(CheckedEntries { entries: vec![e], dropped: vec![] })
+        let e = validate_entry(
+            json!({"kind":"assistant","ts":ts,"text":line.to_uppercase()}),
+            &EntryLimits::default(),
+        )
+        .unwrap();
+        Ok(CheckedEntries {
+            entries: vec![e],
+            dropped: vec![],
+        })
     }
     fn reset(&mut self) -> Result<(), LineFailure> {
         Ok(())
@@ -165,18 +270,40 @@ impl RunParser for Upper {
 
 #[test]
 fn builtins_are_called_directly_and_a_faulting_engine_takes_down_only_its_type() {
-    let mut r = Registry::new(RegistryOptions { load_sources: false, ..Default::default() });
-    assert_eq!(r.register_builtin("claude", Rc::new(|| Box::new(Upper) as Box<dyn RunParser>)).state, AdapterState::Builtin);
+    let mut r = Registry::new(RegistryOptions {
+        load_sources: false,
+        ..Default::default()
+    });
+    assert_eq!(
+        r.register_builtin("claude", Rc::new(|| Box::new(Upper) as Box<dyn RunParser>))
+            .state,
+        AdapterState::Builtin
+    );
     r.register_source("h", COUNTER, None);
-    assert_eq!(texts(&r.parse_line("claude", "hi", "t")), vec!["assistant:HI"]);
+    assert_eq!(
+        texts(&r.parse_line("claude", "hi", "t")),
+        vec!["assistant:HI"]
+    );
     // The engine faults mid-line: that line still shows, the type is failed with the reason,
     // and every other type and the generic parser keep answering.
-    assert_eq!(texts(&r.parse_line("claude", "panic", "t")), vec!["stdout:panic"]);
+    assert_eq!(
+        texts(&r.parse_line("claude", "panic", "t")),
+        vec!["stdout:panic"]
+    );
     let s = r.status("claude");
     assert_eq!(s.state, AdapterState::Failed);
     assert!(s.reason.unwrap().contains("test-only fault trigger"));
-    assert_eq!(texts(&r.parse_line("claude", "after", "t")), vec!["stdout:after"]);
-    assert_eq!(texts(&r.parse_line("h", "fine", "t")), vec!["assistant:1:1:fine"]);
-    assert_eq!(texts(&r.parse_line("other", "plain", "t")), vec!["stdout:plain"]);
+    assert_eq!(
+        texts(&r.parse_line("claude", "after", "t")),
+        vec!["stdout:after"]
+    );
+    assert_eq!(
+        texts(&r.parse_line("h", "fine", "t")),
+        vec!["assistant:1:1:fine"]
+    );
+    assert_eq!(
+        texts(&r.parse_line("other", "plain", "t")),
+        vec!["stdout:plain"]
+    );
     assert_eq!(r.diagnostics(None).fallbacks.get("engine_fault"), Some(&1));
 }

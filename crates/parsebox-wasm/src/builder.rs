@@ -4,7 +4,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use parsebox_registry::{Registry, RunId};
-use parsebox_transcript::{Chunk, LineFailure, LineParser, TranscriptBuilder, TranscriptEntry, TranscriptOptions};
+use parsebox_transcript::{
+    Chunk, LineFailure, LineParser, TranscriptBuilder, TranscriptEntry, TranscriptOptions,
+};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
@@ -58,13 +60,29 @@ impl TranscriptBuilderCore {
     /// # Errors
     /// `ParseboxOptionsError` for unknown options or wrong types.
     #[wasm_bindgen(constructor)]
-    pub fn new(registry: &RegistryCore, adapter_type: &str, options_json: &str) -> Result<TranscriptBuilderCore, JsValue> {
-        let options: BuilderOptions = serde_json::from_str(options_json)
-            .map_err(|e| into_error("ParseboxOptionsError", format!("invalid TranscriptBuilder options: {e}")))?;
+    pub fn new(
+        registry: &RegistryCore,
+        adapter_type: &str,
+        options_json: &str,
+    ) -> Result<TranscriptBuilderCore, JsValue> {
+        let options: BuilderOptions = serde_json::from_str(options_json).map_err(|e| {
+            into_error(
+                "ParseboxOptionsError",
+                format!("invalid TranscriptBuilder options: {e}"),
+            )
+        })?;
         let run = registry.inner.borrow_mut().create_run(adapter_type);
-        let parser = RegistryRun { registry: Rc::clone(&registry.inner), run };
-        let options = TranscriptOptions { redact_home_paths: options.redact_home_paths.unwrap_or(false), retain_chunks: true };
-        Ok(Self { inner: TranscriptBuilder::new(parser, options) })
+        let parser = RegistryRun {
+            registry: Rc::clone(&registry.inner),
+            run,
+        };
+        let options = TranscriptOptions {
+            redact_home_paths: options.redact_home_paths.unwrap_or(false),
+            retain_chunks: true,
+        };
+        Ok(Self {
+            inner: TranscriptBuilder::new(parser, options),
+        })
     }
 
     /// Appends a chunk (`{ts, stream, chunk, seq?}` as JSON); returns `[firstChanged, end]`
@@ -99,6 +117,8 @@ impl TranscriptBuilderCore {
     fn changed(&self, range: std::ops::Range<usize>) -> Result<String, JsValue> {
         let from = range.start;
         let entries = self.inner.entries().get(range).unwrap_or(&[]);
-        to_json(&serde_json::json!({ "from": from, "length": self.inner.entries().len(), "entries": entries }))
+        to_json(
+            &serde_json::json!({ "from": from, "length": self.inner.entries().len(), "entries": entries }),
+        )
     }
 }

@@ -24,14 +24,17 @@ impl RunParser for JsRun {
         let value: serde_json::Value = if out.is_undefined() {
             serde_json::Value::Null
         } else {
-            serde_wasm_bindgen::from_value(out).map_err(|e| LineFailure::new("bad_return", e.to_string()))?
+            serde_wasm_bindgen::from_value(out)
+                .map_err(|e| LineFailure::new("bad_return", e.to_string()))?
         };
         entries_from_return(value, &self.limits).map_err(|m| LineFailure::new("bad_return", m))
     }
 
     fn reset(&mut self) -> Result<(), LineFailure> {
         if let Some(reset) = &self.reset {
-            reset.call0(&self.this).map_err(|e| LineFailure::new("threw", describe(&e)))?;
+            reset
+                .call0(&self.this)
+                .map_err(|e| LineFailure::new("threw", describe(&e)))?;
         }
         Ok(())
     }
@@ -57,17 +60,33 @@ pub(crate) fn js_builtin(
         (Some(create), _) => Ok(Rc::new(move || -> Box<dyn RunParser> {
             let instance = create.call0(&JsValue::NULL).unwrap_or(JsValue::NULL);
             let get = |name: &str| {
-                js_sys::Reflect::get(&instance, &JsValue::from_str(name)).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+                js_sys::Reflect::get(&instance, &JsValue::from_str(name))
+                    .ok()
+                    .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
             };
             match get("parseLine") {
-                Some(parse_line) => Box::new(JsRun { reset: get("reset"), this: instance.clone(), parse_line, limits: limits.clone() }),
-                None => Box::new(Broken("createStdoutParser() returned no parseLine function")),
+                Some(parse_line) => Box::new(JsRun {
+                    reset: get("reset"),
+                    this: instance.clone(),
+                    parse_line,
+                    limits: limits.clone(),
+                }),
+                None => Box::new(Broken(
+                    "createStdoutParser() returned no parseLine function",
+                )),
             }
         })),
         (None, Some(parse)) => Ok(Rc::new(move || -> Box<dyn RunParser> {
-            Box::new(JsRun { this: JsValue::NULL, parse_line: parse.clone(), reset: None, limits: limits.clone() })
+            Box::new(JsRun {
+                this: JsValue::NULL,
+                parse_line: parse.clone(),
+                reset: None,
+                limits: limits.clone(),
+            })
         })),
-        (None, None) => Err("registerBuiltin needs parseStdoutLine or createStdoutParser".to_owned()),
+        (None, None) => {
+            Err("registerBuiltin needs parseStdoutLine or createStdoutParser".to_owned())
+        }
     }
 }
 

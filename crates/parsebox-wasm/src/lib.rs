@@ -32,7 +32,8 @@ pub(crate) fn into_error(name: &str, message: impl std::fmt::Display) -> JsValue
 
 /// Serialises a value to a JSON string for the JS side to `JSON.parse`.
 pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<String, JsValue> {
-    serde_json::to_string(value).map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))
+    serde_json::to_string(value)
+        .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))
 }
 
 #[wasm_bindgen(typescript_custom_section)]

@@ -49,7 +49,10 @@ impl Options {
             limits.max_string_bytes = v;
         }
         sandbox.entry_limits = limits;
-        RegistryOptions { sandbox, load_sources: self.load_sources.unwrap_or(true) }
+        RegistryOptions {
+            sandbox,
+            load_sources: self.load_sources.unwrap_or(true),
+        }
     }
 }
 
@@ -67,9 +70,15 @@ impl RegistryCore {
     /// `ParseboxOptionsError` for unknown options or wrong types.
     #[wasm_bindgen(constructor)]
     pub fn new(options_json: &str) -> Result<RegistryCore, JsValue> {
-        let options: Options = serde_json::from_str(options_json)
-            .map_err(|e| into_error("ParseboxOptionsError", format!("invalid ParserRegistry options: {e}")))?;
-        Ok(Self { inner: Rc::new(RefCell::new(Registry::new(options.into_registry_options()))) })
+        let options: Options = serde_json::from_str(options_json).map_err(|e| {
+            into_error(
+                "ParseboxOptionsError",
+                format!("invalid ParserRegistry options: {e}"),
+            )
+        })?;
+        Ok(Self {
+            inner: Rc::new(RefCell::new(Registry::new(options.into_registry_options()))),
+        })
     }
 
     /// Parses a line with the type's default run; returns a JSON array of entries.
@@ -105,7 +114,10 @@ impl RegistryCore {
     /// `ParseboxRunError` when the run does not exist.
     #[wasm_bindgen(js_name = resetRun)]
     pub fn reset_run(&self, run: f64) -> Result<(), JsValue> {
-        self.inner.borrow_mut().reset_run(RunId(run as u64)).map_err(|e| into_error("ParseboxRunError", e))
+        self.inner
+            .borrow_mut()
+            .reset_run(RunId(run as u64))
+            .map_err(|e| into_error("ParseboxRunError", e))
     }
 
     /// Forgets a run.
@@ -116,8 +128,17 @@ impl RegistryCore {
 
     /// Compiles a source now; returns the status JSON.
     #[wasm_bindgen(js_name = registerSource)]
-    pub fn register_source(&self, adapter_type: &str, source: &str, contract_version: Option<String>) -> Result<String, JsValue> {
-        let status = self.inner.borrow_mut().register_source(adapter_type, source, contract_version.as_deref());
+    pub fn register_source(
+        &self,
+        adapter_type: &str,
+        source: &str,
+        contract_version: Option<String>,
+    ) -> Result<String, JsValue> {
+        let status = self.inner.borrow_mut().register_source(
+            adapter_type,
+            source,
+            contract_version.as_deref(),
+        );
         to_json(&status)
     }
 
@@ -132,7 +153,10 @@ impl RegistryCore {
         let limits = self.inner.borrow().options().sandbox.entry_limits.clone();
         let factory = js_builtin(parse_stdout_line, create_stdout_parser, limits)
             .map_err(|m| into_error("ParseboxOptionsError", m))?;
-        let status = self.inner.borrow_mut().register_builtin(adapter_type, factory);
+        let status = self
+            .inner
+            .borrow_mut()
+            .register_builtin(adapter_type, factory);
         to_json(&status)
     }
 
@@ -150,12 +174,23 @@ impl RegistryCore {
         contract_version: Option<String>,
     ) -> Result<Option<String>, JsValue> {
         let result = match kind {
-            "source" => LoadResult::Source { source: text.unwrap_or_default(), contract_version },
+            "source" => LoadResult::Source {
+                source: text.unwrap_or_default(),
+                contract_version,
+            },
             "none" => LoadResult::NoParser,
             "failed" => LoadResult::Failed(text.unwrap_or_else(|| "the loader failed".into())),
-            other => return Err(into_error("ParseboxError", format!("unknown load result kind {other:?}"))),
+            other => {
+                return Err(into_error(
+                    "ParseboxError",
+                    format!("unknown load result kind {other:?}"),
+                ))
+            }
         };
-        let request = LoadRequest { adapter_type: adapter_type.to_owned(), token: token as u64 };
+        let request = LoadRequest {
+            adapter_type: adapter_type.to_owned(),
+            token: token as u64,
+        };
         let status = self.inner.borrow_mut().complete_load(&request, result);
         status.map(|s| to_json(&s)).transpose()
     }
