@@ -161,6 +161,7 @@ impl Registry {
                 adapter_type: adapter_type.to_owned(),
                 generation,
                 engine,
+                reset_owed: false,
             },
         );
         id
@@ -182,9 +183,18 @@ impl Registry {
             .get_mut(&run)
             .ok_or(RegistryError::UnknownRun(run.0))?;
         let adapter_type = r.adapter_type.clone();
+        let owed = std::mem::take(&mut r.reset_owed);
         let outcome = match &mut r.engine {
             Engine::Generic => None,
-            Engine::Parser(p) => Some(guarded(|| p.parse(line, ts))),
+            Engine::Parser(p) => {
+                if owed && guarded(|| p.reset()).is_err() {
+                    // Not even reset() works: answer generically until the run is rebuilt.
+                    r.engine = Engine::Generic;
+                    None
+                } else {
+                    Some(guarded(|| p.parse(line, ts)))
+                }
+            }
         };
         let Some(a) = self.adapters.get_mut(&adapter_type) else {
             return Ok(vec![generic_entry(line, ts)]);
@@ -219,17 +229,11 @@ impl Registry {
                 if failure.code == "engine_fault" {
                     let reason = format!("engine fault: {}", failure.message);
                     self.fail(&adapter_type, reason);
-                } else if let Some(Run {
-                    engine: Engine::Parser(p),
-                    ..
-                }) = self.runs.get_mut(&run)
-                {
-                    // SPEC §4: a stateful instance is reset after a failed line.
-                    if guarded(|| p.reset()).is_err() {
-                        if let Some(r) = self.runs.get_mut(&run) {
-                            r.engine = Engine::Generic;
-                        }
-                    }
+                } else if let Some(r) = self.runs.get_mut(&run) {
+                    // SPEC §4: a stateful instance is reset after a failed line — before the
+                    // next line, so a line that ran out of budget does not also pay, in the
+                    // same call, for the realm rebuild that `reset()` then needs.
+                    r.reset_owed = true;
                 }
                 vec![generic_entry(line, ts)]
             }
@@ -248,8 +252,10 @@ impl Registry {
     pub fn reset_run(&mut self, run: RunId) -> Result<(), RegistryError> {
         let r = self
             .runs
-            .get(&run)
+            .get_mut(&run)
             .ok_or(RegistryError::UnknownRun(run.0))?;
+        // This reset is also the one a failed line owed, if any.
+        r.reset_owed = false;
         let adapter_type = r.adapter_type.clone();
         let generation = self.adapters.get(&adapter_type).map_or(0, |a| a.generation);
         if r.generation != generation {

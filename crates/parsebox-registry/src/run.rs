@@ -45,4 +45,8 @@ pub(crate) struct Run {
     /// The adapter's parser generation this run's engine was made from.
     pub(crate) generation: u64,
     pub(crate) engine: Engine,
+    /// The last line failed: the parser's `reset()` is owed before the next line. Deferred so
+    /// a line that ran out of budget does not also pay, in the same call, for the realm
+    /// rebuild that `reset()` would trigger.
+    pub(crate) reset_owed: bool,
 }
