@@ -1,0 +1,294 @@
+// The run-log viewer (www/) in headless Chromium, served by its own server (www/server.mjs):
+// lines render at once through the generic parser and are re-rendered when the adapter's parser
+// is ready; a hostile parser's bad lines fall back while frames keep coming; a dropped parser with
+// a syntax error shows where; nothing overflows at phone and desktop widths.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { launch, newPage } from "./harness.mjs";
+import { startServer } from "../../www/server.mjs";
+
+const SHOTS = process.env.VIEWER_SCREENSHOTS ?? join(tmpdir(), "parsebox-viewer-screenshots");
+const PARSER_DELAY_MS = 2500;
+let server; // answers the parser route at once
+let slowServer; // delays the parser route, as a slow network or a cold server would
+let browser;
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = await startServer({ port: 0 });
+  slowServer = await startServer({ port: 0, parserDelayMs: PARSER_DELAY_MS });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  await slowServer?.close();
+});
+
+/** Opens the viewer; `rafProbe` records every requestAnimationFrame timestamp from the start. */
+async function open(base, query, { width = 1280, height = 900, rafProbe = false } = {}) {
+  const errors = [];
+  const page = await newPage(browser, errors);
+  await page.setViewportSize({ width, height });
+  if (rafProbe) {
+    await page.addInitScript(() => {
+      window.__frames = [];
+      const tick = (t) => {
+        window.__frames.push(t);
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+  }
+  await page.goto(`${base.url}/www/?${query}`);
+  return { page, errors };
+}
+
+const viewerState = (page) => page.evaluate(() => JSON.parse(JSON.stringify(window.parseboxViewer)));
+const waitDone = (page, runs = 1) =>
+  page.waitForFunction((n) => window.parseboxViewer?.runs.length === n && window.parseboxViewer.runs[n - 1].done, runs, { timeout: 60_000 });
+const entries = (page) =>
+  page.$$eval("[data-testid=transcript] [data-testid=entry]", (els) => els.map((e) => ({ kind: e.dataset.kind, text: e.textContent })));
+
+test("the server answers with the right types, serves parsers by adapter type, and nothing else", async () => {
+  const get = (path) => fetch(server.url + path, { redirect: "manual" });
+  let r = await get("/www/");
+  assert.equal(r.status, 200);
+  assert.match(r.headers.get("content-type"), /^text\/html/);
+  r = await get("/pkg/parsebox_wasm_bg.wasm");
+  assert.equal(r.status, 200);
+  assert.equal(r.headers.get("content-type"), "application/wasm");
+  r = await get("/www/app.js");
+  assert.match(r.headers.get("content-type"), /^text\/javascript/);
+  r = await get("/api/adapters/claude_local/ui-parser.js");
+  assert.equal(r.status, 200);
+  assert.match(r.headers.get("content-type"), /^text\/javascript/);
+  assert.equal(await r.text(), readFileSync(new URL("../../www/samples/claude_local/ui-parser.js", import.meta.url), "utf8"));
+  for (const path of ["/api/adapters/no_such_adapter/ui-parser.js", "/api/adapters/..%2F..%2Fpkg/ui-parser.js", "/api/adapters/%2e%2e/ui-parser.js", "/.git/HEAD", "/www/../.git/HEAD", "/www/nope.js"]) {
+    assert.equal((await get(path)).status, 404, path);
+  }
+  r = await get("/");
+  assert.equal(r.status, 302);
+  assert.equal(r.headers.get("location"), "/www/");
+});
+
+test("the first entries render before the parser is ready, and are re-rendered when it is", async () => {
+  const { page, errors } = await open(slowServer, "sample=claude_local&speed=5");
+  // A stdout line is on screen while the parser (delayed by the server) is still loading.
+  await page.waitForSelector("[data-testid=transcript] [data-testid=entry][data-kind=stdout]", { timeout: 30_000 });
+  const early = await page.evaluate(() => ({
+    state: document.querySelector("[data-testid=parser-status]").dataset.state,
+    stdout: [...document.querySelectorAll("[data-testid=transcript] [data-kind=stdout]")].map((e) => e.textContent),
+    toolCards: document.querySelectorAll("[data-testid=tool-card]").length,
+  }));
+  assert.equal(early.state, "loading");
+  assert.equal(early.toolCards, 0);
+  assert.ok(early.stdout.some((t) => t.startsWith('{"type":"system","subtype":"init"')), "the init line is shown raw at first");
+  let v = await viewerState(page);
+  assert.equal(v.runs[0].firstEntryState, "loading");
+  assert.deepEqual(v.runs[0].statusHistory.map((s) => s.state).slice(0, 2), ["generic", "loading"]);
+
+  await page.waitForSelector("[data-testid=parser-status][data-state=ready]", { timeout: 30_000 });
+  await page.waitForFunction(() => window.parseboxViewer.runs[0].rebuilds >= 1 && document.querySelector("[data-testid=tool-card]"));
+  v = await viewerState(page);
+  assert.ok(v.runs[0].readyMs >= PARSER_DELAY_MS, `ready after the server's delay (${v.runs[0].readyMs} ms)`);
+  assert.ok(v.runs[0].firstEntryMs < v.runs[0].readyMs, "first entry before ready");
+  // Every line shown raw before ready is now rendered by the real parser.
+  const after = await entries(page);
+  const rawNow = new Set(after.filter((e) => e.kind === "stdout").map((e) => e.text));
+  for (const line of early.stdout) assert.ok(!rawNow.has(line), `still raw after ready: ${line.slice(0, 80)}`);
+  assert.ok(after.some((e) => e.kind === "init"), "the init line became an init event");
+
+  await page.click("[data-testid=replay-all-button]");
+  await waitDone(page);
+  await page.waitForFunction(() => document.querySelector("[data-testid=progress]").textContent.startsWith("41 / 41"));
+  const cards = await page.$$eval("[data-testid=tool-card]", (els) =>
+    els.map((e) => ({ state: e.dataset.state, duration: e.querySelector("[data-testid=tool-duration]").textContent, id: e.dataset.toolUseId })),
+  );
+  assert.equal(cards.length, 11);
+  assert.ok(cards.every((c) => c.state === "done" || c.state === "error"), "every call got its result");
+  assert.equal(cards.filter((c) => c.state === "error").length, 1);
+  assert.ok(cards.filter((c) => /\d( ms| s)$/.test(c.duration)).length >= 10, "durations are shown");
+  const errorCard = await page.$eval("[data-testid=tool-card][data-state=error]", (e) => ({ color: getComputedStyle(e).borderLeftColor, open: e.querySelector("details").open }));
+  assert.ok(errorCard.open, "an error result is expanded");
+  assert.match(await page.textContent("[data-kind=result] [data-testid=result-cost]"), /^\$0\.4821$/);
+  assert.ok(await page.$("[data-kind=thinking]"), "thinking is rendered");
+  assert.equal(await page.$eval("[data-kind=thinking]", (e) => e.open), false, "thinking starts collapsed");
+  assert.ok(await page.$("[data-testid=log-group] [data-kind=stderr]"), "stderr lines are grouped");
+  assert.notEqual(await page.textContent("[data-testid=diag-p50]"), "—");
+  assert.match(await page.textContent("[data-testid=diag-load-ms]"), /\d/);
+
+  // The raw view lists the same entries as JSON.
+  await page.click("[data-testid=tab-raw]");
+  const rawEntries = await page.$$eval("[data-testid=raw-view] li code", (els) => els.map((e) => JSON.parse(e.textContent)));
+  const count = Number(await page.getAttribute("[data-testid=entry-count]", "data-count"));
+  assert.equal(rawEntries.length, count);
+  assert.ok(rawEntries.some((e) => e.kind === "tool_call" && e.name === "Read"));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a hostile parser's bad lines fall back while requestAnimationFrame keeps ticking", async (t) => {
+  const { page, errors } = await open(server, "sample=hostile_local&speed=2", { rafProbe: true });
+  await waitDone(page);
+  await page.waitForTimeout(300); // the last frames and the final diagnostics render
+  const v = await viewerState(page);
+  const run = v.runs[0];
+  const frames = await page.evaluate(() => window.__frames);
+
+  // The bad lines are parsed by the ready parser (not in the rebuild): the run paces them so.
+  const readyEnd = run.rebuildEnd;
+  assert.ok(readyEnd > 0, "the transcript was rebuilt when the parser became ready");
+  const spins = run.longTasks.filter((x) => x.what === "push" && x.line.includes('"type":"spin"'));
+  assert.equal(spins.length, 3, "each spin line ran its parser to the budget");
+  assert.ok(spins.every((x) => x.start >= readyEnd), "every spin line was parsed after the parser became ready");
+
+  // Frame gaps over 100 ms after the parser became ready, each with the parsebox call behind it.
+  const gaps = [];
+  for (let i = 1; i < frames.length; i++) {
+    const gap = frames[i] - frames[i - 1];
+    if (frames[i - 1] >= readyEnd && gap > 100) {
+      const cause = run.longTasks.filter((x) => x.start < frames[i] && x.start + x.ms > frames[i - 1]);
+      gaps.push(`${Math.round(gap)} ms frame gap at ${Math.round(frames[i - 1])} ms: ${cause.map((x) => `${x.what} ${Math.round(x.ms)} ms${x.line ? ` ${x.line}` : ""}`).join("; ") || "(no parsebox call)"}`);
+    }
+  }
+  // Before ready: the compile and the rebuild, reported for the record.
+  const loadGaps = [];
+  for (let i = 1; i < frames.length; i++) if (frames[i - 1] < readyEnd && frames[i] - frames[i - 1] > 100) loadGaps.push(Math.round(frames[i] - frames[i - 1]));
+  const slow = run.longTasks.map((x) => `${x.what} ${Math.round(x.ms)} ms${x.line ? ` ${x.line.slice(0, 40)}` : ""}`);
+  t.diagnostic(`long parsebox calls: ${slow.join(" | ")}`);
+  t.diagnostic(`frame gaps over 100 ms before the parser was ready (compile, rebuild): ${loadGaps.join(", ") || "none"}`);
+
+  // The bad lines fell back, the rest parsed.
+  const diag = await page.evaluate(() => ({
+    fallbacks: Object.fromEntries([...document.querySelectorAll("[data-testid=diag-fallbacks] li[data-reason]")].map((li) => [li.dataset.reason, Number(li.lastChild.textContent)])),
+    dropped: Object.fromEntries([...document.querySelectorAll("[data-testid=diag-dropped] li[data-reason]")].map((li) => [li.dataset.reason, Number(li.lastChild.textContent)])),
+  }));
+  assert.equal(diag.fallbacks.budget_exceeded, 3, JSON.stringify(diag));
+  assert.equal(diag.fallbacks.threw, 6, JSON.stringify(diag));
+  assert.equal(diag.dropped.unknown_kind, 1, JSON.stringify(diag));
+  const shown = await entries(page);
+  const raw = shown.filter((e) => e.kind === "stdout").map((e) => e.text);
+  assert.equal(raw.filter((t) => t.includes('"type":"spin"')).length, 3, "each infinite-loop line is shown raw");
+  assert.equal(raw.filter((t) => t.includes('"type":"crash"')).length, 2);
+  assert.equal(raw.filter((t) => t.includes('"type":"exfiltrate"')).length, 2);
+  assert.ok(shown.some((e) => e.kind === "system" && e.text.includes("host globals the parser can see: none")));
+  assert.equal(await page.$$eval("[data-testid=tool-card]", (els) => els.length), 4);
+  assert.equal(await page.$$eval("[data-testid=tool-card][data-state=error]", (els) => els.length), 1);
+  assert.ok(shown.some((e) => e.kind === "result"));
+  assert.equal(await page.title(), "parsebox · run-log viewer", "the parser did not reach the document");
+  assert.deepEqual(errors, []);
+  await page.close();
+
+  assert.deepEqual(gaps, [], `frames stalled while bad lines were parsed (parser compile + rebuild gaps before: ${loadGaps.join(", ") || "none"})`);
+});
+
+test("a dropped parser with a syntax error shows the error with its line and column", async () => {
+  const { page, errors } = await open(server, "sample=hermes_local&speed=20");
+  await page.waitForSelector("[data-testid=parser-status][data-state=ready]", { timeout: 30_000 });
+  const source = [
+    "// my adapter's parser",
+    "export function parseStdoutLine(line, ts) {",
+    '  return [{ kind: "assistant", ts, text: line ]',
+    "}",
+  ].join("\n");
+  const line = 3;
+  const column = source.split("\n")[2].indexOf("]") + 1;
+  await page.setInputFiles("[data-testid=parser-file]", { name: "ui-parser.js", mimeType: "text/javascript", buffer: Buffer.from(source) });
+  await page.setInputFiles("[data-testid=log-file]", { name: "run.log", mimeType: "text/plain", buffer: Buffer.from("hello\nworld\n") });
+  await page.click("[data-testid=custom-run]");
+  await page.waitForSelector("[data-testid=parser-status][data-state=failed]");
+  const reason = await page.textContent("[data-testid=status-reason-text]");
+  assert.match(reason, /syntax/i);
+  assert.ok(reason.includes(`${line}:${column}`), reason);
+  assert.equal(await page.textContent("[data-testid=status-location]"), `line ${line}, column ${column}`);
+  const excerpt = await page.textContent("[data-testid=status-excerpt]");
+  assert.ok(excerpt.includes('text: line ]') && excerpt.trimEnd().endsWith("^"), excerpt);
+  // The log still renders, through the generic parser.
+  await waitDone(page, 2);
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=transcript] [data-kind=stdout]").length === 2);
+  await page.screenshot({ path: join(SHOTS, "viewer-syntax-error-1280.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a dropped working parser with a stored NDJSON log parses it, skipping torn rows", async () => {
+  const { page, errors } = await open(server, "sample=hermes_local&speed=20");
+  await page.waitForSelector("[data-testid=parser-status][data-state=ready]", { timeout: 30_000 });
+  const source = `module.exports = { parseStdoutLine(line, ts) {
+    const m = /^TOOL (\\w+) (\\S+)$/.exec(line);
+    if (m) return [{ kind: "tool_call", ts, name: m[1], input: { arg: m[2] }, toolUseId: m[2] }];
+    const r = /^DONE (\\S+)$/.exec(line);
+    if (r) return { kind: "tool_result", ts, toolUseId: r[1], content: "ok", isError: false };
+    return [{ kind: "assistant", ts, text: line }];
+  } };`;
+  const rows = [
+    { ts: "2026-01-01T10:00:00.000Z", stream: "stdout", chunk: "Hi there\nTOOL read a.txt\n", seq: 0 },
+    { ts: "2026-01-01T10:00:01.250Z", stream: "stderr", chunk: "warning: slow disk\n", seq: 1 },
+    { ts: "2026-01-01T10:00:02.500Z", stream: "stdout", chunk: "DONE a.txt\nbye", seq: 2 },
+  ];
+  const ndjson = `${JSON.stringify(rows[0])}\n${JSON.stringify(rows[1])}\n{"ts":"2026-01-01T10:00:02\n${JSON.stringify(rows[2])}\n`;
+  await page.setInputFiles("[data-testid=parser-file]", { name: "my-parser.cjs", mimeType: "text/javascript", buffer: Buffer.from(source) });
+  await page.setInputFiles("[data-testid=log-file]", { name: "run.ndjson", mimeType: "application/x-ndjson", buffer: Buffer.from(ndjson) });
+  await page.fill("[data-testid=custom-type]", "my_adapter");
+  await page.click("[data-testid=custom-run]");
+  await waitDone(page, 2);
+  await page.waitForFunction(() => document.querySelector("[data-testid=entry-count]").dataset.count === "5");
+  assert.equal(await page.getAttribute("[data-testid=parser-status]", "data-state"), "ready");
+  assert.equal(await page.textContent("[data-testid=status-type]"), "my_adapter");
+  assert.match(await page.textContent("#run-about"), /stored NDJSON, 3 chunks, 1 torn rows skipped/);
+  const kinds = (await entries(page)).map((e) => e.kind);
+  assert.deepEqual(kinds, ["assistant", "tool_call", "tool_result", "stderr", "assistant"]);
+  const card = await page.$eval("[data-testid=tool-card]", (e) => ({ state: e.dataset.state, duration: e.querySelector("[data-testid=tool-duration]").textContent }));
+  assert.deepEqual(card, { state: "done", duration: "2.50 s" });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("pause holds the stream; all-at-once finishes it", async () => {
+  const { page, errors } = await open(server, "sample=codex_local&speed=1");
+  await page.waitForSelector("[data-testid=transcript] [data-testid=entry]", { timeout: 30_000 });
+  await page.click("[data-testid=pause-button]");
+  const held = await page.textContent("[data-testid=progress]");
+  await page.waitForTimeout(1500);
+  assert.equal(await page.textContent("[data-testid=progress]"), held);
+  assert.equal(await page.textContent("[data-testid=pause-button]"), "Resume");
+  await page.click("[data-testid=replay-all-button]");
+  await waitDone(page);
+  await page.waitForFunction(() => /^(\d+) \/ \1 chunks$/.test(document.querySelector("[data-testid=progress]").textContent));
+  assert.ok(await page.$("[data-testid=diff-block] [data-change=add]"), "diffs are rendered");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+for (const width of [1280, 390]) {
+  test(`nothing overflows horizontally at ${width} px`, async () => {
+    for (const sample of ["claude_local", "codex_local", "hostile_local"]) {
+      const { page, errors } = await open(server, `sample=${sample}&speed=20`, { width, height: width > 600 ? 900 : 844 });
+      await page.waitForSelector("[data-testid=parser-status][data-state=ready]", { timeout: 30_000 });
+      await page.click("[data-testid=replay-all-button]");
+      await waitDone(page);
+      await page.waitForTimeout(300);
+      // Open every card and thinking block: long inputs and outputs must wrap or scroll inside.
+      await page.$$eval("[data-testid=transcript] details", (els) => els.forEach((d) => (d.open = true)));
+      const m = await page.evaluate(() => {
+        const pane = document.querySelector("[data-testid=transcript]").parentElement;
+        const wide = [...document.querySelectorAll("body *")]
+          .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5 && getComputedStyle(e).position !== "fixed")
+          .map((e) => `${e.tagName.toLowerCase()}.${e.className}`)
+          .slice(0, 5);
+        return { scrollWidth: document.documentElement.scrollWidth, innerWidth, paneScroll: pane.scrollWidth, paneClient: pane.clientWidth, wide };
+      });
+      await page.screenshot({ path: join(SHOTS, `viewer-${sample}-${width}.png`), fullPage: width < 600 });
+      assert.ok(m.scrollWidth <= m.innerWidth, `${sample} @${width}: page is ${m.scrollWidth} px wide: ${m.wide.join(", ")}`);
+      assert.ok(m.paneScroll <= m.paneClient, `${sample} @${width}: transcript overflows its pane (${m.paneScroll} > ${m.paneClient})`);
+      assert.deepEqual(m.wide, [], `${sample} @${width}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  });
+}

@@ -1,0 +1,620 @@
+// The run-log viewer: streams a stored run into parsebox's TranscriptBuilder and renders the
+// transcript as the Paperclip run page would, using only the published package API.
+//
+// Flow: a ParserRegistry answers the first lines with the generic parser at once while the
+// adapter's ui-parser.js loads in the background; when onChange reports "ready" the transcript
+// is rebuilt with the real parser. Chunks are fed one line at a time in short time slices so a
+// parser that burns its whole line budget never shares a task with another line, and the DOM is
+// updated once per animation frame from the `{ from, entries }` ranges push() reports.
+import init, { ParserRegistry, TranscriptBuilder } from "../pkg/index.js";
+import { chunkPlainText, detectFormat, parseStoredNdjson, splitForIngest } from "./chunks.js";
+import { h, formatMs, RawView, TranscriptView } from "./render.js";
+import { SAMPLES, parserUrl, runUrl } from "./samples.js";
+
+const $ = (id) => document.getElementById(id);
+const SLICE_MS = 8; // ingestion work per task before yielding to the browser
+const MAX_GAP_MS = 3000; // longest pause replayed between two chunks (at 1×)
+const SAMPLE_TYPES = new Set(SAMPLES.map((s) => s.type));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const params = new URLSearchParams(location.search);
+
+/** What tests and the benchmark read (window.parseboxViewer). */
+const viewer = {
+  phase: "init", // init → streaming → done
+  runId: 0,
+  wasmReadyMs: null, // since navigation start
+  firstEntryMs: null, // since navigation start (first run only)
+  firstEntryState: null, // the parser status when the first entry was rendered
+  firstEntryFrameMs: null, // the next frame after that (the entry is painted)
+  runs: [], // per run: { type, statusHistory, firstEntryMs, readyMs, rebuilds, rebuildMs, done, longTasks }
+  error: null,
+};
+window.parseboxViewer = viewer;
+
+// ---------------------------------------------------------------------------------------------
+// Player: emits a run's chunks with the recorded pauses, scaled by the speed.
+
+class Player {
+  #chunks;
+  #i = 0;
+  #timer = null;
+  #onChunk;
+  #onEnd;
+  speed;
+  paused = false;
+
+  constructor(chunks, { speed, onChunk, onEnd }) {
+    this.#chunks = chunks;
+    this.speed = speed;
+    this.#onChunk = onChunk;
+    this.#onEnd = onEnd;
+  }
+  get emitted() {
+    return this.#i;
+  }
+  get total() {
+    return this.#chunks.length;
+  }
+  get done() {
+    return this.#i >= this.#chunks.length;
+  }
+  #gap(i) {
+    if (i <= 0) return 0;
+    const d = Date.parse(this.#chunks[i].ts) - Date.parse(this.#chunks[i - 1].ts);
+    return Number.isFinite(d) ? Math.min(Math.max(d, 0), MAX_GAP_MS) : 100;
+  }
+  #schedule() {
+    clearTimeout(this.#timer);
+    if (this.paused || this.done) return;
+    this.#timer = setTimeout(() => this.#tick(), this.#gap(this.#i) / this.speed);
+  }
+  #tick() {
+    if (this.paused) return;
+    do this.#onChunk(this.#chunks[this.#i++]);
+    while (!this.done && this.#gap(this.#i) === 0);
+    if (this.done) this.#onEnd();
+    else this.#schedule();
+  }
+  start() {
+    this.paused = false;
+    if (this.done) this.#onEnd();
+    else this.#schedule();
+  }
+  pause() {
+    this.paused = true;
+    clearTimeout(this.#timer);
+  }
+  setSpeed(speed) {
+    this.speed = speed;
+    this.#schedule();
+  }
+  /** Replay-all-at-once: every remaining chunk now. */
+  all() {
+    clearTimeout(this.#timer);
+    const wasDone = this.done;
+    while (!this.done) this.#onChunk(this.#chunks[this.#i++]);
+    if (!wasDone) this.#onEnd();
+  }
+  stop() {
+    this.paused = true;
+    clearTimeout(this.#timer);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run state
+
+let current = null; // the run being shown
+const view = new TranscriptView($("transcript"));
+const raw = new RawView($("raw"));
+let rawActive = false;
+let follow = true; // keep the newest entry in view
+
+function percentile(sorted, p) {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Resolves after the next frame has been produced (the first entries are on screen). */
+const afterNextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
+/**
+ * Parser source for sample types: Paperclip's route, or the same file under samples/. Compiling
+ * a parser is one long task, so the source is handed over only after the next frame: the
+ * generic lines already received get painted first.
+ */
+async function loadSampleParser(run, type) {
+  const source = await fetchSampleParser(type, run.latencyMs);
+  await afterNextFrame();
+  run.handoffAt = performance.now();
+  return source;
+}
+
+async function fetchSampleParser(type, delay) {
+  const api = `/api/adapters/${encodeURIComponent(type)}/ui-parser.js${delay ? `?delay=${delay}` : ""}`;
+  const r = await fetch(api, { cache: "no-store" });
+  const isHtml = /text\/html/.test(r.headers.get("content-type") ?? "");
+  if (r.ok && !isHtml) return r.text();
+  if ((r.status === 404 || isHtml) && SAMPLE_TYPES.has(type)) {
+    // A plain static server has no API route: read the same file from samples/.
+    if (delay) await sleep(delay);
+    const s = await fetch(parserUrl(type));
+    if (s.ok) return s.text();
+  }
+  throw new Error(`GET ${api.replace(/\?.*/, "")}: ${r.status} ${r.statusText}`.trim());
+}
+
+/**
+ * Starts a run: a fresh registry (so the parser loads again: generic → loading → ready), a
+ * builder, and a player. `source`, when given, is registered at once (a dropped parser).
+ */
+function startRun(spec) {
+  const { type, label, about = "", chunks, loader = "sample", source = null, sourceName = null, latencyMs = 0, note = "" } = spec;
+  stopRun();
+  const run = {
+    id: ++viewer.runId,
+    spec,
+    type,
+    label,
+    chunks,
+    latencyMs,
+    source,
+    sourceName,
+    startedAt: performance.now(),
+    queue: [],
+    qi: 0,
+    partial: "",
+    entries: [],
+    dirtyFrom: Infinity,
+    lineTimes: [],
+    statusHistory: [],
+    status: null,
+    loadingAt: null,
+    readyAt: null,
+    rebuildMs: null,
+    rebuilds: 0,
+    firstEntryMs: null,
+    finished: false,
+    pumpTimer: null,
+    lastDiag: 0,
+  };
+  current = run;
+  // longTasks: main-thread calls into parsebox over 40 ms ({ what, start, ms, line? }), so a
+  // frame gap can be traced to the line, compile or rebuild that caused it.
+  const record = { type, startedAt: run.startedAt, statusHistory: run.statusHistory, firstEntryMs: null, firstEntryState: null, readyMs: null, rebuilds: 0, rebuildMs: null, done: false, lineTimes: run.lineTimes, longTasks: [] };
+  run.record = record;
+  viewer.runs.push(record);
+  viewer.phase = "streaming";
+
+  // Samples load through Paperclip's route; a dropped parser is registered directly, and
+  // loading is disabled so a custom type without a parser stays generic.
+  const budget = Number(params.get("budget"));
+  run.registry = new ParserRegistry({
+    loadSource: loader === "sample" ? (t) => loadSampleParser(run, t) : null,
+    ...(budget > 0 ? { lineBudgetMs: budget } : {}), // ?budget=ms overrides the default line budget
+  });
+  run.unsubscribe = run.registry.onChange((t, status) => {
+    if (current !== run || t !== type) return;
+    noteStatus(run, status);
+    if (status.state === "ready") {
+      // Rebuild in a task of its own, not in the one that compiled the parser.
+      setTimeout(() => rebuild(run), 0);
+    }
+  });
+  if (source !== null) noteStatus(run, run.registry.registerSource(type, source));
+  else noteStatus(run, run.registry.status(type));
+  run.builder = new TranscriptBuilder(run.registry, type);
+
+  view.clear();
+  raw.clear();
+  follow = true;
+  $("run-label").textContent = label;
+  $("run-about").textContent = [about, note].filter(Boolean).join(" · ");
+  $("empty").hidden = true;
+  renderDiagnostics(run, true);
+
+  run.player = new Player(chunks, {
+    speed: currentSpeed(),
+    onChunk: (c) => {
+      for (const piece of splitForIngest(c)) run.queue.push(piece);
+      schedulePump(run);
+    },
+    onEnd: () => schedulePump(run),
+  });
+  setPausedUi(false);
+  if (params.get("autoplay") === "0" && run.id === 1) {
+    run.player.pause();
+    setPausedUi(true);
+  } else run.player.start();
+  scheduleRender();
+  return run;
+}
+
+function stopRun() {
+  const run = current;
+  if (!run) return;
+  current = null;
+  run.player?.stop();
+  clearTimeout(run.pumpTimer);
+  run.unsubscribe?.();
+  run.builder?.dispose();
+  run.registry?.dispose();
+}
+
+function noteStatus(run, status) {
+  const prev = run.status;
+  run.status = status;
+  if (prev && prev.state === status.state && prev.reason === status.reason) return;
+  const t = performance.now() - run.startedAt;
+  run.statusHistory.push({ state: status.state, reason: status.reason, t });
+  if (status.state === "loading" && run.loadingAt === null) run.loadingAt = performance.now();
+  if (status.state === "ready" && run.readyAt === null) {
+    run.readyAt = performance.now();
+    run.record.readyMs = t;
+    if (run.handoffAt) run.record.longTasks.push({ what: "parser compile", start: run.handoffAt, ms: run.readyAt - run.handoffAt });
+  }
+  renderStatus(run);
+}
+
+function schedulePump(run) {
+  if (run.pumpTimer !== null || current !== run) return;
+  run.pumpTimer = setTimeout(() => pump(run), 0);
+}
+
+/** Feeds queued pieces to the builder for at most SLICE_MS, then yields. */
+function pump(run) {
+  run.pumpTimer = null;
+  if (current !== run) return;
+  const end = performance.now() + SLICE_MS;
+  while (run.qi < run.queue.length) {
+    const piece = run.queue[run.qi++];
+    // Is this push completing a (non-empty) line? Then it is one parser call to time.
+    let completesLine = false;
+    if (piece.stream === "stdout") {
+      if (piece.chunk.endsWith("\n")) {
+        run.lastLine = (run.partial + piece.chunk).trim();
+        completesLine = run.lastLine !== "";
+        run.partial = "";
+      } else run.partial += piece.chunk;
+    }
+    const t0 = performance.now();
+    const update = run.builder.push(piece);
+    const dt = performance.now() - t0;
+    if (completesLine) run.lineTimes.push(dt);
+    if (dt > 40) run.record.longTasks.push({ what: "push", start: t0, ms: dt, line: (completesLine ? run.lastLine : piece.chunk).slice(0, 120) });
+    apply(run, update);
+    if (performance.now() >= end) break;
+  }
+  if (run.qi >= run.queue.length) {
+    run.queue = [];
+    run.qi = 0;
+    if (run.player.done && !run.finished) {
+      run.finished = true;
+      apply(run, run.builder.finish());
+      run.record.done = true;
+      viewer.phase = "done";
+    }
+  } else schedulePump(run);
+  if (run.status.state === "generic" || run.status.state === "loading") noteStatus(run, run.registry.status(run.type));
+  scheduleRender();
+}
+
+function apply(run, { from, entries }) {
+  run.entries.length = Math.min(run.entries.length, from);
+  for (const e of entries) run.entries.push(e);
+  run.dirtyFrom = Math.min(run.dirtyFrom, from);
+}
+
+function rebuild(run) {
+  if (current !== run) return;
+  const t0 = performance.now();
+  const entries = run.builder.rebuild();
+  run.rebuildMs = performance.now() - t0;
+  run.record.rebuildEnd = t0 + run.rebuildMs;
+  if (run.rebuildMs > 40) run.record.longTasks.push({ what: "rebuild", start: t0, ms: run.rebuildMs });
+  run.rebuilds += 1;
+  run.record.rebuilds = run.rebuilds;
+  run.record.rebuildMs = run.rebuildMs;
+  run.entries = entries;
+  run.dirtyFrom = 0;
+  scheduleRender();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering (once per frame)
+
+let renderQueued = false;
+function scheduleRender() {
+  if (renderQueued) return;
+  renderQueued = true;
+  requestAnimationFrame(render);
+}
+
+function render() {
+  renderQueued = false;
+  const run = current;
+  if (!run) return;
+  const pane = $("pane");
+  if (run.dirtyFrom !== Infinity) {
+    const from = run.dirtyFrom;
+    run.dirtyFrom = Infinity;
+    view.update(run.entries, from);
+    if (rawActive) raw.update(run.entries, from);
+    if (run.firstEntryMs === null && run.entries.length) {
+      run.firstEntryMs = performance.now() - run.startedAt;
+      run.record.firstEntryMs = run.firstEntryMs;
+      run.record.firstEntryState = run.status.state;
+      if (viewer.firstEntryMs === null) {
+        viewer.firstEntryMs = performance.now();
+        viewer.firstEntryState = run.status.state;
+        // The frame after the one that inserted it: the entry is on screen by then.
+        requestAnimationFrame(() => (viewer.firstEntryFrameMs = performance.now()));
+      }
+    }
+    if (follow) pane.scrollTop = pane.scrollHeight;
+  }
+  $("progress").textContent = `${run.player.emitted} / ${run.player.total} chunks`;
+  $("progress-bar").style.width = `${run.player.total ? (100 * run.player.emitted) / run.player.total : 100}%`;
+  $("entry-count").textContent = `${run.entries.length} ${run.entries.length === 1 ? "entry" : "entries"}`;
+  $("entry-count").dataset.count = String(run.entries.length);
+  const now = performance.now();
+  if (run.finished || now - run.lastDiag > 250) {
+    run.lastDiag = now;
+    renderDiagnostics(run);
+  }
+}
+
+const STATE_TEXT = { generic: "generic", loading: "loading…", ready: "ready", failed: "failed", builtin: "built-in" };
+
+function renderStatus(run) {
+  const s = run.status;
+  const pill = $("status-pill");
+  pill.textContent = STATE_TEXT[s.state] ?? s.state;
+  pill.dataset.state = s.state;
+  $("status-type").textContent = run.type;
+  const via = [s.entryPoint && `via ${s.entryPoint}()`, s.contractVersion && `contract ${s.contractVersion}`, run.sourceName && `from ${run.sourceName}`];
+  $("status-entry").textContent = via.filter(Boolean).join(" · ");
+  $("status-timeline").replaceChildren(
+    ...run.statusHistory.map((x) => h("li", { "data-state": x.state }, h("span", { text: x.state }), h("time", { text: `+${formatMs(x.t)}` }))),
+  );
+  const reasonEl = $("status-reason");
+  const excerpt = $("status-excerpt");
+  reasonEl.hidden = !s.reason;
+  excerpt.hidden = true;
+  if (!s.reason) return;
+  reasonEl.replaceChildren();
+  reasonEl.dataset.state = s.state;
+  reasonEl.append(h("strong", { text: s.state === "failed" ? "Parser failed to load: " : "Note: " }), h("span", { testid: "status-reason-text", text: s.reason }));
+  // The sandbox ends syntax errors with "at LINE:COLUMN": point at it in the source.
+  const at = /\bat (\d+):(\d+)\s*$/.exec(s.reason);
+  if (at) {
+    const line = Number(at[1]);
+    const col = Number(at[2]);
+    reasonEl.append(h("div.location", { testid: "status-location", text: `line ${line}, column ${col}` }));
+    if (run.source) {
+      // A window of the source around the column, so the caret is visible on a phone too.
+      const lines = run.source.split(/\r?\n/);
+      const from = Math.max(0, col - 28);
+      const cut = (text) => (from > 0 ? `…${text.slice(from + 1, from + 56)}` : text.slice(0, 56));
+      const shown = [];
+      for (let n = Math.max(1, line - 2); n <= Math.min(lines.length, line); n++) shown.push(`${String(n).padStart(4)} | ${cut(lines[n - 1])}`);
+      shown.push(`${" ".repeat(4)} | ${" ".repeat(Math.max(0, col - 1 - from))}^`);
+      excerpt.textContent = shown.join("\n");
+      excerpt.hidden = false;
+    }
+  }
+}
+
+function reasonList(el, counts) {
+  const rows = Object.entries(counts ?? {}).filter(([, n]) => n > 0);
+  el.replaceChildren(...(rows.length ? rows.map(([k, n]) => h("li", { "data-reason": k }, h("code", { text: k }), h("span", { text: String(n) }))) : [h("li.muted", { text: "none" })]));
+}
+
+function renderDiagnostics(run, reset = false) {
+  const d = reset ? null : run.registry.diagnostics(run.type);
+  $("d-lines").textContent = String(d?.linesParsed ?? 0);
+  $("d-by-parser").textContent = String(d?.linesByParser ?? 0);
+  $("d-entries").textContent = String(run.entries.length);
+  const sorted = Float64Array.from(run.lineTimes).sort();
+  $("d-p50").textContent = formatMs(percentile(sorted, 50));
+  $("d-p99").textContent = formatMs(percentile(sorted, 99));
+  $("d-max").textContent = formatMs(sorted.length ? sorted[sorted.length - 1] : NaN);
+  $("d-p50").title = $("d-p99").title = `${sorted.length} lines, timed around TranscriptBuilder.push`;
+  $("d-load").textContent = d?.loadMs == null ? "—" : formatMs(d.loadMs);
+  $("d-ready").textContent = run.readyAt !== null && run.loadingAt !== null ? formatMs(run.readyAt - run.loadingAt) : "—";
+  $("d-rebuild").textContent = run.rebuildMs === null ? "—" : formatMs(run.rebuildMs);
+  $("d-first").textContent = run.firstEntryMs === null ? "—" : formatMs(run.firstEntryMs);
+  reasonList($("d-fallbacks"), d?.fallbacks);
+  reasonList($("d-dropped"), d?.droppedEntries);
+  const last = $("d-last-error");
+  last.hidden = !d?.lastError;
+  if (d?.lastError) last.replaceChildren(h("strong", { text: "last error: " }), h("span", { text: d.lastError }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Controls
+
+const currentSpeed = () => Number($("speed").value) || 1;
+
+function setPausedUi(paused) {
+  $("pause").textContent = paused ? "Resume" : "Pause";
+  $("pause").setAttribute("aria-pressed", String(paused));
+}
+
+const runCache = new Map();
+function fetchRun(type) {
+  if (!runCache.has(type)) {
+    runCache.set(
+      type,
+      fetch(runUrl(type)).then(async (r) => {
+        if (!r.ok) throw new Error(`GET ${runUrl(type)}: ${r.status}`);
+        return parseStoredNdjson(await r.text()).chunks;
+      }),
+    );
+  }
+  return runCache.get(type);
+}
+
+async function startSample(type) {
+  const sample = SAMPLES.find((s) => s.type === type) ?? SAMPLES[0];
+  const chunks = await fetchRun(sample.type);
+  startRun({ type: sample.type, label: sample.label, about: sample.about, chunks, latencyMs: Number($("latency").value) || 0 });
+}
+
+function selectTab(rawTab) {
+  rawActive = rawTab;
+  $("tab-transcript").setAttribute("aria-selected", String(!rawTab));
+  $("tab-raw").setAttribute("aria-selected", String(rawTab));
+  $("transcript").hidden = rawTab;
+  $("raw").hidden = !rawTab;
+  if (rawTab && current) raw.update(current.entries, 0);
+  if (!rawTab) raw.clear();
+}
+
+// Custom files: a parser and/or a log, by picker or drop.
+const custom = { parser: null, log: null };
+
+function classify(file) {
+  return /\.(c|m)?js$/i.test(file.name) ? "parser" : "log";
+}
+
+function showCustomFiles() {
+  const parts = [];
+  if (custom.parser) parts.push(`parser: ${custom.parser.name}`);
+  if (custom.log) parts.push(`log: ${custom.log.name}`);
+  $("custom-files").textContent = parts.length ? parts.join(" · ") : "No files yet. Without a log, the selected sample's run is used.";
+}
+
+async function runCustom() {
+  const type = $("custom-type").value.trim() || "custom_local";
+  let chunks;
+  let note;
+  if (custom.log) {
+    const text = await custom.log.text();
+    if (detectFormat(text) === "ndjson") {
+      const r = parseStoredNdjson(text);
+      chunks = r.chunks;
+      note = `${custom.log.name}: stored NDJSON, ${r.chunks.length} chunks${r.skipped ? `, ${r.skipped} torn rows skipped` : ""}`;
+    } else {
+      chunks = chunkPlainText(text, { start: Date.now() });
+      note = `${custom.log.name}: plain text, cut into ${chunks.length} chunks`;
+    }
+  } else {
+    chunks = await fetchRun($("sample").value);
+    note = `log: the ${$("sample").value} sample`;
+  }
+  const source = custom.parser ? await custom.parser.text() : null;
+  if (source === null) note += " · no parser: generic only";
+  startRun({
+    type,
+    label: custom.parser ? `Custom parser · ${custom.parser.name}` : "Custom log",
+    chunks,
+    loader: "none",
+    source,
+    sourceName: custom.parser?.name ?? null,
+    note,
+  });
+}
+
+function bindControls() {
+  const select = $("sample");
+  for (const s of SAMPLES) select.append(h("option", { value: s.type, text: s.label }));
+  const wanted = params.get("sample");
+  if (wanted && SAMPLE_TYPES.has(wanted)) select.value = wanted;
+  const speed = params.get("speed");
+  if (speed) {
+    if (![...$("speed").options].some((o) => o.value === speed)) $("speed").append(h("option", { value: speed, text: `${speed}×` }));
+    $("speed").value = speed;
+  }
+  const latency = params.get("latency");
+  if (latency) {
+    if (![...$("latency").options].some((o) => o.value === latency)) $("latency").append(h("option", { value: latency, text: formatMs(Number(latency)) }));
+    $("latency").value = latency;
+  }
+
+  select.addEventListener("change", () => {
+    const url = new URL(location.href);
+    url.searchParams.set("sample", select.value);
+    history.replaceState(null, "", url);
+    startSample(select.value).catch(showError);
+  });
+  $("speed").addEventListener("change", () => current?.player.setSpeed(currentSpeed()));
+  $("latency").addEventListener("change", () => {
+    if (current?.spec.loader === "sample") startSample(current.type).catch(showError);
+  });
+  $("pause").addEventListener("click", () => {
+    const p = current?.player;
+    if (!p) return;
+    if (p.paused) p.start();
+    else p.pause();
+    setPausedUi(p.paused);
+  });
+  $("all").addEventListener("click", () => {
+    current?.player.all();
+    setPausedUi(false);
+  });
+  $("restart").addEventListener("click", () => {
+    const spec = current?.spec;
+    if (!spec) return;
+    if (spec.loader === "sample") startSample(spec.type).catch(showError);
+    else startRun(spec);
+  });
+  $("tab-transcript").addEventListener("click", () => selectTab(false));
+  $("tab-raw").addEventListener("click", () => selectTab(true));
+
+  // Follow the newest entry until the reader scrolls up; scrolling back to the bottom resumes.
+  const pane = $("pane");
+  let userScrollAt = 0;
+  const intent = () => (userScrollAt = performance.now());
+  for (const ev of ["wheel", "touchmove", "keydown", "pointerdown"]) pane.addEventListener(ev, intent, { passive: true });
+  pane.addEventListener("scroll", () => {
+    if (pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40) follow = true;
+    else if (performance.now() - userScrollAt < 1000) follow = false;
+  });
+
+  $("parser-file").addEventListener("change", (e) => {
+    custom.parser = e.target.files?.[0] ?? null;
+    showCustomFiles();
+  });
+  $("log-file").addEventListener("change", (e) => {
+    custom.log = e.target.files?.[0] ?? null;
+    showCustomFiles();
+  });
+  $("custom-run").addEventListener("click", () => runCustom().catch(showError));
+  const drop = $("drop");
+  for (const ev of ["dragenter", "dragover"]) {
+    drop.addEventListener(ev, (e) => {
+      e.preventDefault();
+      drop.classList.add("over");
+    });
+  }
+  for (const ev of ["dragleave", "drop"]) drop.addEventListener(ev, () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    for (const f of e.dataTransfer?.files ?? []) custom[classify(f)] = f;
+    showCustomFiles();
+    if (custom.parser || custom.log) runCustom().catch(showError);
+  });
+}
+
+function showError(e) {
+  viewer.error = String(e?.stack ?? e);
+  const empty = $("empty");
+  empty.hidden = false;
+  empty.textContent = `Error: ${e?.message ?? e}`;
+  empty.classList.add("error");
+  console.error(e);
+}
+
+async function main() {
+  bindControls();
+  const type = $("sample").value;
+  const firstRun = fetchRun(type); // in parallel with the wasm download
+  await init();
+  viewer.wasmReadyMs = performance.now();
+  await firstRun;
+  await startSample(type);
+}
+
+main().catch(showError);

@@ -1,0 +1,1 @@
+../../../tests/corpus/compat/claude-stream-json/ui-parser.js

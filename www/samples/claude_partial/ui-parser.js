@@ -1,0 +1,1 @@
+../../../tests/corpus/compat/claude-partial-deltas/ui-parser.js

@@ -1,0 +1,1 @@
+../../../tests/corpus/compat/codex-items/ui-parser.js

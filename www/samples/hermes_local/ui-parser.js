@@ -1,0 +1,1 @@
+../../../tests/corpus/compat/hermes-emoji/ui-parser.js
