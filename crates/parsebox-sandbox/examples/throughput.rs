@@ -1,0 +1,91 @@
+//! Native throughput of the sandbox on the shared benchmark (hermes-style parser), for
+//! BENCHMARKS.md:
+//!
+//! ```text
+//! node /work/shared/bench/gen-log.js 100000 > /tmp/run.log
+//! cargo run --release -p parsebox-sandbox --example throughput -- /work/shared/bench/ui-parser.js /tmp/run.log
+//! ```
+//!
+//! Lines are split and trimmed like the transcript builder does; each configuration parses every
+//! line through one run, three times, and reports the best lines/s.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    missing_docs,
+    clippy::print_stdout
+)]
+
+use std::time::Instant;
+
+use parsebox_sandbox::{ParserModule, SandboxOptions};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let parser = args
+        .next()
+        .unwrap_or_else(|| "/work/shared/bench/ui-parser.js".to_owned());
+    let log = args.next().unwrap_or_else(|| "/tmp/run.log".to_owned());
+    let src = std::fs::read_to_string(&parser).unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text
+        .split('\n')
+        .map(|l| l.trim_end_matches('\r').trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let ts: Vec<String> = (0..lines.len())
+        .map(|i| format!("2026-01-01T00:{:02}:{:02}.000Z", (i / 60) % 60, i % 60))
+        .collect();
+    let configs: [(&str, SandboxOptions); 3] = [
+        ("all layers (default options)", SandboxOptions::default()),
+        (
+            "no bounded built-ins / guarded RegExp",
+            SandboxOptions {
+                bounded_builtins: false,
+                ..SandboxOptions::default()
+            },
+        ),
+        (
+            "no budget layers (no deadline yields, no bounded built-ins)",
+            SandboxOptions {
+                bounded_builtins: false,
+                budget_cycles: u32::MAX,
+                line_budget_ms: 1e9,
+                ..SandboxOptions::default()
+            },
+        ),
+    ];
+    println!("{} lines from {log}", lines.len());
+    for (name, opts) in configs {
+        let module = ParserModule::load(&src, opts).unwrap();
+        let mut best = 0.0f64;
+        let mut entries = 0usize;
+        let mut failures = 0usize;
+        for _ in 0..3 {
+            let mut run = module.new_run().unwrap();
+            entries = 0;
+            failures = 0;
+            let t = Instant::now();
+            for (line, ts) in lines.iter().zip(&ts) {
+                match run.parse_line(line, ts) {
+                    Ok(c) => entries += c.entries.len(),
+                    Err(_) => failures += 1,
+                }
+            }
+            best = best.max(lines.len() as f64 / t.elapsed().as_secs_f64());
+        }
+        println!("{name}: {best:.0} lines/s ({entries} entries, {failures} failed lines)");
+    }
+    let t = Instant::now();
+    let module = ParserModule::load(&src, SandboxOptions::default()).unwrap();
+    let load = t.elapsed();
+    let t = Instant::now();
+    for _ in 0..100 {
+        drop(module.new_run().unwrap());
+    }
+    println!(
+        "load: {:.2} ms, new_run: {:.2} ms",
+        load.as_secs_f64() * 1e3,
+        t.elapsed().as_secs_f64() * 10.0
+    );
+}

@@ -1,0 +1,538 @@
+//! The parsebox sandbox: one adapter's untrusted `ui-parser.js` in its own boa_engine realm,
+//! answering `parse_line(line, ts)` under a budget.
+//!
+//! [`ParserModule::load`] checks a parser source statically (size, imports, top-level await,
+//! syntax, catastrophic regex literals), rewrites ES modules and CommonJS files into one script
+//! shape, and evaluates it once in a throwaway realm to find its entry point.
+//! [`ParserModule::new_run`] gives a [`ParserRun`]: a fresh realm, fresh module state and one
+//! parser instance for one run's transcript, with `Date` pinned to each line's `ts` (UTC) and
+//! `Math.random` a seeded generator, so replaying a log gives the same entries. Each call runs
+//! under the budget layers boa 0.22 allows in-thread: a wall-clock deadline checked every few
+//! thousand bytecode "cycles", loop and recursion limits, bytecode replacements or size caps for
+//! the built-ins that loop or call back natively, a screened `RegExp`, an optional heap probe,
+//! and a fresh realm (state restored by replaying the run's earlier lines) after any abort.
+//! Return values become plain JSON without running guest code outside the budget, then
+//! [`parsebox_transcript::entries_from_return`] validates them.
+//!
+//! What no in-thread layer can stop with stock boa (regex backtracking the screen misses, one
+//! huge native allocation, some nested callbacks) is listed in BENCHMARKS.md; the Worker host
+//! takes those.
+
+#![cfg_attr(
+    test,
+    allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
+
+mod convert;
+mod engine;
+pub mod regex_screen;
+mod source;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use parsebox_transcript::{
+    entries_from_return, CheckedEntries, EntryLimits, LineFailure, LineParser, TranscriptEntry,
+};
+use serde_json::Value;
+
+use engine::{InitError, Realm, Stop};
+use source::Prepared;
+
+/// Limits and budgets of the sandbox. The defaults suit real parsers on real runs.
+#[derive(Clone, Debug)]
+pub struct SandboxOptions {
+    /// Largest accepted parser source, in bytes (SPEC §3: 50 KB).
+    pub max_source_bytes: usize,
+    /// Wall-clock budget for module evaluation plus `createStdoutParser()`, in milliseconds.
+    pub init_budget_ms: f64,
+    /// Wall-clock budget for one `parseLine` / `parseStdoutLine` / `reset` call including the
+    /// conversion of its result, in milliseconds.
+    pub line_budget_ms: f64,
+    /// Longest line handed to the parser, in UTF-8 bytes; longer lines fail with `line_too_long`.
+    pub max_line_bytes: usize,
+    /// Bounds applied when validating returned entries.
+    pub entry_limits: EntryLimits,
+    /// boa "cycles" between two deadline checks (smaller: faster stop, more overhead).
+    pub budget_cycles: u32,
+    /// boa's per-frame loop-iteration limit. It is what stops loops in code boa runs in nested,
+    /// non-yielding calls (getters, Proxy traps, callbacks of the remaining native built-ins).
+    pub loop_iteration_limit: u64,
+    /// boa's recursion limit (frames plus nested host calls).
+    pub recursion_limit: usize,
+    /// Most elements a native array built-in (`includes`, `join`, `fill`, `sort`, …) may visit.
+    pub max_builtin_elements: usize,
+    /// Longest string `repeat` / `padStart` / `padEnd` may build, in UTF-16 units.
+    pub max_builtin_string_len: usize,
+    /// Longest regex pattern accepted (literal or `RegExp(...)`), in UTF-16 units.
+    pub max_regex_source: usize,
+    /// Longest string a regex may run on, in UTF-16 units.
+    pub max_regex_input: usize,
+    /// Deepest nesting of a returned value (deeper values fail the line with `bad_return`).
+    pub max_result_depth: usize,
+    /// Most values (objects, arrays, primitives) in one line's returned value.
+    pub max_result_values: usize,
+    /// Most string bytes (values and keys) in one line's returned value.
+    pub max_result_string_bytes: usize,
+    /// Bytes of earlier lines kept for replay after a realm rebuild; beyond this a rebuild
+    /// loses the parser's state (counted in [`RunDiagnostics::state_lost`]).
+    pub max_replay_bytes: usize,
+    /// Optional probe of the bytes currently allocated (a counting global allocator, or wasm
+    /// memory size). Checked at each budget yield.
+    pub heap_probe: Option<fn() -> usize>,
+    /// With a probe: largest heap growth one call may cause before it is stopped.
+    pub max_heap_growth_bytes: usize,
+    /// Install the bounded built-ins and the guarded `RegExp` (on by default; switch off only
+    /// to measure their cost).
+    pub bounded_builtins: bool,
+}
+
+impl Default for SandboxOptions {
+    fn default() -> Self {
+        Self {
+            max_source_bytes: 50 * 1024,
+            init_budget_ms: 200.0,
+            line_budget_ms: 50.0,
+            max_line_bytes: 4 << 20,
+            entry_limits: EntryLimits::default(),
+            budget_cycles: 4096,
+            loop_iteration_limit: 1_000_000,
+            recursion_limit: 256,
+            max_builtin_elements: 1 << 20,
+            max_builtin_string_len: 1 << 24,
+            max_regex_source: 2048,
+            max_regex_input: 4 << 20,
+            max_result_depth: 64,
+            max_result_values: 200_000,
+            max_result_string_bytes: 32 << 20,
+            max_replay_bytes: 64 << 20,
+            heap_probe: None,
+            max_heap_growth_bytes: 256 << 20,
+            bounded_builtins: true,
+        }
+    }
+}
+
+/// Which export a parser is driven through (SPEC §3: `createStdoutParser` wins).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryPoint {
+    /// One instance per run from the factory; `reset()` is available.
+    CreateStdoutParser,
+    /// The stateless function, called directly.
+    ParseStdoutLine,
+}
+
+impl EntryPoint {
+    /// The export's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::CreateStdoutParser => "createStdoutParser",
+            Self::ParseStdoutLine => "parseStdoutLine",
+        }
+    }
+}
+
+/// Why a parser source could not be loaded (or a run could not be started).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    /// Stable reason: `too_large`, `imports`, `top_level_await`, `syntax_error`,
+    /// `unsafe_regex`, `unsupported_module`, `no_export`, `bad_factory`, `init_threw`,
+    /// `init_budget_exceeded` (deadline or engine loop/recursion limit), `init_memory_exceeded`,
+    /// `engine_fault`.
+    pub code: &'static str,
+    /// Human-readable explanation.
+    pub message: String,
+    /// 1-based line in the original source, where relevant.
+    pub line: Option<u32>,
+    /// 1-based column in the original source, where relevant.
+    pub column: Option<u32>,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl LoadError {
+    fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            line: None,
+            column: None,
+        }
+    }
+}
+
+fn init_error(e: InitError) -> LoadError {
+    match e {
+        InitError::Exports("bad_factory") => LoadError::new(
+            "bad_factory",
+            "createStdoutParser() did not return an object with a parseLine function",
+        ),
+        InitError::Exports(_) => LoadError::new(
+            "no_export",
+            "module has no usable export: neither createStdoutParser nor parseStdoutLine is a function",
+        ),
+        InitError::Stopped(Stop::Threw(m)) => LoadError::new("init_threw", format!("module initialisation threw: {m}")),
+        InitError::Stopped(Stop::Deadline) => {
+            LoadError::new("init_budget_exceeded", "module initialisation exceeded its time budget")
+        }
+        InitError::Stopped(Stop::Memory(n)) => {
+            LoadError::new("init_memory_exceeded", format!("module initialisation allocated {n} bytes"))
+        }
+        InitError::Stopped(Stop::Limit(m)) => {
+            LoadError::new("init_budget_exceeded", format!("module initialisation hit an engine limit: {m}"))
+        }
+        InitError::Stopped(Stop::Fault(m)) | InitError::Setup(m) => LoadError::new("engine_fault", m),
+    }
+}
+
+/// A checked, loadable parser source: static checks passed and a trial evaluation found its
+/// entry point. Cheap to keep; [`ParserModule::new_run`] makes the realms.
+#[derive(Clone, Debug)]
+pub struct ParserModule {
+    prepared: Prepared,
+    options: SandboxOptions,
+    entry: EntryPoint,
+}
+
+impl ParserModule {
+    /// Checks and trial-loads `source`.
+    ///
+    /// # Errors
+    /// A [`LoadError`] for a source over `max_source_bytes`, any import (`import`, `require(`,
+    /// `import()`, `import.meta`, re-exports), top-level await, a syntax error (with line and
+    /// column in the original source), a regex literal with a catastrophic shape, no usable
+    /// export, a factory that does not return `{ parseLine }`, or an initialisation that throws
+    /// or exceeds its budget.
+    pub fn load(source: &str, options: SandboxOptions) -> Result<ParserModule, LoadError> {
+        if source.len() > options.max_source_bytes {
+            return Err(LoadError::new(
+                "too_large",
+                format!(
+                    "parser source is {} bytes; the limit is {}",
+                    source.len(),
+                    options.max_source_bytes
+                ),
+            ));
+        }
+        let prepared = source::prepare(source, options.max_regex_source)?;
+        let realm = Realm::new(&prepared, &options).map_err(init_error)?;
+        Ok(ParserModule {
+            entry: realm.entry,
+            prepared,
+            options,
+        })
+    }
+
+    /// The export the parser is driven through.
+    pub fn entry_point(&self) -> EntryPoint {
+        self.entry
+    }
+
+    /// The options this module was loaded with.
+    pub fn options(&self) -> &SandboxOptions {
+        &self.options
+    }
+
+    /// Starts a run: a fresh realm, fresh module state and (for `createStdoutParser`) one new
+    /// instance, at time 0 and with `Math.random` freshly seeded.
+    ///
+    /// # Errors
+    /// The same initialisation errors as [`ParserModule::load`] (a module that behaved at load
+    /// time but not now, e.g. because it ran out of budget on a loaded machine).
+    pub fn new_run(&self) -> Result<ParserRun, LoadError> {
+        let realm = Realm::new(&self.prepared, &self.options).map_err(init_error)?;
+        Ok(ParserRun {
+            module: self.clone(),
+            realm: Some(realm),
+            history: Vec::new(),
+            history_bytes: 0,
+            history_complete: true,
+            diagnostics: RunDiagnostics::default(),
+        })
+    }
+}
+
+/// What happened during a run, for the registry's diagnostics.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunDiagnostics {
+    /// Lines handed to [`ParserRun::parse_line`].
+    pub lines: u64,
+    /// Lines that failed, by [`LineFailure::code`].
+    pub failures: BTreeMap<&'static str, u64>,
+    /// Entries dropped by validation, by `Rejection::code()`.
+    pub dropped: BTreeMap<&'static str, u64>,
+    /// Times the realm was thrown away and rebuilt (after a budget abort or engine limit).
+    pub rebuilds: u64,
+    /// Lines re-run to restore the parser's state after rebuilds.
+    pub replayed_lines: u64,
+    /// Rebuilds that could not restore the parser's state (replay history over its cap, or the
+    /// replay itself failed).
+    pub state_lost: u64,
+    /// Calls to `console.*` by the parser.
+    pub console_calls: u64,
+    /// The first few string messages passed to `console.*`.
+    pub console_messages: Vec<String>,
+    /// The most recent line failure.
+    pub last_error: Option<LineFailure>,
+}
+
+enum Op {
+    Line(String, String),
+    Reset,
+}
+
+/// One run's parser: a realm with one parser instance. Not `Send` (boa contexts are not).
+pub struct ParserRun {
+    module: ParserModule,
+    realm: Option<Realm>,
+    history: Vec<Op>,
+    history_bytes: usize,
+    history_complete: bool,
+    diagnostics: RunDiagnostics,
+}
+
+impl fmt::Debug for ParserRun {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ParserRun")
+            .field("entry_point", &self.module.entry)
+            .field("diagnostics", &self.diagnostics)
+            .finish_non_exhaustive()
+    }
+}
+
+fn unavailable() -> LineFailure {
+    LineFailure::new("realm_unavailable", "the parser realm could not be rebuilt")
+}
+
+fn stop_failure(stop: &Stop, budget_ms: f64) -> LineFailure {
+    match stop {
+        Stop::Threw(m) => LineFailure::new("threw", m.clone()),
+        Stop::Deadline => LineFailure::new(
+            "budget_exceeded",
+            format!("parser exceeded its {budget_ms} ms budget"),
+        ),
+        Stop::Memory(n) => LineFailure::new(
+            "memory_exceeded",
+            format!("parser allocated {n} bytes in one call"),
+        ),
+        Stop::Limit(m) => LineFailure::new(
+            "budget_exceeded",
+            format!("parser hit an engine limit: {m}"),
+        ),
+        Stop::Fault(m) => LineFailure::new("engine_fault", m.clone()),
+    }
+}
+
+impl ParserRun {
+    /// The export this run drives.
+    pub fn entry_point(&self) -> EntryPoint {
+        self.module.entry
+    }
+
+    /// Parses one line that arrived at `ts` and validates the returned entries.
+    ///
+    /// # Errors
+    /// A [`LineFailure`]: `line_too_long`, `threw` (the parser threw), `budget_exceeded`
+    /// (deadline or engine loop/recursion limit), `memory_exceeded`, `bad_return` (not an
+    /// array / entry / null, cyclic, too large), `engine_fault`, or `realm_unavailable` (the
+    /// realm could not be rebuilt). The run stays usable for the next line.
+    pub fn parse_line(&mut self, line: &str, ts: &str) -> Result<CheckedEntries, LineFailure> {
+        self.diagnostics.lines += 1;
+        let out = self.parse_line_inner(line, ts);
+        match &out {
+            Ok(checked) => {
+                for d in &checked.dropped {
+                    *self.diagnostics.dropped.entry(d.code()).or_default() += 1;
+                }
+            }
+            Err(f) => {
+                *self.diagnostics.failures.entry(f.code).or_default() += 1;
+                self.diagnostics.last_error = Some(f.clone());
+            }
+        }
+        if let Some(realm) = &self.realm {
+            let (calls, messages) = realm.console();
+            self.diagnostics.console_calls = calls;
+            self.diagnostics.console_messages = messages;
+        }
+        out
+    }
+
+    fn parse_line_inner(&mut self, line: &str, ts: &str) -> Result<CheckedEntries, LineFailure> {
+        let opts = &self.module.options;
+        if line.len() > opts.max_line_bytes {
+            return Err(LineFailure::new(
+                "line_too_long",
+                format!(
+                    "line is {} bytes; the sandbox passes at most {}",
+                    line.len(),
+                    opts.max_line_bytes
+                ),
+            ));
+        }
+        let value = self.parse_line_raw(line, ts)?;
+        let opts = &self.module.options;
+        entries_from_return(value, &opts.entry_limits)
+            .map_err(|m| LineFailure::new("bad_return", m))
+    }
+
+    /// Calls the instance's `reset()` (a no-op for `parseStdoutLine` parsers or instances
+    /// without `reset`).
+    ///
+    /// # Errors
+    /// A [`LineFailure`] when `reset()` throws or exceeds the line budget.
+    pub fn reset(&mut self) -> Result<(), LineFailure> {
+        if self.module.entry == EntryPoint::ParseStdoutLine {
+            return Ok(());
+        }
+        self.ensure_realm()?;
+        let realm = self.realm.as_mut().ok_or_else(unavailable)?;
+        match realm.reset(&self.module.options) {
+            Ok(()) => {
+                self.remember(Op::Reset);
+                Ok(())
+            }
+            Err(stop) => {
+                let failure = stop_failure(&stop, self.module.options.line_budget_ms);
+                if stop.dirties() {
+                    self.realm = None;
+                } else {
+                    self.remember(Op::Reset);
+                }
+                Err(failure)
+            }
+        }
+    }
+
+    /// Counters and the last error of this run.
+    pub fn diagnostics(&self) -> &RunDiagnostics {
+        &self.diagnostics
+    }
+
+    fn remember(&mut self, op: Op) {
+        if !self.history_complete {
+            return;
+        }
+        let bytes = match &op {
+            Op::Line(l, t) => l.len() + t.len() + 48,
+            Op::Reset => 16,
+        };
+        if self.history_bytes + bytes > self.module.options.max_replay_bytes {
+            self.history_complete = false;
+            self.history.clear();
+            return;
+        }
+        self.history_bytes += bytes;
+        self.history.push(op);
+    }
+
+    /// The current realm, rebuilding it (fresh realm + replay of this run's earlier lines) when
+    /// the last call left it dirty.
+    fn ensure_realm(&mut self) -> Result<(), LineFailure> {
+        if self.realm.is_none() {
+            self.rebuild()?;
+        }
+        Ok(())
+    }
+
+    fn rebuild(&mut self) -> Result<(), LineFailure> {
+        self.diagnostics.rebuilds += 1;
+        let module = &self.module;
+        let fresh = || {
+            Realm::new(&module.prepared, &module.options).map_err(|e| {
+                let le = init_error(e);
+                LineFailure::new(
+                    "realm_unavailable",
+                    format!("could not rebuild the parser realm: {le}"),
+                )
+            })
+        };
+        let mut realm = fresh()?;
+        if !self.history_complete {
+            self.diagnostics.state_lost += 1;
+            self.realm = Some(realm);
+            return Ok(());
+        }
+        // Replay: every op is deterministic, so the state comes back exactly. An op that now
+        // stops the realm (it ran near its budget before) is dropped from the history.
+        let mut k = 0;
+        let mut attempts = 0;
+        while k < self.history.len() {
+            let dirty = match self.history.get(k) {
+                Some(Op::Line(l, t)) => {
+                    self.diagnostics.replayed_lines += 1;
+                    matches!(realm.parse_line(l, t, &module.options), Err(ref s) if s.dirties())
+                }
+                Some(Op::Reset) => {
+                    matches!(realm.reset(&module.options), Err(ref s) if s.dirties())
+                }
+                None => false,
+            };
+            if dirty {
+                attempts += 1;
+                self.history.remove(k);
+                realm = fresh()?;
+                if attempts > 2 {
+                    self.diagnostics.state_lost += 1;
+                    self.history.clear();
+                    self.history_bytes = 0;
+                    break;
+                }
+                k = 0;
+                continue;
+            }
+            k += 1;
+        }
+        self.realm = Some(realm);
+        Ok(())
+    }
+
+    /// Parses one line and returns the converted return value before validation (for
+    /// differential tests against a reference engine).
+    ///
+    /// # Errors
+    /// As [`ParserRun::parse_line`], without the validation step.
+    pub fn parse_line_raw(&mut self, line: &str, ts: &str) -> Result<Value, LineFailure> {
+        self.ensure_realm()?;
+        let realm = self.realm.as_mut().ok_or_else(unavailable)?;
+        let opts = &self.module.options;
+        match realm.parse_line(line, ts, opts) {
+            Ok(v) => {
+                self.remember(Op::Line(line.to_owned(), ts.to_owned()));
+                v.map_err(|(code, msg)| LineFailure::new(code, msg))
+            }
+            Err(stop) => {
+                let failure = stop_failure(&stop, opts.line_budget_ms);
+                if stop.dirties() {
+                    self.realm = None;
+                } else {
+                    self.remember(Op::Line(line.to_owned(), ts.to_owned()));
+                }
+                Err(failure)
+            }
+        }
+    }
+}
+
+impl LineParser for ParserRun {
+    fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
+        ParserRun::parse_line(self, line, ts).map(|checked| checked.entries)
+    }
+
+    fn reset(&mut self) {
+        // A failing reset is counted; the builder has nothing to do with it.
+        if let Err(f) = ParserRun::reset(self) {
+            *self.diagnostics.failures.entry(f.code).or_default() += 1;
+            self.diagnostics.last_error = Some(f);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

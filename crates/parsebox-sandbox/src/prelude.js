@@ -1,0 +1,644 @@
+// parsebox realm prelude: runs once in every fresh realm, before the parser's module.
+// Trusted code. It removes host reach, pins Math.random, adds a capturing no-op console, and
+// replaces the built-ins that loop or call back natively with versions whose loops are
+// bytecode (under the per-call budget) or whose sizes are capped. Placeholders `@NAME@` are
+// filled in by the host.
+(function (G, screen) {
+  "use strict";
+  var MAX_ELEMENTS = @MAX_ELEMENTS@;
+  var MAX_STRING = @MAX_STRING@;
+  var MAX_REGEX_INPUT = @MAX_REGEX_INPUT@;
+  var MAX_DEPTH = @MAX_DEPTH@;
+  var MAX_NODES = @MAX_NODES@;
+
+  var O = Object, A = Array, S = String, M = Math, J = JSON, R = RegExp, Sym = Symbol;
+  var defineProperty = O.defineProperty, freeze = O.freeze, keys = O.keys;
+  var getPrototypeOf = O.getPrototypeOf, isExtensible = O.isExtensible;
+  var isArray = A.isArray, floor = M.floor, abs = M.abs, imul = M.imul;
+  var AP = A.prototype, SP = S.prototype, RP = R.prototype;
+  var fcall = Function.prototype.call;
+  // uncurry(f)(thisArg, ...args) calls a captured native without touching guest-visible `call`.
+  function uncurry(f) { return fcall.bind(f); }
+  var nativeFill = uncurry(AP.fill), nativeIncludes = uncurry(AP.includes);
+  var nativeIndexOf = uncurry(AP.indexOf), nativeLastIndexOf = uncurry(AP.lastIndexOf);
+  var nativeJoin = uncurry(AP.join), nativeSort = uncurry(AP.sort);
+  var nativeRepeat = uncurry(SP.repeat), nativePadStart = uncurry(SP.padStart);
+  var nativePadEnd = uncurry(SP.padEnd), nativeSlice = uncurry(SP.slice);
+  var nativeStrIndexOf = uncurry(SP.indexOf), nativeReplace = uncurry(SP.replace);
+  var nativeReplaceAll = uncurry(SP.replaceAll), nativeMatch = uncurry(SP.match);
+  var nativeMatchAll = uncurry(SP.matchAll), nativeSearch = uncurry(SP.search);
+  var nativeExec = uncurry(RP.exec);
+  var nativeFlags = uncurry(O.getOwnPropertyDescriptor(RP, "flags").get);
+  var nativeSource = uncurry(O.getOwnPropertyDescriptor(RP, "source").get);
+  var nativeJsonParse = J.parse;
+  var SymIterator = Sym.iterator, SymReplace = Sym.replace;
+  var nativeRegExpReplace = RP[SymReplace];
+  var TMP = Sym("parsebox.this");
+  var construct = Reflect.construct;
+
+  function method(obj, name, fn, length) {
+    defineProperty(fn, "name", { __proto__: null, value: name, configurable: true });
+    defineProperty(fn, "length", { __proto__: null, value: length, configurable: true });
+    defineProperty(obj, name, { __proto__: null, value: fn, writable: true, enumerable: false, configurable: true });
+  }
+  function cap(n, max, what) {
+    if (n > max) throw new RangeError("parsebox: " + what + " of " + n + " exceeds the sandbox limit of " + max);
+  }
+  function toObject(v, what) {
+    if (v === null || v === undefined) throw new TypeError(what + " called on null or undefined");
+    return O(v);
+  }
+  function toIntegerOrInfinity(v) {
+    v = +v;
+    if (v !== v || v === 0) return 0;
+    if (v === Infinity || v === -Infinity) return v;
+    return v < 0 ? -floor(-v) : floor(v);
+  }
+  function toLength(v) {
+    v = toIntegerOrInfinity(v);
+    return v <= 0 ? 0 : v > 9007199254740991 ? 9007199254740991 : v;
+  }
+  function callable(f, what) {
+    if (typeof f !== "function") throw new TypeError(what + " is not a function");
+  }
+  // Calls fn with `this` = thisv from bytecode (so the call stays under the budget): a direct
+  // call when thisv is undefined, a temporary symbol-keyed method on an extensible object
+  // otherwise, and a native call as the last resort.
+  function callThis(fn, thisv, a, b, c) {
+    if (thisv === undefined) return fn(a, b, c);
+    if ((typeof thisv === "object" && thisv !== null || typeof thisv === "function") && isExtensible(thisv)) {
+      defineProperty(thisv, TMP, { __proto__: null, value: fn, writable: true, configurable: true });
+      try { return thisv[TMP](a, b, c); } finally { delete thisv[TMP]; }
+    }
+    return fcall.call(fn, thisv, a, b, c);
+  }
+
+  // ---- host reach and non-determinism -------------------------------------------------------
+  ["SharedArrayBuffer", "Atomics", "WeakRef", "FinalizationRegistry", "WebAssembly"].forEach(function (k) {
+    delete G[k];
+  });
+
+  // Math.random: mulberry32 seeded with 0x5EED, fresh for every run (every run is a new realm).
+  var seed = 0x5eed;
+  method(M, "random", function random() {
+    var a = seed | 0;
+    a = (a + 0x6d2b79f5) | 0;
+    seed = a;
+    var t = imul(a ^ (a >>> 15), 1 | a);
+    t = (t + imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }, 0);
+
+  // Date: boa's clock is pinned by the host; match V8's time-zone suffix ("GMT+0000 (Coordinated
+  // Universal Time)") so `String(new Date())` / `Date()` give what Node gives under TZ=UTC.
+  var OrigDate = Date, DP = OrigDate.prototype, TZ_NAME = " (Coordinated Universal Time)";
+  var nativeDateToString = uncurry(DP.toString), nativeToTimeString = uncurry(DP.toTimeString);
+  function dateToString() { var s = nativeDateToString(this); return s === "Invalid Date" ? s : s + TZ_NAME; }
+  method(DP, "toString", dateToString, 0);
+  method(DP, "toTimeString", function toTimeString() {
+    var s = nativeToTimeString(this);
+    return s === "Invalid Date" ? s : s + TZ_NAME;
+  }, 0);
+  var DateW = function Date(year, monthIndex, day, hours, minutes, seconds, ms) {
+    if (new.target === undefined) return fcall.call(dateToString, new OrigDate());
+    return construct(OrigDate, arguments, new.target);
+  };
+  O.getOwnPropertyNames(OrigDate).forEach(function (k) {
+    if (k !== "prototype" && k !== "name" && k !== "length") defineProperty(DateW, k, O.getOwnPropertyDescriptor(OrigDate, k));
+  });
+  defineProperty(DateW, "prototype", { __proto__: null, value: DP });
+  defineProperty(DateW, "length", { __proto__: null, value: 7, configurable: true });
+  defineProperty(DP, "constructor", { __proto__: null, value: DateW, writable: true, configurable: true });
+  defineProperty(G, "Date", { __proto__: null, value: DateW, writable: true, enumerable: false, configurable: true });
+
+  // console: a no-op that counts calls and keeps the first few string messages.
+  var P = { __proto__: null, consoleCalls: 0, consoleMessages: [] };
+  var con = {};
+  ["log", "info", "warn", "error", "debug", "trace", "dir", "table", "group", "groupEnd", "time", "timeEnd", "assert", "count"].forEach(function (k) {
+    method(con, k, function () {
+      P.consoleCalls++;
+      if (P.consoleMessages.length < 20 && typeof arguments[0] === "string") {
+        var m = arguments[0];
+        P.consoleMessages[P.consoleMessages.length] = m.length > 200 ? nativeSlice(m, 0, 200) : m;
+      }
+    }, 0);
+  });
+  defineProperty(G, "console", { __proto__: null, value: con, writable: true, enumerable: false, configurable: true });
+
+  // Without the bounded built-ins, revivers run through the native JSON.parse.
+  var reviveWith = function (holder, name, reviver) { return nativeJsonParse(J.stringify(holder[name]), reviver); };
+  // Benchmarks can switch the bounded built-ins off (SandboxOptions::bounded_builtins).
+  if (@BOUNDED@) {
+  // ---- array built-ins with callbacks: bytecode loops --------------------------------------
+  method(AP, "forEach", function forEach(fn, thisArg) {
+    var o = toObject(this, "Array.prototype.forEach"), len = toLength(o.length);
+    callable(fn, "forEach callback");
+    for (var k = 0; k < len; k++) if (k in o) callThis(fn, thisArg, o[k], k, o);
+  }, 1);
+  method(AP, "map", function map(fn, thisArg) {
+    var o = toObject(this, "Array.prototype.map"), len = toLength(o.length);
+    callable(fn, "map callback");
+    cap(len, MAX_ELEMENTS, "Array.prototype.map length");
+    var out = new A(len);
+    for (var k = 0; k < len; k++) if (k in o) out[k] = callThis(fn, thisArg, o[k], k, o);
+    return out;
+  }, 1);
+  method(AP, "filter", function filter(fn, thisArg) {
+    var o = toObject(this, "Array.prototype.filter"), len = toLength(o.length);
+    callable(fn, "filter callback");
+    var out = [], n = 0;
+    for (var k = 0; k < len; k++) if (k in o) { var v = o[k]; if (callThis(fn, thisArg, v, k, o)) out[n++] = v; }
+    return out;
+  }, 1);
+  function finder(name, fromEnd, wantIndex) {
+    method(AP, name, function (fn, thisArg) {
+      var o = toObject(this, "Array.prototype." + name), len = toLength(o.length);
+      callable(fn, name + " callback");
+      for (var i = 0; i < len; i++) {
+        var k = fromEnd ? len - 1 - i : i, v = o[k];
+        if (callThis(fn, thisArg, v, k, o)) return wantIndex ? k : v;
+      }
+      return wantIndex ? -1 : undefined;
+    }, 1);
+  }
+  finder("find", false, false); finder("findIndex", false, true);
+  finder("findLast", true, false); finder("findLastIndex", true, true);
+  method(AP, "some", function some(fn, thisArg) {
+    var o = toObject(this, "Array.prototype.some"), len = toLength(o.length);
+    callable(fn, "some callback");
+    for (var k = 0; k < len; k++) if (k in o && callThis(fn, thisArg, o[k], k, o)) return true;
+    return false;
+  }, 1);
+  method(AP, "every", function every(fn, thisArg) {
+    var o = toObject(this, "Array.prototype.every"), len = toLength(o.length);
+    callable(fn, "every callback");
+    for (var k = 0; k < len; k++) if (k in o && !callThis(fn, thisArg, o[k], k, o)) return false;
+    return true;
+  }, 1);
+  function reducer(name, fromEnd) {
+    method(AP, name, function (fn) {
+      var o = toObject(this, "Array.prototype." + name), len = toLength(o.length);
+      callable(fn, name + " callback");
+      var i = 0, acc, have = arguments.length >= 2;
+      if (have) acc = arguments[1];
+      for (; i < len; i++) {
+        var k = fromEnd ? len - 1 - i : i;
+        if (!(k in o)) continue;
+        if (!have) { acc = o[k]; have = true; continue; }
+        acc = fn(acc, o[k], k, o);
+      }
+      if (!have) throw new TypeError("Reduce of empty array with no initial value");
+      return acc;
+    }, 1);
+  }
+  reducer("reduce", false); reducer("reduceRight", true);
+  method(AP, "flatMap", function flatMap(fn, thisArg) {
+    var o = toObject(this, "Array.prototype.flatMap"), len = toLength(o.length);
+    callable(fn, "flatMap callback");
+    var out = [], n = 0;
+    for (var k = 0; k < len; k++) {
+      if (!(k in o)) continue;
+      var v = callThis(fn, thisArg, o[k], k, o);
+      if (isArray(v)) { var m = toLength(v.length); for (var j = 0; j < m; j++) if (j in v) out[n++] = v[j]; else n++; }
+      else out[n++] = v;
+    }
+    out.length = n;
+    return out;
+  }, 1);
+
+  // Stable merge sort with the comparator called from bytecode.
+  function sortCompare(cmp, a, b) {
+    if (cmp === undefined) { var x = S(a), y = S(b); return x < y ? -1 : x > y ? 1 : 0; }
+    var v = +cmp(a, b);
+    return v !== v ? 0 : v;
+  }
+  function mergeSort(items, cmp) {
+    var n = items.length, src = items, dst = new A(n);
+    for (var width = 1; width < n; width *= 2) {
+      for (var lo = 0; lo < n; lo += 2 * width) {
+        var mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+        var i = lo, j = mid, k = lo;
+        while (i < mid && j < hi) dst[k++] = sortCompare(cmp, src[i], src[j]) <= 0 ? src[i++] : src[j++];
+        while (i < mid) dst[k++] = src[i++];
+        while (j < hi) dst[k++] = src[j++];
+      }
+      var t = src; src = dst; dst = t;
+    }
+    return src;
+  }
+  function sortInto(o, len, cmp) {
+    var items = [], n = 0, undef = 0;
+    for (var k = 0; k < len; k++) if (k in o) { var v = o[k]; if (v === undefined) undef++; else items[n++] = v; }
+    items = mergeSort(items, cmp);
+    var i = 0;
+    for (; i < n; i++) o[i] = items[i];
+    for (var u = 0; u < undef; u++) o[i++] = undefined;
+    for (; i < len; i++) delete o[i];
+    return o;
+  }
+  method(AP, "sort", function sort(cmp) {
+    if (cmp !== undefined) callable(cmp, "sort comparator");
+    var o = toObject(this, "Array.prototype.sort"), len = toLength(o.length);
+    cap(len, MAX_ELEMENTS, "Array.prototype.sort length");
+    if (cmp === undefined) return nativeSort(o);
+    return sortInto(o, len, cmp);
+  }, 1);
+  method(AP, "toSorted", function toSorted(cmp) {
+    if (cmp !== undefined) callable(cmp, "toSorted comparator");
+    var o = toObject(this, "Array.prototype.toSorted"), len = toLength(o.length);
+    cap(len, MAX_ELEMENTS, "Array.prototype.toSorted length");
+    var copy = new A(len);
+    for (var k = 0; k < len; k++) copy[k] = o[k];
+    if (cmp === undefined) return nativeSort(copy);
+    return sortInto(copy, len, cmp);
+  }, 1);
+
+  method(A, "from", function from(items, mapfn, thisArg) {
+    var mapping = mapfn !== undefined;
+    if (mapping) callable(mapfn, "Array.from map function");
+    if (items === null || items === undefined) throw new TypeError(S(items) + " is not iterable");
+    var out = this === A || typeof this !== "function" ? [] : new this(), k = 0;
+    var iter = items[SymIterator];
+    if (iter !== undefined && iter !== null) {
+      callable(iter, "Symbol.iterator");
+      for (var v of items) { out[k] = mapping ? callThis(mapfn, thisArg, v, k) : v; k++; }
+      out.length = k;
+      return out;
+    }
+    var o = O(items), len = toLength(o.length);
+    cap(len, MAX_ELEMENTS, "Array.from length");
+    for (; k < len; k++) out[k] = mapping ? callThis(mapfn, thisArg, o[k], k) : o[k];
+    out.length = len;
+    return out;
+  }, 1);
+
+  // ---- natives that loop without calling back: length caps ---------------------------------
+  function capped(obj, name, native, length, what) {
+    method(obj, name, function () {
+      var o = toObject(this, name), len = toLength(o.length);
+      cap(len, MAX_ELEMENTS, what);
+      return native(o, arguments[0], arguments[1], arguments[2]);
+    }, length);
+  }
+  capped(AP, "includes", nativeIncludes, 1, "Array.prototype.includes length");
+  capped(AP, "indexOf", nativeIndexOf, 1, "Array.prototype.indexOf length");
+  method(AP, "lastIndexOf", function lastIndexOf(x) {
+    var o = toObject(this, "lastIndexOf"), len = toLength(o.length);
+    cap(len, MAX_ELEMENTS, "Array.prototype.lastIndexOf length");
+    return arguments.length > 1 ? nativeLastIndexOf(o, x, arguments[1]) : nativeLastIndexOf(o, x);
+  }, 1);
+  capped(AP, "join", nativeJoin, 1, "Array.prototype.join length");
+  method(AP, "fill", function fill(value, start, end) {
+    var o = toObject(this, "fill"), len = toLength(o.length);
+    var s = toIntegerOrInfinity(start), e = end === undefined ? len : toIntegerOrInfinity(end);
+    s = s < 0 ? (len + s > 0 ? len + s : 0) : s < len ? s : len;
+    e = e < 0 ? (len + e > 0 ? len + e : 0) : e < len ? e : len;
+    cap(e - s, MAX_ELEMENTS, "Array.prototype.fill count");
+    return nativeFill(o, value, s, e);
+  }, 1);
+  method(SP, "repeat", function repeat(count) {
+    var s = S(toObject(this, "String.prototype.repeat") && this), n = toIntegerOrInfinity(count);
+    if (n > 0 && n !== Infinity) cap(s.length * n, MAX_STRING, "String.prototype.repeat result length");
+    return nativeRepeat(s, n);
+  }, 1);
+  function pad(name, native) {
+    method(SP, name, function (maxLength, fillString) {
+      var s = S(toObject(this, "String.prototype." + name) && this), n = toLength(maxLength);
+      cap(n, MAX_STRING, "String.prototype." + name + " length");
+      return native(s, n, fillString);
+    }, 1);
+  }
+  pad("padStart", nativePadStart); pad("padEnd", nativePadEnd);
+
+  // ---- regexes: one guarded entry point ----------------------------------------------------
+  function screened(pattern, flags) {
+    var why = screen(pattern, flags);
+    if (why !== undefined) throw new SyntaxError("parsebox refused regex /" + pattern + "/: " + why);
+  }
+  var GuardedRegExp = function RegExp(pattern, flags) {
+    var p = pattern, f = flags;
+    var isRe = typeof p === "object" && p !== null && isRegExp(p);
+    var src = isRe ? nativeSource(p) : p === undefined ? "" : S(p);
+    var fl = f === undefined ? (isRe ? nativeFlags(p) : "") : S(f);
+    screened(src, fl);
+    if (new.target === undefined && isRe && f === undefined && p.constructor === GuardedRegExp) return p;
+    return construct(R, [isRe ? p : src, fl], new.target === undefined ? GuardedRegExp : new.target);
+  };
+  function isRegExp(v) {
+    try { nativeFlags(v); nativeSource(v); return true; } catch (e) { return false; }
+  }
+  GuardedRegExp.prototype = RP;
+  defineProperty(GuardedRegExp, "length", { __proto__: null, value: 2, configurable: true });
+  defineProperty(RP, "constructor", { __proto__: null, value: GuardedRegExp, writable: true, configurable: true });
+  O.getOwnPropertyNames(R).forEach(function (k) {
+    if (k !== "prototype" && k !== "length" && k !== "name") {
+      var d = O.getOwnPropertyDescriptor(R, k);
+      defineProperty(GuardedRegExp, k, d);
+    }
+  });
+  defineProperty(GuardedRegExp, Sym.species, O.getOwnPropertyDescriptor(R, Sym.species));
+  defineProperty(G, "RegExp", { __proto__: null, value: GuardedRegExp, writable: true, enumerable: false, configurable: true });
+  // Every regex method goes through exec; refuse huge inputs there.
+  defineProperty(RP, "exec", { __proto__: null, value: function exec(s) {
+    var str = S(s);
+    cap(str.length, MAX_REGEX_INPUT, "regex input length");
+    return nativeExec(this, str);
+  }, writable: false, enumerable: false, configurable: false });
+  // String methods that compile a string argument into a regex with the intrinsic RegExp.
+  function strToRegex(name, native, flags) {
+    method(SP, name, function (re) {
+      if (re === undefined || re === null || (typeof re !== "object" && typeof re !== "function")) {
+        screened(re === undefined ? "(?:)" : S(re), flags);
+      }
+      return native(this, re);
+    }, 1);
+  }
+  strToRegex("match", nativeMatch, ""); strToRegex("matchAll", nativeMatchAll, "g"); strToRegex("search", nativeSearch, "");
+
+  // replace / replaceAll with a callback: the callback is called from bytecode.
+  function advance(s, i, unicode) {
+    if (!unicode || i + 1 >= s.length) return i + 1;
+    var c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) return i + 1;
+    var d = s.charCodeAt(i + 1);
+    return d >= 0xdc00 && d <= 0xdfff ? i + 2 : i + 1;
+  }
+  function replaceWithRegexFn(rx, s, fn, all) {
+    var flags = S(rx.flags), global = nativeStrIndexOf(flags, "g") >= 0;
+    if (all && !global) throw new TypeError("replaceAll must be called with a global RegExp");
+    var unicode = nativeStrIndexOf(flags, "u") >= 0 || nativeStrIndexOf(flags, "v") >= 0;
+    if (global) rx.lastIndex = 0;
+    var results = [], n = 0;
+    for (;;) {
+      var r = rx.exec(s);
+      if (r === null) break;
+      results[n++] = r;
+      if (!global) break;
+      if (S(r[0]) === "") rx.lastIndex = advance(s, toLength(rx.lastIndex), unicode);
+    }
+    var acc = "", next = 0;
+    for (var i = 0; i < n; i++) {
+      r = results[i];
+      var ncap = toLength(r.length) - 1; if (ncap < 0) ncap = 0;
+      var matched = S(r[0]), pos = toIntegerOrInfinity(r.index);
+      pos = pos < 0 ? 0 : pos > s.length ? s.length : pos;
+      var args = [matched], m = 1;
+      for (var c = 1; c <= ncap; c++) { var cv = r[c]; args[m++] = cv === undefined ? cv : S(cv); }
+      args[m++] = pos; args[m++] = s;
+      var groups = r.groups;
+      if (groups !== undefined) args[m++] = groups;
+      var rep = S(fn(...args));
+      if (pos >= next) { acc += nativeSlice(s, next, pos) + rep; next = pos + matched.length; }
+    }
+    return next >= s.length ? acc : acc + nativeSlice(s, next);
+  }
+  function replacer(name, native, all) {
+    method(SP, name, function (search, replaceValue) {
+      if (typeof replaceValue !== "function") return native(this, search, replaceValue);
+      var o = toObject(this, "String.prototype." + name);
+      if (search !== null && search !== undefined && typeof search === "object" && isRegExp(search) && search[SymReplace] === nativeRegExpReplace) {
+        return replaceWithRegexFn(search, S(o), replaceValue, all);
+      }
+      if (search !== null && search !== undefined && (typeof search === "object" || typeof search === "function")) {
+        return native(o, search, replaceValue);
+      }
+      var s = S(o), needle = S(search), acc = "", next = 0, step = needle.length > 0 ? needle.length : 1;
+      var pos = nativeStrIndexOf(s, needle, 0);
+      while (pos >= 0) {
+        acc += nativeSlice(s, next, pos) + S(replaceValue(needle, pos, s));
+        next = pos + needle.length;
+        if (!all) break;
+        pos = pos + step > s.length ? -1 : nativeStrIndexOf(s, needle, pos + step);
+      }
+      return acc + nativeSlice(s, next);
+    }, 2);
+  }
+  replacer("replace", nativeReplace, false); replacer("replaceAll", nativeReplaceAll, true);
+
+  // JSON.parse with a reviver: the walk and the reviver calls are bytecode.
+  reviveWith = internalize;
+  function internalize(holder, name, reviver) {
+    var val = holder[name];
+    if (typeof val === "object" && val !== null) {
+      if (isArray(val)) {
+        var len = toLength(val.length);
+        for (var i = 0; i < len; i++) {
+          var ne = internalize(val, S(i), reviver);
+          if (ne === undefined) delete val[i]; else defineProperty(val, S(i), { __proto__: null, value: ne, writable: true, enumerable: true, configurable: true });
+        }
+      } else {
+        var ks = keys(val);
+        for (var j = 0; j < ks.length; j++) {
+          var ne2 = internalize(val, ks[j], reviver);
+          if (ne2 === undefined) delete val[ks[j]]; else defineProperty(val, ks[j], { __proto__: null, value: ne2, writable: true, enumerable: true, configurable: true });
+        }
+      }
+    }
+    return callThis(reviver, holder, name, val);
+  }
+
+
+  }
+
+  // JSON.parse: boa's rejects lone-surrogate escapes ("\ud83d") that V8 accepts and that real
+  // streams produce when an emoji is split across two deltas; such texts are parsed by a small
+  // bytecode parser instead. Revivers are walked in bytecode when the bounded built-ins are on.
+  var fromCharCode = S.fromCharCode, parseIntG = parseInt;
+  var SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/, HEX4 = /^[0-9a-fA-F]{4}$/;
+  var NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+  function jsonParseSlow(t) {
+    var i = 0, n = t.length;
+    function fail() { throw new SyntaxError("Unexpected token in JSON at position " + i); }
+    function ws() {
+      while (i < n) { var c = t.charCodeAt(i); if (c === 32 || c === 9 || c === 10 || c === 13) i++; else break; }
+    }
+    function str() {
+      i++;
+      var out = "", start = i;
+      for (;;) {
+        if (i >= n) fail();
+        var c = t.charCodeAt(i);
+        if (c === 34) { out += nativeSlice(t, start, i); i++; return out; }
+        if (c < 32) fail();
+        if (c !== 92) { i++; continue; }
+        out += nativeSlice(t, start, i);
+        var e = t.charAt(i + 1);
+        i += 2;
+        if (e === "u") {
+          var h = nativeSlice(t, i, i + 4);
+          if (nativeExec(HEX4, h) === null) fail();
+          out += fromCharCode(parseIntG(h, 16));
+          i += 4;
+        } else if (e === "\"" || e === "\\" || e === "/") out += e;
+        else if (e === "b") out += "\b";
+        else if (e === "f") out += "\f";
+        else if (e === "n") out += "\n";
+        else if (e === "r") out += "\r";
+        else if (e === "t") out += "\t";
+        else { i -= 1; fail(); }
+        start = i;
+      }
+    }
+    function val(depth) {
+      if (depth > 120) throw new SyntaxError("JSON nested too deeply");
+      ws();
+      var c = t.charAt(i);
+      if (c === "{") {
+        i++;
+        var o = {};
+        ws();
+        if (t.charAt(i) === "}") { i++; return o; }
+        for (;;) {
+          ws();
+          if (t.charAt(i) !== "\"") fail();
+          var k = str();
+          ws();
+          if (t.charAt(i) !== ":") fail();
+          i++;
+          var v = val(depth + 1);
+          defineProperty(o, k, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
+          ws();
+          var d = t.charAt(i);
+          i++;
+          if (d === "}") return o;
+          if (d !== ",") { i--; fail(); }
+        }
+      }
+      if (c === "[") {
+        i++;
+        var a = [], m = 0;
+        ws();
+        if (t.charAt(i) === "]") { i++; return a; }
+        for (;;) {
+          a[m++] = val(depth + 1);
+          ws();
+          var d2 = t.charAt(i);
+          i++;
+          if (d2 === "]") return a;
+          if (d2 !== ",") { i--; fail(); }
+        }
+      }
+      if (c === "\"") return str();
+      if (c === "t" && nativeSlice(t, i, i + 4) === "true") { i += 4; return true; }
+      if (c === "f" && nativeSlice(t, i, i + 5) === "false") { i += 5; return false; }
+      if (c === "n" && nativeSlice(t, i, i + 4) === "null") { i += 4; return null; }
+      NUMBER.lastIndex = i;
+      var num = nativeExec(NUMBER, t);
+      if (num === null) fail();
+      i += num[0].length;
+      return +num[0];
+    }
+    var r = val(0);
+    ws();
+    if (i < n) fail();
+    return r;
+  }
+  method(J, "parse", function parse(text, reviver) {
+    var s = S(text), v;
+    try {
+      v = nativeJsonParse(s);
+    } catch (e) {
+      if (nativeExec(SURROGATE_ESCAPE, s) === null) throw e;
+      v = jsonParseSlow(s);
+    }
+    if (typeof reviver !== "function") return v;
+    return reviveWith({ "": v }, "", reviver);
+  }, 2);
+
+  // ---- the host's side of the realm ---------------------------------------------------------
+  // Conversion of a return value that is not plain data (getters, Proxies, toJSON, boxed
+  // primitives): JSON.stringify semantics, in bytecode under the line's budget, into a tree of
+  // plain objects and arrays the host then reads natively. Depth and size are capped.
+  var CYCLE = freeze({ __proto__: null }), TOO_BIG = freeze({ __proto__: null }), SKIP = freeze({ __proto__: null });
+  var nodes = 0;
+  function ser(holder, key, value, stack, depth) {
+    if ((typeof value === "object" && value !== null) || typeof value === "bigint") {
+      var toJSON = value.toJSON;
+      if (typeof toJSON === "function") value = callThis(toJSON, value, key);
+    }
+    if (typeof value === "object" && value !== null) {
+      var tag = O.prototype.toString.call(value);
+      if (tag === "[object Number]") value = +value;
+      else if (tag === "[object String]") value = S(value);
+      else if (tag === "[object Boolean]") value = value.valueOf();
+    }
+    if (++nodes > MAX_NODES) throw TOO_BIG;
+    switch (typeof value) {
+      case "string": case "boolean": return value;
+      case "number": return value === value && value !== Infinity && value !== -Infinity ? value : null;
+      case "bigint": throw new TypeError("Do not know how to serialize a BigInt");
+      case "object":
+        if (value === null) return null;
+        break;
+      default: return SKIP;
+    }
+    for (var s = 0; s < stack.length; s++) if (stack[s] === value) throw CYCLE;
+    if (depth >= MAX_DEPTH) throw TOO_BIG;
+    stack[stack.length] = value;
+    var out;
+    if (isArray(value)) {
+      var len = toLength(value.length);
+      if (len > MAX_NODES) throw TOO_BIG;
+      out = new A(len);
+      for (var i = 0; i < len; i++) { var v = ser(value, S(i), value[i], stack, depth + 1); out[i] = v === SKIP ? null : v; }
+    } else {
+      out = { __proto__: null };
+      var ks = keys(value);
+      for (var j = 0; j < ks.length; j++) {
+        var v2 = ser(value, ks[j], value[ks[j]], stack, depth + 1);
+        if (v2 !== SKIP) defineProperty(out, ks[j], { __proto__: null, value: v2, writable: true, enumerable: true, configurable: true });
+      }
+    }
+    stack.length = stack.length - 1;
+    return out;
+  }
+  P.conv = function conv(value) {
+    nodes = 0;
+    try {
+      var v = ser({ "": value }, "", value, [], 0);
+      return [true, v === SKIP ? null : v];
+    } catch (e) {
+      if (e === CYCLE) return [false, "return value is cyclic"];
+      if (e === TOO_BIG) return [false, "return value too large"];
+      throw e;
+    }
+  };
+  P.require = function require(name) {
+    throw new Error("require(" + J.stringify(S(name)) + ") is not available to ui-parser modules");
+  };
+  // Creates the parser: evaluates the module function, picks the entry point.
+  P.init = function init(modfn, esm) {
+    var exp;
+    if (esm) exp = modfn();
+    else {
+      var module = { exports: {} }, ex = module.exports;
+      defineProperty(ex, TMP, { __proto__: null, value: modfn, writable: true, configurable: true });
+      try { ex[TMP](module, ex, P.require); } finally { delete ex[TMP]; }
+      exp = module.exports;
+    }
+    if (exp === null || (typeof exp !== "object" && typeof exp !== "function")) return "no_export";
+    var factory = exp.createStdoutParser, direct = exp.parseStdoutLine;
+    if (typeof factory === "function") {
+      var inst = factory();
+      if (!inst || typeof inst.parseLine !== "function") return "bad_factory";
+      defineProperty(P, "i", { __proto__: null, value: inst });
+      return "createStdoutParser";
+    }
+    if (typeof direct === "function") {
+      defineProperty(P, "f", { __proto__: null, value: direct });
+      return "parseStdoutLine";
+    }
+    return "no_export";
+  };
+  P.reset = function reset() {
+    var inst = P.i;
+    if (inst && typeof inst.reset === "function") inst.reset();
+  };
+  ["conv", "init", "reset", "require"].forEach(function (k) {
+    defineProperty(P, k, { __proto__: null, value: P[k], writable: false, configurable: false });
+  });
+  ["l", "t", "r"].forEach(function (k) {
+    defineProperty(P, k, { __proto__: null, value: undefined, writable: true, configurable: false });
+  });
+  defineProperty(G, "__parsebox", { __proto__: null, value: P });
+})(globalThis, __parsebox_screen);

@@ -1,0 +1,189 @@
+//! Unit tests of loading, isolation, determinism and conversion.
+
+use super::*;
+use serde_json::json;
+
+const TS0: &str = "2026-01-01T00:00:00.000Z";
+const TS1: &str = "2026-01-01T00:00:01.000Z";
+
+fn load(src: &str) -> ParserModule {
+    ParserModule::load(src, SandboxOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn both_module_shapes_load() {
+    let table = [
+        ("export function parseStdoutLine(line, ts) { return [{ kind: 'stdout', ts, text: line }]; }", EntryPoint::ParseStdoutLine),
+        ("function p(line, ts) { return []; }\nexport { p as parseStdoutLine };", EntryPoint::ParseStdoutLine),
+        ("export const createStdoutParser = () => ({ parseLine() { return []; }, reset() {} });", EntryPoint::CreateStdoutParser),
+        ("module.exports = { parseStdoutLine(l, ts) { return []; } };", EntryPoint::ParseStdoutLine),
+        ("\"use strict\";\nObject.defineProperty(exports, \"__esModule\", { value: true });\nexports.createStdoutParser = function () { return { parseLine: () => [] }; };", EntryPoint::CreateStdoutParser),
+        ("var __defProp = Object.defineProperty;\nvar x = {};\n__defProp(x, 'parseStdoutLine', { get: () => f, enumerable: true });\nfunction f() { return []; }\nmodule.exports = x;", EntryPoint::ParseStdoutLine),
+        ("export function parseStdoutLine() { return []; }\nexport function createStdoutParser() { return { parseLine() { return []; } }; }", EntryPoint::CreateStdoutParser),
+    ];
+    for (src, entry) in table {
+        assert_eq!(load(src).entry_point(), entry, "{src}");
+    }
+}
+
+#[test]
+fn load_refusals_have_reasons() {
+    let table = [
+        ("export const x = 1;", "no_export"),
+        ("module.exports = 5;", "no_export"),
+        ("export function createStdoutParser() { return {}; }", "bad_factory"),
+        ("throw new Error('boom'); export function parseStdoutLine() {}", "init_threw"),
+        ("for (;;) {} export function parseStdoutLine() {}", "init_budget_exceeded"),
+        ("function f() { for (let i = 0; i < 1000; i++); }\nwhile (true) f();\nexport function parseStdoutLine() {}", "init_budget_exceeded"),
+        ("const r = /^(a+)+$/;\nexport function parseStdoutLine() {}", "unsafe_regex"),
+    ];
+    for (src, code) in table {
+        let e = ParserModule::load(src, SandboxOptions::default()).unwrap_err();
+        assert_eq!(e.code, code, "{src}: {e}");
+    }
+    let big = format!("module.exports = {{}}; //{}", "x".repeat(60 * 1024));
+    assert_eq!(
+        ParserModule::load(&big, SandboxOptions::default())
+            .unwrap_err()
+            .code,
+        "too_large"
+    );
+}
+
+#[test]
+fn conversion_matches_json_stringify() {
+    let src = "export function parseStdoutLine(line, ts) { return eval0(line); }\n\
+        function eval0(w) {\n\
+          if (w === 'plain') return [{ kind: 'stdout', ts: 't', text: 'x', n: 1200, f: 1.5, nan: NaN, u: undefined, fn() {}, arr: [1, undefined, () => 1], neg: -0 }];\n\
+          if (w === 'getter') return [{ kind: 'stdout', get ts() { return 'g'; }, text: 'y' }];\n\
+          if (w === 'tojson') return [{ kind: 'stdout', ts: 't', text: 'z', when: new Date(0), extra: { toJSON() { return 'J'; } } }];\n\
+          if (w === 'proxy') return new Proxy([], { get(t, k) { return k === 'length' ? 1 : { kind: 'stdout', ts: 'p', text: 'q' }; } });\n\
+          if (w === 'cycle') { const o = { kind: 'stdout', ts: 't', text: 'c' }; o.self = o; return [o]; }\n\
+          if (w === 'keys') return { 2: 'b', a: 1, 1: 'a', kind: 'x' };\n\
+          if (w === 'string') return 'nope';\n\
+          if (w === 'undef') return undefined;\n\
+          if (w === 'bigint') return [{ n: 1n }];\n\
+          if (w === 'boxed') return [new String('s'), new Number(3), Object(false)];\n\
+        }";
+    let m = load(src);
+    let mut run = m.new_run().unwrap();
+    let mut r = |l: &str| run.parse_line_raw(l, TS0);
+    assert_eq!(
+        r("plain").unwrap(),
+        json!([{ "kind": "stdout", "ts": "t", "text": "x", "n": 1200, "f": 1.5, "nan": null, "arr": [1, null, null], "neg": 0 }])
+    );
+    assert!(!r("plain").unwrap().to_string().contains("1200.0"));
+    assert_eq!(
+        r("getter").unwrap(),
+        json!([{ "kind": "stdout", "ts": "g", "text": "y" }])
+    );
+    assert_eq!(
+        r("tojson").unwrap(),
+        json!([{ "kind": "stdout", "ts": "t", "text": "z", "when": "1970-01-01T00:00:00.000Z", "extra": "J" }])
+    );
+    assert_eq!(
+        r("proxy").unwrap(),
+        json!([{ "kind": "stdout", "ts": "p", "text": "q" }])
+    );
+    assert_eq!(r("cycle").unwrap_err().code, "bad_return");
+    assert_eq!(
+        r("keys").unwrap().to_string(),
+        r#"{"1":"a","2":"b","a":1,"kind":"x"}"#
+    );
+    assert_eq!(r("undef").unwrap(), json!(null));
+    assert_eq!(r("bigint").unwrap_err().code, "threw");
+    assert_eq!(r("boxed").unwrap(), json!(["s", 3, false]));
+    assert_eq!(
+        run.parse_line("string", TS0).unwrap_err().code,
+        "bad_return"
+    );
+    assert_eq!(run.parse_line("plain", TS0).unwrap().entries.len(), 1);
+}
+
+#[test]
+fn time_and_random_are_pinned() {
+    let src = "let n = 0;\nconst atLoad = Date.now();\n\
+        export function createStdoutParser() { const created = Date.now(); return { parseLine(line, ts) {\n\
+          return [{ kind: 'stdout', ts, text: [atLoad, created, Date.now(), new Date().toISOString(), Date().slice(0, 24), Math.random(), ++n, new Date(0).getHours(), new Date(2026, 0, 1).getTime()].join('|') }];\n\
+        } }; }";
+    let m = load(src);
+    let a: Vec<String> = {
+        let mut run = m.new_run().unwrap();
+        [TS0, TS1, "not a date"]
+            .iter()
+            .map(|ts| match &run.parse_line("x", ts).unwrap().entries[0] {
+                TranscriptEntry::Stdout(t) => t.text.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    };
+    assert_eq!(a[0], "0|0|1767225600000|2026-01-01T00:00:00.000Z|Thu Jan 01 2026 00:00:00|0.7100320369936526|1|0|1767225600000");
+    assert!(
+        a[1].starts_with("0|0|1767225601000|2026-01-01T00:00:01.000Z|"),
+        "{}",
+        a[1]
+    );
+    assert!(
+        a[2].starts_with("0|0|0|1970-01-01T00:00:00.000Z|"),
+        "{}",
+        a[2]
+    );
+    let mut run2 = m.new_run().unwrap();
+    let again = match &run2.parse_line("x", TS0).unwrap().entries[0] {
+        TranscriptEntry::Stdout(t) => t.text.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        again, a[0],
+        "a new run starts from fresh module state and seed"
+    );
+}
+
+#[test]
+fn isolation_and_line_parser() {
+    let src = "globalThis.leak = (globalThis.leak || 0) + 1;\n\
+        export function parseStdoutLine(line, ts) {\n\
+          const seen = ['window','document','fetch','XMLHttpRequest','WebSocket','postMessage','localStorage','indexedDB','SharedArrayBuffer','Atomics','WebAssembly','setTimeout','require','process'].filter(k => typeof globalThis[k] !== 'undefined');\n\
+          let ev; try { ev = eval('1'); } catch (e) { ev = e.name; }\n\
+          let fn; try { fn = Function('return 1')(); } catch (e) { fn = e.name; }\n\
+          console.log('hello', 1);\n\
+          return [{ kind: 'stdout', ts, text: JSON.stringify({ seen, ev, fn, leak: globalThis.leak }) }];\n\
+        }";
+    let m = load(src);
+    let mut run = m.new_run().unwrap();
+    let checked = run.parse_line("x", TS0).unwrap();
+    let TranscriptEntry::Stdout(t) = &checked.entries[0] else {
+        panic!()
+    };
+    assert_eq!(
+        t.text,
+        r#"{"seen":[],"ev":"EvalError","fn":"EvalError","leak":1}"#
+    );
+    assert_eq!(run.diagnostics().console_calls, 1);
+    assert_eq!(run.diagnostics().console_messages, vec!["hello".to_owned()]);
+    let mut lp: Box<dyn LineParser> = Box::new(m.new_run().unwrap());
+    assert_eq!(lp.parse_line("y", TS0).unwrap().len(), 1);
+}
+
+#[test]
+fn state_survives_a_budget_abort_by_replay() {
+    let src = "let n = 0;\nexport function createStdoutParser() { let k = 0; return {\n\
+          parseLine(line, ts) { if (line === 'spin') for (;;) {} k++; n++; return [{ kind: 'stdout', ts, text: k + '/' + n }]; },\n\
+          reset() { k = 0; } }; }";
+    let m = load(src);
+    let mut run = m.new_run().unwrap();
+    let text = |c: CheckedEntries| match &c.entries[0] {
+        TranscriptEntry::Stdout(t) => t.text.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(text(run.parse_line("a", TS0).unwrap()), "1/1");
+    run.reset().unwrap();
+    assert_eq!(text(run.parse_line("b", TS0).unwrap()), "1/2");
+    assert_eq!(
+        run.parse_line("spin", TS0).unwrap_err().code,
+        "budget_exceeded"
+    );
+    assert_eq!(text(run.parse_line("c", TS0).unwrap()), "2/3");
+    assert_eq!(run.diagnostics().rebuilds, 1);
+    assert_eq!(run.diagnostics().replayed_lines, 2);
+}

@@ -1,0 +1,2 @@
+// Hostile parser: createStdoutParser() never returns.
+export function createStdoutParser() { for (;;) {} }

@@ -1,0 +1,17 @@
+// Hostile parser: String.prototype.replace with a callback over a million matches.
+// Lines other than "attack" parse normally (one stdout entry with a per-run counter).
+let n = 0;
+function inner() { let s = 0; for (let i = 0; i < 1000; i++) s += i; return s; }
+function attack(line, ts) {
+  return [{ kind: "stdout", ts, text: "a".repeat(1e6).replace(/a/g, (m) => { inner(); return "b"; }) }];
+}
+export function createStdoutParser() {
+  return {
+    parseLine(line, ts) {
+      if (line === "attack") return attack(line, ts);
+      n++;
+      return [{ kind: "stdout", ts, text: line + " #" + n }];
+    },
+    reset() {},
+  };
+}

@@ -1,0 +1,19 @@
+// Hostile parser: a 100 MB string built by doubling concatenation.
+// Lines other than "attack" parse normally (one stdout entry with a per-run counter).
+let n = 0;
+function inner() { let s = 0; for (let i = 0; i < 1000; i++) s += i; return s; }
+function attack(line, ts) {
+  let s = "x";
+  while (s.length < 1e8) s += s;
+  return [{ kind: "stdout", ts, text: s }];
+}
+export function createStdoutParser() {
+  return {
+    parseLine(line, ts) {
+      if (line === "attack") return attack(line, ts);
+      n++;
+      return [{ kind: "stdout", ts, text: line + " #" + n }];
+    },
+    reset() {},
+  };
+}

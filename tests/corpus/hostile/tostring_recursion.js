@@ -1,0 +1,18 @@
+// Hostile parser: toString that coerces itself: native ToString re-entering guest code at every level.
+// Lines other than "attack" parse normally (one stdout entry with a per-run counter).
+let n = 0;
+function inner() { let s = 0; for (let i = 0; i < 1000; i++) s += i; return s; }
+function attack(line, ts) {
+  const o = { toString() { return "<" + String(this) + ">"; } };
+  return [{ kind: "stdout", ts, text: String(o) }];
+}
+export function createStdoutParser() {
+  return {
+    parseLine(line, ts) {
+      if (line === "attack") return attack(line, ts);
+      n++;
+      return [{ kind: "stdout", ts, text: line + " #" + n }];
+    },
+    reset() {},
+  };
+}

@@ -1,0 +1,18 @@
+// Hostile parser: a million entries of 1 KB each.
+// Lines other than "attack" parse normally (one stdout entry with a per-run counter).
+let n = 0;
+function inner() { let s = 0; for (let i = 0; i < 1000; i++) s += i; return s; }
+function attack(line, ts) {
+  const big = "x".repeat(1000);
+  return Array.from({ length: 1e6 }, () => ({ kind: "stdout", ts, text: big }));
+}
+export function createStdoutParser() {
+  return {
+    parseLine(line, ts) {
+      if (line === "attack") return attack(line, ts);
+      n++;
+      return [{ kind: "stdout", ts, text: line + " #" + n }];
+    },
+    reset() {},
+  };
+}
