@@ -9,7 +9,9 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use parsebox_transcript::{read_stored_run, Chunk, GenericParser, TranscriptBuilder, TranscriptOptions};
+use parsebox_transcript::{
+    read_stored_run, Chunk, GenericParser, TranscriptBuilder, TranscriptOptions,
+};
 
 fn main() -> ExitCode {
     let Some(path) = std::env::args().nth(1) else {
@@ -39,7 +41,9 @@ fn main() -> ExitCode {
     builder.finish();
     let mut out = std::io::stdout().lock();
     for entry in builder.entries() {
-        let Ok(json) = serde_json::to_string(entry) else { continue };
+        let Ok(json) = serde_json::to_string(entry) else {
+            continue;
+        };
         if writeln!(out, "{json}").is_err() {
             break; // closed pipe (e.g. `| head`)
         }

@@ -139,6 +139,39 @@ pub struct TranscriptOptions {
     /// example when the adapter's real parser becomes ready). Off, the builder keeps only the
     /// pending partial line.
     pub retain_chunks: bool,
+    /// Remember what each line produced so a line's entries can be replaced later
+    /// ([`TranscriptBuilder::replace_line`]), e.g. when a parser running elsewhere (a Worker)
+    /// answers after the line was shown with its provisional generic entry. Costs a second
+    /// copy of the entries.
+    pub track_lines: bool,
+}
+
+/// The failure code a [`LineParser`] returns to say "the answer comes later": the line shows
+/// the generic entry for now, is not counted as a failure, does not reset the parser, and is
+/// listed by [`TranscriptBuilder::take_deferred`] (with `track_lines` on) so the host can
+/// replace it when the answer arrives.
+pub const DEFERRED: &str = "deferred";
+
+/// A line whose answer was deferred (see [`DEFERRED`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeferredLine {
+    /// Pass to [`TranscriptBuilder::replace_line`] with the answer.
+    pub item: usize,
+    /// The line, as it was handed to the parser.
+    pub line: String,
+    /// Its ts.
+    pub ts: String,
+}
+
+/// What one appended unit (a stdout line, or a stderr/system chunk) produced, with what is
+/// needed to fold the transcript again from it.
+struct Item {
+    /// `entries.len()` before this unit was appended.
+    len_before: usize,
+    /// The last entry as it was before this unit merged a delta into it.
+    saved_last: Option<TranscriptEntry>,
+    /// The entries as produced (redacted), before merging.
+    produced: Vec<TranscriptEntry>,
 }
 
 /// Builds a run's transcript chunk by chunk with the semantics of Paperclip's `buildTranscript`.
@@ -165,6 +198,9 @@ pub struct TranscriptBuilder<P> {
     chunks: Vec<Chunk>,
     lines: u64,
     failures: u64,
+    items: Vec<Item>,
+    deferred: Vec<DeferredLine>,
+    generation: u64,
 }
 
 impl<P: LineParser> TranscriptBuilder<P> {
@@ -180,6 +216,9 @@ impl<P: LineParser> TranscriptBuilder<P> {
             chunks: Vec::new(),
             lines: 0,
             failures: 0,
+            items: Vec::new(),
+            deferred: Vec::new(),
+            generation: 0,
         }
     }
 
@@ -275,6 +314,9 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.last_ts = None;
         self.lines = 0;
         self.failures = 0;
+        self.items.clear();
+        self.deferred.clear();
+        self.generation += 1;
         let chunks = std::mem::take(&mut self.chunks);
         let mut ignored = 0;
         for chunk in &chunks {
@@ -295,11 +337,17 @@ impl<P: LineParser> TranscriptBuilder<P> {
         match chunk.stream {
             Stream::Stderr => {
                 let text = self.redacted(&chunk.chunk);
-                self.entries.push(TranscriptEntry::stderr(&chunk.ts, &text));
+                self.append_unit(
+                    vec![TranscriptEntry::stderr(&chunk.ts, &text)],
+                    first_changed,
+                );
             }
             Stream::System => {
                 let text = self.redacted(&chunk.chunk);
-                self.entries.push(TranscriptEntry::system(&chunk.ts, &text));
+                self.append_unit(
+                    vec![TranscriptEntry::system(&chunk.ts, &text)],
+                    first_changed,
+                );
             }
             Stream::Stdout => {
                 // Only the new text is scanned for newlines, so a long line that arrives in many
@@ -335,37 +383,151 @@ impl<P: LineParser> TranscriptBuilder<P> {
 
     fn parse_and_append(&mut self, line: &str, ts: &str, first_changed: &mut usize) {
         self.lines += 1;
-        let produced = match self.parser.parse_line(line, ts) {
+        let mut produced = match self.parser.parse_line(line, ts) {
             Ok(entries) => entries,
+            Err(f) if f.code == DEFERRED => {
+                if self.options.track_lines {
+                    let item = self.items.len();
+                    self.deferred.push(DeferredLine {
+                        item,
+                        line: line.to_owned(),
+                        ts: ts.to_owned(),
+                    });
+                }
+                vec![crate::generic_entry(line, ts)]
+            }
             Err(_) => {
                 self.failures += 1;
                 self.parser.reset();
                 vec![crate::generic_entry(line, ts)]
             }
         };
-        for mut entry in produced {
-            if self.options.redact_home_paths {
+        self.redact_all(&mut produced);
+        self.append_unit(produced, first_changed);
+    }
+
+    fn redact_all(&self, entries: &mut [TranscriptEntry]) {
+        if self.options.redact_home_paths {
+            for entry in entries {
                 entry.for_each_text_mut(&mut |s| {
                     let r = redact_home_paths(s);
                     *s = r;
                 });
             }
-            self.append(entry, first_changed);
         }
+    }
+
+    /// Appends what one line (or stderr/system chunk) produced, remembering it when
+    /// `track_lines` is on.
+    fn append_unit(&mut self, produced: Vec<TranscriptEntry>, first_changed: &mut usize) {
+        if !self.options.track_lines {
+            for entry in produced {
+                self.append(entry, first_changed, None);
+            }
+            return;
+        }
+        let len_before = self.entries.len();
+        let mut saved = None;
+        for entry in &produced {
+            self.append(entry.clone(), first_changed, Some((len_before, &mut saved)));
+        }
+        self.items.push(Item {
+            len_before,
+            saved_last: saved,
+            produced,
+        });
+    }
+
+    /// Lines answered with [`DEFERRED`] since the last call (needs `track_lines`).
+    pub fn take_deferred(&mut self) -> Vec<DeferredLine> {
+        std::mem::take(&mut self.deferred)
+    }
+
+    /// Counts [`rebuild`](Self::rebuild)s: a [`DeferredLine::item`] is only valid for the
+    /// generation it was taken in.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Replaces what line `item` produced with `entries` (its late answer) and folds the
+    /// transcript again from there: delta merges with the neighbours are redone, the lines
+    /// after it are not re-parsed. Returns the range of entries that changed; an unknown item
+    /// (or `track_lines` off) changes nothing.
+    pub fn replace_line(&mut self, item: usize, mut entries: Vec<TranscriptEntry>) -> Range<usize> {
+        self.redact_all(&mut entries);
+        let Some(unit) = self.items.get_mut(item) else {
+            let end = self.entries.len();
+            return end..end;
+        };
+        unit.produced = entries;
+        let len_before = unit.len_before;
+        let saved = unit.saved_last.take();
+        self.entries.truncate(len_before);
+        let mut first_changed = len_before;
+        if let Some(saved) = saved {
+            if let Some(last) = self.entries.last_mut() {
+                *last = saved;
+                first_changed = len_before.saturating_sub(1);
+            }
+        }
+        for k in item..self.items.len() {
+            let len_before = self.entries.len();
+            let Some(unit) = self.items.get_mut(k) else {
+                break;
+            };
+            unit.len_before = len_before;
+            let produced = std::mem::take(&mut unit.produced);
+            let mut saved = None;
+            for entry in &produced {
+                self.append(
+                    entry.clone(),
+                    &mut first_changed,
+                    Some((len_before, &mut saved)),
+                );
+            }
+            if let Some(unit) = self.items.get_mut(k) {
+                unit.produced = produced;
+                unit.saved_last = saved;
+            }
+        }
+        first_changed..self.entries.len()
     }
 
     /// Appends with the delta merge rule: an assistant (or thinking) entry with `delta: true`
     /// following one of the same kind that also has `delta: true` (and the same `channel`)
     /// extends it: texts concatenate, the later ts wins.
-    fn append(&mut self, entry: TranscriptEntry, first_changed: &mut usize) {
+    ///
+    /// With `unit` (the unit's `len_before` and where to save the pre-merge entry), a merge
+    /// into an entry older than the unit saves that entry's previous state first, so the
+    /// unit can be folded again.
+    fn append(
+        &mut self,
+        entry: TranscriptEntry,
+        first_changed: &mut usize,
+        unit: Option<(usize, &mut Option<TranscriptEntry>)>,
+    ) {
         let last_index = self.entries.len().checked_sub(1);
         if let (Some(i), Some(last)) = (last_index, self.entries.last_mut()) {
+            let mergeable = match (&*last, &entry) {
+                (TranscriptEntry::Assistant(a), TranscriptEntry::Assistant(b))
+                | (TranscriptEntry::Thinking(a), TranscriptEntry::Thinking(b)) => {
+                    a.delta == Some(true)
+                        && b.delta == Some(true)
+                        && a.extra.get("channel") == b.extra.get("channel")
+                }
+                _ => false,
+            };
+            if mergeable {
+                if let Some((len_before, saved)) = unit {
+                    if i < len_before && saved.is_none() {
+                        *saved = Some(last.clone());
+                    }
+                }
+            }
             match (last, &entry) {
                 (TranscriptEntry::Assistant(a), TranscriptEntry::Assistant(b))
                 | (TranscriptEntry::Thinking(a), TranscriptEntry::Thinking(b))
-                    if a.delta == Some(true)
-                        && b.delta == Some(true)
-                        && a.extra.get("channel") == b.extra.get("channel") =>
+                    if mergeable =>
                 {
                     a.text.push_str(&b.text);
                     a.ts.clone_from(&b.ts);

@@ -15,7 +15,10 @@ pub mod ndjson;
 pub mod redact;
 pub mod validate;
 
-pub use builder::{Chunk, LineFailure, LineParser, Stream, TranscriptBuilder, TranscriptOptions};
+pub use builder::{
+    Chunk, DeferredLine, LineFailure, LineParser, Stream, TranscriptBuilder, TranscriptOptions,
+    DEFERRED,
+};
 pub use entry::{DiffChangeType, Extra, TranscriptEntry};
 pub use ndjson::{read_stored_run, StoredRun};
 pub use validate::{entries_from_return, validate_entry, CheckedEntries, EntryLimits, Rejection};

@@ -1,0 +1,98 @@
+//! Late answers: a line shown with its generic entry and answered later (by a parser running
+//! in a Worker) ends in exactly the transcript an immediate answer would have given.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
+
+use parsebox_transcript::{
+    validate_entry, Chunk, EntryLimits, LineFailure, TranscriptBuilder, TranscriptEntry,
+    TranscriptOptions, DEFERRED,
+};
+use proptest::prelude::*;
+use serde_json::json;
+
+/// Lines `+x` are assistant deltas, `~x` thinking deltas, `2x` two entries, others stdout.
+fn answer(line: &str, ts: &str) -> Vec<TranscriptEntry> {
+    let v = |v| validate_entry(v, &EntryLimits::default()).unwrap();
+    match line.chars().next() {
+        Some('+') => vec![v(
+            json!({"kind":"assistant","ts":ts,"text":&line[1..],"delta":true}),
+        )],
+        Some('~') => vec![v(
+            json!({"kind":"thinking","ts":ts,"text":&line[1..],"delta":true}),
+        )],
+        Some('2') => vec![
+            v(json!({"kind":"assistant","ts":ts,"text":"a","delta":true})),
+            v(json!({"kind":"system","ts":ts,"text":line})),
+        ],
+        _ => vec![v(json!({"kind":"stdout","ts":ts,"text":line}))],
+    }
+}
+
+fn opts() -> TranscriptOptions {
+    TranscriptOptions {
+        track_lines: true,
+        ..Default::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    #[test]
+    fn late_answers_in_any_order_give_the_immediate_transcript(
+        lines in prop::collection::vec(prop::sample::select(vec!["+a", "+b", "~t", "2x", "plain", "+c", "~u", "err"]), 1..40),
+        defer_mask in prop::collection::vec(any::<bool>(), 40),
+        order_seed in any::<u64>(),
+    ) {
+        // "err" lines go to stderr chunks in between, which never merge.
+        let mut chunks = Vec::new();
+        for (i, l) in lines.iter().enumerate() {
+            let ts = format!("t{i}");
+            if *l == "err" { chunks.push(Chunk::stderr(&ts, "oops")); } else { chunks.push(Chunk::stdout(&ts, &format!("{l}\n"))); }
+        }
+        let mut direct = TranscriptBuilder::new(|l: &str, ts: &str| Ok::<_, LineFailure>(answer(l, ts)), opts());
+        for c in &chunks { direct.push(c); }
+
+        let mut n = 0usize;
+        let mut late = TranscriptBuilder::new(move |l: &str, ts: &str| {
+            n += 1;
+            if defer_mask[n % defer_mask.len()] { Err(LineFailure::new(DEFERRED, "")) } else { Ok(answer(l, ts)) }
+        }, opts());
+        for c in &chunks { late.push(c); }
+        let mut pending = late.take_deferred();
+        prop_assert_eq!(late.lines_fallen_back(), 0, "deferred lines are not failures");
+        // Answer in a shuffled order.
+        let mut s = order_seed;
+        while !pending.is_empty() {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let d = pending.remove((s >> 33) as usize % pending.len());
+            let changed = late.replace_line(d.item, answer(&d.line, &d.ts));
+            prop_assert!(changed.end == late.entries().len());
+        }
+        prop_assert_eq!(late.entries(), direct.entries());
+    }
+}
+
+#[test]
+fn a_deferred_line_shows_the_generic_entry_until_answered() {
+    let mut b = TranscriptBuilder::new(
+        |_: &str, _: &str| Err::<Vec<TranscriptEntry>, _>(LineFailure::new(DEFERRED, "")),
+        opts(),
+    );
+    b.push(&Chunk::stdout("t1", "+Hel\n+lo\n"));
+    assert_eq!(
+        b.entries().iter().map(|e| e.kind()).collect::<Vec<_>>(),
+        vec!["stdout", "stdout"]
+    );
+    let d = b.take_deferred();
+    assert_eq!(d.len(), 2);
+    // The second answer arrives first: it cannot merge with a still-generic line.
+    assert_eq!(b.replace_line(d[1].item, answer("+lo", "t1")), 1..2);
+    // Then the first: the two deltas merge, and entry 1 disappears into entry 0.
+    assert_eq!(b.replace_line(d[0].item, answer("+Hel", "t1")), 0..1);
+    assert_eq!(b.entries().len(), 1);
+    assert_eq!(b.entries()[0].text(), Some("Hello"));
+    // After a rebuild, old item numbers belong to an older generation.
+    let g = b.generation();
+    b.rebuild();
+    assert_eq!(b.generation(), g + 1);
+}
