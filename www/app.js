@@ -194,10 +194,14 @@ function startRun(spec) {
     loadSource: loader === "sample" ? (t) => loadSampleParser(run, t) : null,
     ...(budget > 0 ? { lineBudgetMs: budget } : {}), // ?budget=ms overrides the default line budget
   });
-  run.unsubscribe = run.registry.onChange((t, status) => {
+  run.unsubscribe = run.registry.onChange((t, status, lines) => {
     if (current !== run || t !== type) return;
+    const was = run.status?.state;
     noteStatus(run, status);
-    if (status.state === "ready") {
+    // Non-null `lines`: late answers from the worker host; the builder applies those itself.
+    if (lines !== null) return;
+    // Rebuild when the parser becomes ready, not on later changes (a move to the worker host).
+    if (status.state === "ready" && was !== "ready") {
       // Rebuild in a task of its own, not in the one that compiled the parser.
       setTimeout(() => rebuild(run), 0);
     }
@@ -205,6 +209,12 @@ function startRun(spec) {
   if (source !== null) noteStatus(run, run.registry.registerSource(type, source));
   else noteStatus(run, run.registry.status(type));
   run.builder = new TranscriptBuilder(run.registry, type);
+  // Lines answered by the worker host replace their generic entries in place, once per frame.
+  run.builder.onUpdate((update) => {
+    if (current !== run) return;
+    apply(run, update);
+    scheduleRender();
+  });
 
   view.clear();
   raw.clear();
@@ -245,7 +255,7 @@ function stopRun() {
 function noteStatus(run, status) {
   const prev = run.status;
   run.status = status;
-  if (prev && prev.state === status.state && prev.reason === status.reason) return;
+  if (prev && prev.state === status.state && prev.reason === status.reason && prev.host === status.host) return;
   const t = performance.now() - run.startedAt;
   run.statusHistory.push({ state: status.state, reason: status.reason, t });
   if (status.state === "loading" && run.loadingAt === null) run.loadingAt = performance.now();
@@ -373,7 +383,17 @@ function renderStatus(run) {
   pill.textContent = STATE_TEXT[s.state] ?? s.state;
   pill.dataset.state = s.state;
   $("status-type").textContent = run.type;
-  const via = [s.entryPoint && `via ${s.entryPoint}()`, s.contractVersion && `contract ${s.contractVersion}`, run.sourceName && `from ${run.sourceName}`];
+  const via = [
+    s.entryPoint && `via ${s.entryPoint}()`,
+    s.contractVersion && `contract ${s.contractVersion}`,
+    run.sourceName && `from ${run.sourceName}`,
+    s.host === "worker" && "in the worker host",
+  ];
+  const hostEl = $("status-host");
+  if (hostEl) {
+    hostEl.hidden = s.host !== "worker";
+    hostEl.textContent = s.host === "worker" ? `Runs in a Web Worker: ${s.hostReason}` : "";
+  }
   $("status-entry").textContent = via.filter(Boolean).join(" · ");
   $("status-timeline").replaceChildren(
     ...run.statusHistory.map((x) => h("li", { "data-state": x.state }, h("span", { text: x.state }), h("time", { text: `+${formatMs(x.t)}` }))),

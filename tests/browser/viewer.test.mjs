@@ -143,9 +143,12 @@ test("a hostile parser's bad lines fall back while requestAnimationFrame keeps t
   // The bad lines are parsed by the ready parser (not in the rebuild): the run paces them so.
   const readyEnd = run.rebuildEnd;
   assert.ok(readyEnd > 0, "the transcript was rebuilt when the parser became ready");
+  // The first spin line runs inline to its budget; the registry ("auto" host) then moves the
+  // parser to the worker host, where later spin lines no longer hold up the page.
   const spins = run.longTasks.filter((x) => x.what === "push" && x.line.includes('"type":"spin"'));
-  assert.equal(spins.length, 3, "each spin line ran its parser to the budget");
+  assert.ok(spins.length >= 1 && spins.length < 3, `the first spin line ran inline to its budget, later ones in the worker (${spins.length} long pushes)`);
   assert.ok(spins.every((x) => x.start >= readyEnd), "every spin line was parsed after the parser became ready");
+  assert.equal(await page.$eval("[data-testid=status-host]", (el) => el.hidden), false, "the status says the parser moved to the worker host");
 
   // Frame gaps over 100 ms after the parser became ready, each with the parsebox call behind it.
   const gaps = [];
@@ -168,7 +171,8 @@ test("a hostile parser's bad lines fall back while requestAnimationFrame keeps t
     fallbacks: Object.fromEntries([...document.querySelectorAll("[data-testid=diag-fallbacks] li[data-reason]")].map((li) => [li.dataset.reason, Number(li.lastChild.textContent)])),
     dropped: Object.fromEntries([...document.querySelectorAll("[data-testid=diag-dropped] li[data-reason]")].map((li) => [li.dataset.reason, Number(li.lastChild.textContent)])),
   }));
-  assert.equal(diag.fallbacks.budget_exceeded, 3, JSON.stringify(diag));
+  // In the worker, a spin line is stopped by the sandbox's own budget or killed at the deadline.
+  assert.equal((diag.fallbacks.budget_exceeded ?? 0) + (diag.fallbacks.deadline ?? 0), 3, JSON.stringify(diag));
   assert.equal(diag.fallbacks.threw, 6, JSON.stringify(diag));
   assert.equal(diag.dropped.unknown_kind, 1, JSON.stringify(diag));
   const shown = await entries(page);

@@ -97,6 +97,21 @@ pub struct Registry {
     next_token: u64,
     load_requests: Vec<LoadRequest>,
     changes: Vec<String>,
+    overruns: Vec<String>,
+    events: u64,
+    /// Fallbacks and dropped entries, all types: lets a host notice new ones cheaply.
+    incidents: u64,
+    /// What went wrong on the last line parsed in a run, if anything.
+    last_incident: Option<LineIncident>,
+}
+
+/// What went wrong on one line: why it fell back (if it did), and which entries were dropped.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct LineIncident {
+    /// The fallback reason code, when the line fell back to the generic entry.
+    pub fallback: Option<String>,
+    /// One rejection code per dropped entry.
+    pub dropped: Vec<String>,
 }
 
 impl Registry {
@@ -110,6 +125,10 @@ impl Registry {
             next_token: 1,
             load_requests: Vec::new(),
             changes: Vec::new(),
+            overruns: Vec::new(),
+            events: 0,
+            incidents: 0,
+            last_incident: None,
         }
     }
 
@@ -200,9 +219,18 @@ impl Registry {
             return Ok(vec![generic_entry(line, ts)]);
         };
         a.diag.lines_parsed += 1;
+        let mut incident = LineIncident::default();
         let entries = match outcome {
             None => vec![generic_entry(line, ts)],
             Some(Ok(checked)) => {
+                self.incidents += checked.dropped.len() as u64;
+                if !checked.dropped.is_empty() {
+                    incident.dropped = checked
+                        .dropped
+                        .iter()
+                        .map(|w| w.code().to_owned())
+                        .collect();
+                }
                 for why in &checked.dropped {
                     *a.diag
                         .dropped_entries
@@ -218,6 +246,8 @@ impl Registry {
                         .map(ToString::to_string)
                         .unwrap_or_default();
                     a.diag.fallback("all_entries_invalid", &msg);
+                    self.incidents += 1;
+                    incident.fallback = Some("all_entries_invalid".to_owned());
                     vec![generic_entry(line, ts)]
                 } else {
                     a.diag.lines_by_parser += 1;
@@ -226,6 +256,16 @@ impl Registry {
             }
             Some(Err(failure)) => {
                 a.diag.fallback(failure.code, &failure.message);
+                self.incidents += 1;
+                incident.fallback = Some(failure.code.to_owned());
+                if matches!(failure.code, "budget_exceeded" | "memory_exceeded") {
+                    // What no in-thread layer bounds well belongs in a killable Worker: the
+                    // host hears of each overrun (see `take_overruns`).
+                    self.events += 1;
+                    if !self.overruns.contains(&adapter_type) {
+                        self.overruns.push(adapter_type.clone());
+                    }
+                }
                 if failure.code == "engine_fault" {
                     let reason = format!("engine fault: {}", failure.message);
                     self.fail(&adapter_type, reason);
@@ -241,6 +281,8 @@ impl Registry {
         if let Some(a) = self.adapters.get_mut(&adapter_type) {
             a.diag.entries += entries.len() as u64;
         }
+        self.last_incident =
+            (incident.fallback.is_some() || !incident.dropped.is_empty()).then_some(incident);
         Ok(entries)
     }
 
@@ -407,6 +449,30 @@ impl Registry {
         std::mem::take(&mut self.load_requests)
     }
 
+    /// Adapter types whose parser ran over its budget (or memory cap) since the last call, each
+    /// once: the host may move them to a Worker it can terminate.
+    pub fn take_overruns(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.overruns)
+    }
+
+    /// A counter that moves whenever there is something to take (changes, load requests,
+    /// overruns): one cheap comparison per line tells the host whether to look.
+    pub fn event_count(&self) -> u64 {
+        self.events
+    }
+
+    /// What went wrong on the last line parsed in a run (`None`: nothing). A host that parses
+    /// elsewhere (the worker host) forwards it so the page's diagnostics count the line once.
+    pub fn last_incident(&self) -> Option<&LineIncident> {
+        self.last_incident.as_ref()
+    }
+
+    /// Lines that fell back plus entries dropped, over all types: a counter that moves when the
+    /// diagnostics got something new to show.
+    pub fn incident_count(&self) -> u64 {
+        self.incidents
+    }
+
     /// Adapter types whose status changed since the last call, each once, in order.
     pub fn take_changes(&mut self) -> Vec<String> {
         std::mem::take(&mut self.changes)
@@ -495,6 +561,7 @@ impl Registry {
             a.reason = None;
             a.load_token = token;
         }
+        self.events += 1;
         self.load_requests.push(LoadRequest {
             adapter_type: adapter_type.to_owned(),
             token,
@@ -546,6 +613,7 @@ impl Registry {
     }
 
     fn changed(&mut self, adapter_type: &str) {
+        self.events += 1;
         if !self.changes.iter().any(|t| t == adapter_type) {
             self.changes.push(adapter_type.to_owned());
         }

@@ -307,3 +307,52 @@ fn builtins_are_called_directly_and_a_faulting_engine_takes_down_only_its_type()
     );
     assert_eq!(r.diagnostics(None).fallbacks.get("engine_fault"), Some(&1));
 }
+
+#[test]
+fn budget_overruns_are_reported_so_the_host_can_move_the_adapter() {
+    let mut r = Registry::new(RegistryOptions {
+        load_sources: false,
+        ..Default::default()
+    });
+    r.register_source("spin", "export function parseStdoutLine(line, ts) { if (line === 'spin') { for (;;) {} } return [{ kind: 'system', ts, text: line }]; }", None);
+    let before = r.event_count();
+    assert_eq!(texts(&r.parse_line("spin", "ok", "t")), vec!["system:ok"]);
+    assert_eq!(r.event_count(), before, "an ordinary line is not an event");
+    assert_eq!(
+        texts(&r.parse_line("spin", "spin", "t")),
+        vec!["stdout:spin"]
+    );
+    assert!(r.event_count() > before);
+    assert_eq!(r.take_overruns(), vec!["spin".to_owned()]);
+    assert!(r.take_overruns().is_empty());
+    assert_eq!(
+        texts(&r.parse_line("spin", "after", "t")),
+        vec!["system:after"]
+    );
+}
+
+#[test]
+fn the_incident_counter_moves_with_fallbacks_and_dropped_entries_only() {
+    let mut r = Registry::new(RegistryOptions {
+        load_sources: false,
+        ..Default::default()
+    });
+    r.register_source("h", COUNTER, None);
+    let n = r.incident_count();
+    r.parse_line("h", "fine", "t");
+    assert_eq!(r.incident_count(), n);
+    r.parse_line("h", "throw", "t");
+    assert_eq!(r.incident_count(), n + 1);
+    assert_eq!(
+        r.last_incident().unwrap().fallback.as_deref(),
+        Some("threw")
+    );
+    r.parse_line("h", "half", "t");
+    assert_eq!(r.incident_count(), n + 2);
+    assert_eq!(
+        r.last_incident().unwrap().dropped,
+        vec!["unknown_kind".to_owned()]
+    );
+    r.parse_line("h", "fine", "t");
+    assert!(r.last_incident().is_none());
+}

@@ -172,6 +172,8 @@ struct Item {
     saved_last: Option<TranscriptEntry>,
     /// The entries as produced (redacted), before merging.
     produced: Vec<TranscriptEntry>,
+    /// The stdout line and its ts (`None` for stderr/system chunks).
+    line: Option<(String, String)>,
 }
 
 /// Builds a run's transcript chunk by chunk with the semantics of Paperclip's `buildTranscript`.
@@ -404,6 +406,9 @@ impl<P: LineParser> TranscriptBuilder<P> {
         };
         self.redact_all(&mut produced);
         self.append_unit(produced, first_changed);
+        if let Some(item) = self.items.last_mut() {
+            item.line = Some((line.to_owned(), ts.to_owned()));
+        }
     }
 
     fn redact_all(&self, entries: &mut [TranscriptEntry]) {
@@ -435,7 +440,16 @@ impl<P: LineParser> TranscriptBuilder<P> {
             len_before,
             saved_last: saved,
             produced,
+            line: None,
         });
+    }
+
+    /// Every stdout line parsed since the last rebuild, with its ts, in order (needs
+    /// `track_lines`): what a parser moved elsewhere must see to reach the same state.
+    pub fn line_history(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.items
+            .iter()
+            .filter_map(|i| i.line.as_ref().map(|(l, t)| (l.as_str(), t.as_str())))
     }
 
     /// Lines answered with [`DEFERRED`] since the last call (needs `track_lines`).

@@ -90,6 +90,8 @@ fn a_deferred_line_shows_the_generic_entry_until_answered() {
     // Then the first: the two deltas merge, and entry 1 disappears into entry 0.
     assert_eq!(b.replace_line(d[0].item, answer("+Hel", "t1")), 0..1);
     assert_eq!(b.entries().len(), 1);
+    let history: Vec<_> = b.line_history().collect();
+    assert_eq!(history, vec![("+Hel", "t1"), ("+lo", "t1")]);
     assert_eq!(b.entries()[0].text(), Some("Hello"));
     // After a rebuild, old item numbers belong to an older generation.
     let g = b.generation();

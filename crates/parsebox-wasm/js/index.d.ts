@@ -8,6 +8,7 @@ import type {
 } from "./parsebox_wasm.js";
 
 export type {
+  WorkerDiagnostics,
   AdapterState,
   AdapterStatus,
   AssistantEntry,
@@ -40,6 +41,19 @@ export interface ParserRegistryOptions {
   maxSourceBytes?: number;
   /** Longest line handed to a parser, in bytes; longer lines get the generic entry. */
   maxLineBytes?: number;
+  /**
+   * Where sandboxed parsers run. `"inline"`: in this thread (synchronous answers; Node's only
+   * choice). `"worker"`: every parser in a Web Worker with a hard deadline per line.
+   * `"auto"` (the default where Workers exist): inline until a parser runs over its budget,
+   * then in the worker host for good.
+   */
+  host?: "inline" | "worker" | "auto";
+  /**
+   * Wall-clock deadline of one line in the worker host, in milliseconds (default twice
+   * `lineBudgetMs`): past it the worker is terminated, the line falls back, and a new worker
+   * replays the run's earlier lines.
+   */
+  hardDeadlineMs?: number;
   /** Most entries one line may produce. */
   maxEntriesPerLine?: number;
   /** Longest string in an entry, in UTF-8 bytes. */
@@ -72,8 +86,18 @@ export interface BuiltinParser {
   createStdoutParser?: () => { parseLine(line: string, ts: string): unknown; reset?(): void };
 }
 
-/** Called when an adapter type's status changes. */
-export type ChangeListener = (adapterType: string, status: AdapterStatus) => void;
+/** A line answered late by the worker host. */
+export interface LineUpdate {
+  line: string;
+  ts: string;
+  entries: TranscriptEntry[];
+}
+
+/**
+ * Called when an adapter type's status changes (`lines` is null), or — at most once per
+ * animation frame — with the lines the worker host answered since (`lines` non-null).
+ */
+export type ChangeListener = (adapterType: string, status: AdapterStatus, lines: LineUpdate[] | null) => void;
 
 /** The parser registry. See the README for the lifecycle. */
 export declare class ParserRegistry {
@@ -90,8 +114,10 @@ export declare class ParserRegistry {
   diagnostics(adapterType?: string): Diagnostics;
   /** Clears a failure and loads `adapterType` again. */
   reload(adapterType: string): AdapterStatus;
-  /** Subscribes to status changes; returns the unsubscribe function. */
+  /** Subscribes to status changes and late answers; returns the unsubscribe function. */
   onChange(listener: ChangeListener): () => void;
+  /** Resolves when nothing is pending: no load, no line waiting for the worker host. */
+  idle(): Promise<void>;
   dispose(): void;
   [Symbol.dispose](): void;
 }
@@ -116,6 +142,8 @@ export declare class TranscriptBuilder {
   /** Re-parses the whole run, e.g. when the adapter's parser became ready. */
   rebuild(): TranscriptEntry[];
   entries(): TranscriptEntry[];
+  /** Late answers from the worker host changed entries in place (at most once per frame). */
+  onUpdate(listener: (update: TranscriptUpdate) => void): () => void;
   dispose(): void;
   [Symbol.dispose](): void;
 }

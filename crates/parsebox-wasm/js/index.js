@@ -6,6 +6,7 @@ import {
   RegistryCore,
   TranscriptBuilderCore,
 } from "./parsebox_wasm.js";
+import { WorkerHost } from "./worker-host.js";
 
 /** Base class of every error parsebox throws (host misuse only; guest failures are data). */
 export class ParseboxError extends Error {
@@ -104,6 +105,7 @@ function recoverFromTrap() {
 
 const OPTION_TYPES = {
   lineBudgetMs: "number",
+  hardDeadlineMs: "number",
   initBudgetMs: "number",
   maxSourceBytes: "number",
   maxLineBytes: "number",
@@ -123,6 +125,9 @@ function checkOptions(options, allowed, what) {
       throw new ParseboxOptionsError(`${what} option "${key}" must be a positive number, got ${String(v)}`);
     }
     if (want === "boolean" && typeof v !== "boolean") throw new ParseboxOptionsError(`${what} option "${key}" must be a boolean`);
+    if (want === "host" && !["inline", "worker", "auto"].includes(v)) {
+      throw new ParseboxOptionsError(`${what} option "${key}" must be "inline", "worker" or "auto", got ${JSON.stringify(v)}`);
+    }
     if (want === "function?" && v !== null && typeof v !== "function") {
       throw new ParseboxOptionsError(`${what} option "${key}" must be a function or null`);
     }
@@ -160,12 +165,27 @@ export class ParserRegistry {
   #listeners = new Set();
   #drainQueued = false;
   #disposed = false;
+  #host; // "inline" | "worker" | "auto"
+  #hardDeadlineMs;
+  #workerOptions;
+  #workers = new Map(); // type -> { host: WorkerHost, reason }
+  #events = 0; // the core's event counter when last looked at
+  #pendingLoads = 0;
+  #lineUpdates = new Map(); // type -> [{ line, ts, entries }] delivered by workers, not yet told
+  #flushQueued = false;
+  #nextRunKey = 1;
 
   constructor(options) {
-    const o = checkOptions(options, { ...OPTION_TYPES, loadSource: "function?" }, "ParserRegistry");
+    const o = checkOptions(options, { ...OPTION_TYPES, loadSource: "function?", host: "host" }, "ParserRegistry");
     this.#loadSource = o.loadSource === undefined ? (typeof fetch === "function" ? defaultLoadSource : null) : o.loadSource;
-    const { loadSource: _ignored, ...rest } = o;
+    this.#host = o.host ?? (typeof Worker === "function" ? "auto" : "inline");
+    if (this.#host !== "inline" && typeof Worker !== "function") {
+      throw new ParseboxOptionsError(`host "${this.#host}" needs Web Workers, which this environment lacks; use host: "inline"`);
+    }
+    const { loadSource: _ignored, host: _host, hardDeadlineMs, ...rest } = o;
+    this.#hardDeadlineMs = hardDeadlineMs ?? 2 * (rest.lineBudgetMs ?? 50);
     this.#options = JSON.stringify({ ...rest, loadSources: this.#loadSource !== null });
+    this.#workerOptions = JSON.stringify({ ...rest, loadSources: false });
     requireInit();
     this.#ensureCore();
   }
@@ -188,6 +208,8 @@ export class ParserRegistry {
     for (const [type, reason] of this.#faults) core.markFaulted(type, reason);
     core.takeLoadRequests();
     core.takeChanges();
+    core.takeOverruns();
+    this.#events = core.eventCount();
     this.#core = core;
     this.#generation = instanceGeneration;
     if (rebuilt) {
@@ -217,9 +239,146 @@ export class ParserRegistry {
     checkString(type, "type");
     checkString(line, "line");
     checkString(ts, "ts");
+    const worker = this.#workers.get(type);
+    if (worker) return this._workerParse(type, `default:${type}`, this.#defaultCache(type), line, ts, null);
     const json = this.#call(type, (core) => core.parseLine(type, line, ts));
     this.#noteType(type);
+    this._afterCall();
     return json === undefined ? generic(line, ts) : JSON.parse(json);
+  }
+
+  #defaultCaches = new Map();
+  #defaultCache(type) {
+    let c = this.#defaultCaches.get(type);
+    if (!c) this.#defaultCaches.set(type, (c = new Map()));
+    return c;
+  }
+
+  /**
+   * @internal A line of a worker-hosted type: the known answer, or the generic entry now and
+   * the answer later (cached, told through onChange once per frame, and to `onAnswer`).
+   */
+  _workerParse(type, runKey, cache, line, ts, onAnswer) {
+    const key = `${ts}\n${line}`;
+    const known = cache?.get(key);
+    if (known) return known.slice();
+    const worker = this.#workers.get(type);
+    if (!worker) return generic(line, ts);
+    worker.host.parse(runKey, line, ts, (json, reason) => {
+      const entries = json === null ? generic(line, ts) : JSON.parse(json);
+      if (cache) {
+        if (cache.size > 10_000) cache.delete(cache.keys().next().value);
+        cache.set(key, entries);
+      }
+      onAnswer?.(entries, reason);
+      this.#queueLineUpdate(type, { line, ts, entries });
+    });
+    return generic(line, ts);
+  }
+
+  /** @internal The worker host of `type`, if it runs there. */
+  _worker(type) {
+    return this.#workers.get(type)?.host ?? null;
+  }
+
+  /** @internal A fresh key for a run in a worker host. */
+  _runKey() {
+    return `run:${this.#nextRunKey++}`;
+  }
+
+  /** @internal After an inline call: look at what the core queued (overruns, changes). */
+  _afterCall() {
+    const core = this.#core;
+    if (!core || this.#generation !== instanceGeneration) return;
+    const n = core.eventCount();
+    if (n !== this.#events) {
+      this.#events = n;
+      this.#scheduleDrain();
+    }
+  }
+
+  /**
+   * Resolves when nothing is pending: no source loading, no line waiting for a worker's
+   * answer, no change notification still to be delivered.
+   */
+  async idle() {
+    for (;;) {
+      await Promise.all([...this.#workers.values()].map((w) => w.host.idle()));
+      await new Promise((r) => setTimeout(r, 0));
+      const busy = this.#pendingLoads > 0 || this.#flushQueued || [...this.#workers.values()].some((w) => w.host.pending > 0);
+      if (!busy || this.#disposed) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  #queueLineUpdate(type, update) {
+    let list = this.#lineUpdates.get(type);
+    if (!list) this.#lineUpdates.set(type, (list = []));
+    list.push(update);
+    this.#scheduleFlush();
+  }
+
+  #scheduleFlush() {
+    if (this.#flushQueued || this.#disposed) return;
+    this.#flushQueued = true;
+    const flush = () => {
+      this.#flushQueued = false;
+      if (this.#disposed) return;
+      const updates = this.#lineUpdates;
+      this.#lineUpdates = new Map();
+      for (const [type, lines] of updates) this.#emit(type, lines);
+      for (const f of this.#frameHooks) f();
+    };
+    // At most once per animation frame; where there are no frames (Node, hidden tabs' timers
+    // still run) a macrotask.
+    if (typeof requestAnimationFrame === "function" && typeof document !== "undefined" && document.visibilityState !== "hidden") {
+      requestAnimationFrame(flush);
+    } else {
+      setTimeout(flush, 16);
+    }
+  }
+
+  #frameHooks = new Set();
+  /** @internal Called once per flushed frame (TranscriptBuilders deliver their updates). */
+  _onFrame(hook) {
+    this.#frameHooks.add(hook);
+    return () => this.#frameHooks.delete(hook);
+  }
+  /** @internal */
+  _requestFrame() {
+    this.#scheduleFlush();
+  }
+
+  /** Moves `type` to the worker host (its parser must be a registered source). */
+  #moveToWorker(type, reason) {
+    if (this.#workers.has(type) || this.#host === "inline" || this.#disposed) return;
+    const src = this.#sources.get(type);
+    if (!src) return;
+    const host = new WorkerHost({
+      module: compiled,
+      type,
+      source: src.source,
+      contractVersion: src.contractVersion ?? undefined,
+      optionsJson: this.#workerOptions,
+      deadlineMs: this.#hardDeadlineMs,
+      onGiveUp: (why) => {
+        this.#workers.delete(type);
+        this.#faults.set(type, `worker host: ${why}`);
+        this.#call(type, (core) => core.markFaulted(type, `worker host: ${why}`));
+        this.#emit(type);
+      },
+    });
+    this.#workers.set(type, { host, reason });
+    this.#defaultCaches.delete(type);
+    this.#emit(type);
+  }
+
+  #closeWorker(type) {
+    const w = this.#workers.get(type);
+    if (!w) return;
+    w.host.close();
+    this.#workers.delete(type);
+    this.#defaultCaches.delete(type);
   }
 
   /** Compiles `source` as `type`'s parser now and returns the resulting status. */
@@ -229,10 +388,16 @@ export class ParserRegistry {
     if (contractVersion !== undefined && contractVersion !== null) checkString(contractVersion, "contractVersion");
     this.#faults.delete(type);
     this.#builtins.delete(type);
+    this.#closeWorker(type);
     const json = this.#call(type, (core) => core.registerSource(type, source, contractVersion ?? undefined));
-    const status = json === undefined ? this.status(type) : JSON.parse(json);
-    if (status.state === "ready") this.#sources.set(type, { source, contractVersion: contractVersion ?? null });
-    else this.#sources.delete(type);
+    let status = json === undefined ? this.status(type) : JSON.parse(json);
+    if (status.state === "ready") {
+      this.#sources.set(type, { source, contractVersion: contractVersion ?? null });
+      if (this.#host === "worker") {
+        this.#moveToWorker(type, 'the registry runs every parser in the worker host (host: "worker")');
+        status = this.status(type);
+      }
+    } else this.#sources.delete(type);
     this.#seen.add(type);
     this.#scheduleDrain();
     return status;
@@ -253,6 +418,7 @@ export class ParserRegistry {
     }
     this.#faults.delete(type);
     this.#sources.delete(type);
+    this.#closeWorker(type);
     this.#builtins.set(type, b);
     const json = this.#call(type, (core) => core.registerBuiltin(type, b.parseStdoutLine, b.createStdoutParser));
     this.#seen.add(type);
@@ -276,13 +442,41 @@ export class ParserRegistry {
   /** The status of `type`. */
   status(type) {
     checkString(type, "type");
-    return JSON.parse(this.#call(null, (core) => core.status(type)));
+    const status = JSON.parse(this.#call(null, (core) => core.status(type)));
+    const w = this.#workers.get(type);
+    status.host = w ? "worker" : "inline";
+    status.hostReason = w ? w.reason : null;
+    return status;
   }
 
   /** Counters for `type`, or for all types. */
   diagnostics(type) {
     if (type !== undefined) checkString(type, "type");
-    return JSON.parse(this.#call(null, (core) => core.diagnostics(type)));
+    const d = JSON.parse(this.#call(null, (core) => core.diagnostics(type)));
+    const hosts = type === undefined ? [...this.#workers.values()] : [this.#workers.get(type)].filter(Boolean);
+    d.worker = hosts.length ? { linesParsed: 0, deadlineKills: 0, faults: 0, respawns: 0, replayedLines: 0, stateLost: 0, pendingLines: 0 } : null;
+    for (const { host } of hosts) {
+      for (const k of Object.keys(host.stats)) d.worker[k] += host.stats[k];
+      d.worker.pendingLines += host.pending;
+      // What the parser did in the worker: its own fallbacks and dropped entries.
+      const { fallbacks, droppedEntries, lastError } = host.incidents;
+      let fellBack = 0;
+      for (const [k, v] of Object.entries(fallbacks)) {
+        d.fallbacks[k] = (d.fallbacks[k] ?? 0) + v;
+        fellBack += v;
+      }
+      for (const [k, v] of Object.entries(droppedEntries)) d.droppedEntries[k] = (d.droppedEntries[k] ?? 0) + v;
+      d.lastError = lastError ?? d.lastError;
+      d.linesParsed += host.stats.linesParsed;
+      d.linesByParser += host.stats.linesParsed - fellBack;
+    }
+    if (d.worker) {
+      // Lines killed at the deadline (or lost to a worker fault) fell back too.
+      d.linesParsed += d.worker.deadlineKills + d.worker.faults;
+      if (d.worker.deadlineKills) d.fallbacks.deadline = (d.fallbacks.deadline ?? 0) + d.worker.deadlineKills;
+      if (d.worker.faults) d.fallbacks.worker_fault = (d.fallbacks.worker_fault ?? 0) + d.worker.faults;
+    }
+    return d;
   }
 
   /** Clears a failure and loads `type` again (also after an engine fault). */
@@ -290,6 +484,7 @@ export class ParserRegistry {
     checkString(type, "type");
     this.#faults.delete(type);
     this.#sources.delete(type);
+    this.#closeWorker(type);
     const status = JSON.parse(this.#call(type, (core) => core.reload(type)));
     this.#scheduleDrain();
     return status;
@@ -308,6 +503,7 @@ export class ParserRegistry {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#listeners.clear();
+    for (const type of [...this.#workers.keys()]) this.#closeWorker(type);
     reaper?.unregister(this);
     if (this.#core) release(this.#core, this.#generation);
     this.#core = null;
@@ -363,11 +559,16 @@ export class ParserRegistry {
     const core = this.#ensureCore();
     const requests = JSON.parse(core.takeLoadRequests());
     for (const { adapterType, token } of requests) this.#load(adapterType, token);
+    for (const type of JSON.parse(core.takeOverruns())) {
+      if (this.#host === "auto") this.#moveToWorker(type, "it ran over its line budget inline; the worker host can stop what boa cannot interrupt");
+    }
     for (const type of JSON.parse(core.takeChanges())) this.#emit(type);
+    this.#events = core.eventCount();
   }
 
   #load(type, token) {
     const loader = this.#loadSource;
+    this.#pendingLoads += 1;
     Promise.resolve()
       .then(() => loader(type))
       .then(
@@ -383,22 +584,26 @@ export class ParserRegistry {
         (error) => ["failed", error instanceof Error ? error.message : String(error)],
       )
       .then(([kind, text, version]) => {
+        this.#pendingLoads -= 1;
         if (this.#disposed) return;
         const json = this.#call(type, (core) => core.completeLoad(type, token, kind, text, version));
         if (json) {
           const status = JSON.parse(json);
-          if (status.state === "ready") this.#sources.set(type, { source: text, contractVersion: version ?? null });
+          if (status.state === "ready") {
+            this.#sources.set(type, { source: text, contractVersion: version ?? null });
+            if (this.#host === "worker") this.#moveToWorker(type, 'the registry runs every parser in the worker host (host: "worker")');
+          }
         }
         this.#drain();
       });
   }
 
-  #emit(type) {
+  #emit(type, lines = null) {
     if (!this.#listeners.size) return;
     const status = this.status(type);
     for (const listener of [...this.#listeners]) {
       try {
-        listener(type, status);
+        listener(type, status, lines);
       } catch (e) {
         // A listener's bug must not stop the others; report it without throwing.
         queueMicrotask(() => {
@@ -417,6 +622,8 @@ class Run {
   #generation = -1;
   #journal = []; // lines since the last reset, to restore state in a fresh instance
   #disposed = false;
+  #worker = null; // the worker host this run was moved to
+  #runKey = null;
 
   constructor(registry, type) {
     this.#registry = registry;
@@ -439,8 +646,21 @@ class Run {
     checkString(line, "line");
     checkString(ts, "ts");
     this.#registry._core();
+    const worker = this.#registry._worker(this.#type);
+    if (worker) {
+      // Moved to the worker host: bring a worker run to this run's state, then answer later
+      // (the generic entry now; the answer through onChange).
+      if (worker !== this.#worker) {
+        this.#worker = worker;
+        this.#runKey = this.#registry._runKey();
+        worker.prime(this.#runKey, this.#journal);
+      }
+      this.#journal.push([line, ts]);
+      return this.#registry._workerParse(this.#type, this.#runKey, null, line, ts, null);
+    }
     if (this.#id === null || this.#generation !== this.#registry._generation()) this.#bind();
     const json = this.#id === null ? undefined : this.#registry._call(this.#type, (core) => core.runParseLine(this.#id, line, ts));
+    this.#registry._afterCall();
     this.#journal.push([line, ts]);
     return json === undefined ? generic(line, ts) : JSON.parse(json);
   }
@@ -449,6 +669,7 @@ class Run {
     if (this.#disposed) throw new ParseboxDisposedError("parser used after dispose()");
     this.#journal = [];
     this.#registry._core();
+    if (this.#worker) this.#worker.reset(this.#runKey);
     if (this.#id === null || this.#generation !== this.#registry._generation()) this.#bind();
     else this.#registry._call(this.#type, (core) => core.resetRun(this.#id));
   }
@@ -456,6 +677,7 @@ class Run {
   dispose() {
     if (this.#disposed) return;
     this.#disposed = true;
+    this.#worker?.drop(this.#runKey);
     if (this.#id !== null && this.#generation === this.#registry._generation()) {
       try {
         this.#registry._call(null, (core) => core.dropRun(this.#id));
@@ -486,6 +708,11 @@ export class TranscriptBuilder {
   #finished = false;
   #entries = [];
   #disposed = false;
+  #worker = null; // the worker host answering this builder's lines, once the type moved there
+  #runKey = null;
+  #updateFrom = Infinity; // smallest entry index changed by late answers since the last frame
+  #listeners = new Set();
+  #unhookFrame;
 
   constructor(registry, type, options) {
     if (!(registry instanceof ParserRegistry)) throw new ParseboxOptionsError("TranscriptBuilder needs a ParserRegistry");
@@ -493,8 +720,60 @@ export class TranscriptBuilder {
     this.#options = JSON.stringify(checkOptions(options, { redactHomePaths: "boolean" }, "TranscriptBuilder"));
     this.#registry = registry;
     this.#type = type;
+    this.#unhookFrame = registry._onFrame(() => this.#flushUpdates());
     this.#bind();
   }
+
+  /**
+   * Calls `listener({ from, entries })` (at most once per animation frame) when late answers
+   * from the worker host changed entries in place: `entries` are those from index `from` on.
+   */
+  onUpdate(listener) {
+    if (typeof listener !== "function") throw new ParseboxOptionsError("onUpdate needs a function");
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #flushUpdates() {
+    if (this.#updateFrom === Infinity || this.#disposed) return;
+    const from = this.#updateFrom;
+    this.#updateFrom = Infinity;
+    const update = { from, entries: this.#entries.slice(from) };
+    for (const l of [...this.#listeners]) l(update);
+  }
+
+  /** Follows the type to the worker host: later lines are answered there, in place. */
+  #syncWorker() {
+    const worker = this.#registry._worker(this.#type);
+    if (worker === this.#worker) return;
+    this.#worker = worker;
+    if (worker) {
+      this.#runKey = this.#registry._runKey();
+      this.#core.setDeferred(true);
+      worker.prime(this.#runKey, JSON.parse(this.#core.lineHistory()));
+    } else {
+      this.#runKey = null;
+      this.#core.setDeferred(false);
+    }
+  }
+
+  /** Sends the lines answered "later" to the worker; their answers replace entries in place. */
+  #sendDeferred() {
+    const worker = this.#worker;
+    if (!worker) return;
+    const core = this.#core;
+    const generation = core.generation();
+    for (const { item, line, ts } of JSON.parse(core.takeDeferred())) {
+      worker.parse(this.#runKey, line, ts, (json) => {
+        // null: the line ran past its deadline; it keeps its generic entry.
+        if (json === null || this.#disposed || this.#core !== core) return;
+        const { from } = this.#apply(core.replaceLine(item, generation, json));
+        this.#updateFrom = Math.min(this.#updateFrom, from);
+        this.#registry._requestFrame();
+      });
+    }
+  }
+
 
   #bind() {
     const registryCore = this.#registry._core();
@@ -508,8 +787,11 @@ export class TranscriptBuilder {
     this.#generation = this.#registry._generation();
     this.#registry._noteType(this.#type);
     this.#entries = [];
+    this.#worker = null;
+    this.#syncWorker();
     for (const c of this.#chunks) this.#apply(this.#core.push(JSON.stringify(c)));
     if (this.#finished) this.#apply(this.#core.finish());
+    this.#sendDeferred();
   }
 
   #live() {
@@ -534,33 +816,43 @@ export class TranscriptBuilder {
     }
     const c = chunk.seq === undefined ? { ts: chunk.ts, stream: chunk.stream, chunk: chunk.chunk } : { ts: chunk.ts, stream: chunk.stream, chunk: chunk.chunk, seq: chunk.seq };
     this.#chunks.push(c);
+    this.#syncWorker();
     const json = this.#registry._call(this.#type, () => this.#core.push(JSON.stringify(c)));
     if (json === undefined) {
       this.#bind(); // the instance trapped: rebuilt from the chunks, this one included
       return { from: 0, entries: this.#entries.slice() };
     }
-    return this.#apply(json);
+    const update = this.#apply(json);
+    this.#sendDeferred();
+    this.#registry._afterCall();
+    return update;
   }
 
   /** Ends the run: flushes the partial last line. */
   finish() {
     this.#live();
     this.#finished = true;
+    this.#syncWorker();
     const json = this.#registry._call(this.#type, () => this.#core.finish());
     if (json === undefined) {
       this.#bind();
       return { from: 0, entries: this.#entries.slice() };
     }
-    return this.#apply(json);
+    const update = this.#apply(json);
+    this.#sendDeferred();
+    return update;
   }
 
   /** Re-parses the whole run (call it when `onChange` says the adapter's parser is ready). */
   rebuild() {
     this.#live();
+    this.#syncWorker();
+    if (this.#worker) this.#worker.reset(this.#runKey);
     const json = this.#registry._call(this.#type, () => this.#core.rebuild());
     if (json === undefined) this.#bind();
     else this.#apply(json);
     if (this.#finished) this.#apply(this.#core.finish());
+    this.#sendDeferred();
     return this.entries();
   }
 
@@ -574,6 +866,9 @@ export class TranscriptBuilder {
   dispose() {
     if (this.#disposed) return;
     this.#disposed = true;
+    this.#unhookFrame();
+    this.#listeners.clear();
+    this.#worker?.drop(this.#runKey);
     reaper?.unregister(this);
     if (this.#core) release(this.#core, this.#generation);
     this.#core = null;

@@ -85,6 +85,26 @@ export interface AdapterStatus {
   entryPoint: "createStdoutParser" | "parseStdoutLine" | null;
   /** The declared `paperclip.adapterUiParser` version, else null. */
   contractVersion: string | null;
+  /** Where the parser runs: in the page's thread, or in a Worker that can be terminated. */
+  host: "inline" | "worker";
+  /** Why it runs in the worker host, else null. */
+  hostReason: string | null;
+}
+
+/** The worker host's counters for a type (or all types). */
+export interface WorkerDiagnostics {
+  linesParsed: number;
+  /** Lines that ran past the hard deadline: the worker was terminated and respawned. */
+  deadlineKills: number;
+  /** Traps inside the worker (out of memory, a panic). */
+  faults: number;
+  respawns: number;
+  /** Earlier lines replayed into respawned workers to restore parser state. */
+  replayedLines: number;
+  /** Times a run's history was over its cap, so a respawn could not restore its state. */
+  stateLost: number;
+  /** Lines sent and not answered yet. */
+  pendingLines: number;
 }
 
 /** Counters for one adapter type, or all of them. */
@@ -100,6 +120,8 @@ export interface Diagnostics {
   loadMs: number | null;
   lastError: string | null;
   runsCreated: number;
+  /** The worker host's counters, or null when nothing of this type runs there. */
+  worker: WorkerDiagnostics | null;
 }
 
 /** One chunk of run output, as Paperclip's run-log stream delivers it. */

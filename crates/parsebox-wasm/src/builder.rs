@@ -5,7 +5,8 @@ use std::rc::Rc;
 
 use parsebox_registry::{Registry, RunId};
 use parsebox_transcript::{
-    Chunk, LineFailure, LineParser, TranscriptBuilder, TranscriptEntry, TranscriptOptions,
+    entries_from_return, Chunk, EntryLimits, LineFailure, LineParser, TranscriptBuilder,
+    TranscriptEntry, TranscriptOptions, DEFERRED,
 };
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -17,10 +18,15 @@ use crate::{into_error, to_json};
 struct RegistryRun {
     registry: Rc<RefCell<Registry>>,
     run: RunId,
+    /// The adapter's parser runs elsewhere (a Worker): every line is answered later.
+    deferred: bool,
 }
 
 impl LineParser for RegistryRun {
     fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
+        if self.deferred {
+            return Err(LineFailure::new(DEFERRED, "answered by the worker host"));
+        }
         // The registry already falls back per line; a dropped run answers generically.
         Ok(self
             .registry
@@ -75,10 +81,12 @@ impl TranscriptBuilderCore {
         let parser = RegistryRun {
             registry: Rc::clone(&registry.inner),
             run,
+            deferred: false,
         };
         let options = TranscriptOptions {
             redact_home_paths: options.redact_home_paths.unwrap_or(false),
             retain_chunks: true,
+            track_lines: true,
         };
         Ok(Self {
             inner: TranscriptBuilder::new(parser, options),
@@ -107,6 +115,62 @@ impl TranscriptBuilderCore {
     pub fn rebuild(&mut self) -> Result<String, JsValue> {
         self.inner.rebuild();
         self.changed(0..self.inner.entries().len())
+    }
+
+    /// Answer every later line through `takeDeferred`/`replaceLine` (the adapter runs in a
+    /// Worker) instead of the registry run.
+    #[wasm_bindgen(js_name = setDeferred)]
+    pub fn set_deferred(&mut self, deferred: bool) {
+        self.inner.parser_mut().deferred = deferred;
+    }
+
+    /// Lines waiting for a late answer, as JSON `[{item, line, ts}]`.
+    #[wasm_bindgen(js_name = takeDeferred)]
+    pub fn take_deferred(&mut self) -> Result<String, JsValue> {
+        let lines: Vec<serde_json::Value> = self
+            .inner
+            .take_deferred()
+            .into_iter()
+            .map(|d| serde_json::json!({ "item": d.item, "line": d.line, "ts": d.ts }))
+            .collect();
+        to_json(&lines)
+    }
+
+    /// Every stdout line parsed since the last rebuild as JSON `[[line, ts], …]`, to bring a
+    /// parser moved to the worker host to this run's state.
+    #[wasm_bindgen(js_name = lineHistory)]
+    pub fn line_history(&self) -> Result<String, JsValue> {
+        let lines: Vec<(&str, &str)> = self.inner.line_history().collect();
+        to_json(&lines)
+    }
+
+    /// The builder's rebuild count: deferred items belong to one generation.
+    pub fn generation(&self) -> f64 {
+        self.inner.generation() as f64
+    }
+
+    /// Replaces deferred line `item` (of `generation`) with its answer (a JSON array of
+    /// entries); same result shape as `push`. A stale generation changes nothing.
+    ///
+    /// # Errors
+    /// `ParseboxError` when the answer is not a JSON array of entries.
+    #[wasm_bindgen(js_name = replaceLine)]
+    pub fn replace_line(
+        &mut self,
+        item: f64,
+        generation: f64,
+        entries_json: &str,
+    ) -> Result<String, JsValue> {
+        if generation as u64 != self.inner.generation() {
+            let end = self.inner.entries().len();
+            return self.changed(end..end);
+        }
+        let value: serde_json::Value = serde_json::from_str(entries_json)
+            .map_err(|e| into_error("ParseboxError", format!("invalid late answer: {e}")))?;
+        let checked = entries_from_return(value, &EntryLimits::default())
+            .map_err(|e| into_error("ParseboxError", format!("invalid late answer: {e}")))?;
+        let range = self.inner.replace_line(item as usize, checked.entries);
+        self.changed(range)
     }
 
     /// The whole transcript as a JSON array.

@@ -221,6 +221,32 @@ impl RegistryCore {
         to_json(&changes)
     }
 
+    /// Moves whenever there are changes, load requests or overruns to take.
+    #[wasm_bindgen(js_name = eventCount)]
+    pub fn event_count(&self) -> f64 {
+        self.inner.borrow().event_count() as f64
+    }
+
+    /// What went wrong on the last line parsed in a run, as JSON `{fallback, dropped}`, or
+    /// `undefined` when nothing did.
+    #[wasm_bindgen(js_name = lastIncident)]
+    pub fn last_incident(&self) -> Result<Option<String>, JsValue> {
+        self.inner.borrow().last_incident().map(to_json).transpose()
+    }
+
+    /// Moves whenever a line fell back or an entry was dropped (any type).
+    #[wasm_bindgen(js_name = incidentCount)]
+    pub fn incident_count(&self) -> f64 {
+        self.inner.borrow().incident_count() as f64
+    }
+
+    /// Adapter types that ran over budget since the last call, as a JSON array.
+    #[wasm_bindgen(js_name = takeOverruns)]
+    pub fn take_overruns(&self) -> Result<String, JsValue> {
+        let overruns = self.inner.borrow_mut().take_overruns();
+        to_json(&overruns)
+    }
+
     /// Status JSON of a type.
     pub fn status(&self, adapter_type: &str) -> Result<String, JsValue> {
         to_json(&self.inner.borrow().status(adapter_type))

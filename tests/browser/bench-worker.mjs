@@ -1,0 +1,95 @@
+// Benchmark (not a test): the worker host's per-line cost and its respawn + replay time, in
+// headless Chromium against the built pkg/.
+//   node tests/browser/bench-worker.mjs [trials=5]
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { serve, launch, newPage } from "./harness.mjs";
+
+const trials = Number(process.argv[2] ?? 5);
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+const parser = await readFile(new URL("fixtures/hermes-ui-parser.js", import.meta.url), "utf8");
+// Lines of the hermes-style fixture's dialect, deterministic.
+const kinds = ["┊ 💬 thinking about the task", "┊ $ ls /home/user/project", "┊ [done] $ ls /home/user/project — /src /README.md  0.3s", "The project is a CLI tool written in TypeScript.", "┊ read /home/user/project/README.md", "┊ [done] read — Project overview  1.2s"];
+const log = (n) => Array.from({ length: n }, (_, i) => kinds[i % kinds.length]).join("\n") + "\n";
+// A stateful parser that counts lines and hangs (a regex no budget stops) on "hang".
+const hanging = `let n = 0; export function createStdoutParser() { return { parseLine(line, ts) {
+  if (line === "hang") /^(\\s+)+$/.test(" ".repeat(40) + "x"); n++; return [{ kind: "stdout", ts, text: line + " #" + n }]; }, reset() {} }; }`;
+
+const server = await serve(repo, {
+  "/bench.html": () => ({
+    type: "text/html",
+    body: `<!doctype html><script type="module">
+  import init, { ParserRegistry, TranscriptBuilder } from "/pkg/index.js";
+  await init();
+  window.stream = async (host, source, text) => {
+    const registry = new ParserRegistry({ host, loadSource: null });
+    registry.registerSource("h", source);
+    const builder = new TranscriptBuilder(registry, "h");
+    // Warm: one line through the same path.
+    builder.push({ ts: "t", stream: "stdout", chunk: "warm\\n" });
+    await registry.idle();
+    const t0 = performance.now();
+    let main = 0;
+    const lines = text.split("\\n");
+    for (let i = 0; i < lines.length; i += 100) {
+      const s = performance.now();
+      builder.push({ ts: "t", stream: "stdout", chunk: lines.slice(i, i + 100).join("\\n") + "\\n" });
+      main += performance.now() - s;
+    }
+    await registry.idle();
+    const total = performance.now() - t0;
+    const kinds = new Set(builder.entries().map((e) => e.kind));
+    registry.dispose();
+    return { total, main, kinds: [...kinds] };
+  };
+  window.respawn = async (source, earlier) => {
+    const registry = new ParserRegistry({ host: "worker", loadSource: null, hardDeadlineMs: 100 });
+    registry.registerSource("h", source);
+    const run = registry.adapter("h").createStdoutParser();
+    for (let i = 0; i < earlier; i++) run.parseLine("line " + i, "t");
+    await registry.idle();
+    const t0 = performance.now();
+    run.parseLine("hang", "t");
+    let answered = null;
+    registry.onChange((type, status, lines) => { if (lines) for (const l of lines) if (l.line === "after") answered = { at: performance.now(), text: l.entries[0].text }; });
+    run.parseLine("after", "t");
+    await registry.idle();
+    const d = registry.diagnostics("h").worker;
+    await new Promise((r) => setTimeout(r, 50));
+    registry.dispose();
+    return { ms: (answered?.at ?? performance.now()) - t0, text: answered?.text, kills: d.deadlineKills, replayed: d.replayedLines };
+  };
+  window.ready = true;
+</script>`,
+  }),
+});
+const browser = await launch();
+const page = await newPage(browser, []);
+await page.goto(`${server.url}/bench.html`);
+await page.waitForFunction(() => window.ready === true, null, { timeout: 30_000 });
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { min: s[0], median: s[Math.floor(s.length / 2)] };
+};
+const f = (x) => x.toFixed(1);
+
+console.log(`## worker host vs inline, ${trials} trials each (Chromium ${browser.version()})`);
+for (const n of [10_000]) {
+  const text = log(n);
+  for (const host of ["inline", "worker"]) {
+    const rows = [];
+    for (let t = 0; t < trials; t++) rows.push(await page.evaluate(([h, s, x]) => window.stream(h, s, x), [host, parser, text]));
+    const total = stats(rows.map((r) => r.total));
+    const main = stats(rows.map((r) => r.main));
+    console.log(`${host.padEnd(6)} ${n} lines: total min ${f(total.min)} ms / median ${f(total.median)} ms (${Math.round(n / (total.median / 1000))} lines/s); main-thread push time median ${f(main.median)} ms; kinds ${rows[0].kinds.join(",")}`);
+  }
+}
+console.log(`## respawn + replay after a deadline kill (hardDeadlineMs 100), ${trials} trials`);
+for (const earlier of [100, 1_000, 10_000]) {
+  const rows = [];
+  for (let t = 0; t < trials; t++) rows.push(await page.evaluate(([s, e]) => window.respawn(s, e), [hanging, earlier]));
+  const ms = stats(rows.map((r) => r.ms));
+  console.log(`${String(earlier).padStart(6)} earlier lines: hang → next line answered min ${f(ms.min)} ms / median ${f(ms.median)} ms (includes the 100 ms deadline); next line "${rows[0].text}", kills ${rows[0].kills}, replayed ${rows[0].replayed}`);
+}
+await browser.close();
+await server.close();
