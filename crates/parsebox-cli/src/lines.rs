@@ -1,0 +1,134 @@
+//! Turning a plain log into the lines a parser sees, with the corpus's deterministic timestamps
+//! (tests/corpus/README.md): split on `\r?\n`, trim with JavaScript's `trim`, skip empty lines,
+//! and give fed line *i* the time 2026-01-01T00:00:00.000Z + *i* seconds.
+
+use parsebox_transcript::jsstr::js_trim;
+
+/// Milliseconds since the epoch of 2026-01-01T00:00:00Z.
+const BASE_MS: i64 = 1_767_225_600_000;
+
+/// The ISO timestamp of fed line `i` (0-based).
+pub fn line_ts(i: u64) -> String {
+    let ms = BASE_MS.saturating_add(
+        i64::try_from(i)
+            .unwrap_or(i64::MAX / 2_000)
+            .saturating_mul(1000),
+    );
+    iso(ms)
+}
+
+/// `new Date(ms).toISOString()` for non-negative `ms`.
+pub fn iso(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let rem = ms.rem_euclid(86_400_000);
+    let (y, m, d) = civil_from_days(days);
+    let (h, min, s, milli) = (
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60,
+        rem % 1000,
+    );
+    format!("{y:04}-{m:02}-{d:02}T{h:02}:{min:02}:{s:02}.{milli:03}Z")
+}
+
+/// Howard Hinnant's `civil_from_days`: days since 1970-01-01 to (year, month, day).
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// One line as the parser receives it, with where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FedLine {
+    /// 1-based line number in the log file.
+    pub number: usize,
+    /// The trimmed, non-empty line.
+    pub text: String,
+    /// Its timestamp.
+    pub ts: String,
+}
+
+/// The lines of a plain log that a parser is fed, in order. Invalid UTF-8 becomes U+FFFD, as the
+/// server's decoder makes it.
+pub fn fed_lines(bytes: &[u8]) -> Vec<FedLine> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut out = Vec::new();
+    for (k, raw) in text.split('\n').enumerate() {
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        let line = js_trim(raw);
+        if line.is_empty() {
+            continue;
+        }
+        let i = out.len() as u64;
+        out.push(FedLine {
+            number: k + 1,
+            text: line.to_owned(),
+            ts: line_ts(i),
+        });
+    }
+    out
+}
+
+/// Whether a raw line (without its `\n`) will be fed to the parser.
+pub fn is_fed(raw: &str) -> bool {
+    !js_trim(raw.strip_suffix('\r').unwrap_or(raw)).is_empty()
+}
+
+/// A one-line preview of `text` for reports: at most `max` characters, controls escaped.
+pub fn preview(text: &str, max: usize) -> String {
+    let escaped = crate::style::escape_controls(text)
+        .replace('\n', "\\n")
+        .replace('\t', "\\t");
+    let count = escaped.chars().count();
+    if count <= max {
+        escaped
+    } else {
+        let cut: String = escaped.chars().take(max.saturating_sub(1)).collect();
+        format!("{cut}… ({} chars)", text.chars().count())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_follow_the_corpus_rule() {
+        assert_eq!(line_ts(0), "2026-01-01T00:00:00.000Z");
+        assert_eq!(line_ts(61), "2026-01-01T00:01:01.000Z");
+        assert_eq!(line_ts(86_400 * 59), "2026-03-01T00:00:00.000Z");
+        assert_eq!(iso(951_782_400_000), "2000-02-29T00:00:00.000Z");
+    }
+
+    #[test]
+    fn lines_are_split_trimmed_and_numbered() {
+        let lines = fed_lines(b"a\r\n\n  \n\xEF\xBB\xBF b \r\nc\rd\n\xFF");
+        let got: Vec<(usize, &str, &str)> = lines
+            .iter()
+            .map(|l| (l.number, l.text.as_str(), l.ts.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (1, "a", "2026-01-01T00:00:00.000Z"),
+                (4, "b", "2026-01-01T00:00:01.000Z"),
+                (5, "c\rd", "2026-01-01T00:00:02.000Z"),
+                (6, "\u{FFFD}", "2026-01-01T00:00:03.000Z"),
+            ]
+        );
+    }
+
+    #[test]
+    fn previews_are_short_and_safe() {
+        assert_eq!(preview("ab\x1bc\nd", 20), "ab\\ec\\nd");
+        assert_eq!(preview(&"x".repeat(50), 10), "xxxxxxxxx… (50 chars)");
+    }
+}

@@ -1,0 +1,122 @@
+//! `parsebox`: the command-line binding of parsebox for adapter authors. `parsebox check` runs a
+//! `ui-parser.js` through the conformance checks of the Paperclip UI parser contract (module
+//! shape, imports, size, package.json, determinism, robustness, entry validity); `parsebox
+//! parse` runs it over a log and prints the transcript. Both use the very sandbox
+//! (`parsebox-sandbox`) and transcript rules (`parsebox-transcript`) the UI's wasm package uses,
+//! so what passes here behaves the same in the browser.
+//!
+//! This crate decodes arguments, calls the core crates, and encodes the results for a terminal or
+//! a script; it holds no parsing rules of its own.
+
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
+
+mod awkward;
+mod check;
+mod cli;
+mod error;
+mod inspect;
+mod lines;
+mod package;
+mod parse;
+mod progress;
+mod render;
+mod report;
+mod style;
+mod watch;
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+use crate::error::{CliError, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE};
+use crate::style::{use_color, Painter};
+
+/// The message of the last panic, reported once at the top instead of a backtrace.
+static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
+
+/// boa interprets recursive guest code on the native stack; give it room (the sandbox's
+/// recursion limit keeps it far below this).
+const WORKER_STACK_BYTES: usize = 64 << 20;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with code 0; usage errors to stderr with code 2.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(EXIT_USAGE));
+        }
+    };
+    // The sandbox turns an engine panic into an `engine_fault` for that line; anything else is a
+    // bug, reported in one line below. Either way no backtrace noise reaches the user.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".to_owned());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        if let Ok(mut slot) = LAST_PANIC.lock() {
+            *slot = Some(format!("{msg}{at}"));
+        }
+    }));
+    let worker = std::thread::Builder::new()
+        .name("parsebox".into())
+        .stack_size(WORKER_STACK_BYTES)
+        .spawn(|| run(cli));
+    let outcome = match worker {
+        Ok(handle) => handle.join(),
+        Err(e) => Ok(Err(CliError::Output(format!(
+            "cannot start the worker thread: {e}"
+        )))),
+    };
+    let code = match outcome {
+        Ok(Ok(code)) => code,
+        Ok(Err(e)) => {
+            if !matches!(e, CliError::BrokenPipe) {
+                eprintln!("parsebox: error: {e}");
+            }
+            e.exit_code()
+        }
+        Err(_) => {
+            let msg = LAST_PANIC
+                .lock()
+                .ok()
+                .and_then(|m| m.clone())
+                .unwrap_or_default();
+            eprintln!("parsebox: internal error (a bug in parsebox, please report it): {msg}");
+            EXIT_INTERNAL
+        }
+    };
+    ExitCode::from(code)
+}
+
+fn run(cli: Cli) -> Result<u8, CliError> {
+    match cli.command {
+        Command::Check(args) => {
+            let painter = Painter {
+                color: !args.json && use_color(args.color.color),
+            };
+            let report = check::run_check(
+                &args,
+                check::Presentation {
+                    json: args.json,
+                    painter,
+                },
+            )?;
+            let text = report.render(args.json, &painter);
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+            Ok(if report.passed { EXIT_OK } else { EXIT_FAILED })
+        }
+        Command::Parse(args) => parse::run_parse(&args),
+    }
+}

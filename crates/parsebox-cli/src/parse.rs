@@ -1,0 +1,308 @@
+//! `parsebox parse`: a log through a [`TranscriptBuilder`] whose line parser is a sandboxed
+//! [`ParserRun`], printed as it is built. An entry is printed once it can no longer change
+//! (a later entry exists, so no delta can merge into it), which keeps `tail -f` piping live.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::time::{Duration, Instant};
+
+use parsebox_sandbox::{ParserModule, ParserRun};
+use parsebox_transcript::{
+    read_stored_run, Chunk, LineFailure, LineParser, TranscriptBuilder, TranscriptEntry,
+    TranscriptOptions,
+};
+
+use crate::check::{describe_load_error, sandbox_options, thousands};
+use crate::cli::{Format, ParseArgs};
+use crate::error::CliError;
+use crate::lines::{is_fed, line_ts, preview};
+use crate::progress::Progress;
+use crate::render::pretty;
+use crate::style::{use_color, Painter};
+use crate::watch::{overran, Watch};
+
+/// A [`ParserRun`] under the watchdog that also remembers which lines fell back and which ran
+/// over the budget without being stopped, for the summary.
+struct Recording {
+    run: ParserRun,
+    watch: Watch,
+    budget_ms: f64,
+    failures: Vec<(String, String, LineFailure)>,
+    failure_count: u64,
+    overruns: u64,
+    slowest: Option<(Duration, String)>,
+}
+
+impl LineParser for Recording {
+    fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
+        self.watch
+            .begin(format!("the line at {ts} ({})", preview(line, 60)));
+        let out = LineParser::parse_line(&mut self.run, line, ts);
+        let elapsed = self.watch.end();
+        if out.is_ok() && overran(elapsed, self.budget_ms) {
+            self.overruns += 1;
+            if self.slowest.as_ref().is_none_or(|(d, _)| elapsed > *d) {
+                self.slowest = Some((elapsed, ts.to_owned()));
+            }
+        }
+        if let Err(f) = &out {
+            self.failure_count += 1;
+            if self.failures.len() < 5 {
+                self.failures
+                    .push((ts.to_owned(), preview(line, 80), f.clone()));
+            }
+        }
+        out
+    }
+
+    fn reset(&mut self) {
+        LineParser::reset(&mut self.run);
+    }
+}
+
+/// Where the output goes and how it looks.
+struct Output<W: Write> {
+    out: W,
+    format: Format,
+    painter: Painter,
+    written: usize,
+    flush_each: bool,
+}
+
+impl<W: Write> Output<W> {
+    /// Writes `entries[self.written..upto]`.
+    fn emit(&mut self, entries: &[TranscriptEntry], upto: usize) -> Result<(), CliError> {
+        let Some(new) = entries.get(self.written..upto) else {
+            return Ok(());
+        };
+        if new.is_empty() {
+            return Ok(());
+        }
+        for e in new {
+            match self.format {
+                Format::Jsonl => {
+                    serde_json::to_writer(&mut self.out, e)
+                        .map_err(|e| CliError::write(&io::Error::from(e)))?;
+                    self.out.write_all(b"\n")?;
+                }
+                Format::Pretty => {
+                    self.out.write_all(pretty(e, &self.painter).as_bytes())?;
+                    self.out.write_all(b"\n")?;
+                }
+            }
+        }
+        self.written = upto;
+        if self.flush_each {
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs `parsebox parse`.
+///
+/// # Errors
+/// [`CliError::Input`] for an unreadable parser or log, [`CliError::Parser`] when the parser
+/// does not load, [`CliError::BrokenPipe`] / [`CliError::Output`] when stdout fails.
+pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
+    let options = sandbox_options(&args.sandbox)?;
+    let source_bytes = std::fs::read(&args.parser).map_err(|e| CliError::read(&args.parser, &e))?;
+    let source = String::from_utf8_lossy(&source_bytes);
+    let module = ParserModule::load(&source, options).map_err(|e| {
+        CliError::Parser(format!(
+            "{} did not load: {} (run `parsebox check` for the full report)",
+            args.parser.display(),
+            describe_load_error(&e)
+        ))
+    })?;
+    let run = module.new_run().map_err(|e| {
+        CliError::Parser(format!(
+            "could not start a run: {}",
+            describe_load_error(&e)
+        ))
+    })?;
+
+    let stdin_input = args.log.as_ref().is_none_or(|p| p.as_os_str() == "-");
+    let (reader, total): (Box<dyn Read>, Option<u64>) = if stdin_input {
+        if io::stdin().is_terminal() && !args.quiet {
+            eprintln!("parsebox: reading the log from standard input (end it with Ctrl-D)");
+        }
+        (Box::new(io::stdin().lock()), None)
+    } else {
+        let path = args
+            .log
+            .as_deref()
+            .unwrap_or_else(|| std::path::Path::new("-"));
+        let file = File::open(path).map_err(|e| CliError::read(path, &e))?;
+        let meta = file.metadata().map_err(|e| CliError::read(path, &e))?;
+        if meta.is_dir() {
+            return Err(CliError::Input(format!(
+                "cannot read {}: is a directory, not a file",
+                path.display()
+            )));
+        }
+        (Box::new(file), Some(meta.len()))
+    };
+    let input_name = if stdin_input {
+        "standard input".to_owned()
+    } else {
+        args.log
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default()
+    };
+
+    let stdout = io::stdout();
+    let stdout_tty = stdout.is_terminal();
+    let mut output = Output {
+        out: io::BufWriter::with_capacity(64 * 1024, stdout.lock()),
+        format: args.format,
+        painter: Painter {
+            color: args.format == Format::Pretty && use_color(args.color.color),
+        },
+        written: 0,
+        flush_each: stdin_input || stdout_tty,
+    };
+    // The bar shares the terminal with nothing: only when the output goes to a file or pipe.
+    let mut progress = Progress::new(
+        !args.quiet && io::stderr().is_terminal() && !stdout_tty,
+        total,
+    );
+
+    let quiet = args.quiet;
+    let watch = Watch::spawn(
+        Duration::from_millis(args.hang_timeout_ms),
+        move |label, elapsed| {
+            if !quiet {
+                eprintln!(
+                "\nparsebox: warning: the parser has run for {} s on {label} and the sandbox cannot interrupt \
+                 it (one native operation); still waiting (Ctrl-C to stop)",
+                elapsed.as_secs()
+            );
+            }
+        },
+    );
+    let recording = Recording {
+        run,
+        watch,
+        budget_ms: module.options().line_budget_ms,
+        failures: Vec::new(),
+        failure_count: 0,
+        overruns: 0,
+        slowest: None,
+    };
+    let topts = TranscriptOptions {
+        redact_home_paths: args.redact_home_paths,
+        ..TranscriptOptions::default()
+    };
+    let mut builder = TranscriptBuilder::new(recording, topts);
+
+    let started = Instant::now();
+    let mut reader = BufReader::with_capacity(256 * 1024, reader);
+    let mut buf = Vec::new();
+    let mut bytes_read: u64 = 0;
+    let mut fed: u64 = 0;
+    let mut skipped_rows = 0usize;
+    loop {
+        buf.clear();
+        let n = reader
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| CliError::Input(format!("cannot read {input_name}: {e}")))?;
+        if n == 0 {
+            break;
+        }
+        bytes_read += n as u64;
+        let text = String::from_utf8_lossy(&buf);
+        if args.ndjson {
+            let stored = read_stored_run(&text);
+            skipped_rows += stored.skipped_rows;
+            for chunk in &stored.chunks {
+                builder.push(chunk);
+            }
+        } else {
+            let raw = text.strip_suffix('\n').unwrap_or(&text);
+            let ts = line_ts(fed);
+            if is_fed(raw) {
+                fed += 1;
+            }
+            builder.push(&Chunk::stdout(&ts, &text));
+        }
+        // Everything but the last entry is final.
+        let entries = builder.entries();
+        output.emit(entries, entries.len().saturating_sub(1))?;
+        progress.update(bytes_read, builder.lines_parsed());
+    }
+    builder.finish();
+    let entries = builder.entries();
+    output.emit(entries, entries.len())?;
+    output.out.flush()?;
+    progress.clear();
+
+    if !args.quiet {
+        let elapsed = started.elapsed().as_secs_f64();
+        let lines = builder.lines_parsed();
+        let mut summary = format!(
+            "parsebox: {} line{} → {} entr{} in {:.2} s",
+            thousands(usize::try_from(lines).unwrap_or(usize::MAX)),
+            if lines == 1 { "" } else { "s" },
+            thousands(entries.len()),
+            if entries.len() == 1 { "y" } else { "ies" },
+            elapsed
+        );
+        if elapsed > 0.0 {
+            #[allow(clippy::cast_precision_loss)]
+            let (lps, mbps) = (lines as f64 / elapsed, bytes_read as f64 / elapsed / 1e6);
+            summary.push_str(&format!(
+                " ({} lines/s, {mbps:.1} MB/s)",
+                thousands(lps as usize)
+            ));
+        }
+        eprintln!("{summary}");
+        let rec = builder.parser();
+        let diag = rec.run.diagnostics();
+        if rec.failure_count > 0 {
+            eprintln!(
+                "parsebox: {} line{} fell back to the generic parser ({})",
+                rec.failure_count,
+                if rec.failure_count == 1 { "" } else { "s" },
+                counts(&diag.failures)
+            );
+            for (ts, line, f) in &rec.failures {
+                eprintln!("  {ts} {f}: {line}");
+            }
+        }
+        if let Some((slowest, ts)) = &rec.slowest {
+            eprintln!(
+                "parsebox: {} line{} ran over the {} ms budget in a native operation the sandbox cannot \
+                 interrupt (slowest: {} ms, the line at {ts}); `parsebox check` explains",
+                rec.overruns,
+                if rec.overruns == 1 { "" } else { "s" },
+                rec.budget_ms,
+                slowest.as_millis()
+            );
+        }
+        let dropped: u64 = diag.dropped.values().sum();
+        if dropped > 0 {
+            eprintln!(
+                "parsebox: {dropped} invalid entr{} dropped ({}); `parsebox check` shows them",
+                if dropped == 1 { "y" } else { "ies" },
+                counts(&diag.dropped)
+            );
+        }
+        if skipped_rows > 0 {
+            eprintln!(
+                "parsebox: {skipped_rows} malformed NDJSON row{} skipped",
+                if skipped_rows == 1 { "" } else { "s" }
+            );
+        }
+    }
+    Ok(crate::error::EXIT_OK)
+}
+
+fn counts(map: &BTreeMap<&'static str, u64>) -> String {
+    map.iter()
+        .map(|(k, v)| format!("{k} ×{v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

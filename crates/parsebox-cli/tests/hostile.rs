@@ -1,0 +1,310 @@
+//! `parsebox check` and `parsebox parse` against hostile parsers: the shared hostile corpus
+//! (`tests/corpus/hostile/`, whose parsers misbehave only on the line `attack`) and a few
+//! fixtures of this crate. `check` fails with the right reason; `parse` still prints every line,
+//! the attacked ones as generic stdout entries.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    missing_docs
+)]
+
+mod common;
+
+use common::{check, parsebox, problems, repo, status};
+
+const ATTACK_LOG: &str = "tests/fixtures/attack.log";
+
+fn hostile(name: &str) -> String {
+    let path = repo(&format!("tests/corpus/hostile/{name}.js"));
+    assert!(
+        std::path::Path::new(&path).exists(),
+        "{path} is missing from the hostile corpus"
+    );
+    path
+}
+
+/// The texts `parse` prints for attack.log (`a`, `attack`, `b`).
+fn parse_texts(parser: &str, log: &str) -> Vec<String> {
+    let run = parsebox(&["parse", "--parser", parser, log, "--format", "jsonl"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run.stdout
+        .lines()
+        .map(|l| {
+            let e: serde_json::Value = serde_json::from_str(l).unwrap();
+            assert_eq!(e["kind"], "stdout", "{e}");
+            e["text"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+/// The attack line fails with one of `codes`: the check's sample-log check fails naming it, and
+/// `parse` shows it as the generic entry between the parser's own entries.
+fn line_attack(name: &str, codes: &[&str]) {
+    let parser = hostile(name);
+    let run = parsebox(&["check", &parser, "--log", ATTACK_LOG, "--json"]);
+    assert_eq!(run.code, 1, "{name}: {}", run.stdout);
+    let report = run.json();
+    let sample = check(&report, "sample_log");
+    assert_eq!(sample["status"], "fail", "{name}: {sample}");
+    let detail = sample["details"][0].as_str().unwrap();
+    assert!(
+        codes
+            .iter()
+            .any(|c| detail.starts_with(&format!("line 2: {c}: "))),
+        "{name}: expected one of {codes:?}, got {detail}"
+    );
+    assert!(
+        sample["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("1 of 3 lines failed"),
+        "{name}: {sample}"
+    );
+
+    let texts = parse_texts(&parser, ATTACK_LOG);
+    assert_eq!(texts, ["a #1", "attack", "b #2"], "{name}");
+    let run = parsebox(&[
+        "parse", "--parser", &parser, ATTACK_LOG, "--format", "jsonl",
+    ]);
+    assert!(
+        run.stderr
+            .contains("1 line fell back to the generic parser"),
+        "{name}: {}",
+        run.stderr
+    );
+}
+
+/// The sandbox answers the attack line harmlessly: the check passes the sample log.
+fn line_answers(name: &str, answer: &str) {
+    let parser = hostile(name);
+    let run = parsebox(&["check", &parser, "--log", ATTACK_LOG, "--json"]);
+    let report = run.json();
+    assert_eq!(
+        status(&report, "sample_log"),
+        "pass",
+        "{name}: {}",
+        run.stdout
+    );
+    assert_eq!(
+        parse_texts(&parser, ATTACK_LOG),
+        ["a #1", answer, "b #2"],
+        "{name}"
+    );
+}
+
+/// The module is refused at load: `check` fails the `check_id` check with `code`, and `parse`
+/// exits 1 naming the code.
+fn load_refused(name: &str, check_id: &str, code: &str) {
+    let parser = hostile(name);
+    let run = parsebox(&["check", &parser, "--json"]);
+    assert_eq!(run.code, 1, "{name}");
+    let report = run.json();
+    assert_eq!(
+        problems(&report),
+        vec![(check_id.to_owned(), "fail".to_owned())],
+        "{name}: {}",
+        run.stdout
+    );
+    let summary = check(&report, check_id)["summary"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        summary.starts_with(&format!("{code}: ")),
+        "{name}: {summary}"
+    );
+    assert_eq!(status(&report, "sample_log"), "skip");
+
+    let run = parsebox(&["parse", "--parser", &parser, ATTACK_LOG]);
+    assert_eq!(run.code, 1, "{name}");
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr.contains(&format!("did not load: {code}: ")),
+        "{name}: {}",
+        run.stderr
+    );
+}
+
+macro_rules! attacks {
+    ($($test:ident => $body:expr;)*) => { $(#[test] fn $test() { $body })* };
+}
+
+const BUDGET: &[&str] = &["budget_exceeded"];
+const THREW: &[&str] = &["threw"];
+
+// The expectations mirror crates/parsebox-sandbox/tests/hostile.rs: the CLI must report what
+// the sandbox decided. `string_concat_forever` is left out there and here (no in-thread layer
+// stops it).
+attacks! {
+    infinite_loop => line_attack("infinite_loop", BUDGET);
+    nested_loops => line_attack("nested_loops", BUDGET);
+    loop_calling_inner => line_attack("loop_calling_inner", BUDGET);
+    deep_recursion => line_attack("deep_recursion", BUDGET);
+    catch_and_continue => line_attack("catch_and_continue", BUDGET);
+    builtin_callback_loop => line_attack("builtin_callback_loop", BUDGET);
+    sort_comparator_loop => line_attack("sort_comparator_loop", BUDGET);
+    replace_callback => line_attack("replace_callback", BUDGET);
+    json_reviver_loop => line_attack("json_reviver_loop", BUDGET);
+    array_from_huge => line_attack("array_from_huge", THREW);
+    array_from_iterator => line_attack("array_from_iterator", BUDGET);
+    fill_huge => line_attack("fill_huge", THREW);
+    includes_huge => line_attack("includes_huge", THREW);
+    repeat_huge => line_attack("repeat_huge", THREW);
+    pad_huge => line_attack("pad_huge", THREW);
+    regex_catastrophic => line_attack("regex_catastrophic", THREW);
+    regex_string_catastrophic => line_attack("regex_string_catastrophic", THREW);
+    unbounded_allocation => line_attack("unbounded_allocation", &["budget_exceeded", "memory_exceeded"]);
+    string_concat_100mb => line_attack("string_concat_100mb", &["bad_return", "budget_exceeded", "memory_exceeded"]);
+    throwing_getter => line_attack("throwing_getter", THREW);
+    looping_getter => line_attack("looping_getter", BUDGET);
+    looping_proxy => line_attack("looping_proxy", BUDGET);
+    looping_tojson => line_attack("looping_tojson", BUDGET);
+    cyclic_result => line_attack("cyclic_result", &["bad_return"]);
+    // Converting the result races the deadline on a busy machine.
+    enormous_result => line_attack("enormous_result", &["bad_return", "budget_exceeded"]);
+    wide_result => line_attack("wide_result", &["bad_return", "budget_exceeded"]);
+    throws => line_attack("throws", THREW);
+    getter_recursion => line_attack("getter_recursion", BUDGET);
+    json_parse_deep => line_attack("json_parse_deep", THREW);
+    tostring_recursion => line_answers("tostring_recursion", "<>");
+    host_globals => line_answers("host_globals", "found:");
+    init_never_returns => load_refused("init_never_returns", "load", "init_budget_exceeded");
+    factory_never_returns => load_refused("factory_never_returns", "load", "init_budget_exceeded");
+    regex_literal_catastrophic => load_refused("regex_literal_catastrophic", "load", "unsafe_regex");
+    dynamic_import => load_refused("dynamic_import", "imports", "imports");
+    require_fs => load_refused("require_fs", "imports", "imports");
+    static_import => load_refused("static_import", "imports", "imports");
+}
+
+/// A parser that assumes JSON (throws on everything else) and loops on one event type: the
+/// awkward lines find both, and the failures name the lines.
+#[test]
+fn awkward_lines_find_throws_and_loops() {
+    let run = parsebox(&[
+        "check",
+        "tests/fixtures/hostile/json-only.js",
+        "--json",
+        "--max-examples",
+        "100",
+    ]);
+    assert_eq!(run.code, 1);
+    let report = run.json();
+    let awkward = check(&report, "awkward_lines");
+    assert_eq!(awkward["status"], "fail");
+    let summary = awkward["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("budget_exceeded ×") && summary.contains("threw ×"),
+        "{summary}"
+    );
+    let details = awkward["details"].to_string();
+    assert!(
+        details.contains(r#"awkward line \"empty\": threw: SyntaxError"#),
+        "{details}"
+    );
+    assert!(
+        details.contains(r#"awkward line \"ANSI colour codes\": threw"#),
+        "{details}"
+    );
+
+    // parse: JSON lines that loop fall back, the rest parse.
+    let log =
+        "{\"type\":\"user\",\"message\":{\"text\":\"hi\"}}\n{\"type\":\"assistant\"}\nplain\n";
+    let run = common::parsebox_with_stdin(
+        &[
+            "parse",
+            "--parser",
+            "tests/fixtures/hostile/json-only.js",
+            "--format",
+            "jsonl",
+        ],
+        Some(log.as_bytes()),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let kinds: Vec<String> = run
+        .stdout
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["kind"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(kinds, ["assistant", "stdout", "stdout"]);
+    assert!(
+        run.stderr
+            .contains("2 lines fell back to the generic parser (budget_exceeded ×1, threw ×1)"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A native step the budget cannot interrupt (boa's quadratic RegExp split on a long line):
+/// a call that ends late is an overrun; one that outlives --hang-timeout-ms aborts the check
+/// with what is known so far.
+#[test]
+fn uninterruptible_calls_are_reported() {
+    let dir = std::env::temp_dir().join(format!("parsebox-cli-split-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("long.log");
+    std::fs::write(&log, format!("short: line\nSLOW{}\n", "x".repeat(10_000))).unwrap();
+    let log = log.to_string_lossy().into_owned();
+    let longer = dir.join("longer.log");
+    std::fs::write(
+        &longer,
+        format!("short: line\nSLOW{}\n", "x".repeat(60_000)),
+    )
+    .unwrap();
+    let longer = longer.to_string_lossy().into_owned();
+    let parser = "tests/fixtures/hostile/quadratic-split.js";
+
+    let run = parsebox(&[
+        "check",
+        parser,
+        "--log",
+        &log,
+        "--json",
+        "--line-budget-ms",
+        "1",
+        "--hang-timeout-ms",
+        "60000",
+    ]);
+    let report = run.json();
+    let sample = check(&report, "sample_log");
+    assert_eq!(sample["status"], "fail", "{}", run.stdout);
+    let detail = sample["details"][0].as_str().unwrap();
+    assert!(
+        detail.starts_with("line 2: budget_exceeded: took "),
+        "{detail}"
+    );
+    assert!(detail.contains("cannot interrupt"), "{detail}");
+
+    let run = parsebox(&[
+        "check",
+        parser,
+        "--log",
+        &longer,
+        "--json",
+        "--hang-timeout-ms",
+        "200",
+    ]);
+    assert_eq!(run.code, 1);
+    let report = run.json();
+    let unstoppable = check(&report, "unstoppable");
+    assert_eq!(unstoppable["status"], "fail");
+    assert!(
+        unstoppable["summary"]
+            .as_str()
+            .unwrap()
+            .contains("on line 2 (budget 50 ms)"),
+        "{unstoppable}"
+    );
+    assert_eq!(
+        status(&report, "determinism"),
+        "skip",
+        "checks after the hang are not run"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
