@@ -467,13 +467,30 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// transcript again from there: delta merges with the neighbours are redone, the lines
     /// after it are not re-parsed. Returns the range of entries that changed; an unknown item
     /// (or `track_lines` off) changes nothing.
-    pub fn replace_line(&mut self, item: usize, mut entries: Vec<TranscriptEntry>) -> Range<usize> {
-        self.redact_all(&mut entries);
+    pub fn replace_line(&mut self, item: usize, entries: Vec<TranscriptEntry>) -> Range<usize> {
+        self.replace_lines(vec![(item, entries)])
+    }
+
+    /// [`replace_line`](Self::replace_line) for many answers at once, folding the transcript
+    /// again only once, from the earliest of them: answers that arrive together (a frame's
+    /// worth from a worker) cost one pass over the tail, not one each.
+    pub fn replace_lines(&mut self, answers: Vec<(usize, Vec<TranscriptEntry>)>) -> Range<usize> {
+        let mut first: Option<usize> = None;
+        for (item, mut entries) in answers {
+            self.redact_all(&mut entries);
+            if let Some(unit) = self.items.get_mut(item) {
+                unit.produced = entries;
+                first = Some(first.map_or(item, |f| f.min(item)));
+            }
+        }
+        let Some(item) = first else {
+            let end = self.entries.len();
+            return end..end;
+        };
         let Some(unit) = self.items.get_mut(item) else {
             let end = self.entries.len();
             return end..end;
         };
-        unit.produced = entries;
         let len_before = unit.len_before;
         let saved = unit.saved_last.take();
         self.entries.truncate(len_before);

@@ -60,13 +60,19 @@ proptest! {
         for c in &chunks { late.push(c); }
         let mut pending = late.take_deferred();
         prop_assert_eq!(late.lines_fallen_back(), 0, "deferred lines are not failures");
-        // Answer in a shuffled order.
+        // Answer in a shuffled order, some in batches (as a frame's worth from a worker).
         let mut s = order_seed;
         while !pending.is_empty() {
             s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let d = pending.remove((s >> 33) as usize % pending.len());
-            let changed = late.replace_line(d.item, answer(&d.line, &d.ts));
-            prop_assert!(changed.end == late.entries().len());
+            if s % 3 == 0 && !pending.is_empty() {
+                let e = pending.remove(0);
+                let changed = late.replace_lines(vec![(d.item, answer(&d.line, &d.ts)), (e.item, answer(&e.line, &e.ts))]);
+                prop_assert!(changed.end == late.entries().len());
+            } else {
+                let changed = late.replace_line(d.item, answer(&d.line, &d.ts));
+                prop_assert!(changed.end == late.entries().len());
+            }
         }
         prop_assert_eq!(late.entries(), direct.entries());
     }

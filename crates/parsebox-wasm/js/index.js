@@ -711,6 +711,7 @@ export class TranscriptBuilder {
   #worker = null; // the worker host answering this builder's lines, once the type moved there
   #runKey = null;
   #updateFrom = Infinity; // smallest entry index changed by late answers since the last frame
+  #answers = []; // [generation, item, entriesJson] from the worker, applied once per frame
   #listeners = new Set();
   #unhookFrame;
 
@@ -735,7 +736,19 @@ export class TranscriptBuilder {
   }
 
   #flushUpdates() {
-    if (this.#updateFrom === Infinity || this.#disposed) return;
+    if (this.#disposed) return;
+    if (this.#answers.length) {
+      // One fold for the whole frame's answers (each answer alone would re-fold the tail).
+      const generation = this.#core.generation();
+      const current = this.#answers.filter(([g]) => g === generation);
+      this.#answers = [];
+      if (current.length) {
+        const payload = `[${current.map(([, item, json]) => `[${item},${json}]`).join(",")}]`;
+        const { from } = this.#apply(this.#core.replaceLines(generation, payload));
+        this.#updateFrom = Math.min(this.#updateFrom, from);
+      }
+    }
+    if (this.#updateFrom === Infinity) return;
     const from = this.#updateFrom;
     this.#updateFrom = Infinity;
     const update = { from, entries: this.#entries.slice(from) };
@@ -767,8 +780,7 @@ export class TranscriptBuilder {
       worker.parse(this.#runKey, line, ts, (json) => {
         // null: the line ran past its deadline; it keeps its generic entry.
         if (json === null || this.#disposed || this.#core !== core) return;
-        const { from } = this.#apply(core.replaceLine(item, generation, json));
-        this.#updateFrom = Math.min(this.#updateFrom, from);
+        this.#answers.push([generation, item, json]);
         this.#registry._requestFrame();
       });
     }

@@ -149,27 +149,31 @@ impl TranscriptBuilderCore {
         self.inner.generation() as f64
     }
 
-    /// Replaces deferred line `item` (of `generation`) with its answer (a JSON array of
-    /// entries); same result shape as `push`. A stale generation changes nothing.
+    /// Replaces deferred lines (of `generation`) with their answers, given as JSON
+    /// `[[item, [entries…]], …]`, folding once; same result shape as `push`. A stale generation
+    /// changes nothing.
     ///
     /// # Errors
-    /// `ParseboxError` when the answer is not a JSON array of entries.
-    #[wasm_bindgen(js_name = replaceLine)]
-    pub fn replace_line(
+    /// `ParseboxError` when the answers are not in that shape.
+    #[wasm_bindgen(js_name = replaceLines)]
+    pub fn replace_lines(
         &mut self,
-        item: f64,
         generation: f64,
-        entries_json: &str,
+        answers_json: &str,
     ) -> Result<String, JsValue> {
         if generation as u64 != self.inner.generation() {
             let end = self.inner.entries().len();
             return self.changed(end..end);
         }
-        let value: serde_json::Value = serde_json::from_str(entries_json)
-            .map_err(|e| into_error("ParseboxError", format!("invalid late answer: {e}")))?;
-        let checked = entries_from_return(value, &EntryLimits::default())
-            .map_err(|e| into_error("ParseboxError", format!("invalid late answer: {e}")))?;
-        let range = self.inner.replace_line(item as usize, checked.entries);
+        let bad = |e: String| into_error("ParseboxError", format!("invalid late answers: {e}"));
+        let answers: Vec<(usize, serde_json::Value)> =
+            serde_json::from_str(answers_json).map_err(|e| bad(e.to_string()))?;
+        let mut checked = Vec::with_capacity(answers.len());
+        for (item, value) in answers {
+            let entries = entries_from_return(value, &EntryLimits::default()).map_err(bad)?;
+            checked.push((item, entries.entries));
+        }
+        let range = self.inner.replace_lines(checked);
         self.changed(range)
     }
 
