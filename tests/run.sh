@@ -32,7 +32,11 @@ say "type test (tsc)"
 tests/node_modules/.bin/tsc -p tests/types/tsconfig.json
 
 say "no 'any' in the published types"
-if grep -nw 'any' pkg/*.d.ts; then echo "the published .d.ts must not use 'any'" >&2; exit 1; fi
+# Declarations only: doc comments may say "any".
+if grep -nwH 'any' pkg/*.d.ts | grep -vE '^[^:]+:[0-9]+:\s*(\*|//|/\*)'; then
+  echo "the published .d.ts must not use 'any'" >&2
+  exit 1
+fi
 
 say "binding tests inside wasm (Node, then headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test -p parsebox-wasm --target wasm32-unknown-unknown --locked

@@ -234,7 +234,7 @@ impl RegistryCore {
         self.inner.borrow().last_incident().map(to_json).transpose()
     }
 
-    /// Moves whenever a line fell back or an entry was dropped (any type).
+    /// Moves whenever a line fell back or an entry was dropped, whatever the adapter type.
     #[wasm_bindgen(js_name = incidentCount)]
     pub fn incident_count(&self) -> f64 {
         self.inner.borrow().incident_count() as f64

@@ -4,24 +4,10 @@
 
 mod common;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-use wasm_bindgen_test::wasm_bindgen_test;
 
-#[wasm_bindgen_test]
-fn lines_become_entries_and_failures_are_data() {
-    common::lines_become_entries_and_failures_are_data();
-}
-
-#[wasm_bindgen_test]
-fn a_hostile_log_line_cannot_crash_the_instance() {
-    common::a_hostile_log_line_cannot_crash_the_instance();
-}
-
-#[wasm_bindgen_test]
-fn misuse_throws_named_errors() {
-    common::misuse_throws_named_errors();
-}
-
-#[wasm_bindgen_test]
-fn the_builder_reports_what_changed() {
-    common::the_builder_reports_what_changed();
-}
+common::binding_scenarios!(
+    lines_become_entries_and_failures_are_data,
+    a_hostile_log_line_cannot_crash_the_instance,
+    misuse_throws_named_errors,
+    the_builder_reports_what_changed,
+);

@@ -111,3 +111,16 @@ pub fn the_builder_reports_what_changed() {
     );
     assert!(b.push(r#"{"ts":"t","stream":"video","chunk":""}"#).is_err());
 }
+
+/// The scenarios as `#[wasm_bindgen_test]` functions: one invocation per runtime's test binary.
+macro_rules! binding_scenarios {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[wasm_bindgen_test::wasm_bindgen_test]
+            fn $name() {
+                common::$name();
+            }
+        )*
+    };
+}
+pub(crate) use binding_scenarios;
