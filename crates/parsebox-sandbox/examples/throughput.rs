@@ -26,6 +26,10 @@ fn main() {
         .next()
         .unwrap_or_else(|| "/work/shared/bench/ui-parser.js".to_owned());
     let log = args.next().unwrap_or_else(|| "/tmp/run.log".to_owned());
+    // Optional third argument: run only that configuration (0, 1, 2) once, and skip the
+    // load/new_run timing (for `valgrind --tool=callgrind`, whose instruction counts do not
+    // depend on the machine's load).
+    let only: Option<usize> = args.next().and_then(|a| a.parse().ok());
     let src = std::fs::read_to_string(&parser).unwrap();
     let text = std::fs::read_to_string(&log).unwrap();
     let lines: Vec<&str> = text
@@ -36,7 +40,7 @@ fn main() {
     let ts: Vec<String> = (0..lines.len())
         .map(|i| format!("2026-01-01T00:{:02}:{:02}.000Z", (i / 60) % 60, i % 60))
         .collect();
-    let configs: [(&str, SandboxOptions); 3] = [
+    let configs: [(&str, SandboxOptions); 4] = [
         ("all layers (default options)", SandboxOptions::default()),
         (
             "no bounded built-ins / guarded RegExp",
@@ -54,14 +58,25 @@ fn main() {
                 ..SandboxOptions::default()
             },
         ),
+        (
+            // Only meaningful alone (third argument 3): the ballast is per thread.
+            "no GC ballast",
+            SandboxOptions {
+                gc_ballast_bytes: 0,
+                ..SandboxOptions::default()
+            },
+        ),
     ];
     println!("{} lines from {log}", lines.len());
-    for (name, opts) in configs {
+    for (k, (name, opts)) in configs.into_iter().enumerate() {
+        if only.is_some_and(|o| o != k) {
+            continue;
+        }
         let module = ParserModule::load(&src, opts).unwrap();
         let mut best = 0.0f64;
         let mut entries = 0usize;
         let mut failures = 0usize;
-        for _ in 0..3 {
+        for _ in 0..if only.is_some() { 1 } else { 3 } {
             let mut run = module.new_run().unwrap();
             entries = 0;
             failures = 0;
@@ -75,6 +90,9 @@ fn main() {
             best = best.max(lines.len() as f64 / t.elapsed().as_secs_f64());
         }
         println!("{name}: {best:.0} lines/s ({entries} entries, {failures} failed lines)");
+    }
+    if only.is_some() {
+        return;
     }
     let t = Instant::now();
     let module = ParserModule::load(&src, SandboxOptions::default()).unwrap();

@@ -9,8 +9,9 @@
 
 use boa_engine::object::JsObject;
 use boa_engine::property::{PropertyDescriptor, PropertyKey};
+use boa_engine::string::JsStrVariant;
 use boa_engine::value::JsVariant;
-use boa_engine::{js_string, Context, JsValue};
+use boa_engine::{js_string, Context, JsString, JsValue};
 use serde_json::{Map, Number, Value};
 
 /// Why the native walk stopped.
@@ -63,6 +64,18 @@ pub(crate) fn number(f: f64) -> Value {
     Number::from_f64(f).map_or(Value::Null, Value::Number)
 }
 
+/// A JS string as Rust text, unpaired surrogates → U+FFFD (as `to_std_string_lossy`, without
+/// its per-character formatter: this runs for every string of every entry).
+pub(crate) fn text(s: &JsString) -> String {
+    match s.as_str().variant() {
+        // ASCII (nearly every string of a log) is already UTF-8: one copy, no per-char work.
+        JsStrVariant::Latin1(b) if b.is_ascii() => String::from_utf8(b.to_vec())
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        JsStrVariant::Latin1(b) => b.iter().map(|&c| char::from(c)).collect(),
+        JsStrVariant::Utf16(u) => String::from_utf16_lossy(u),
+    }
+}
+
 fn own(obj: &JsObject, key: &PropertyKey) -> Option<PropertyDescriptor> {
     obj.borrow().properties().get(key)
 }
@@ -104,7 +117,7 @@ impl<'c> Walk<'c> {
                 if self.bytes > self.caps.max_string_bytes {
                     return Err(Conv::TooLarge("string bytes"));
                 }
-                Value::String(s.to_std_string_lossy())
+                Value::String(text(&s))
             }
             JsVariant::Object(o) => {
                 if o.is_callable() {
@@ -203,10 +216,10 @@ impl<'c> Walk<'c> {
     fn map(&mut self, o: &JsObject, depth: usize) -> Result<Value, Conv> {
         // Ordinary objects: [[OwnPropertyKeys]] is the ordinary one and runs no guest code.
         let keys = o.own_property_keys(self.ctx).map_err(|_| Conv::Bail)?;
-        let mut out = Map::new();
+        let mut out = Map::with_capacity(keys.len());
         for key in keys {
             let name = match &key {
-                PropertyKey::String(s) => s.to_std_string_lossy(),
+                PropertyKey::String(s) => text(s),
                 PropertyKey::Index(i) => i.get().to_string(),
                 PropertyKey::Symbol(_) => continue,
             };
@@ -229,8 +242,18 @@ impl<'c> Walk<'c> {
 
 #[cfg(test)]
 mod tests {
-    use super::number;
+    use super::{number, text};
+    use boa_engine::JsString;
     use serde_json::json;
+
+    #[test]
+    fn strings_convert_losslessly_or_with_replacement() {
+        assert_eq!(text(&JsString::from("plain ascii")), "plain ascii");
+        assert_eq!(text(&JsString::from("café Ã©")), "café Ã©"); // Latin1, not ASCII
+        assert_eq!(text(&JsString::from("┊ 💬 x")), "┊ 💬 x"); // UTF-16
+        let lone: &[u16] = &[0x61, 0xd83d, 0x62];
+        assert_eq!(text(&JsString::from(lone)), "a\u{fffd}b");
+    }
 
     #[test]
     fn numbers_serialise_like_javascript() {

@@ -4,16 +4,15 @@ use std::cell::Cell;
 use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
-use std::sync::Arc;
-use std::task::{Poll, Wake, Waker};
+use std::task::{Poll, Waker};
 
 use boa_engine::context::time::JsInstant;
 use boa_engine::context::{Clock, ContextBuilder, HostHooks};
 use boa_engine::error::EngineError;
 use boa_engine::job::IdleJobExecutor;
 use boa_engine::module::IdleModuleLoader;
-use boa_engine::object::JsObject;
-use boa_engine::property::PropertyKey;
+use boa_engine::object::{FunctionObjectBuilder, JsObject};
+use boa_engine::property::{PropertyDescriptor, PropertyKey};
 use boa_engine::realm::Realm as BoaRealm;
 use boa_engine::script::Script;
 use boa_engine::value::JsVariant;
@@ -72,9 +71,24 @@ impl HostHooks for Hooks {
     }
 }
 
-struct NoopWaker;
-impl Wake for NoopWaker {
-    fn wake(self: Arc<Self>) {}
+/// Size of one ballast block: small enough to build on the stack.
+const BALLAST_BLOCK: usize = 64 * 1024;
+
+thread_local! {
+    /// Ballast bytes this thread already holds.
+    static BALLAST: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Grows this thread's GC ballast to `bytes` (see `SandboxOptions::gc_ballast_bytes`): rooted
+/// `Gc<[u8; 64 KiB]>` blocks whose handles are leaked, so they stay live (and are freed with
+/// the thread's GC heap).
+fn ensure_ballast(bytes: usize) {
+    BALLAST.with(|have| {
+        while have.get() < bytes {
+            std::mem::forget(boa_engine::gc::Gc::new([0u8; BALLAST_BLOCK]));
+            have.set(have.get() + BALLAST_BLOCK);
+        }
+    });
 }
 
 /// How a budgeted evaluation ended when it did not return a value.
@@ -105,6 +119,9 @@ pub(crate) struct Realm {
     clock: Rc<LineClock>,
     host: JsObject,
     date_parse: JsObject,
+    /// The last line's `ts`, as a JS string and as `Date.parse` milliseconds: lines of one chunk
+    /// share their chunk's ts, so most lines skip both conversions.
+    last_ts: Option<(String, JsString, i64)>,
     call: Script,
     conv: Script,
     reset: Script,
@@ -177,16 +194,25 @@ fn deadline_passed() -> (&'static str, String) {
     )
 }
 
-fn set(obj: &JsObject, k: &'static str, v: JsValue, ctx: &mut Context) -> Result<(), String> {
-    obj.set(js_string!(k), v, true, ctx)
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+/// Writes one of the host object's argument slots (`l`, `t`, `r`: defined by the prelude as
+/// writable, non-enumerable, non-configurable data properties of a null-prototype object)
+/// directly into its storage: no [[Set]] lookups, no guest code possible.
+fn put(obj: &JsObject, k: JsString, v: JsValue) {
+    obj.insert_property(
+        k,
+        PropertyDescriptor::builder()
+            .value(v)
+            .writable(true)
+            .enumerable(false)
+            .configurable(false),
+    );
 }
 
 impl Realm {
     /// Builds a realm, runs the prelude and the module, and creates the parser instance.
     pub(crate) fn new(prepared: &Prepared, opts: &SandboxOptions) -> Result<Realm, InitError> {
         let setup = |e: JsError| InitError::Setup(e.to_string());
+        ensure_ballast(opts.gc_ballast_bytes);
         let clock = Rc::new(LineClock::default());
         let mut ctx = ContextBuilder::new()
             .host_hooks(Rc::new(Hooks))
@@ -217,6 +243,50 @@ impl Realm {
         });
         ctx.register_global_builtin_callable(js_string!("__parsebox_screen"), 2, screen)
             .map_err(setup)?;
+        // JSON.parse's core (the prelude adds the bytecode reviver walk): see json.rs.
+        let json_parse = NativeFunction::from_fn_ptr(|_, args, ctx| {
+            let text = args.first().cloned().unwrap_or_default().to_string(ctx)?;
+            crate::json::parse(&text, ctx)
+        });
+        ctx.register_global_builtin_callable(js_string!("__parsebox_json"), 1, json_parse)
+            .map_err(setup)?;
+        // RegExp.prototype.exec with the input-length cap, native: every regex method and the
+        // String regex methods call it, and a bytecode wrapper cost ~15 % per line.
+        let native_exec = ctx
+            .intrinsics()
+            .constructors()
+            .regexp()
+            .prototype()
+            .get(js_string!("exec"), &mut ctx)
+            .map_err(setup)?
+            .as_object()
+            .ok_or_else(|| InitError::Setup("RegExp.prototype.exec missing".to_owned()))?;
+        let max_input = opts.max_regex_input;
+        let guarded_exec = NativeFunction::from_copy_closure_with_captures(
+            move |this, args, exec: &JsObject, ctx| {
+                let input = args.first().cloned().unwrap_or_default().to_string(ctx)?;
+                if input.len() > max_input {
+                    return Err(JsNativeError::range()
+                        .with_message(format!(
+                            "parsebox: regex input length of {} exceeds the sandbox limit of {max_input}",
+                            input.len()
+                        ))
+                        .into());
+                }
+                exec.call(this, &[JsValue::from(input)], ctx)
+            },
+            native_exec,
+        );
+        let guarded_exec = FunctionObjectBuilder::new(ctx.realm(), guarded_exec)
+            .name(js_string!("exec"))
+            .length(1)
+            .build();
+        ctx.register_global_property(
+            js_string!("__parsebox_exec"),
+            guarded_exec,
+            boa_engine::property::Attribute::all(),
+        )
+        .map_err(setup)?;
         let date_parse = ctx
             .intrinsics()
             .constructors()
@@ -229,7 +299,6 @@ impl Realm {
         let prelude = PRELUDE
             .replace("@MAX_ELEMENTS@", &opts.max_builtin_elements.to_string())
             .replace("@MAX_STRING@", &opts.max_builtin_string_len.to_string())
-            .replace("@MAX_REGEX_INPUT@", &opts.max_regex_input.to_string())
             .replace("@MAX_DEPTH@", &opts.max_result_depth.to_string())
             .replace("@MAX_NODES@", &opts.max_result_values.to_string())
             .replace(
@@ -243,9 +312,11 @@ impl Realm {
         ctx.eval(Source::from_bytes(prelude.as_bytes()))
             .map_err(setup)?;
         let global = ctx.global_object();
-        global
-            .delete_property_or_throw(js_string!("__parsebox_screen"), &mut ctx)
-            .map_err(setup)?;
+        for k in ["__parsebox_screen", "__parsebox_json", "__parsebox_exec"] {
+            global
+                .delete_property_or_throw(JsString::from(k), &mut ctx)
+                .map_err(setup)?;
+        }
         let host = global
             .get(js_string!("__parsebox"), &mut ctx)
             .map_err(setup)?
@@ -269,6 +340,7 @@ impl Realm {
             clock,
             host,
             date_parse,
+            last_ts: None,
             call,
             conv,
             reset,
@@ -309,8 +381,7 @@ impl Realm {
         let cycles = opts.budget_cycles.max(1);
         let ctx = &mut self.ctx;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            let waker = Waker::from(Arc::new(NoopWaker));
-            let mut cx = std::task::Context::from_waker(&waker);
+            let mut cx = std::task::Context::from_waker(Waker::noop());
             // Boxed: the engine's future is large, and unoptimised builds would keep it on the stack.
             let mut fut = Box::pin(script.evaluate_async_with_budget(ctx, cycles));
             loop {
@@ -343,13 +414,21 @@ impl Realm {
         }
     }
 
-    /// Sets the realm's current time from `ts` (`Date.parse(ts)`, NaN → 0).
-    fn set_time(&mut self, ts: &str) {
+    /// Sets the realm's current time from `ts` (`Date.parse(ts)`, NaN → 0); returns `ts` as a
+    /// JS string.
+    fn set_time(&mut self, ts: &str) -> JsString {
+        if let Some((last, js, millis)) = &self.last_ts {
+            if last == ts {
+                self.clock.millis.set(*millis);
+                return js.clone();
+            }
+        }
+        let js = JsString::from(ts);
         let parsed = self
             .date_parse
             .call(
                 &JsValue::undefined(),
-                &[JsValue::from(JsString::from(ts))],
+                &[JsValue::from(js.clone())],
                 &mut self.ctx,
             )
             .ok()
@@ -357,7 +436,10 @@ impl Realm {
             .filter(|f| f.is_finite())
             .unwrap_or(0.0);
         #[allow(clippy::cast_possible_truncation)]
-        self.clock.millis.set(parsed as i64);
+        let millis = parsed as i64;
+        self.clock.millis.set(millis);
+        self.last_ts = Some((ts.to_owned(), js.clone(), millis));
+        js
     }
 
     /// Calls the parser on one line and converts its return value.
@@ -369,22 +451,13 @@ impl Realm {
     ) -> Result<Result<Value, (&'static str, String)>, Stop> {
         let deadline =
             Instant::now() + Duration::from_secs_f64(opts.line_budget_ms.max(0.0) / 1000.0);
-        self.set_time(ts);
-        let fault = |e: String| Stop::Fault(format!("could not pass arguments: {e}"));
-        set(
+        let ts = self.set_time(ts);
+        put(
             &self.host,
-            "l",
+            js_string!("l"),
             JsValue::from(JsString::from(line)),
-            &mut self.ctx,
-        )
-        .map_err(fault)?;
-        set(
-            &self.host,
-            "t",
-            JsValue::from(JsString::from(ts)),
-            &mut self.ctx,
-        )
-        .map_err(fault)?;
+        );
+        put(&self.host, js_string!("t"), JsValue::from(ts));
         let call = self.call.clone();
         let ret = self.run(&call, deadline, opts);
         let out = match ret {
@@ -401,7 +474,6 @@ impl Realm {
         deadline: Instant,
         opts: &SandboxOptions,
     ) -> Result<Result<Value, (&'static str, String)>, Stop> {
-        let fault = |e: String| Stop::Fault(format!("could not pass the return value: {e}"));
         let caps = Caps {
             max_depth: opts.max_result_depth,
             max_values: opts.max_result_values,
@@ -419,10 +491,10 @@ impl Realm {
             Err(Conv::Bail) => {}
         }
         // Not plain data: JSON.stringify semantics in bytecode, under the same deadline.
-        set(&self.host, "r", ret, &mut self.ctx).map_err(fault)?;
+        put(&self.host, js_string!("r"), ret);
         let conv = self.conv.clone();
         let pair = self.run(&conv, deadline, opts);
-        set(&self.host, "r", JsValue::undefined(), &mut self.ctx).map_err(fault)?;
+        put(&self.host, js_string!("r"), JsValue::undefined());
         let pair = pair?
             .as_object()
             .ok_or_else(|| Stop::Fault("converter returned no pair".to_owned()))?;

@@ -25,11 +25,14 @@
 
 mod convert;
 mod engine;
+mod json;
 pub mod regex_screen;
 mod source;
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::rc::Rc;
 
 use parsebox_transcript::{
     entries_from_return, CheckedEntries, EntryLimits, LineFailure, LineParser, TranscriptEntry,
@@ -85,6 +88,13 @@ pub struct SandboxOptions {
     /// Install the bounded built-ins and the guarded `RegExp` (on by default; switch off only
     /// to measure their cost).
     pub bounded_builtins: bool,
+    /// GC ballast per thread, in bytes (0: none). boa collects when the bytes allocated since
+    /// the last collection exceed 30 % of what survived it (at least 1 MB), counting only the
+    /// inline size of each GC object, so a realm's small live heap meant a full collection every
+    /// few dozen lines; in wasm each took 4–8 ms. A rooted, pointer-free ballast raises that
+    /// threshold (collections become rarer; each one costs the same, the ballast has nothing to
+    /// trace). Allocated once per thread, by the first realm; the largest request wins.
+    pub gc_ballast_bytes: usize,
 }
 
 impl Default for SandboxOptions {
@@ -109,6 +119,7 @@ impl Default for SandboxOptions {
             heap_probe: None,
             max_heap_growth_bytes: 256 << 20,
             bounded_builtins: true,
+            gc_ballast_bytes: 4 << 20,
         }
     }
 }
@@ -198,6 +209,21 @@ pub struct ParserModule {
     prepared: Prepared,
     options: SandboxOptions,
     entry: EntryPoint,
+    spare: Spare,
+}
+
+/// The trial realm of [`ParserModule::load`], kept for the first [`ParserModule::new_run`]: it
+/// is exactly what a fresh run needs (module evaluated, one instance made, time 0, `Math.random`
+/// freshly seeded, nothing else run), and building a realm is most of a run's start-up cost
+/// (parsing the prelude). Shared by clones; taken once.
+#[derive(Clone, Default)]
+struct Spare(Rc<RefCell<Option<Realm>>>);
+
+impl fmt::Debug for Spare {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kept = self.0.try_borrow().map(|r| r.is_some()).unwrap_or(false);
+        f.debug_tuple("Spare").field(&kept).finish()
+    }
 }
 
 impl ParserModule {
@@ -226,6 +252,7 @@ impl ParserModule {
             entry: realm.entry,
             prepared,
             options,
+            spare: Spare(Rc::new(RefCell::new(Some(realm)))),
         })
     }
 
@@ -246,7 +273,16 @@ impl ParserModule {
     /// The same initialisation errors as [`ParserModule::load`] (a module that behaved at load
     /// time but not now, e.g. because it ran out of budget on a loaded machine).
     pub fn new_run(&self) -> Result<ParserRun, LoadError> {
-        let realm = Realm::new(&self.prepared, &self.options).map_err(init_error)?;
+        let spare = self
+            .spare
+            .0
+            .try_borrow_mut()
+            .ok()
+            .and_then(|mut s| s.take());
+        let realm = match spare {
+            Some(realm) => realm,
+            None => Realm::new(&self.prepared, &self.options).map_err(init_error)?,
+        };
         Ok(ParserRun {
             module: self.clone(),
             realm: Some(realm),

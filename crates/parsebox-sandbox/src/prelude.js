@@ -3,11 +3,10 @@
 // replaces the built-ins that loop or call back natively with versions whose loops are
 // bytecode (under the per-call budget) or whose sizes are capped. Placeholders `@NAME@` are
 // filled in by the host.
-(function (G, screen) {
+(function (G, screen, jsonParse, guardedExec) {
   "use strict";
   var MAX_ELEMENTS = @MAX_ELEMENTS@;
   var MAX_STRING = @MAX_STRING@;
-  var MAX_REGEX_INPUT = @MAX_REGEX_INPUT@;
   var MAX_DEPTH = @MAX_DEPTH@;
   var MAX_NODES = @MAX_NODES@;
 
@@ -27,7 +26,6 @@
   var nativeStrIndexOf = uncurry(SP.indexOf), nativeReplace = uncurry(SP.replace);
   var nativeReplaceAll = uncurry(SP.replaceAll), nativeMatch = uncurry(SP.match);
   var nativeMatchAll = uncurry(SP.matchAll), nativeSearch = uncurry(SP.search);
-  var nativeExec = uncurry(RP.exec);
   var nativeFlags = uncurry(O.getOwnPropertyDescriptor(RP, "flags").get);
   var nativeSource = uncurry(O.getOwnPropertyDescriptor(RP, "source").get);
   var nativeJsonParse = J.parse;
@@ -339,11 +337,8 @@
   defineProperty(GuardedRegExp, Sym.species, O.getOwnPropertyDescriptor(R, Sym.species));
   defineProperty(G, "RegExp", { __proto__: null, value: GuardedRegExp, writable: true, enumerable: false, configurable: true });
   // Every regex method goes through exec; refuse huge inputs there.
-  defineProperty(RP, "exec", { __proto__: null, value: function exec(s) {
-    var str = S(s);
-    cap(str.length, MAX_REGEX_INPUT, "regex input length");
-    return nativeExec(this, str);
-  }, writable: false, enumerable: false, configurable: false });
+  // (native: the host's wrapper of the intrinsic exec with the MAX_REGEX_INPUT cap)
+  defineProperty(RP, "exec", { __proto__: null, value: guardedExec, writable: false, enumerable: false, configurable: false });
   // String methods that compile a string argument into a regex with the intrinsic RegExp.
   function strToRegex(name, native, flags) {
     method(SP, name, function (re) {
@@ -440,107 +435,11 @@
 
   }
 
-  // JSON.parse: boa's rejects lone-surrogate escapes ("\ud83d") that V8 accepts and that real
-  // streams produce when an emoji is split across two deltas; such texts are parsed by a small
-  // bytecode parser instead. Revivers are walked in bytecode when the bounded built-ins are on.
-  var fromCharCode = S.fromCharCode, parseIntG = parseInt;
-  var SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/, HEX4 = /^[0-9a-fA-F]{4}$/;
-  var NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-  function jsonParseSlow(t) {
-    var i = 0, n = t.length;
-    function fail() { throw new SyntaxError("Unexpected token in JSON at position " + i); }
-    function ws() {
-      while (i < n) { var c = t.charCodeAt(i); if (c === 32 || c === 9 || c === 10 || c === 13) i++; else break; }
-    }
-    function str() {
-      i++;
-      var out = "", start = i;
-      for (;;) {
-        if (i >= n) fail();
-        var c = t.charCodeAt(i);
-        if (c === 34) { out += nativeSlice(t, start, i); i++; return out; }
-        if (c < 32) fail();
-        if (c !== 92) { i++; continue; }
-        out += nativeSlice(t, start, i);
-        var e = t.charAt(i + 1);
-        i += 2;
-        if (e === "u") {
-          var h = nativeSlice(t, i, i + 4);
-          if (nativeExec(HEX4, h) === null) fail();
-          out += fromCharCode(parseIntG(h, 16));
-          i += 4;
-        } else if (e === "\"" || e === "\\" || e === "/") out += e;
-        else if (e === "b") out += "\b";
-        else if (e === "f") out += "\f";
-        else if (e === "n") out += "\n";
-        else if (e === "r") out += "\r";
-        else if (e === "t") out += "\t";
-        else { i -= 1; fail(); }
-        start = i;
-      }
-    }
-    function val(depth) {
-      if (depth > 120) throw new SyntaxError("JSON nested too deeply");
-      ws();
-      var c = t.charAt(i);
-      if (c === "{") {
-        i++;
-        var o = {};
-        ws();
-        if (t.charAt(i) === "}") { i++; return o; }
-        for (;;) {
-          ws();
-          if (t.charAt(i) !== "\"") fail();
-          var k = str();
-          ws();
-          if (t.charAt(i) !== ":") fail();
-          i++;
-          var v = val(depth + 1);
-          defineProperty(o, k, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
-          ws();
-          var d = t.charAt(i);
-          i++;
-          if (d === "}") return o;
-          if (d !== ",") { i--; fail(); }
-        }
-      }
-      if (c === "[") {
-        i++;
-        var a = [], m = 0;
-        ws();
-        if (t.charAt(i) === "]") { i++; return a; }
-        for (;;) {
-          a[m++] = val(depth + 1);
-          ws();
-          var d2 = t.charAt(i);
-          i++;
-          if (d2 === "]") return a;
-          if (d2 !== ",") { i--; fail(); }
-        }
-      }
-      if (c === "\"") return str();
-      if (c === "t" && nativeSlice(t, i, i + 4) === "true") { i += 4; return true; }
-      if (c === "f" && nativeSlice(t, i, i + 5) === "false") { i += 5; return false; }
-      if (c === "n" && nativeSlice(t, i, i + 4) === "null") { i += 4; return null; }
-      NUMBER.lastIndex = i;
-      var num = nativeExec(NUMBER, t);
-      if (num === null) fail();
-      i += num[0].length;
-      return +num[0];
-    }
-    var r = val(0);
-    ws();
-    if (i < n) fail();
-    return r;
-  }
+  // JSON.parse: a native parser (the host's json.rs; boa's own runs the text through the
+  // whole JavaScript parser and compiler). Revivers are walked in bytecode when the bounded
+  // built-ins are on.
   method(J, "parse", function parse(text, reviver) {
-    var s = S(text), v;
-    try {
-      v = nativeJsonParse(s);
-    } catch (e) {
-      if (nativeExec(SURROGATE_ESCAPE, s) === null) throw e;
-      v = jsonParseSlow(s);
-    }
+    var v = jsonParse(text);
     if (typeof reviver !== "function") return v;
     return reviveWith({ "": v }, "", reviver);
   }, 2);
@@ -641,4 +540,4 @@
     defineProperty(P, k, { __proto__: null, value: undefined, writable: true, configurable: false });
   });
   defineProperty(G, "__parsebox", { __proto__: null, value: P });
-})(globalThis, __parsebox_screen);
+})(globalThis, __parsebox_screen, __parsebox_json, __parsebox_exec);

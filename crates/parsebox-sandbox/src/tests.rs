@@ -187,3 +187,35 @@ fn state_survives_a_budget_abort_by_replay() {
     assert_eq!(run.diagnostics().rebuilds, 1);
     assert_eq!(run.diagnostics().replayed_lines, 2);
 }
+
+#[test]
+fn hoisted_regexes_behave_like_fresh_literals() {
+    // Each line exercises a hoisted shape; the expected values are what Node gives.
+    let src = "let n = 0;\n\
+        export function parseStdoutLine(line, ts) {\n\
+          n++;\n\
+          const m = /(\\d+)/.exec(line);\n\
+          const all = line.match(/\\d/g);\n\
+          const r = line.replace(/\\d/g, (d) => String(+d + 1));\n\
+          const parts = line.split(/\\s*,\\s*/);\n\
+          return [{ kind: 'stdout', ts, text: [m && m[1], all && all.length, r, parts.length, /^a/i.test(line), line.search(/,/)].join('|') }];\n\
+        }";
+    let module = load(src);
+    let mut run = module.new_run().unwrap();
+    let got: Vec<String> = ["A1, b22, c", "x9", "no digits", "A1, b22, c"]
+        .iter()
+        .map(|l| match &run.parse_line(l, TS0).unwrap().entries[0] {
+            TranscriptEntry::Stdout(t) => t.text.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "1|3|A2, b33, c|3|true|2",
+            "9|1|x10|1|false|-1",
+            "||no digits|1|false|-1",
+            "1|3|A2, b33, c|3|true|2"
+        ]
+    );
+}

@@ -58,8 +58,9 @@ pub fn lines_become_entries_and_failures_are_data() {
 }
 
 pub fn a_hostile_log_line_cannot_crash_the_instance() {
-    // 100,000 nested `[` handed to JSON.parse by an honest parser: boa's own depth check
-    // answers (the wasm stack is 8 MiB), the line falls back, the instance lives on.
+    // 100,000 nested `[` handed to JSON.parse by an honest parser: the sandbox's JSON.parse
+    // refuses nesting past 512 levels (and the wasm stack is 8 MiB besides), the line falls
+    // back, the instance lives on.
     let core = RegistryCore::new(r#"{"loadSources":false}"#).unwrap();
     let src = "export function parseStdoutLine(line, ts) { JSON.parse(line); return [{ kind: 'system', ts, text: 'parsed' }]; }";
     assert_eq!(
