@@ -1,0 +1,416 @@
+// The side-by-side benchmark itself (issue 7), shared by Node and the Chromium page: the three
+// engines behind one interface, and every measurement. Nothing here touches the file system or
+// the network; the drivers (node.mjs, page.html) hand in the modules and the sources.
+//
+// Engines:
+//   parsebox  the package under test: ParserRegistry.parseLine (entries JSON-parsed by the
+//             package), TranscriptBuilder.push for live runs.
+//   quickjs   quickjs-emscripten's release-sync variant wrapped the way a user would: a context
+//             per parser, entries out as one JSON string per call (JSON.stringify in the guest,
+//             JSON.parse in the host), a per-call deadline via the runtime's interrupt handler.
+//   native    the parser imported into the page unsandboxed (what upstream Paperclip does).
+
+import { logLines } from "./gen-log.mjs";
+
+const now = () => performance.now();
+export const LINE_BUDGET_MS = 50;
+export const INIT_BUDGET_MS = 200;
+
+const generic = (line, ts) => [{ kind: "stdout", ts, text: line }];
+
+/** ES module source → classic script defining the same top-level names (for quickjs). */
+export function toScript(src) {
+  return src.replace(/^export\s+(?=(?:async\s+)?function|const|let|var|class)/gm, "");
+}
+
+const QJS_TAIL = `
+;globalThis.__p = typeof createStdoutParser === "function" ? createStdoutParser() : { parseLine: parseStdoutLine };
+globalThis.__call = (l, t) => { const r = __p.parseLine(l, t); return JSON.stringify(r == null ? [] : r); };
+globalThis.__reset = () => { if (typeof __p.reset === "function") __p.reset(); };
+`;
+
+let nonce = 0;
+
+/**
+ * A registry that runs parsers in this thread: packages with a Worker host get `host:
+ * "inline"` (what is measured here is the engine on the calling thread; "auto" would move a
+ * type that once overran its budget to a worker, which answers generically at first).
+ */
+export function newRegistry(pb, options) {
+  try {
+    return new pb.ParserRegistry({ ...options, host: "inline" });
+  } catch (e) {
+    if (e?.name !== "ParseboxOptionsError") throw e;
+    return new pb.ParserRegistry(options);
+  }
+}
+
+/**
+ * The three engines. `deps`: { parsebox: the package module (initialised), quickjs: a
+ * QuickJSWASMModule, importSource(src) → module namespace }.
+ */
+export function makeEngines(deps) {
+  const parsebox = {
+    name: "parsebox",
+    async load(src) {
+      const pb = deps.parsebox;
+      const registry = newRegistry(pb, { loadSource: null, lineBudgetMs: LINE_BUDGET_MS, initBudgetMs: INIT_BUDGET_MS });
+      const status = registry.registerSource("bench", src);
+      if (status.state !== "ready") throw new Error(`parsebox: ${status.state}: ${status.reason}`);
+      return {
+        registry,
+        parseLine: (line, ts) => registry.parseLine("bench", line, ts),
+        builder: () => new pb.TranscriptBuilder(registry, "bench"),
+        dispose: () => registry.dispose(),
+      };
+    },
+  };
+
+  const quickjs = {
+    name: "quickjs",
+    async load(src) {
+      const vm = deps.quickjs.newContext();
+      let deadline = Infinity;
+      vm.runtime.setInterruptHandler(() => now() > deadline);
+      deadline = now() + INIT_BUDGET_MS;
+      const res = vm.evalCode(toScript(src) + QJS_TAIL, "ui-parser.js");
+      deadline = Infinity;
+      if (res.error) {
+        const e = vm.dump(res.error);
+        res.error.dispose();
+        vm.dispose();
+        throw new Error(`quickjs: ${JSON.stringify(e)}`);
+      }
+      res.value.dispose();
+      const fn = vm.getProp(vm.global, "__call");
+      return {
+        vm,
+        parseLine(line, ts) {
+          deadline = now() + LINE_BUDGET_MS;
+          const a = vm.newString(line);
+          const b = vm.newString(ts);
+          const r = vm.callFunction(fn, vm.undefined, a, b);
+          deadline = Infinity;
+          a.dispose();
+          b.dispose();
+          if (r.error) {
+            r.error.dispose();
+            return generic(line, ts);
+          }
+          const json = vm.getString(r.value);
+          r.value.dispose();
+          return JSON.parse(json);
+        },
+        dispose() {
+          fn.dispose();
+          vm.dispose();
+        },
+      };
+    },
+  };
+
+  const native = {
+    name: "native",
+    async load(src) {
+      const ns = await deps.importSource(`${src}\n// instance ${++nonce}\n`);
+      const p = typeof ns.createStdoutParser === "function" ? ns.createStdoutParser() : { parseLine: ns.parseStdoutLine };
+      return { ns, parseLine: (line, ts) => p.parseLine(line, ts) ?? [], dispose() {} };
+    },
+  };
+
+  return [parsebox, quickjs, native];
+}
+
+/** One ISO timestamp per line (a run starting 2026-01-01, one line every 37 ms). */
+export function timestamps(n) {
+  const base = Date.UTC(2026, 0, 1);
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = new Date(base + i * 37).toISOString();
+  return out;
+}
+
+function stats(values) {
+  const s = [...values].sort((a, b) => a - b);
+  return { min: s[0], median: s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2, max: s[s.length - 1], n: s.length };
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+/** A line's entries as JSON with sorted keys: the engines must agree on content. */
+function digest(entries) {
+  return JSON.stringify(entries, (k, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((x) => [x, v[x]])) : v));
+}
+
+/**
+ * Checks that every engine gives the same entries for the first `n` lines (parsebox drops
+ * `undefined`-valued fields as JSON does; the digest is JSON text, so that is equal too).
+ */
+export async function agreement(engines, src, lines, ts, n = 2000) {
+  const out = {};
+  for (const e of engines) {
+    const p = await e.load(src);
+    const parts = [];
+    const raw = [];
+    for (let i = 0; i < Math.min(n, lines.length); i++) {
+      const entries = p.parseLine(lines[i], ts[i]);
+      parts.push(digest(entries));
+      raw.push(JSON.stringify(entries));
+    }
+    p.dispose();
+    out[e.name] = parts;
+    out[`${e.name} raw`] = raw;
+  }
+  const ref = out.native;
+  const result = {};
+  for (const e of engines) {
+    const mism = out[e.name].findIndex((d, i) => d !== ref[i]);
+    const order = out[`${e.name} raw`].findIndex((d, i) => d !== out["native raw"][i]);
+    result[e.name] =
+      mism !== -1
+        ? `differs from native at line ${mism + 1}: ${out[e.name][mism].slice(0, 200)} vs ${ref[mism].slice(0, 200)}`
+        : order !== -1
+          ? `same entries; key order differs (first at line ${order + 1}: ${out[`${e.name} raw`][order].slice(0, 160)})`
+          : "same";
+  }
+  return result;
+}
+
+/**
+ * Per-line throughput: one parseLine per line, fresh parser per trial, engines interleaved per
+ * trial (a load spike hits all three). A short untimed warm-up first (JIT, caches).
+ */
+export async function throughput(engines, src, lines, ts, trials) {
+  const per = Object.fromEntries(engines.map((e) => [e.name, []]));
+  let entries = {};
+  for (const e of engines) {
+    const p = await e.load(src);
+    for (let i = 0; i < Math.min(2000, lines.length); i++) p.parseLine(lines[i], ts[i]);
+    p.dispose();
+  }
+  for (let t = 0; t < trials; t++) {
+    for (const e of engines) {
+      const p = await e.load(src);
+      let n = 0;
+      const t0 = now();
+      for (let i = 0; i < lines.length; i++) n += p.parseLine(lines[i], ts[i]).length;
+      const dt = now() - t0;
+      p.dispose();
+      per[e.name].push(lines.length / (dt / 1000));
+      entries[e.name] = n;
+    }
+  }
+  return { linesPerSec: Object.fromEntries(Object.entries(per).map(([k, v]) => [k, stats(v)])), entries };
+}
+
+/** Per-line latency while streaming: each parseLine timed alone. p50/p99/max per trial. */
+export async function latency(engines, src, lines, ts, trials) {
+  const per = Object.fromEntries(engines.map((e) => [e.name, { p50: [], p99: [], max: [] }]));
+  const d = new Float64Array(lines.length);
+  for (let t = 0; t < trials; t++) {
+    for (const e of engines) {
+      const p = await e.load(src);
+      for (let i = 0; i < lines.length; i++) {
+        const t0 = now();
+        p.parseLine(lines[i], ts[i]);
+        d[i] = now() - t0;
+      }
+      p.dispose();
+      const s = Float64Array.from(d).sort();
+      per[e.name].p50.push(percentile(s, 0.5));
+      per[e.name].p99.push(percentile(s, 0.99));
+      per[e.name].max.push(s[s.length - 1]);
+    }
+  }
+  const out = {};
+  for (const [k, v] of Object.entries(per)) out[k] = { p50: stats(v.p50), p99: stats(v.p99), max: stats(v.max) };
+  return out;
+}
+
+/**
+ * Splits a log into stdout chunks of about `size` UTF-16 units, cut anywhere (mid-line), but
+ * never between the two halves of a surrogate pair (real chunks come from a UTF-8 decoder).
+ */
+export function chunkLog(text, size) {
+  const chunks = [];
+  const base = Date.UTC(2026, 0, 1);
+  let i = 0;
+  while (i < text.length) {
+    let j = Math.min(text.length, i + size);
+    const c = text.charCodeAt(j - 1);
+    if (j < text.length && c >= 0xd800 && c <= 0xdbff) j -= 1;
+    chunks.push({ ts: new Date(base + chunks.length * 250).toISOString(), stream: "stdout", chunk: text.slice(i, j) });
+    i = j;
+  }
+  return chunks;
+}
+
+/** Paperclip's buildTranscript (SPEC §5), as the upstream viewer runs it on every update. */
+export function buildTranscript(chunks, parseLine) {
+  const entries = [];
+  const append = (list) => {
+    for (const e of list) {
+      const last = entries[entries.length - 1];
+      if (last && (e.kind === "assistant" || e.kind === "thinking") && last.kind === e.kind && last.delta === true && e.delta === true) {
+        entries[entries.length - 1] = { ...last, ts: e.ts, text: last.text + e.text };
+      } else entries.push(e);
+    }
+  };
+  let pending = "";
+  for (const c of chunks) {
+    if (c.stream !== "stdout") {
+      entries.push({ kind: c.stream, ts: c.ts, text: c.chunk });
+      continue;
+    }
+    const parts = (pending + c.chunk).split(/\r?\n/);
+    pending = parts.pop() ?? "";
+    for (const raw of parts) {
+      const line = raw.trim();
+      if (line) append(parseLine(line, c.ts));
+    }
+  }
+  const tail = pending.trim();
+  if (tail && chunks.length) append(parseLine(tail, chunks[chunks.length - 1].ts));
+  return entries;
+}
+
+const MAX_RETAINED_CHUNKS = 5000; // the upstream viewer's live buffer
+
+/**
+ * A live run: chunks arrive one by one; after each, the transcript must be current. parsebox:
+ * `TranscriptBuilder.push` (incremental). Baseline: the upstream viewer, which re-runs
+ * buildTranscript over every retained chunk with a fresh native parser instance on each update.
+ * Returns total main-thread ms per trial and the per-update p99/max.
+ */
+export async function liveRun(engines, src, chunks, trials, { baselineTrials = trials } = {}) {
+  const pbEngine = engines.find((e) => e.name === "parsebox");
+  const nativeEngine = engines.find((e) => e.name === "native");
+  const res = { parsebox: { total: [], p99: [], max: [], entries: 0 }, baseline: { total: [], p99: [], max: [], entries: 0 } };
+  const upd = new Float64Array(chunks.length);
+  const record = (r) => {
+    const s = Float64Array.from(upd).sort();
+    r.total.push(upd.reduce((a, b) => a + b, 0));
+    r.p99.push(percentile(s, 0.99));
+    r.max.push(s[s.length - 1]);
+  };
+  for (let t = 0; t < Math.max(trials, baselineTrials); t++) {
+    if (t < trials) {
+      const p = await pbEngine.load(src);
+      const builder = p.builder();
+      let view = [];
+      for (let i = 0; i < chunks.length; i++) {
+        const t0 = now();
+        const { from, entries } = builder.push(chunks[i]);
+        view.length = from;
+        for (const e of entries) view.push(e);
+        upd[i] = now() - t0;
+      }
+      const t0 = now();
+      const { from, entries } = builder.finish();
+      view.length = from;
+      for (const e of entries) view.push(e);
+      upd[chunks.length - 1] += now() - t0;
+      res.parsebox.entries = view.length;
+      builder.dispose();
+      p.dispose();
+      record(res.parsebox);
+    }
+    if (t < baselineTrials) {
+      const ns = (await nativeEngine.load(src)).ns;
+      const fresh = () => {
+        if (typeof ns.createStdoutParser === "function") {
+          const p = ns.createStdoutParser();
+          return (l, ts) => p.parseLine(l, ts) ?? [];
+        }
+        return (l, ts) => ns.parseStdoutLine(l, ts) ?? [];
+      };
+      let view = [];
+      for (let i = 0; i < chunks.length; i++) {
+        const t0 = now();
+        view = buildTranscript(chunks.slice(Math.max(0, i + 1 - MAX_RETAINED_CHUNKS), i + 1), fresh());
+        upd[i] = now() - t0;
+      }
+      res.baseline.entries = view.length;
+      record(res.baseline);
+    }
+  }
+  const out = {};
+  for (const [k, v] of Object.entries(res)) out[k] = { totalMs: stats(v.total), updateP99Ms: stats(v.p99), updateMaxMs: stats(v.max), entries: v.entries };
+  out.updates = chunks.length;
+  return out;
+}
+
+/** quickjs: bytes its runtimes have allocated (QuickJS's own count), over the held parsers. */
+export function quickjsUsed(held) {
+  let total = 0;
+  for (const p of held) {
+    const h = p.vm.runtime.computeMemoryUsage();
+    total += p.vm.dump(h).memory_used_size;
+    h.dispose();
+  }
+  return total;
+}
+
+/**
+ * Memory per registered parser, in a fresh engine instance (a new page / process): one parser
+ * first (allocator pools, caches), then the growth over `k` more ÷ `k`.
+ */
+export async function memoryRun(engine, src, probe, k = 16, gc = null) {
+  const first = await engine.load(src);
+  first.parseLine("┊ $ ls", "2026-01-01T00:00:00.000Z");
+  const perParser = await memoryPerParser(engine, src, probe, k, gc);
+  first.dispose();
+  return perParser;
+}
+
+/**
+ * Memory per registered parser: `k` parsers, each loaded and answering one line.
+ * `probe()` returns the bytes the engine holds (wasm memory, quickjs runtime, JS heap).
+ */
+export async function memoryPerParser(engine, src, probe, k = 16, gc = null) {
+  const held = [];
+  gc?.();
+  const before = await probe(held);
+  for (let i = 0; i < k; i++) {
+    const p = await engine.load(src);
+    p.parseLine("┊ $ ls", "2026-01-01T00:00:00.000Z");
+    held.push(p);
+  }
+  gc?.();
+  const after = await probe(held);
+  for (const p of held) p.dispose();
+  return (after - before) / k;
+}
+
+/**
+ * Runs every in-page figure for one environment. `deps` as for makeEngines, plus
+ * loadText(spec) → log text, memProbes: { parsebox, quickjs, native } (bytes), gc?.
+ * `cfg`: { trials, baselineTrials, workloads: [{ name, src, log, latency }], live: [{ name, src,
+ * log, chunkSize }], memorySrc }.
+ */
+export async function suite(deps, cfg, say = () => {}) {
+  const engines = makeEngines(deps);
+  const out = { throughput: {}, latency: {}, agreement: {}, live: {} };
+  for (const w of cfg.workloads) {
+    const text = await deps.loadText(w.log);
+    const lines = logLines(text);
+    const ts = timestamps(lines.length);
+    say(`${w.name}: ${lines.length} lines, ${text.length} chars`);
+    out.agreement[w.name] = await agreement(engines, w.src, lines, ts);
+    out.throughput[w.name] = { lines: lines.length, chars: text.length, ...(await throughput(engines, w.src, lines, ts, cfg.trials)) };
+    say(`  throughput ${JSON.stringify(Object.fromEntries(Object.entries(out.throughput[w.name].linesPerSec).map(([k, v]) => [k, Math.round(v.median)])))}`);
+    if (w.latency) {
+      out.latency[w.name] = await latency(engines, w.src, lines, ts, cfg.trials);
+      say(`  latency p99 ${JSON.stringify(Object.fromEntries(Object.entries(out.latency[w.name]).map(([k, v]) => [k, +v.p99.median.toFixed(3)])))}`);
+    }
+  }
+  for (const l of cfg.live) {
+    const text = await deps.loadText(l.log);
+    const chunks = chunkLog(text, l.chunkSize);
+    say(`live ${l.name}: ${chunks.length} chunks`);
+    out.live[l.name] = await liveRun(engines, l.src, chunks, cfg.trials, { baselineTrials: l.baselineTrials ?? cfg.baselineTrials ?? cfg.trials });
+    say(`  live total ms parsebox ${out.live[l.name].parsebox.totalMs.median.toFixed(0)} baseline ${out.live[l.name].baseline.totalMs.median.toFixed(0)}`);
+  }
+  return out;
+}
