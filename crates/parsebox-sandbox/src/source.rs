@@ -138,19 +138,8 @@ fn tokenize(src: &str) -> Vec<Token> {
                     depth,
                 });
             }
-            b'0'..=b'9' => {
-                let start = i;
-                while i < b.len() && (is_ident_byte(at(i)) || at(i) == b'.') {
-                    i += 1;
-                }
-                toks.push(Token {
-                    kind: Kind::Literal,
-                    start,
-                    end: i,
-                    depth,
-                });
-            }
-            b'.' if at(i + 1).is_ascii_digit() => {
+            // A number, also one written `.5`.
+            c if c.is_ascii_digit() || (c == b'.' && at(i + 1).is_ascii_digit()) => {
                 let start = i;
                 i += 1;
                 while i < b.len() && (is_ident_byte(at(i)) || at(i) == b'.') {
