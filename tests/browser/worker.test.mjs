@@ -65,6 +65,24 @@ const server = await serve(repo, {
     registry.dispose();
     return out;
   };
+  // Late answers go through the page registry's line rule with its configured limits.
+  window.runLimits = async (source) => {
+    const registry = new ParserRegistry({ host: "worker", loadSource: null, lineBudgetMs: 1000, hardDeadlineMs: 5000, maxStringBytes: 4 << 20, maxEntriesPerLine: 5000 });
+    registry.registerSource("big", source);
+    const builder = new TranscriptBuilder(registry, "big");
+    builder.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: "big\\nmany\\ninvalid\\n" });
+    await registry.idle();
+    await nextFrame();
+    const entries = builder.entries();
+    const out = {
+      bigText: entries.find((e) => e.kind === "assistant")?.text.length ?? 0,
+      users: entries.filter((e) => e.kind === "user").length,
+      last: entries.at(-1),
+      diagnostics: registry.diagnostics("big"),
+    };
+    registry.dispose();
+    return out;
+  };
   // The first Worker a page starts costs ~300 ms of main-thread time in Chromium here (see
   // BENCHMARKS.md, worker host); start one before measuring what hostile parsers cost.
   await window.runHostile("warm-up", "export function parseStdoutLine(line, ts) { return [{ kind: 'stdout', ts, text: line }]; }");
@@ -121,4 +139,23 @@ test("auto host: a parser moves to the worker after its first budget overrun inl
   assert.equal(out.statuses[0], "inline");
   assert.match(out.reason ?? "", /budget/, JSON.stringify(out));
   assert.deepEqual(out.texts, ["one #1", "attack", "two #2", "attack", "three #3"], JSON.stringify(out));
+});
+
+test("late answers from the worker keep what the registry's limits allow, counted once in the page", async () => {
+  const source = `export function parseStdoutLine(line, ts) {
+    // Two halves: repeat() of 2^20 or more counts against the loop limit (the never-block issue).
+    if (line === "big") { const half = "x".repeat(750000); return [{ kind: "assistant", ts, text: half + half }]; }
+    if (line === "many") return Array.from({ length: 2003 }, (_, i) => ({ kind: "user", ts, text: String(i) }));
+    return [{ kind: "nope", ts }];
+  }`;
+  const out = await page.evaluate((s) => window.runLimits(s), source);
+  // With maxStringBytes 4 MiB the 1.5 MB text is kept; with maxEntriesPerLine 5000 all 2,003.
+  assert.equal(out.bigText, 1_500_000, JSON.stringify(out.diagnostics));
+  assert.equal(out.users, 2003);
+  // A line whose entries were all invalid shows the line itself.
+  assert.deepEqual(out.last, { kind: "stdout", ts: "2026-01-01T00:00:01Z", text: "invalid" });
+  assert.equal(out.diagnostics.linesParsed, 3, JSON.stringify(out.diagnostics));
+  assert.equal(out.diagnostics.linesByParser, 2);
+  assert.deepEqual(out.diagnostics.fallbacks, { all_entries_invalid: 1 });
+  assert.deepEqual(out.diagnostics.droppedEntries, { unknown_kind: 1 });
 });

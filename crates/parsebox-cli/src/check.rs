@@ -11,9 +11,11 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use parsebox_sandbox::{EntryPoint, LoadError, ParserModule, ParserRun, SandboxOptions};
+use parsebox_sandbox::{
+    check_budget_ms, EntryPoint, LoadError, ParserModule, ParserRun, SandboxOptions,
+};
 use parsebox_transcript::{
-    entries_from_return, validate_entry, EntryLimits, LineFailure, Rejection, TranscriptEntry,
+    settle_line, validate_entry, EntryLimits, FailureCode, LineFailure, Rejection, TranscriptEntry,
 };
 use serde_json::Value;
 
@@ -55,64 +57,56 @@ struct Answer {
 impl Outcome {
     /// Budget overruns depend on the machine's load: they are reported, never compared.
     fn is_timing(&self) -> bool {
-        matches!(self, Self::Failed(f) if f.code == "budget_exceeded" || f.code == "memory_exceeded")
+        matches!(self, Self::Failed(f) if f.code.is_overrun())
     }
 }
 
-/// Feeds one line as `ParserRun::parse_line` does, but keeps the raw value of every entry that
-/// validation drops (so the report can show it), and times the call under the watchdog: a call
-/// that returned long after its budget ran one native step the sandbox could not interrupt, and
-/// counts as a budget overrun.
-fn feed(run: &mut ParserRun, line: &Line, options: &SandboxOptions, watch: &Watch) -> Answer {
-    let failed = |f| Answer {
-        outcome: Outcome::Failed(f),
-        invalid: Vec::new(),
-    };
-    if line.text.len() > options.max_line_bytes {
-        return failed(LineFailure::new(
-            "line_too_long",
-            format!(
-                "line is {} bytes; the sandbox passes at most {}",
-                line.text.len(),
-                options.max_line_bytes
-            ),
-        ));
+/// Feeds one line exactly as the registry does — the raw outcome through the one line rule
+/// ([`settle_line`]), and a stateful parser reset before the next line when the rule says so —
+/// but keeps the raw value of every entry that validation drops (so the report can show it),
+/// and times the call under the watchdog: a call that returned long after its budget ran one
+/// native step the sandbox could not interrupt, and counts as a budget overrun.
+fn feed(
+    run: &mut ParserRun,
+    line: &Line,
+    options: &SandboxOptions,
+    watch: &Watch,
+    reset_owed: &mut bool,
+) -> Answer {
+    if std::mem::take(reset_owed) {
+        // A reset that fails shows on the next line as that line's failure, as in the UI.
+        let _ = run.reset();
     }
     watch.begin(line.label.clone());
     let raw = run.parse_line_raw(&line.text, &line.ts);
     let elapsed = watch.end();
-    let value = match raw {
-        Ok(_) if overran(elapsed, options.line_budget_ms) => {
-            return failed(LineFailure::new(
-                "budget_exceeded",
-                uninterruptible(elapsed, options.line_budget_ms),
-            ))
-        }
-        Ok(v) => v,
-        // Stopped, but only long after the deadline: a native step ran past it first.
-        Err(f) if f.code == "budget_exceeded" && overran(elapsed, options.line_budget_ms) => {
-            return failed(LineFailure::new(
-                "budget_exceeded",
-                uninterruptible(elapsed, options.line_budget_ms),
-            ))
-        }
-        Err(f) => return failed(f),
+    let raw = match raw {
+        // Stopped (or answered) only long after the deadline: a native step ran past it first.
+        Ok(_)
+        | Err(LineFailure {
+            code: FailureCode::BudgetExceeded,
+            ..
+        }) if overran(elapsed, options.line_budget_ms) => Err(LineFailure::new(
+            FailureCode::BudgetExceeded,
+            uninterruptible(elapsed, options.line_budget_ms),
+        )),
+        other => other,
     };
     let limits = &options.entry_limits;
-    match entries_from_return(value.clone(), limits) {
-        Err(m) => failed(LineFailure::new("bad_return", m)),
-        Ok(checked) => {
-            let invalid = if checked.dropped.is_empty() {
-                Vec::new()
-            } else {
-                invalid_entries(value, limits)
-            };
-            Answer {
-                outcome: Outcome::Entries(checked.entries),
-                invalid,
-            }
-        }
-    }
+    let returned = raw.as_ref().ok().cloned();
+    let settled = settle_line(&line.text, &line.ts, raw, limits);
+    *reset_owed = settled.resets_parser();
+    let invalid = match returned {
+        Some(value) if !settled.dropped.is_empty() => invalid_entries(value, limits),
+        _ => Vec::new(),
+    };
+    let outcome = match settled.fallback {
+        // The line ran to completion; its entries were all invalid (listed in `invalid`), so
+        // the UI shows the line itself.
+        Some(f) if f.code != FailureCode::AllEntriesInvalid => Outcome::Failed(f),
+        _ => Outcome::Entries(settled.entries),
+    };
+    Answer { outcome, invalid }
 }
 
 /// The message for a call that overran its budget in one uninterruptible native step.
@@ -155,7 +149,11 @@ fn feed_all(
     options: &SandboxOptions,
     watch: &Watch,
 ) -> Vec<Answer> {
-    lines.iter().map(|l| feed(run, l, options, watch)).collect()
+    let mut reset_owed = false;
+    lines
+        .iter()
+        .map(|l| feed(run, l, options, watch, &mut reset_owed))
+        .collect()
 }
 
 /// The options the user asked for.
@@ -166,11 +164,7 @@ pub fn sandbox_options(args: &crate::cli::SandboxArgs) -> Result<SandboxOptions,
         ("--init-budget-ms", args.init_budget_ms),
     ] {
         if let Some(ms) = v {
-            if !(ms.is_finite() && ms > 0.0) {
-                return Err(CliError::Input(format!(
-                    "{flag} must be a positive number of milliseconds, not {ms}"
-                )));
-            }
+            check_budget_ms(flag, ms).map_err(CliError::Input)?;
         }
     }
     if let Some(ms) = args.line_budget_ms {
@@ -788,7 +782,7 @@ fn failures_check(
     }
     let mut by_code: BTreeMap<&str, usize> = BTreeMap::new();
     for (_, f) in &failed {
-        *by_code.entry(f.code).or_default() += 1;
+        *by_code.entry(f.code.as_str()).or_default() += 1;
     }
     let codes: Vec<String> = by_code.iter().map(|(c, k)| format!("{c} ×{k}")).collect();
     let mut details: Vec<String> = failed

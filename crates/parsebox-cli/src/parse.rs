@@ -300,7 +300,7 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
     Ok(crate::error::EXIT_OK)
 }
 
-fn counts(map: &BTreeMap<&'static str, u64>) -> String {
+fn counts<K: std::fmt::Display>(map: &BTreeMap<K, u64>) -> String {
     map.iter()
         .map(|(k, v)| format!("{k} ×{v}"))
         .collect::<Vec<_>>()

@@ -157,7 +157,7 @@ fn bad_flags_are_usage_errors() {
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stderr,
-        "parsebox: error: --line-budget-ms must be a positive number of milliseconds, not 0\n"
+        "parsebox: error: --line-budget-ms must be a number of milliseconds greater than 0 and at most 3600000 (one hour), got 0\n"
     );
 
     let run = parsebox(&["parse", "--parser", GOOD, "--color", "sometimes"]);

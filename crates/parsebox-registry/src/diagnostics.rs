@@ -28,8 +28,8 @@ pub struct Diagnostics {
 }
 
 impl Diagnostics {
-    pub(crate) fn fallback(&mut self, code: &str, message: &str) {
-        *self.fallbacks.entry(code.to_owned()).or_default() += 1;
+    pub(crate) fn fallback(&mut self, code: parsebox_transcript::FailureCode, message: &str) {
+        *self.fallbacks.entry(code.as_str().to_owned()).or_default() += 1;
         self.last_error = Some(message.to_owned());
     }
 

@@ -15,7 +15,7 @@ pub mod run;
 mod status;
 
 pub use diagnostics::Diagnostics;
-pub use registry::{LineIncident, LoadRequest, LoadResult, Registry, RegistryOptions};
+pub use registry::{LoadRequest, LoadResult, Registry, RegistryOptions};
 pub use run::RunId;
 pub use status::{AdapterState, AdapterStatus};
 

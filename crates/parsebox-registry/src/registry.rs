@@ -4,7 +4,10 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use parsebox_sandbox::{EntryPoint, ParserModule, SandboxOptions};
-use parsebox_transcript::{generic_entry, LineFailure, TranscriptEntry};
+use parsebox_transcript::{
+    generic_entry, outcome_resets_parser, settle_line, FailureCode, LineFailure, LineOutcome,
+    SettledLine, TranscriptEntry,
+};
 use web_time::Instant;
 
 use crate::run::{Engine, Run, RunParser};
@@ -101,17 +104,6 @@ pub struct Registry {
     events: u64,
     /// Fallbacks and dropped entries, all types: lets a host notice new ones cheaply.
     incidents: u64,
-    /// What went wrong on the last line parsed in a run, if anything.
-    last_incident: Option<LineIncident>,
-}
-
-/// What went wrong on one line: why it fell back (if it did), and which entries were dropped.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct LineIncident {
-    /// The fallback reason code, when the line fell back to the generic entry.
-    pub fallback: Option<String>,
-    /// One rejection code per dropped entry.
-    pub dropped: Vec<String>,
 }
 
 impl Registry {
@@ -128,7 +120,6 @@ impl Registry {
             overruns: Vec::new(),
             events: 0,
             incidents: 0,
-            last_incident: None,
         }
     }
 
@@ -197,11 +188,41 @@ impl Registry {
         line: &str,
         ts: &str,
     ) -> Result<Vec<TranscriptEntry>, RegistryError> {
+        let adapter_type = self
+            .runs
+            .get(&run)
+            .ok_or(RegistryError::UnknownRun(run.0))?
+            .adapter_type
+            .clone();
+        let settled = match self.run_parse_raw(run, line, ts)? {
+            Some(outcome) => self.settle(&adapter_type, line, ts, outcome),
+            None => self.settle_generic(&adapter_type, line, ts),
+        };
+        if settled.fallback.as_ref().map(|f| f.code) == Some(FailureCode::EngineFault) {
+            let message = settled.fallback.as_ref().map_or("", |f| f.message.as_str());
+            self.fail(&adapter_type, format!("engine fault: {message}"));
+        }
+        Ok(settled.entries)
+    }
+
+    /// Runs one line in `run` and returns what the parser did, before the line rule (`None`:
+    /// the run has no parser and the generic parser answers). Nothing is counted: the host that
+    /// settles the outcome (this registry's [`Registry::settle`], or the page's registry for a
+    /// line run in a Worker) counts it, once. A stateful parser is reset before its next line
+    /// when the outcome calls for it ([`outcome_resets_parser`]).
+    ///
+    /// # Errors
+    /// [`RegistryError::UnknownRun`] when `run` was dropped or never existed.
+    pub fn run_parse_raw(
+        &mut self,
+        run: RunId,
+        line: &str,
+        ts: &str,
+    ) -> Result<Option<LineOutcome>, RegistryError> {
         let r = self
             .runs
             .get_mut(&run)
             .ok_or(RegistryError::UnknownRun(run.0))?;
-        let adapter_type = r.adapter_type.clone();
         let owed = std::mem::take(&mut r.reset_owed);
         let outcome = match &mut r.engine {
             Engine::Generic => None,
@@ -215,75 +236,72 @@ impl Registry {
                 }
             }
         };
-        let Some(a) = self.adapters.get_mut(&adapter_type) else {
-            return Ok(vec![generic_entry(line, ts)]);
+        if let Some(outcome) = &outcome {
+            // SPEC §4: a stateful instance is reset after a failed line — before the next
+            // line, so a line that ran out of budget does not also pay, in the same call, for
+            // the realm rebuild that `reset()` then needs.
+            r.reset_owed = outcome_resets_parser(outcome);
+        }
+        Ok(outcome)
+    }
+
+    /// The one line rule with this registry's limits, counted in `adapter_type`'s diagnostics:
+    /// what every answer for that type goes through, whether it was parsed here or in a Worker
+    /// (a late answer). An overrun is reported to the host (see [`Registry::take_overruns`]).
+    pub fn settle(
+        &mut self,
+        adapter_type: &str,
+        line: &str,
+        ts: &str,
+        outcome: LineOutcome,
+    ) -> SettledLine {
+        let settled = settle_line(line, ts, outcome, &self.options.sandbox.entry_limits);
+        self.record(adapter_type, &settled, true);
+        settled
+    }
+
+    /// A line the generic parser answered (no parser, or the type failed), counted.
+    fn settle_generic(&mut self, adapter_type: &str, line: &str, ts: &str) -> SettledLine {
+        let settled = SettledLine {
+            entries: vec![generic_entry(line, ts)],
+            fallback: None,
+            dropped: Vec::new(),
+        };
+        self.record(adapter_type, &settled, false);
+        settled
+    }
+
+    /// Counts one settled line in `adapter_type`'s diagnostics: the one place they change.
+    fn record(&mut self, adapter_type: &str, settled: &SettledLine, by_parser: bool) {
+        let Some(a) = self.adapters.get_mut(adapter_type) else {
+            return;
         };
         a.diag.lines_parsed += 1;
-        let mut incident = LineIncident::default();
-        let entries = match outcome {
-            None => vec![generic_entry(line, ts)],
-            Some(Ok(checked)) => {
-                self.incidents += checked.dropped.len() as u64;
-                if !checked.dropped.is_empty() {
-                    incident.dropped = checked
-                        .dropped
-                        .iter()
-                        .map(|w| w.code().to_owned())
-                        .collect();
-                }
-                for why in &checked.dropped {
-                    *a.diag
-                        .dropped_entries
-                        .entry(why.code().to_owned())
-                        .or_default() += 1;
-                }
-                if checked.entries.is_empty() && !checked.dropped.is_empty() {
-                    // Every entry the parser returned was invalid: show the line rather than
-                    // nothing, so no output is lost.
-                    let msg = checked
-                        .dropped
-                        .first()
-                        .map(ToString::to_string)
-                        .unwrap_or_default();
-                    a.diag.fallback("all_entries_invalid", &msg);
-                    self.incidents += 1;
-                    incident.fallback = Some("all_entries_invalid".to_owned());
-                    vec![generic_entry(line, ts)]
-                } else {
-                    a.diag.lines_by_parser += 1;
-                    checked.entries
-                }
-            }
-            Some(Err(failure)) => {
-                a.diag.fallback(failure.code, &failure.message);
-                self.incidents += 1;
-                incident.fallback = Some(failure.code.to_owned());
-                if matches!(failure.code, "budget_exceeded" | "memory_exceeded") {
-                    // What no in-thread layer bounds well belongs in a killable Worker: the
-                    // host hears of each overrun (see `take_overruns`).
-                    self.events += 1;
-                    if !self.overruns.contains(&adapter_type) {
-                        self.overruns.push(adapter_type.clone());
-                    }
-                }
-                if failure.code == "engine_fault" {
-                    let reason = format!("engine fault: {}", failure.message);
-                    self.fail(&adapter_type, reason);
-                } else if let Some(r) = self.runs.get_mut(&run) {
-                    // SPEC §4: a stateful instance is reset after a failed line — before the
-                    // next line, so a line that ran out of budget does not also pay, in the
-                    // same call, for the realm rebuild that `reset()` then needs.
-                    r.reset_owed = true;
-                }
-                vec![generic_entry(line, ts)]
-            }
-        };
-        if let Some(a) = self.adapters.get_mut(&adapter_type) {
-            a.diag.entries += entries.len() as u64;
+        a.diag.entries += settled.entries.len() as u64;
+        for why in &settled.dropped {
+            *a.diag
+                .dropped_entries
+                .entry(why.code().to_owned())
+                .or_default() += 1;
         }
-        self.last_incident =
-            (incident.fallback.is_some() || !incident.dropped.is_empty()).then_some(incident);
-        Ok(entries)
+        match &settled.fallback {
+            Some(f) => a.diag.fallback(f.code, &f.message),
+            None if by_parser => a.diag.lines_by_parser += 1,
+            None => {}
+        }
+        self.incidents += settled.dropped.len() as u64 + u64::from(settled.fallback.is_some());
+        if settled
+            .fallback
+            .as_ref()
+            .is_some_and(|f| f.code.is_overrun())
+        {
+            // What no in-thread layer bounds well belongs in a killable Worker: the host hears
+            // of each overrun (see `take_overruns`).
+            self.events += 1;
+            if !self.overruns.iter().any(|t| t == adapter_type) {
+                self.overruns.push(adapter_type.to_owned());
+            }
+        }
     }
 
     /// Resets `run` (the transcript is being rebuilt from scratch): the parser's `reset()` is
@@ -461,12 +479,6 @@ impl Registry {
         self.events
     }
 
-    /// What went wrong on the last line parsed in a run (`None`: nothing). A host that parses
-    /// elsewhere (the worker host) forwards it so the page's diagnostics count the line once.
-    pub fn last_incident(&self) -> Option<&LineIncident> {
-        self.last_incident.as_ref()
-    }
-
     /// Lines that fell back plus entries dropped, over all types: a counter that moves when the
     /// diagnostics got something new to show.
     pub fn incident_count(&self) -> u64 {
@@ -642,7 +654,10 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, LineFailure>) -> Result<T, LineFailu
     {
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
             Ok(r) => r,
-            Err(payload) => Err(LineFailure::new("engine_fault", panic_message(&payload))),
+            Err(payload) => Err(LineFailure::new(
+                FailureCode::EngineFault,
+                panic_message(&payload),
+            )),
         }
     }
     #[cfg(target_arch = "wasm32")]

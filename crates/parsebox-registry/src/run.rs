@@ -1,7 +1,7 @@
 //! Runs: one transcript's worth of parser state.
 
 use parsebox_sandbox::ParserRun;
-use parsebox_transcript::{CheckedEntries, LineFailure};
+use parsebox_transcript::{LineFailure, LineOutcome};
 
 /// Identifies one run (one transcript) of one adapter type. Handed out by
 /// [`Registry::create_run`](crate::Registry::create_run).
@@ -11,11 +11,12 @@ pub struct RunId(pub u64);
 /// What answers a run's lines: the engine is bound when the run is created (or reset), so a run
 /// keeps its parser's state for its whole life and switches parser only on `reset()`.
 pub trait RunParser {
-    /// Parses one line into validated entries.
+    /// Parses one line: the plain value the parser returned, or why it gave none. The registry
+    /// settles it with the one line rule ([`parsebox_transcript::settle_line`]).
     ///
     /// # Errors
-    /// A [`LineFailure`] when the line must fall back to the generic entry.
-    fn parse(&mut self, line: &str, ts: &str) -> Result<CheckedEntries, LineFailure>;
+    /// A [`LineFailure`] when the parser gave no value (threw, ran over budget, …).
+    fn parse(&mut self, line: &str, ts: &str) -> LineOutcome;
 
     /// Forgets the run's state (the parser's `reset()`).
     ///
@@ -25,8 +26,8 @@ pub trait RunParser {
 }
 
 impl RunParser for ParserRun {
-    fn parse(&mut self, line: &str, ts: &str) -> Result<CheckedEntries, LineFailure> {
-        self.parse_line(line, ts)
+    fn parse(&mut self, line: &str, ts: &str) -> LineOutcome {
+        self.parse_line_raw(line, ts)
     }
     fn reset(&mut self) -> Result<(), LineFailure> {
         ParserRun::reset(self)

@@ -19,6 +19,7 @@ use boa_engine::value::JsVariant;
 use boa_engine::{
     js_string, Context, JsError, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source,
 };
+use parsebox_transcript::FailureCode;
 use serde_json::Value;
 use web_time::{Duration, Instant};
 
@@ -187,9 +188,9 @@ fn classify(err: JsError) -> Stop {
     }
 }
 
-fn deadline_passed() -> (&'static str, String) {
+fn deadline_passed() -> (FailureCode, String) {
     (
-        "budget_exceeded",
+        FailureCode::BudgetExceeded,
         "converting the return value exceeded the line budget".to_owned(),
     )
 }
@@ -448,7 +449,7 @@ impl Realm {
         line: &str,
         ts: &str,
         opts: &SandboxOptions,
-    ) -> Result<Result<Value, (&'static str, String)>, Stop> {
+    ) -> Result<Result<Value, (FailureCode, String)>, Stop> {
         let deadline =
             Instant::now() + Duration::from_secs_f64(opts.line_budget_ms.max(0.0) / 1000.0);
         let ts = self.set_time(ts);
@@ -473,18 +474,26 @@ impl Realm {
         ret: JsValue,
         deadline: Instant,
         opts: &SandboxOptions,
-    ) -> Result<Result<Value, (&'static str, String)>, Stop> {
+    ) -> Result<Result<Value, (FailureCode, String)>, Stop> {
         let caps = Caps {
             max_depth: opts.max_result_depth,
             max_values: opts.max_result_values,
             max_string_bytes: opts.max_result_string_bytes,
             deadline,
         };
-        let too_large = |what: &str| ("bad_return", format!("return value too large ({what})"));
+        let too_large = |what: &str| {
+            (
+                FailureCode::BadReturn,
+                format!("return value too large ({what})"),
+            )
+        };
         match Walk::new(&mut self.ctx, caps).value(&ret, 0) {
             Ok(v) => return Ok(Ok(v.unwrap_or(Value::Null))),
             Err(Conv::Cycle) => {
-                return Ok(Err(("bad_return", "return value is cyclic".to_owned())))
+                return Ok(Err((
+                    FailureCode::BadReturn,
+                    "return value is cyclic".to_owned(),
+                )))
             }
             Err(Conv::TooLarge(what)) => return Ok(Err(too_large(what))),
             Err(Conv::Deadline) => return Ok(Err(deadline_passed())),
@@ -513,14 +522,14 @@ impl Realm {
                 .as_string()
                 .map(|s| s.to_std_string_lossy())
                 .unwrap_or_default();
-            return Ok(Err(("bad_return", why)));
+            return Ok(Err((FailureCode::BadReturn, why)));
         }
         Ok(match Walk::new(&mut self.ctx, caps).value(&value, 0) {
             Ok(v) => Ok(v.unwrap_or(Value::Null)),
             Err(Conv::TooLarge(what)) => Err(too_large(what)),
             Err(Conv::Deadline) => Err(deadline_passed()),
             Err(Conv::Bail | Conv::Cycle) => Err((
-                "engine_fault",
+                FailureCode::EngineFault,
                 "converted value is not plain data".to_owned(),
             )),
         })

@@ -35,9 +35,9 @@ use std::fmt;
 use std::rc::Rc;
 
 use parsebox_transcript::{
-    entries_from_return, CheckedEntries, EntryLimits, LineFailure, LineParser, TranscriptEntry,
+    entries_from_return, settle_line, CheckedEntries, EntryLimits, FailureCode, LineFailure,
+    LineOutcome, LineParser, SettledLine, TranscriptEntry,
 };
-use serde_json::Value;
 
 use engine::{InitError, Realm, Stop};
 use source::Prepared;
@@ -121,6 +121,59 @@ impl Default for SandboxOptions {
             bounded_builtins: true,
             gc_ballast_bytes: 4 << 20,
         }
+    }
+}
+
+/// The longest budget or deadline accepted, in milliseconds (one hour): past it a budget is no
+/// budget, and the arithmetic on it would overflow.
+pub const MAX_BUDGET_MS: f64 = 3_600_000.0;
+
+/// Checks that a budget or deadline option is a positive, finite number of milliseconds no
+/// larger than [`MAX_BUDGET_MS`].
+///
+/// # Errors
+/// A sentence naming `name` and the accepted range.
+pub fn check_budget_ms(name: &str, value: f64) -> Result<(), String> {
+    if value.is_finite() && value > 0.0 && value <= MAX_BUDGET_MS {
+        Ok(())
+    } else {
+        Err(format!(
+            "{name} must be a number of milliseconds greater than 0 and at most {MAX_BUDGET_MS} (one hour), got {value}"
+        ))
+    }
+}
+
+/// Checks that a size option is at least `min` and at most `max`.
+fn check_range(name: &str, value: usize, min: usize, max: usize) -> Result<(), String> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{name} must be between {min} and {max}, got {value}"
+        ))
+    }
+}
+
+impl SandboxOptions {
+    /// Checks every budget and size against its range, so a bad option is refused where it is
+    /// given rather than overflowing later, inside a call.
+    ///
+    /// # Errors
+    /// A sentence naming the first option out of range (in the JS option's name).
+    pub fn validate(&self) -> Result<(), String> {
+        check_budget_ms("lineBudgetMs", self.line_budget_ms)?;
+        check_budget_ms("initBudgetMs", self.init_budget_ms)?;
+        check_range("maxSourceBytes", self.max_source_bytes, 1, 64 << 20)?;
+        check_range("maxLineBytes", self.max_line_bytes, 1, 1 << 30)?;
+        let limits = &self.entry_limits;
+        check_range(
+            "maxEntriesPerLine",
+            limits.max_entries_per_line,
+            1,
+            1_000_000,
+        )?;
+        check_range("maxStringBytes", limits.max_string_bytes, 1, 1 << 30)?;
+        Ok(())
     }
 }
 
@@ -300,7 +353,7 @@ pub struct RunDiagnostics {
     /// Lines handed to [`ParserRun::parse_line`].
     pub lines: u64,
     /// Lines that failed, by [`LineFailure::code`].
-    pub failures: BTreeMap<&'static str, u64>,
+    pub failures: BTreeMap<FailureCode, u64>,
     /// Entries dropped by validation, by `Rejection::code()`.
     pub dropped: BTreeMap<&'static str, u64>,
     /// Times the realm was thrown away and rebuilt (after a budget abort or engine limit).
@@ -343,25 +396,28 @@ impl fmt::Debug for ParserRun {
 }
 
 fn unavailable() -> LineFailure {
-    LineFailure::new("realm_unavailable", "the parser realm could not be rebuilt")
+    LineFailure::new(
+        FailureCode::RealmUnavailable,
+        "the parser realm could not be rebuilt",
+    )
 }
 
 fn stop_failure(stop: &Stop, budget_ms: f64) -> LineFailure {
     match stop {
-        Stop::Threw(m) => LineFailure::new("threw", m.clone()),
+        Stop::Threw(m) => LineFailure::new(FailureCode::Threw, m.clone()),
         Stop::Deadline => LineFailure::new(
-            "budget_exceeded",
+            FailureCode::BudgetExceeded,
             format!("parser exceeded its {budget_ms} ms budget"),
         ),
         Stop::Memory(n) => LineFailure::new(
-            "memory_exceeded",
+            FailureCode::MemoryExceeded,
             format!("parser allocated {n} bytes in one call"),
         ),
         Stop::Limit(m) => LineFailure::new(
-            "budget_exceeded",
+            FailureCode::BudgetExceeded,
             format!("parser hit an engine limit: {m}"),
         ),
-        Stop::Fault(m) => LineFailure::new("engine_fault", m.clone()),
+        Stop::Fault(m) => LineFailure::new(FailureCode::EngineFault, m.clone()),
     }
 }
 
@@ -401,21 +457,9 @@ impl ParserRun {
     }
 
     fn parse_line_inner(&mut self, line: &str, ts: &str) -> Result<CheckedEntries, LineFailure> {
-        let opts = &self.module.options;
-        if line.len() > opts.max_line_bytes {
-            return Err(LineFailure::new(
-                "line_too_long",
-                format!(
-                    "line is {} bytes; the sandbox passes at most {}",
-                    line.len(),
-                    opts.max_line_bytes
-                ),
-            ));
-        }
         let value = self.parse_line_raw(line, ts)?;
-        let opts = &self.module.options;
-        entries_from_return(value, &opts.entry_limits)
-            .map_err(|m| LineFailure::new("bad_return", m))
+        entries_from_return(value, &self.module.options.entry_limits)
+            .map_err(|m| LineFailure::new(FailureCode::BadReturn, m))
     }
 
     /// Calls the instance's `reset()` (a no-op for `parseStdoutLine` parsers or instances
@@ -484,7 +528,7 @@ impl ParserRun {
             Realm::new(&module.prepared, &module.options).map_err(|e| {
                 let le = init_error(e);
                 LineFailure::new(
-                    "realm_unavailable",
+                    FailureCode::RealmUnavailable,
                     format!("could not rebuild the parser realm: {le}"),
                 )
             })
@@ -529,12 +573,41 @@ impl ParserRun {
         Ok(())
     }
 
-    /// Parses one line and returns the converted return value before validation (for
-    /// differential tests against a reference engine).
+    /// Parses one line and settles it with the one line rule ([`settle_line`], the module's
+    /// entry limits), counting the outcome in this run's diagnostics: what the transcript would
+    /// show for the line, and why it fell back if it did.
+    pub fn parse_line_settled(&mut self, line: &str, ts: &str) -> SettledLine {
+        self.diagnostics.lines += 1;
+        let outcome = self.parse_line_raw(line, ts);
+        let settled = settle_line(line, ts, outcome, &self.module.options.entry_limits);
+        for d in &settled.dropped {
+            *self.diagnostics.dropped.entry(d.code()).or_default() += 1;
+        }
+        if let Some(f) = &settled.fallback {
+            *self.diagnostics.failures.entry(f.code).or_default() += 1;
+            self.diagnostics.last_error = Some(f.clone());
+        }
+        settled
+    }
+
+    /// Parses one line and returns the converted return value before validation: what
+    /// [`parsebox_transcript::settle_line`], the one line rule, takes. The run stays usable for
+    /// the next line whatever happens.
     ///
     /// # Errors
     /// As [`ParserRun::parse_line`], without the validation step.
-    pub fn parse_line_raw(&mut self, line: &str, ts: &str) -> Result<Value, LineFailure> {
+    pub fn parse_line_raw(&mut self, line: &str, ts: &str) -> LineOutcome {
+        let opts = &self.module.options;
+        if line.len() > opts.max_line_bytes {
+            return Err(LineFailure::new(
+                FailureCode::LineTooLong,
+                format!(
+                    "line is {} bytes; the sandbox passes at most {}",
+                    line.len(),
+                    opts.max_line_bytes
+                ),
+            ));
+        }
         self.ensure_realm()?;
         let realm = self.realm.as_mut().ok_or_else(unavailable)?;
         let opts = &self.module.options;
@@ -556,9 +629,12 @@ impl ParserRun {
     }
 }
 
+/// A run as a transcript builder's parser: each line goes through the one line rule
+/// ([`settle_line`]) with the module's entry limits, so `parsebox parse` shows exactly what the
+/// registry would.
 impl LineParser for ParserRun {
     fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
-        ParserRun::parse_line(self, line, ts).map(|checked| checked.entries)
+        self.parse_line_settled(line, ts).into_result()
     }
 
     fn reset(&mut self) {

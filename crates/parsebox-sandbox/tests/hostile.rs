@@ -54,10 +54,10 @@ fn line_attack(name: &'static str, attack_line: String, codes: &'static [&'stati
             .parse_line(&attack_line, TS)
             .expect_err("the attack line must fail");
         assert!(
-            codes.contains(&err.code),
+            codes.contains(&err.code.as_str()),
             "{name}: got {err} (expected one of {codes:?})"
         );
-        assert_eq!(run.diagnostics().failures.get(err.code), Some(&1));
+        assert_eq!(run.diagnostics().failures.get(&err.code), Some(&1));
         // The next line of the same run parses normally, with the parser's state intact.
         assert_eq!(
             text(&run.parse_line("b", TS).unwrap().entries),

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::entry::TranscriptEntry;
 use crate::jsstr::js_trim;
+use crate::line_rule::LineFailure;
 use crate::redact::redact_home_paths;
 
 /// Which stream a chunk of run output came from.
@@ -69,34 +70,6 @@ impl Chunk {
     }
 }
 
-/// Why a parser could not answer a line. The builder then shows the generic entry for that
-/// line, so the line is never lost.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LineFailure {
-    /// A stable snake_case reason, e.g. `threw`, `budget_exceeded`, `bad_return`.
-    pub code: &'static str,
-    /// A human-readable explanation.
-    pub message: String,
-}
-
-impl LineFailure {
-    /// A failure with a reason code and message.
-    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for LineFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)
-    }
-}
-
-impl std::error::Error for LineFailure {}
-
 /// Turns one stdout line into entries: the generic parser, a sandboxed adapter parser, or a
 /// trusted built-in. Closures `FnMut(&str, &str) -> Result<Vec<TranscriptEntry>, LineFailure>`
 /// are parsers too.
@@ -110,6 +83,14 @@ pub trait LineParser {
 
     /// Forgets cross-line state: called after a failed line and before a rebuild.
     fn reset(&mut self) {}
+
+    /// The answer comes later (the parser runs elsewhere, e.g. in a Worker): the builder does
+    /// not call [`parse_line`](Self::parse_line), shows the generic entry for now, counts no
+    /// failure, and lists the line in [`TranscriptBuilder::take_deferred`] (with `track_lines`
+    /// on) so the host can replace it when the answer arrives.
+    fn answers_later(&self) -> bool {
+        false
+    }
 }
 
 impl<F> LineParser for F
@@ -127,6 +108,9 @@ impl LineParser for Box<dyn LineParser + '_> {
     }
     fn reset(&mut self) {
         (**self).reset();
+    }
+    fn answers_later(&self) -> bool {
+        (**self).answers_later()
     }
 }
 
@@ -146,13 +130,7 @@ pub struct TranscriptOptions {
     pub track_lines: bool,
 }
 
-/// The failure code a [`LineParser`] returns to say "the answer comes later": the line shows
-/// the generic entry for now, is not counted as a failure, does not reset the parser, and is
-/// listed by [`TranscriptBuilder::take_deferred`] (with `track_lines` on) so the host can
-/// replace it when the answer arrives.
-pub const DEFERRED: &str = "deferred";
-
-/// A line whose answer was deferred (see [`DEFERRED`]).
+/// A line whose answer comes later (see [`LineParser::answers_later`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeferredLine {
     /// Pass to [`TranscriptBuilder::replace_line`] with the answer.
@@ -385,19 +363,21 @@ impl<P: LineParser> TranscriptBuilder<P> {
 
     fn parse_and_append(&mut self, line: &str, ts: &str, first_changed: &mut usize) {
         self.lines += 1;
-        let mut produced = match self.parser.parse_line(line, ts) {
-            Ok(entries) => entries,
-            Err(f) if f.code == DEFERRED => {
-                if self.options.track_lines {
-                    let item = self.items.len();
-                    self.deferred.push(DeferredLine {
-                        item,
-                        line: line.to_owned(),
-                        ts: ts.to_owned(),
-                    });
-                }
-                vec![crate::generic_entry(line, ts)]
+        let answer = if self.parser.answers_later() {
+            if self.options.track_lines {
+                let item = self.items.len();
+                self.deferred.push(DeferredLine {
+                    item,
+                    line: line.to_owned(),
+                    ts: ts.to_owned(),
+                });
             }
+            Ok(vec![crate::generic_entry(line, ts)])
+        } else {
+            self.parser.parse_line(line, ts)
+        };
+        let mut produced = match answer {
+            Ok(entries) => entries,
             Err(_) => {
                 self.failures += 1;
                 self.parser.reset();
@@ -452,7 +432,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             .filter_map(|i| i.line.as_ref().map(|(l, t)| (l.as_str(), t.as_str())))
     }
 
-    /// Lines answered with [`DEFERRED`] since the last call (needs `track_lines`).
+    /// Lines whose answer comes later (see [`LineParser::answers_later`]) since the last call (needs `track_lines`).
     pub fn take_deferred(&mut self) -> Vec<DeferredLine> {
         std::mem::take(&mut self.deferred)
     }

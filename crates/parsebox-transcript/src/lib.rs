@@ -11,15 +11,17 @@
 pub mod builder;
 pub mod entry;
 pub mod jsstr;
+pub mod line_rule;
 pub mod ndjson;
 pub mod redact;
 pub mod validate;
 
-pub use builder::{
-    Chunk, DeferredLine, LineFailure, LineParser, Stream, TranscriptBuilder, TranscriptOptions,
-    DEFERRED,
-};
+pub use builder::{Chunk, DeferredLine, LineParser, Stream, TranscriptBuilder, TranscriptOptions};
 pub use entry::{DiffChangeType, Extra, TranscriptEntry};
+pub use line_rule::{
+    outcome_resets_parser, settle_failure, settle_line, FailureCode, LineFailure, LineOutcome,
+    SettledLine,
+};
 pub use ndjson::{read_stored_run, StoredRun};
 pub use validate::{entries_from_return, validate_entry, CheckedEntries, EntryLimits, Rejection};
 

@@ -7,7 +7,7 @@
 )]
 
 use parsebox_transcript::{
-    validate_entry, Chunk, EntryLimits, GenericParser, LineFailure, TranscriptBuilder,
+    validate_entry, Chunk, EntryLimits, FailureCode, GenericParser, LineFailure, TranscriptBuilder,
     TranscriptEntry, TranscriptOptions,
 };
 use serde_json::{json, Value};
@@ -117,8 +117,8 @@ fn entry(v: Value) -> TranscriptEntry {
 
 /// A parser that maps a line to the JSON entries written in it.
 fn json_parser(line: &str, _ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
-    let v: Value =
-        serde_json::from_str(line).map_err(|e| LineFailure::new("threw", e.to_string()))?;
+    let v: Value = serde_json::from_str(line)
+        .map_err(|e| LineFailure::new(FailureCode::Threw, e.to_string()))?;
     Ok(v.as_array().unwrap().iter().cloned().map(entry).collect())
 }
 
@@ -180,7 +180,7 @@ fn a_failed_line_becomes_the_generic_entry_and_the_parser_is_reset() {
             ts: &str,
         ) -> Result<Vec<TranscriptEntry>, LineFailure> {
             if line.contains("boom") {
-                return Err(LineFailure::new("threw", "Error: boom"));
+                return Err(LineFailure::new(FailureCode::Threw, "Error: boom"));
             }
             Ok(vec![entry(
                 json!({"kind":"assistant","ts":ts,"text":line.to_uppercase()}),

@@ -2,9 +2,11 @@
 //! in a Worker) ends in exactly the transcript an immediate answer would have given.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
 
+use std::cell::Cell;
+
 use parsebox_transcript::{
-    validate_entry, Chunk, EntryLimits, LineFailure, TranscriptBuilder, TranscriptEntry,
-    TranscriptOptions, DEFERRED,
+    validate_entry, Chunk, EntryLimits, LineFailure, LineParser, TranscriptBuilder,
+    TranscriptEntry, TranscriptOptions,
 };
 use proptest::prelude::*;
 use serde_json::json;
@@ -24,6 +26,23 @@ fn answer(line: &str, ts: &str) -> Vec<TranscriptEntry> {
             v(json!({"kind":"system","ts":ts,"text":line})),
         ],
         _ => vec![v(json!({"kind":"stdout","ts":ts,"text":line}))],
+    }
+}
+
+/// Answers at once, or later for the lines `mask` picks (in turn, cycling).
+struct Masked {
+    mask: Vec<bool>,
+    n: Cell<usize>,
+}
+
+impl LineParser for Masked {
+    fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
+        Ok(answer(line, ts))
+    }
+    fn answers_later(&self) -> bool {
+        let n = self.n.get() + 1;
+        self.n.set(n);
+        self.mask[n % self.mask.len()]
     }
 }
 
@@ -52,11 +71,7 @@ proptest! {
         let mut direct = TranscriptBuilder::new(|l: &str, ts: &str| Ok::<_, LineFailure>(answer(l, ts)), opts());
         for c in &chunks { direct.push(c); }
 
-        let mut n = 0usize;
-        let mut late = TranscriptBuilder::new(move |l: &str, ts: &str| {
-            n += 1;
-            if defer_mask[n % defer_mask.len()] { Err(LineFailure::new(DEFERRED, "")) } else { Ok(answer(l, ts)) }
-        }, opts());
+        let mut late = TranscriptBuilder::new(Masked { mask: defer_mask, n: Cell::new(0) }, opts());
         for c in &chunks { late.push(c); }
         let mut pending = late.take_deferred();
         prop_assert_eq!(late.lines_fallen_back(), 0, "deferred lines are not failures");
@@ -80,10 +95,11 @@ proptest! {
 
 #[test]
 fn a_deferred_line_shows_the_generic_entry_until_answered() {
-    let mut b = TranscriptBuilder::new(
-        |_: &str, _: &str| Err::<Vec<TranscriptEntry>, _>(LineFailure::new(DEFERRED, "")),
-        opts(),
-    );
+    let later = Masked {
+        mask: vec![true],
+        n: Cell::new(0),
+    };
+    let mut b = TranscriptBuilder::new(later, opts());
     b.push(&Chunk::stdout("t1", "+Hel\n+lo\n"));
     assert_eq!(
         b.entries().iter().map(|e| e.kind()).collect::<Vec<_>>(),

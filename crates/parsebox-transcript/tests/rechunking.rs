@@ -2,8 +2,8 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
 
 use parsebox_transcript::{
-    read_stored_run, validate_entry, Chunk, EntryLimits, LineFailure, Stream, TranscriptBuilder,
-    TranscriptEntry, TranscriptOptions,
+    read_stored_run, validate_entry, Chunk, EntryLimits, FailureCode, LineFailure, Stream,
+    TranscriptBuilder, TranscriptEntry, TranscriptOptions,
 };
 use proptest::prelude::*;
 use serde_json::json;
@@ -12,7 +12,7 @@ use serde_json::json;
 /// across chunk boundaries), lines with `!` fail (so fallbacks happen), others are stdout.
 fn parser(line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
     if line.contains('!') {
-        return Err(LineFailure::new("threw", "bang"));
+        return Err(LineFailure::new(FailureCode::Threw, "bang"));
     }
     let v = match line.strip_prefix('+') {
         Some(rest) => json!({"kind":"assistant","ts":ts,"text":rest,"delta":true}),

@@ -174,6 +174,7 @@ export class ParserRegistry {
   #lineUpdates = new Map(); // type -> [{ line, ts, entries }] delivered by workers, not yet told
   #flushQueued = false;
   #nextRunKey = 1;
+  #depth = 0; // calls into the core on the stack (re-entrant ones are refused)
 
   constructor(options) {
     const o = checkOptions(options, { ...OPTION_TYPES, loadSource: "function?", host: "host" }, "ParserRegistry");
@@ -184,7 +185,8 @@ export class ParserRegistry {
     }
     const { loadSource: _ignored, host: _host, hardDeadlineMs, ...rest } = o;
     this.#hardDeadlineMs = hardDeadlineMs ?? 2 * (rest.lineBudgetMs ?? 50);
-    this.#options = JSON.stringify({ ...rest, loadSources: this.#loadSource !== null });
+    // Ranges are checked by the core (hardDeadlineMs too, though only the worker host uses it).
+    this.#options = JSON.stringify({ ...rest, hardDeadlineMs, loadSources: this.#loadSource !== null });
     this.#workerOptions = JSON.stringify({ ...rest, loadSources: false });
     requireInit();
     this.#ensureCore();
@@ -195,7 +197,8 @@ export class ParserRegistry {
     if (this.#disposed) throw new ParseboxDisposedError("ParserRegistry used after dispose()");
     if (this.#core && this.#generation === instanceGeneration) return this.#core;
     requireInit();
-    const rebuilt = this.#core !== null;
+    // A core existed before (it trapped, or the instance was re-made under it).
+    const rebuilt = this.#generation !== 0;
     let core;
     try {
       core = track(new RegistryCore(this.#options));
@@ -219,9 +222,18 @@ export class ParserRegistry {
     return core;
   }
 
-  /** Calls into the core; a trap marks `type` faulted, re-instantiates, and returns `undefined`. */
+  /**
+   * Calls into the core; a trap marks `type` faulted, re-instantiates, and returns `undefined`.
+   * A call made while another is on the stack (a built-in parser or a getter calling back into
+   * the registry) is refused with a `ParseboxError`: the core is busy, and entering it again
+   * would corrupt it. A built-in's line then falls back like any line whose parser threw.
+   */
   #call(type, fn) {
     const core = this.#ensureCore();
+    if (this.#depth > 0) {
+      throw new ParseboxError("ParserRegistry called re-entrantly (from inside a built-in parser or while it was busy): the call was refused");
+    }
+    this.#depth += 1;
     try {
       return fn(core);
     } catch (e) {
@@ -229,8 +241,13 @@ export class ParserRegistry {
       if (type !== null) this.#faults.set(type, `${e.name}: ${e.message}`);
       this.#core = null;
       recoverFromTrap();
+      this.#depth -= 1;
       this.#ensureCore();
+      this.#depth += 1;
       return undefined;
+    } finally {
+      this.#depth -= 1;
+      if (this.#depth === 0 && this.#disposed) this.#release();
     }
   }
 
@@ -264,13 +281,16 @@ export class ParserRegistry {
     if (known) return known.slice();
     const worker = this.#workers.get(type);
     if (!worker) return generic(line, ts);
-    worker.host.parse(runKey, line, ts, (json, reason) => {
-      const entries = json === null ? generic(line, ts) : JSON.parse(json);
+    worker.host.parse(runKey, line, ts, (outcome) => {
+      if (this.#disposed) return;
+      // The one line rule, with this registry's limits, counted once, here.
+      const json = outcome === null ? undefined : this.#call(type, (core) => core.settleAnswer(type, line, ts, outcome));
+      const entries = json === undefined ? generic(line, ts) : JSON.parse(json);
       if (cache) {
         if (cache.size > 10_000) cache.delete(cache.keys().next().value);
         cache.set(key, entries);
       }
-      onAnswer?.(entries, reason);
+      onAnswer?.(entries);
       this.#queueLineUpdate(type, { line, ts, entries });
     });
     return generic(line, ts);
@@ -458,23 +478,6 @@ export class ParserRegistry {
     for (const { host } of hosts) {
       for (const k of Object.keys(host.stats)) d.worker[k] += host.stats[k];
       d.worker.pendingLines += host.pending;
-      // What the parser did in the worker: its own fallbacks and dropped entries.
-      const { fallbacks, droppedEntries, lastError } = host.incidents;
-      let fellBack = 0;
-      for (const [k, v] of Object.entries(fallbacks)) {
-        d.fallbacks[k] = (d.fallbacks[k] ?? 0) + v;
-        fellBack += v;
-      }
-      for (const [k, v] of Object.entries(droppedEntries)) d.droppedEntries[k] = (d.droppedEntries[k] ?? 0) + v;
-      d.lastError = lastError ?? d.lastError;
-      d.linesParsed += host.stats.linesParsed;
-      d.linesByParser += host.stats.linesParsed - fellBack;
-    }
-    if (d.worker) {
-      // Lines killed at the deadline (or lost to a worker fault) fell back too.
-      d.linesParsed += d.worker.deadlineKills + d.worker.faults;
-      if (d.worker.deadlineKills) d.fallbacks.deadline = (d.fallbacks.deadline ?? 0) + d.worker.deadlineKills;
-      if (d.worker.faults) d.fallbacks.worker_fault = (d.fallbacks.worker_fault ?? 0) + d.worker.faults;
     }
     return d;
   }
@@ -505,6 +508,12 @@ export class ParserRegistry {
     this.#listeners.clear();
     for (const type of [...this.#workers.keys()]) this.#closeWorker(type);
     reaper?.unregister(this);
+    // Disposed from inside a call (a built-in parser, a getter): the core is freed when that
+    // call returns, not under it.
+    if (this.#depth === 0) this.#release();
+  }
+
+  #release() {
     if (this.#core) release(this.#core, this.#generation);
     this.#core = null;
   }
@@ -562,8 +571,10 @@ export class ParserRegistry {
     for (const type of JSON.parse(core.takeOverruns())) {
       if (this.#host === "auto") this.#moveToWorker(type, "it ran over its line budget inline; the worker host can stop what boa cannot interrupt");
     }
-    for (const type of JSON.parse(core.takeChanges())) this.#emit(type);
+    const changes = JSON.parse(core.takeChanges());
     this.#events = core.eventCount();
+    // A listener may dispose the registry: the rest of the changes are then not told.
+    for (const type of changes) this.#emit(type);
   }
 
   #load(type, token) {
@@ -594,14 +605,15 @@ export class ParserRegistry {
             if (this.#host === "worker") this.#moveToWorker(type, 'the registry runs every parser in the worker host (host: "worker")');
           }
         }
-        this.#drain();
+        if (!this.#disposed) this.#drain();
       });
   }
 
   #emit(type, lines = null) {
-    if (!this.#listeners.size) return;
+    if (!this.#listeners.size || this.#disposed) return;
     const status = this.status(type);
     for (const listener of [...this.#listeners]) {
+      if (this.#disposed) return;
       try {
         listener(type, status, lines);
       } catch (e) {
@@ -743,7 +755,8 @@ export class TranscriptBuilder {
       const current = this.#answers.filter(([g]) => g === generation);
       this.#answers = [];
       if (current.length) {
-        const payload = `[${current.map(([, item, json]) => `[${item},${json}]`).join(",")}]`;
+        // [[item, line, ts, outcome], …]: the core settles each with the registry's limits.
+        const payload = `[${current.map(([, item, line, ts, outcome]) => `[${item},${JSON.stringify(line)},${JSON.stringify(ts)},${outcome}]`).join(",")}]`;
         const { from } = this.#apply(this.#core.replaceLines(generation, payload));
         this.#updateFrom = Math.min(this.#updateFrom, from);
       }
@@ -777,10 +790,10 @@ export class TranscriptBuilder {
     const core = this.#core;
     const generation = core.generation();
     for (const { item, line, ts } of JSON.parse(core.takeDeferred())) {
-      worker.parse(this.#runKey, line, ts, (json) => {
-        // null: the line ran past its deadline; it keeps its generic entry.
-        if (json === null || this.#disposed || this.#core !== core) return;
-        this.#answers.push([generation, item, json]);
+      worker.parse(this.#runKey, line, ts, (outcome) => {
+        // null: the worker host was closed first; the line keeps its generic entry.
+        if (outcome === null || this.#disposed || this.#core !== core) return;
+        this.#answers.push([generation, item, line, ts, outcome]);
         this.#registry._requestFrame();
       });
     }
@@ -829,7 +842,13 @@ export class TranscriptBuilder {
     const c = chunk.seq === undefined ? { ts: chunk.ts, stream: chunk.stream, chunk: chunk.chunk } : { ts: chunk.ts, stream: chunk.stream, chunk: chunk.chunk, seq: chunk.seq };
     this.#chunks.push(c);
     this.#syncWorker();
-    const json = this.#registry._call(this.#type, () => this.#core.push(JSON.stringify(c)));
+    let json;
+    try {
+      json = this.#registry._call(this.#type, () => this.#core.push(JSON.stringify(c)));
+    } catch (e) {
+      this.#chunks.pop(); // refused: it must not be replayed into a rebuilt builder
+      throw e;
+    }
     if (json === undefined) {
       this.#bind(); // the instance trapped: rebuilt from the chunks, this one included
       return { from: 0, entries: this.#entries.slice() };

@@ -6,10 +6,14 @@
 const MAX_JOURNAL_BYTES = 64 << 20;
 const MAX_FAILED_STARTS = 3;
 
+/** A line outcome (as the core's `runParseRaw` writes it) for a line the worker lost. */
+const lost = (code, message) => JSON.stringify({ Err: { code, message } });
+
 /**
- * Runs one adapter type's parser in a Worker. `deliver(op, json | null, reason)` is called for
- * every line that asked for an answer: `json` is the entries JSON, or null when the line ran
- * past its deadline or the worker faulted (the caller shows the generic entry).
+ * Runs one adapter type's parser in a Worker. `deliver(outcome | null)` is called for every
+ * line that asked for an answer: `outcome` is what the parser did, as JSON for the page's line
+ * rule (`settleAnswer`, `replaceLines`) — a `deadline` or `worker_fault` failure when the line
+ * was lost — or null when the host was closed first (the line keeps its generic entry).
  */
 export class WorkerHost {
   #module;
@@ -30,8 +34,6 @@ export class WorkerHost {
   #idleWaiters = [];
   #closed = false;
   #waiting = 0; // lines whose answer has not been delivered yet (posted or not)
-  /** Why lines answered here fell back or lost entries, by reason (replays not counted). */
-  incidents = { fallbacks: {}, droppedEntries: {}, lastError: null };
   /** Counters for diagnostics. */
   stats = { linesParsed: 0, deadlineKills: 0, faults: 0, respawns: 0, replayedLines: 0, stateLost: 0 };
 
@@ -46,12 +48,12 @@ export class WorkerHost {
     this.#spawn();
   }
 
-  /** Sends a line of `run`; `deliver(json | null, reason)` gets its answer. */
+  /** Sends a line of `run`; `deliver(outcome | null)` gets its answer. */
   parse(run, line, ts, deliver) {
     this.#waiting += 1;
-    const once = (json, reason) => {
+    const once = (outcome) => {
       this.#waiting -= 1;
-      deliver(json, reason);
+      deliver(outcome);
     };
     this.#send(run, { kind: "line", line, ts, deliver: once, answered: false, seq: 0 });
   }
@@ -93,7 +95,7 @@ export class WorkerHost {
       for (const op of ops) {
         const deliver = op.deliver;
         op.deliver = null;
-        deliver?.(null, "the worker host was closed");
+        deliver?.(null);
       }
     }
     this.#queue = [];
@@ -102,7 +104,7 @@ export class WorkerHost {
 
   #send(run, op) {
     if (this.#closed) {
-      op.deliver?.(null, "the worker host was closed");
+      op.deliver?.(null);
       return;
     }
     op.run = run;
@@ -150,7 +152,7 @@ export class WorkerHost {
     worker.onmessage = ({ data }) => this.#onMessage(worker, data);
     worker.onerror = (event) => {
       event.preventDefault?.();
-      if (worker === this.#worker) this.#restart("fault", `the worker failed: ${event.message ?? "error"}`);
+      if (worker === this.#worker) this.#restart("worker_fault", `the worker failed: ${event.message ?? "error"}`);
     };
     worker.postMessage({ op: "init", module: this.#module, options: this.#optionsJson });
     worker.postMessage({ op: "register", type: this.#type, source: this.#source, contractVersion: this.#contractVersion });
@@ -186,7 +188,7 @@ export class WorkerHost {
     }
     if (m.op === "fault") {
       this.stats.faults += 1;
-      this.#restart("fault", `engine fault in the worker: ${m.message}`);
+      this.#restart("worker_fault", `engine fault in the worker: ${m.message}`);
       return;
     }
     this.#queue.shift();
@@ -195,10 +197,9 @@ export class WorkerHost {
     if (!head.answered) {
       head.answered = true;
       this.stats.linesParsed += 1;
-      if (m.incident) this.#count(JSON.parse(m.incident));
       const deliver = head.deliver;
       head.deliver = null;
-      deliver?.(m.json, null);
+      deliver?.(m.outcome);
     }
     this.#wakeIdle();
   }
@@ -210,7 +211,10 @@ export class WorkerHost {
     this.#timer = setTimeout(() => this.#restart("deadline", `ran past its ${this.#deadlineMs} ms deadline in the worker host`), this.#deadlineMs);
   }
 
-  /** Kills the worker: the head line falls back and leaves the journal; a new worker replays. */
+  /**
+   * Kills the worker: the head line falls back (`why` is its failure code, `deadline` or
+   * `worker_fault`) and leaves the journal; a new worker replays.
+   */
   #restart(why, reason) {
     clearTimeout(this.#timer);
     this.#worker?.terminate();
@@ -225,8 +229,7 @@ export class WorkerHost {
       this.#journalBytes -= head.line.length + head.ts.length;
       const deliver = head.deliver;
       head.deliver = null;
-      deliver?.(null, reason);
-      this.incidents.lastError = reason;
+      deliver?.(lost(why, reason));
     } else {
       this.#failedStarts += 1;
     }
@@ -242,13 +245,6 @@ export class WorkerHost {
   #giveUp(reason) {
     this.close();
     this.#onGiveUp(reason);
-  }
-
-  #count({ fallback, dropped }) {
-    const add = (map, k) => (map[k] = (map[k] ?? 0) + 1);
-    if (fallback) add(this.incidents.fallbacks, fallback);
-    for (const code of dropped) add(this.incidents.droppedEntries, code);
-    this.incidents.lastError = fallback ? `a line fell back in the worker host: ${fallback}` : this.incidents.lastError;
   }
 
   #wakeIdle() {

@@ -5,8 +5,7 @@
 import { initSync, RegistryCore } from "./parsebox_wasm.js";
 
 let core = null;
-let dead = false;
-let lastIncidents = 0; // after a trap the instance is unusable: wait to be terminated
+let dead = false; // after a trap the instance is unusable: wait to be terminated
 const runs = new Map(); // main-thread run key -> this core's run id
 
 function runFor(key, type) {
@@ -33,9 +32,8 @@ self.onmessage = ({ data: m }) => {
         // A new run's realm is made before the clock starts: the deadline is the line's alone.
         const id = runFor(m.run, m.type);
         self.postMessage({ op: "begin", seq: m.seq });
-        const json = core.runParseLine(id, m.line, m.ts);
-        // Why the line fell back or lost entries, if it did: the page counts it.
-        self.postMessage({ op: "result", seq: m.seq, json, incident: core.lastIncident() });
+        // What the parser did, before the line rule: the page settles and counts it.
+        self.postMessage({ op: "result", seq: m.seq, outcome: core.runParseRaw(id, m.line, m.ts) });
         break;
       }
       case "reset":

@@ -5,8 +5,8 @@ use std::rc::Rc;
 
 use parsebox_registry::{Registry, RunId};
 use parsebox_transcript::{
-    entries_from_return, Chunk, EntryLimits, LineFailure, LineParser, TranscriptBuilder,
-    TranscriptEntry, TranscriptOptions, DEFERRED,
+    Chunk, LineFailure, LineOutcome, LineParser, TranscriptBuilder, TranscriptEntry,
+    TranscriptOptions,
 };
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -24,9 +24,6 @@ struct RegistryRun {
 
 impl LineParser for RegistryRun {
     fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
-        if self.deferred {
-            return Err(LineFailure::new(DEFERRED, "answered by the worker host"));
-        }
         // The registry already falls back per line; a dropped run answers generically.
         Ok(self
             .registry
@@ -36,6 +33,9 @@ impl LineParser for RegistryRun {
     }
     fn reset(&mut self) {
         let _ = self.registry.borrow_mut().reset_run(self.run);
+    }
+    fn answers_later(&self) -> bool {
+        self.deferred
     }
 }
 
@@ -57,6 +57,7 @@ struct BuilderOptions {
 #[wasm_bindgen]
 pub struct TranscriptBuilderCore {
     inner: TranscriptBuilder<RegistryRun>,
+    adapter_type: String,
 }
 
 #[wasm_bindgen]
@@ -90,6 +91,7 @@ impl TranscriptBuilderCore {
         };
         Ok(Self {
             inner: TranscriptBuilder::new(parser, options),
+            adapter_type: adapter_type.to_owned(),
         })
     }
 
@@ -150,8 +152,9 @@ impl TranscriptBuilderCore {
     }
 
     /// Replaces deferred lines (of `generation`) with their answers, given as JSON
-    /// `[[item, [entries…]], …]`, folding once; same result shape as `push`. A stale generation
-    /// changes nothing.
+    /// `[[item, line, ts, outcome], …]` (outcomes as `runParseRaw` writes them), folding once;
+    /// same result shape as `push`. Each answer goes through the registry's one line rule with
+    /// its configured limits and is counted there. A stale generation changes nothing.
     ///
     /// # Errors
     /// `ParseboxError` when the answers are not in that shape.
@@ -165,15 +168,18 @@ impl TranscriptBuilderCore {
             let end = self.inner.entries().len();
             return self.changed(end..end);
         }
-        let bad = |e: String| into_error("ParseboxError", format!("invalid late answers: {e}"));
-        let answers: Vec<(usize, serde_json::Value)> =
-            serde_json::from_str(answers_json).map_err(|e| bad(e.to_string()))?;
-        let mut checked = Vec::with_capacity(answers.len());
-        for (item, value) in answers {
-            let entries = entries_from_return(value, &EntryLimits::default()).map_err(bad)?;
-            checked.push((item, entries.entries));
+        let answers: Vec<(usize, String, String, LineOutcome)> = serde_json::from_str(answers_json)
+            .map_err(|e| into_error("ParseboxError", format!("invalid late answers: {e}")))?;
+        let registry = Rc::clone(&self.inner.parser().registry);
+        let adapter_type = self.adapter_type.clone();
+        let mut settled = Vec::with_capacity(answers.len());
+        for (item, line, ts, outcome) in answers {
+            let s = registry
+                .borrow_mut()
+                .settle(&adapter_type, &line, &ts, outcome);
+            settled.push((item, s.entries));
         }
-        let range = self.inner.replace_lines(checked);
+        let range = self.inner.replace_lines(settled);
         self.changed(range)
     }
 

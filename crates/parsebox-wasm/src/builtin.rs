@@ -4,7 +4,7 @@ use std::rc::Rc;
 
 use parsebox_registry::run::RunParser;
 use parsebox_registry::BuiltinFactory;
-use parsebox_transcript::{entries_from_return, CheckedEntries, EntryLimits, LineFailure};
+use parsebox_transcript::{FailureCode, LineFailure, LineOutcome};
 use wasm_bindgen::prelude::*;
 
 /// One run of a built-in: either a `createStdoutParser()` instance or the stateless function.
@@ -12,29 +12,26 @@ struct JsRun {
     this: JsValue,
     parse_line: js_sys::Function,
     reset: Option<js_sys::Function>,
-    limits: EntryLimits,
 }
 
 impl RunParser for JsRun {
-    fn parse(&mut self, line: &str, ts: &str) -> Result<CheckedEntries, LineFailure> {
+    fn parse(&mut self, line: &str, ts: &str) -> LineOutcome {
         let out = self
             .parse_line
             .call2(&self.this, &JsValue::from_str(line), &JsValue::from_str(ts))
-            .map_err(|e| LineFailure::new("threw", describe(&e)))?;
-        let value: serde_json::Value = if out.is_undefined() {
-            serde_json::Value::Null
-        } else {
-            serde_wasm_bindgen::from_value(out)
-                .map_err(|e| LineFailure::new("bad_return", e.to_string()))?
-        };
-        entries_from_return(value, &self.limits).map_err(|m| LineFailure::new("bad_return", m))
+            .map_err(|e| LineFailure::new(FailureCode::Threw, describe(&e)))?;
+        if out.is_undefined() {
+            return Ok(serde_json::Value::Null);
+        }
+        serde_wasm_bindgen::from_value(out)
+            .map_err(|e| LineFailure::new(FailureCode::BadReturn, e.to_string()))
     }
 
     fn reset(&mut self) -> Result<(), LineFailure> {
         if let Some(reset) = &self.reset {
             reset
                 .call0(&self.this)
-                .map_err(|e| LineFailure::new("threw", describe(&e)))?;
+                .map_err(|e| LineFailure::new(FailureCode::Threw, describe(&e)))?;
         }
         Ok(())
     }
@@ -54,7 +51,6 @@ fn describe(e: &JsValue) -> String {
 pub(crate) fn js_builtin(
     parse_stdout_line: Option<js_sys::Function>,
     create_stdout_parser: Option<js_sys::Function>,
-    limits: EntryLimits,
 ) -> Result<BuiltinFactory, String> {
     match (create_stdout_parser, parse_stdout_line) {
         (Some(create), _) => Ok(Rc::new(move || -> Box<dyn RunParser> {
@@ -69,7 +65,6 @@ pub(crate) fn js_builtin(
                     reset: get("reset"),
                     this: instance.clone(),
                     parse_line,
-                    limits: limits.clone(),
                 }),
                 None => Box::new(Broken(
                     "createStdoutParser() returned no parseLine function",
@@ -81,7 +76,6 @@ pub(crate) fn js_builtin(
                 this: JsValue::NULL,
                 parse_line: parse.clone(),
                 reset: None,
-                limits: limits.clone(),
             })
         })),
         (None, None) => {
@@ -94,8 +88,8 @@ pub(crate) fn js_builtin(
 struct Broken(&'static str);
 
 impl RunParser for Broken {
-    fn parse(&mut self, _line: &str, _ts: &str) -> Result<CheckedEntries, LineFailure> {
-        Err(LineFailure::new("bad_return", self.0))
+    fn parse(&mut self, _line: &str, _ts: &str) -> LineOutcome {
+        Err(LineFailure::new(FailureCode::BadReturn, self.0))
     }
     fn reset(&mut self) -> Result<(), LineFailure> {
         Ok(())

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use parsebox_registry::{LoadRequest, LoadResult, Registry, RegistryOptions, RunId};
 use parsebox_sandbox::SandboxOptions;
-use parsebox_transcript::EntryLimits;
+use parsebox_transcript::{EntryLimits, LineOutcome};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
@@ -18,6 +18,8 @@ use crate::{into_error, to_json};
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Options {
     line_budget_ms: Option<f64>,
+    /// The worker host's deadline: checked here, used by the JS side.
+    hard_deadline_ms: Option<f64>,
     init_budget_ms: Option<f64>,
     max_source_bytes: Option<usize>,
     max_line_bytes: Option<usize>,
@@ -27,7 +29,11 @@ struct Options {
 }
 
 impl Options {
-    fn into_registry_options(self) -> RegistryOptions {
+    /// The registry options, once every value is in its range.
+    fn into_registry_options(self) -> Result<RegistryOptions, String> {
+        if let Some(ms) = self.hard_deadline_ms {
+            parsebox_sandbox::check_budget_ms("hardDeadlineMs", ms)?;
+        }
         let mut sandbox = SandboxOptions::default();
         if let Some(v) = self.line_budget_ms {
             sandbox.line_budget_ms = v;
@@ -49,10 +55,11 @@ impl Options {
             limits.max_string_bytes = v;
         }
         sandbox.entry_limits = limits;
-        RegistryOptions {
+        sandbox.validate()?;
+        Ok(RegistryOptions {
             sandbox,
             load_sources: self.load_sources.unwrap_or(true),
-        }
+        })
     }
 }
 
@@ -76,8 +83,11 @@ impl RegistryCore {
                 format!("invalid ParserRegistry options: {e}"),
             )
         })?;
+        let options = options
+            .into_registry_options()
+            .map_err(|m| into_error("ParseboxOptionsError", m))?;
         Ok(Self {
-            inner: Rc::new(RefCell::new(Registry::new(options.into_registry_options()))),
+            inner: Rc::new(RefCell::new(Registry::new(options))),
         })
     }
 
@@ -150,8 +160,7 @@ impl RegistryCore {
         parse_stdout_line: Option<js_sys::Function>,
         create_stdout_parser: Option<js_sys::Function>,
     ) -> Result<String, JsValue> {
-        let limits = self.inner.borrow().options().sandbox.entry_limits.clone();
-        let factory = js_builtin(parse_stdout_line, create_stdout_parser, limits)
+        let factory = js_builtin(parse_stdout_line, create_stdout_parser)
             .map_err(|m| into_error("ParseboxOptionsError", m))?;
         let status = self
             .inner
@@ -227,11 +236,46 @@ impl RegistryCore {
         self.inner.borrow().event_count() as f64
     }
 
-    /// What went wrong on the last line parsed in a run, as JSON `{fallback, dropped}`, or
-    /// `undefined` when nothing did.
-    #[wasm_bindgen(js_name = lastIncident)]
-    pub fn last_incident(&self) -> Result<Option<String>, JsValue> {
-        self.inner.borrow().last_incident().map(to_json).transpose()
+    /// Runs a line in a run and returns what the parser did before the line rule, as JSON
+    /// `{"Ok": value}` or `{"Err": {"code", "message"}}` (`{"Ok": null}` from a run with no
+    /// parser counts as nothing). The worker host's side: the page settles and counts it.
+    ///
+    /// # Errors
+    /// `ParseboxRunError` when the run does not exist.
+    #[wasm_bindgen(js_name = runParseRaw)]
+    pub fn run_parse_raw(&self, run: f64, line: &str, ts: &str) -> Result<String, JsValue> {
+        let outcome = self
+            .inner
+            .borrow_mut()
+            .run_parse_raw(RunId(run as u64), line, ts)
+            .map_err(|e| into_error("ParseboxRunError", e))?;
+        let outcome: LineOutcome = match outcome {
+            Some(o) => o,
+            // No parser in the worker's run: the generic entry, as the page would give it.
+            None => Ok(serde_json::json!([{ "kind": "stdout", "ts": ts, "text": line }])),
+        };
+        to_json(&outcome)
+    }
+
+    /// Settles a line answered elsewhere (the worker host) with the one line rule and this
+    /// registry's limits, counting it in `adapter_type`'s diagnostics; returns the entries JSON.
+    ///
+    /// # Errors
+    /// `ParseboxError` when `outcome_json` is not an outcome.
+    #[wasm_bindgen(js_name = settleAnswer)]
+    pub fn settle_answer(
+        &self,
+        adapter_type: &str,
+        line: &str,
+        ts: &str,
+        outcome_json: &str,
+    ) -> Result<String, JsValue> {
+        let outcome = parse_outcome(outcome_json)?;
+        let settled = self
+            .inner
+            .borrow_mut()
+            .settle(adapter_type, line, ts, outcome);
+        to_json(&settled.entries)
     }
 
     /// Moves whenever a line fell back or an entry was dropped, whatever the adapter type.
@@ -272,4 +316,10 @@ impl RegistryCore {
             panic!("test-only fault trigger in the engine of {adapter_type:?}");
         }
     }
+}
+
+/// Reads a line outcome as [`RegistryCore::run_parse_raw`] writes it.
+fn parse_outcome(json: &str) -> Result<LineOutcome, JsValue> {
+    serde_json::from_str(json)
+        .map_err(|e| into_error("ParseboxError", format!("invalid line outcome: {e}")))
 }

@@ -1,0 +1,87 @@
+//! The CLI shows exactly what the UI shows for each line: both go through the one line rule
+//! (`parsebox_transcript::settle_line`), and a stateful parser is reset after a failed line.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    missing_docs
+)]
+
+mod common;
+
+use common::{parsebox, status};
+
+const DIR: &str = "tests/fixtures/line-rule";
+
+fn texts(jsonl: &str) -> Vec<String> {
+    jsonl
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            format!(
+                "{}:{}",
+                v["kind"].as_str().unwrap(),
+                v["text"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn parse_shows_a_line_whose_entries_are_all_invalid() {
+    let run = parsebox(&[
+        "parse",
+        "--parser",
+        &format!("{DIR}/all-invalid.js"),
+        &format!("{DIR}/all-invalid.log"),
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        texts(&run.stdout),
+        vec!["assistant:hello", "stdout:junk 1", "assistant:bye"],
+        "the line is never lost"
+    );
+    assert!(run.stderr.contains("all_entries_invalid"), "{}", run.stderr);
+}
+
+#[test]
+fn parse_resets_a_stateful_parser_after_a_failed_line() {
+    let run = parsebox(&[
+        "parse",
+        "--parser",
+        &format!("{DIR}/poisoned.js"),
+        &format!("{DIR}/poisoned.log"),
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(
+        texts(&run.stdout),
+        vec!["assistant:first", "stdout:boom", "assistant:after"]
+    );
+}
+
+#[test]
+fn check_resets_a_stateful_parser_after_a_failed_line() {
+    // Without the reset the line after the throw returns an invalid entry, which the UI never
+    // shows: the entries check must not report it.
+    let run = parsebox(&[
+        "check",
+        &format!("{DIR}/poisoned.js"),
+        "--log",
+        &format!("{DIR}/poisoned.log"),
+        "--json",
+    ]);
+    let report = run.json();
+    assert_eq!(status(&report, "entries"), "pass", "{report:#}");
+    let sample = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "sample_log")
+        .unwrap()
+        .to_string();
+    assert!(sample.contains("threw"), "{sample}");
+}

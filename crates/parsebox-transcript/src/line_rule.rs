@@ -1,0 +1,424 @@
+//! The one rule for what a transcript gets from one line (SPEC §2, §4).
+//!
+//! Whatever answered the line — the sandbox in this thread, the sandbox in a Worker, a trusted
+//! built-in, `parsebox check` or `parsebox parse` — its outcome goes through [`settle_line`]
+//! with the registry's configured [`EntryLimits`], and nothing else decides which entries the
+//! transcript shows, whether the line fell back to the generic entry, what diagnostics count
+//! and whether a stateful parser is reset before the next line. Two paths that must agree call
+//! this one function instead of keeping twins in step.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::entry::TranscriptEntry;
+use crate::validate::{entries_from_return, CheckedEntries, EntryLimits, Rejection};
+
+/// Why a line fell back to the generic entry. The snake_case names are stable: diagnostics
+/// count by them and the TypeScript types list them as a string-literal union. Declared in
+/// alphabetical order, so counts keyed by code list the way string-keyed ones do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureCode {
+    /// Every entry the parser returned was invalid (each is counted as dropped).
+    AllEntriesInvalid,
+    /// The parser returned something that is not an array of entries, an entry or `null`, or
+    /// a value too large or too deep to convert.
+    BadReturn,
+    /// The call ran past its wall-clock budget, or hit an engine loop/recursion limit.
+    BudgetExceeded,
+    /// The line ran past the worker host's hard deadline: the worker was terminated.
+    Deadline,
+    /// The engine itself faulted (a panic, a trap); the adapter is marked failed.
+    EngineFault,
+    /// The line is longer than the sandbox hands to a parser.
+    LineTooLong,
+    /// The call allocated more than the sandbox allows.
+    MemoryExceeded,
+    /// The parser's realm could not be rebuilt after an earlier abort.
+    RealmUnavailable,
+    /// The parser threw.
+    Threw,
+    /// The worker running the parser faulted while the line was in it.
+    WorkerFault,
+}
+
+impl FailureCode {
+    /// Every code, in alphabetical order (for tables and generated types).
+    pub const ALL: [FailureCode; 10] = [
+        Self::AllEntriesInvalid,
+        Self::BadReturn,
+        Self::BudgetExceeded,
+        Self::Deadline,
+        Self::EngineFault,
+        Self::LineTooLong,
+        Self::MemoryExceeded,
+        Self::RealmUnavailable,
+        Self::Threw,
+        Self::WorkerFault,
+    ];
+
+    /// The stable snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Threw => "threw",
+            Self::BudgetExceeded => "budget_exceeded",
+            Self::MemoryExceeded => "memory_exceeded",
+            Self::BadReturn => "bad_return",
+            Self::LineTooLong => "line_too_long",
+            Self::AllEntriesInvalid => "all_entries_invalid",
+            Self::EngineFault => "engine_fault",
+            Self::RealmUnavailable => "realm_unavailable",
+            Self::Deadline => "deadline",
+            Self::WorkerFault => "worker_fault",
+        }
+    }
+
+    /// An overrun: work the in-thread budget could only stop late, or not at all. A host that
+    /// can move the parser to a Worker it can terminate should do so.
+    pub fn is_overrun(self) -> bool {
+        matches!(
+            self,
+            Self::BudgetExceeded | Self::MemoryExceeded | Self::Deadline
+        )
+    }
+}
+
+impl fmt::Display for FailureCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for FailureCode {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+/// Why a parser could not answer a line. The line then shows the generic entry, so it is never
+/// lost.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineFailure {
+    /// The stable reason.
+    pub code: FailureCode,
+    /// A human-readable explanation.
+    pub message: String,
+}
+
+impl LineFailure {
+    /// A failure with a reason code and message.
+    pub fn new(code: FailureCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for LineFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for LineFailure {}
+
+/// What a parser did with one line, before the line rule: the plain value it returned (an
+/// engine converts the guest value to JSON data), or why it gave no value.
+pub type LineOutcome = Result<Value, LineFailure>;
+
+/// What one line gives the transcript, and what the host must know about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SettledLine {
+    /// The entries the transcript shows for the line: the parser's valid entries, or the one
+    /// generic entry when the line fell back. Empty when the parser legitimately returned
+    /// nothing (`[]`, `null`).
+    pub entries: Vec<TranscriptEntry>,
+    /// Why the line fell back to the generic entry, if it did.
+    pub fallback: Option<LineFailure>,
+    /// One rejection per entry the parser returned that validation dropped.
+    pub dropped: Vec<Rejection>,
+}
+
+impl SettledLine {
+    /// The parser's state can no longer be trusted: a stateful instance must be reset before
+    /// its next line (SPEC §4). A line whose entries were all invalid still ran to completion,
+    /// so it does not reset the parser.
+    pub fn resets_parser(&self) -> bool {
+        self.fallback
+            .as_ref()
+            .is_some_and(|f| f.code != FailureCode::AllEntriesInvalid)
+    }
+
+    /// Nothing went wrong: no fallback and no dropped entry.
+    pub fn is_clean(&self) -> bool {
+        self.fallback.is_none() && self.dropped.is_empty()
+    }
+
+    /// The entries, or the failure when the line fell back: the shape of
+    /// [`LineParser::parse_line`](crate::LineParser::parse_line).
+    ///
+    /// # Errors
+    /// The fallback reason when the line fell back.
+    pub fn into_result(self) -> Result<Vec<TranscriptEntry>, LineFailure> {
+        match self.fallback {
+            Some(f) => Err(f),
+            None => Ok(self.entries),
+        }
+    }
+}
+
+/// The line rule: turns one parser outcome for `line` (arrived at `ts`) into what the transcript
+/// gets, validating returned entries against `limits`.
+///
+/// | outcome | entries | fallback | resets parser |
+/// |---|---|---|---|
+/// | an array, an entry object, `null` | the valid entries (invalid ones are dropped with a reason) | none | no |
+/// | entries returned, every one invalid | the generic entry | `all_entries_invalid` | no |
+/// | any other value (string, number, boolean) | the generic entry | `bad_return` | yes |
+/// | a failure (threw, over budget, …) | the generic entry | that failure | yes |
+pub fn settle_line(
+    line: &str,
+    ts: &str,
+    outcome: LineOutcome,
+    limits: &EntryLimits,
+) -> SettledLine {
+    let checked = outcome.and_then(|value| {
+        entries_from_return(value, limits).map_err(|m| LineFailure::new(FailureCode::BadReturn, m))
+    });
+    match checked {
+        Err(failure) => fell_back(line, ts, failure, Vec::new()),
+        Ok(CheckedEntries { entries, dropped }) if entries.is_empty() && !dropped.is_empty() => {
+            let message = dropped.first().map(ToString::to_string).unwrap_or_default();
+            let failure = LineFailure::new(FailureCode::AllEntriesInvalid, message);
+            fell_back(line, ts, failure, dropped)
+        }
+        Ok(CheckedEntries { entries, dropped }) => SettledLine {
+            entries,
+            fallback: None,
+            dropped,
+        },
+    }
+}
+
+/// Whether a stateful parser must be reset after this outcome, decided from the outcome alone
+/// (no limits needed), so an engine running a batch of lines resets exactly where
+/// [`SettledLine::resets_parser`] says the host would: after a failure, and after a return
+/// value that is not an array, an entry object or `null`.
+pub fn outcome_resets_parser(outcome: &LineOutcome) -> bool {
+    match outcome {
+        Err(_) => true,
+        Ok(v) => !(v.is_null() || v.is_array() || v.is_object()),
+    }
+}
+
+/// [`settle_line`] for a line no parser answered (`failure` says why).
+pub fn settle_failure(line: &str, ts: &str, failure: LineFailure) -> SettledLine {
+    fell_back(line, ts, failure, Vec::new())
+}
+
+fn fell_back(line: &str, ts: &str, failure: LineFailure, dropped: Vec<Rejection>) -> SettledLine {
+    SettledLine {
+        entries: vec![crate::generic_entry(line, ts)],
+        fallback: Some(failure),
+        dropped,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    use super::*;
+    use serde_json::json;
+
+    const LINE: &str = "the line";
+    const TS: &str = "2026-01-01T00:00:00Z";
+
+    fn failed(code: FailureCode) -> LineOutcome {
+        Err(LineFailure::new(code, "why"))
+    }
+
+    /// One row per rule: outcome → (kinds shown, fallback code, dropped codes, resets parser).
+    #[test]
+    fn the_line_rule_table() {
+        let user = json!({ "kind": "user", "ts": TS, "text": "hi" });
+        let bad = json!({ "kind": "nope", "ts": TS });
+        #[allow(clippy::type_complexity)]
+        let rows: Vec<(&str, LineOutcome, &[&str], Option<&str>, &[&str], bool)> = vec![
+            (
+                "array of entries",
+                Ok(json!([user.clone()])),
+                &["user"],
+                None,
+                &[],
+                false,
+            ),
+            (
+                "single entry object",
+                Ok(user.clone()),
+                &["user"],
+                None,
+                &[],
+                false,
+            ),
+            ("null is nothing", Ok(json!(null)), &[], None, &[], false),
+            (
+                "empty array is nothing",
+                Ok(json!([])),
+                &[],
+                None,
+                &[],
+                false,
+            ),
+            (
+                "invalid entries dropped, valid kept",
+                Ok(json!([bad.clone(), user.clone()])),
+                &["user"],
+                None,
+                &["unknown_kind"],
+                false,
+            ),
+            (
+                "all invalid shows the line",
+                Ok(json!([bad.clone(), 3])),
+                &["stdout"],
+                Some("all_entries_invalid"),
+                &["unknown_kind", "not_an_object"],
+                false,
+            ),
+            (
+                "a string is a bad return",
+                Ok(json!("text")),
+                &["stdout"],
+                Some("bad_return"),
+                &[],
+                true,
+            ),
+            (
+                "a number is a bad return",
+                Ok(json!(42)),
+                &["stdout"],
+                Some("bad_return"),
+                &[],
+                true,
+            ),
+            (
+                "threw",
+                failed(FailureCode::Threw),
+                &["stdout"],
+                Some("threw"),
+                &[],
+                true,
+            ),
+            (
+                "over budget",
+                failed(FailureCode::BudgetExceeded),
+                &["stdout"],
+                Some("budget_exceeded"),
+                &[],
+                true,
+            ),
+            (
+                "deadline in the worker",
+                failed(FailureCode::Deadline),
+                &["stdout"],
+                Some("deadline"),
+                &[],
+                true,
+            ),
+            (
+                "engine fault",
+                failed(FailureCode::EngineFault),
+                &["stdout"],
+                Some("engine_fault"),
+                &[],
+                true,
+            ),
+        ];
+        for (what, outcome, kinds, fallback, dropped, resets) in rows {
+            let outcome_copy = outcome.clone();
+            let s = settle_line(LINE, TS, outcome, &EntryLimits::default());
+            let got: Vec<&str> = s.entries.iter().map(TranscriptEntry::kind).collect();
+            assert_eq!(got, kinds, "{what}: kinds");
+            assert_eq!(
+                s.fallback.as_ref().map(|f| f.code.as_str()),
+                fallback,
+                "{what}: fallback"
+            );
+            let got: Vec<&str> = s.dropped.iter().map(Rejection::code).collect();
+            assert_eq!(got, dropped, "{what}: dropped");
+            assert_eq!(s.resets_parser(), resets, "{what}: resets");
+            assert_eq!(
+                outcome_resets_parser(&outcome_copy),
+                resets,
+                "{what}: engine-side rule"
+            );
+            if fallback.is_some() {
+                assert_eq!(
+                    s.entries[0].text(),
+                    Some(LINE),
+                    "{what}: the line is never lost"
+                );
+            }
+        }
+    }
+
+    /// The limits are the caller's: a host configured for larger values keeps them.
+    #[test]
+    fn configured_limits_are_the_ones_applied() {
+        let big = "x".repeat(1_500_000);
+        let entry = json!({ "kind": "assistant", "ts": TS, "text": big });
+        let default = settle_line(LINE, TS, Ok(entry.clone()), &EntryLimits::default());
+        assert_eq!(
+            default.fallback.unwrap().code,
+            FailureCode::AllEntriesInvalid
+        );
+        let limits = EntryLimits {
+            max_string_bytes: 4 << 20,
+            ..EntryLimits::default()
+        };
+        let raised = settle_line(LINE, TS, Ok(entry), &limits);
+        assert!(raised.is_clean());
+        assert_eq!(raised.entries[0].text().map(str::len), Some(1_500_000));
+
+        let many: Vec<_> = (0..2_003)
+            .map(|i| json!({ "kind": "user", "ts": TS, "text": i.to_string() }))
+            .collect();
+        let limits = EntryLimits {
+            max_entries_per_line: 5_000,
+            ..EntryLimits::default()
+        };
+        assert_eq!(
+            settle_line(LINE, TS, Ok(json!(many)), &limits)
+                .entries
+                .len(),
+            2_003
+        );
+    }
+
+    #[test]
+    fn settling_settled_entries_changes_nothing() {
+        let out = json!([{ "toolUseId": "t1", "kind": "tool_call", "ts": TS, "name": "ls", "input": {} }]);
+        let once = settle_line(LINE, TS, Ok(out), &EntryLimits::default());
+        let again = settle_line(
+            LINE,
+            TS,
+            Ok(serde_json::to_value(&once.entries).unwrap()),
+            &EntryLimits::default(),
+        );
+        assert_eq!(once, again);
+    }
+
+    #[test]
+    fn codes_serialise_as_their_names_and_sort_by_them() {
+        for code in FailureCode::ALL {
+            assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
+        }
+        for pair in FailureCode::ALL.windows(2) {
+            assert!(pair[0] < pair[1] && pair[0].as_str() < pair[1].as_str());
+        }
+    }
+}
