@@ -1,0 +1,111 @@
+//! An adapter type's lifecycle (SPEC §4): `generic`, `loading`, `ready`, `failed`, `builtin`.
+
+use serde::Serialize;
+
+use crate::{Diagnostics, EngineId, Placement, RunId};
+
+/// Where an adapter type is in its lifecycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AdapterState {
+    /// Lines are answered by the generic parser: nothing was requested yet, or the loader said
+    /// this type has no parser.
+    Generic,
+    /// The source was requested, or its engine is starting; the generic parser answers meanwhile.
+    Loading,
+    /// A sandboxed parser answers lines.
+    Ready,
+    /// Loading failed, or the host gave up on the engine (see `reason`); the generic parser
+    /// answers until `reload`.
+    Failed,
+    /// A trusted built-in parser answers lines.
+    Builtin,
+}
+
+/// The status of one adapter type.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AdapterStatus {
+    /// The adapter type, e.g. `hermes_local`.
+    pub adapter_type: String,
+    /// Lifecycle state.
+    pub state: AdapterState,
+    /// Why the type is `failed` (or `generic` after the loader said it has no parser).
+    pub reason: Option<String>,
+    /// Which export answers lines, as the engine reported it when it started.
+    pub entry_point: Option<String>,
+    /// Declared contract version (`paperclip.adapterUiParser`), when known.
+    pub contract_version: Option<String>,
+    /// Where the type's engine runs, when it has one.
+    pub placement: Option<Placement>,
+    /// Bumped whenever the type's parser is replaced (new source, reload, builtin, failure).
+    pub generation: u64,
+}
+
+/// The core's record of one adapter type.
+#[derive(Debug)]
+pub(crate) struct Adapter {
+    pub(crate) state: AdapterState,
+    pub(crate) reason: Option<String>,
+    pub(crate) contract_version: Option<String>,
+    pub(crate) entry_point: Option<String>,
+    /// The source the current engine was started from (restarts reuse it).
+    pub(crate) source: Option<String>,
+    /// Where the next engine starts (sticky after a move to a Worker).
+    pub(crate) placement: Placement,
+    pub(crate) generation: u64,
+    /// The load in flight; results carrying another token are stale. 0: none.
+    pub(crate) load_token: u64,
+    pub(crate) engine: Option<EngineId>,
+    pub(crate) default_run: Option<RunId>,
+    /// Engine starts since a line was last answered by one of this type's engines.
+    pub(crate) starts_without_progress: u32,
+    pub(crate) diag: Diagnostics,
+}
+
+impl Adapter {
+    pub(crate) fn new(placement: Placement) -> Self {
+        Self {
+            state: AdapterState::Generic,
+            reason: None,
+            contract_version: None,
+            entry_point: None,
+            source: None,
+            placement,
+            generation: 0,
+            load_token: 0,
+            engine: None,
+            default_run: None,
+            starts_without_progress: 0,
+            diag: Diagnostics::default(),
+        }
+    }
+
+    /// Lines go to an engine (otherwise the generic parser answers).
+    pub(crate) fn answers_with_engine(&self) -> bool {
+        matches!(self.state, AdapterState::Ready | AdapterState::Builtin)
+    }
+}
+
+/// The contract version check of SPEC §4: the major version must be 1 (a missing version is
+/// accepted by the caller).
+///
+/// # Errors
+/// A sentence naming the declared version when its major is not 1 or cannot be read.
+pub fn check_contract_version(v: &str) -> Result<(), String> {
+    let major = v
+        .trim()
+        .trim_start_matches(['^', '~', '=', 'v'])
+        .split('.')
+        .next()
+        .unwrap_or("");
+    match major.parse::<u64>() {
+        Ok(1) => Ok(()),
+        Ok(m) => Err(format!(
+            "unsupported ui-parser contract version {v:?}: this host supports 1.x, the parser declares {m}.x"
+        )),
+        Err(_) => Err(format!(
+            "unreadable ui-parser contract version {v:?}: expected 1.x"
+        )),
+    }
+}

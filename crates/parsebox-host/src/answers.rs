@@ -1,0 +1,157 @@
+//! Answers: which ones are accepted (the head of the engine's queue, from a live engine, for a
+//! live run), and the one path that settles, journals, counts and delivers a line.
+
+use parsebox_transcript::{
+    settle_failure, settle_line, EntryLimits, FailureCode, LineFailure, LineOutcome, SettledLine,
+};
+
+use crate::diagnostics::{count_line, AnsweredBy};
+use crate::journal::Delivery;
+use crate::{Answered, Command, EngineId, Host, HostPlacement, Placement, RunId, Seq};
+
+impl Host {
+    /// The engine reports it is starting line `seq` (a non-replay line). For a Worker engine
+    /// this arms the line's deadline, `hard_deadline_ms` from `now_ms`. Reports for anything
+    /// but the engine's head line are ignored.
+    pub fn handle_began(&mut self, now_ms: f64, engine: EngineId, seq: Seq) {
+        let deadline = self.options.hard_deadline_ms;
+        let Some(e) = self.engines.get_mut(&engine) else {
+            return;
+        };
+        if let Some(head) = e.sent_head() {
+            if head.seq == seq && !head.replay && e.killable() {
+                e.line_deadline = Some(now_ms + deadline);
+            }
+        }
+    }
+
+    /// Answers from `engine`, in the order it produced them. Each accepted answer is settled
+    /// by the line rule with the configured entry limits, journaled, counted and delivered:
+    /// returned here when the caller waits synchronously ([`LineStep::RunNow`](crate::LineStep::RunNow)),
+    /// as a [`Command::LateAnswer`] otherwise. Replayed lines are neither delivered nor
+    /// counted. An answer is ignored (and counted as stale) when its engine was ended, its run
+    /// dropped, or its `seq` is not the next one the engine owes (out of order, duplicate).
+    /// Under `host: auto` an overrun in an inline engine moves the type to a Worker afterwards.
+    pub fn handle_answers(
+        &mut self,
+        now_ms: f64,
+        engine: EngineId,
+        answers: Vec<(Seq, LineOutcome)>,
+    ) -> Vec<Answered> {
+        let mut out = Vec::new();
+        let mut overrun = false;
+        for (seq, outcome) in answers {
+            let Some(e) = self.engines.get_mut(&engine) else {
+                self.count_stale(engine);
+                continue;
+            };
+            match e.sent_head() {
+                Some(head) if head.seq == seq => {}
+                _ => {
+                    self.count_stale(engine);
+                    continue;
+                }
+            }
+            let Some(head) = e.pop_head() else { continue };
+            let placement = e.placement;
+            let adapter_type = e.adapter_type.clone();
+            if let Some(a) = self.adapters.get_mut(&adapter_type) {
+                // Only a live line is progress: a replay may answer thousands of lines and
+                // still die before the one that matters.
+                if head.replay {
+                    a.diag.host.replayed_lines += 1;
+                } else {
+                    a.starts_without_progress = 0;
+                }
+            }
+            if head.replay {
+                continue;
+            }
+            match self.settle(head.run, seq, outcome, &mut out) {
+                Some(code) => {
+                    overrun |=
+                        code.is_some_and(FailureCode::is_overrun) && placement == Placement::Inline;
+                }
+                // Its run was dropped (or the line abandoned) while the engine worked on it.
+                None => self.count_stale(engine),
+            }
+        }
+        if overrun && self.options.host == HostPlacement::Auto {
+            self.move_to_worker(now_ms, engine);
+        }
+        out
+    }
+
+    /// Settles line `seq` of `run` with `outcome`: the one path every answered line takes.
+    /// Returns `None` when the line is gone (its run dropped), else the fallback code, if the
+    /// line fell back.
+    pub(crate) fn settle(
+        &mut self,
+        run: RunId,
+        seq: Seq,
+        outcome: LineOutcome,
+        sink: &mut Vec<Answered>,
+    ) -> Option<Option<FailureCode>> {
+        self.settle_with(run, seq, sink, |line, ts, limits| {
+            settle_line(line, ts, outcome, limits)
+        })
+    }
+
+    /// Settles line `seq` of `run` as a fallback with `failure` (it never got an answer).
+    pub(crate) fn settle_failed(
+        &mut self,
+        run: RunId,
+        seq: Seq,
+        failure: LineFailure,
+        sink: &mut Vec<Answered>,
+    ) {
+        self.settle_with(run, seq, sink, |line, ts, _| {
+            settle_failure(line, ts, failure)
+        });
+    }
+
+    fn settle_with(
+        &mut self,
+        run: RunId,
+        seq: Seq,
+        sink: &mut Vec<Answered>,
+        rule: impl FnOnce(&str, &str, &EntryLimits) -> SettledLine,
+    ) -> Option<Option<FailureCode>> {
+        let r = self.runs.get_mut(&run)?;
+        let index = r.journal.find_pending(seq)?;
+        let l = r.journal.line(index)?;
+        let settled = rule(&l.line, &l.ts, &self.options.entry_limits);
+        let delivery = r.journal.settle(index, settled.resets_parser())?;
+        let a = self.adapters.get_mut(&r.adapter_type)?;
+        count_line(&mut a.diag, &settled, AnsweredBy::Parser);
+        let code = settled.fallback.as_ref().map(|f| f.code);
+        match delivery {
+            Delivery::Now => sink.push(Answered {
+                run,
+                seq,
+                entries: settled.entries,
+            }),
+            Delivery::Late => {
+                a.diag.host.late_answers += 1;
+                self.commands.push_back(Command::LateAnswer {
+                    run,
+                    seq,
+                    entries: settled.entries,
+                });
+            }
+        }
+        Some(code)
+    }
+
+    /// Counts an ignored answer against the engine's type.
+    pub(crate) fn count_stale(&mut self, engine: EngineId) {
+        let adapter_type = self
+            .engines
+            .get(&engine)
+            .map(|e| &e.adapter_type)
+            .or_else(|| self.retired.get(&engine));
+        if let Some(a) = adapter_type.and_then(|t| self.adapters.get_mut(t)) {
+            a.diag.host.stale_answers += 1;
+        }
+    }
+}

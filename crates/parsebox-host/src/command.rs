@@ -1,0 +1,201 @@
+//! What crosses between the core and its executor: commands out, the data events carry in, and
+//! what a synchronous `parse_line` returns.
+
+use std::fmt;
+
+use parsebox_transcript::TranscriptEntry;
+use serde::{Deserialize, Serialize};
+
+use crate::{EngineId, RunId, Seq};
+
+/// Where an engine runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Placement {
+    /// A sandbox instance on the page thread: answers synchronously, cannot be stopped by the
+    /// host mid-line (only by its own in-engine budget).
+    Inline,
+    /// A sandbox instance inside a Web Worker: answers asynchronously, and the host can end it
+    /// at a deadline.
+    Worker,
+    /// A trusted host JS parser registered with [`Host::register_builtin`](crate::Host::register_builtin):
+    /// answers synchronously, is never ended at a deadline.
+    Builtin,
+}
+
+/// One operation an engine performs, in order, for the runs it holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineOp {
+    /// Create `run`: a fresh `createStdoutParser()` instance with fresh module state, `Date`
+    /// and seeded `Math.random` (SPEC §3).
+    NewRun {
+        /// The run to create.
+        run: RunId,
+    },
+    /// Parse one line in `run` and answer it with `seq` through
+    /// [`Host::handle_answers`](crate::Host::handle_answers). Before starting a line with
+    /// `replay: false` the engine reports [`Host::handle_began`](crate::Host::handle_began).
+    Line {
+        /// The answer's address.
+        seq: Seq,
+        /// The run the line belongs to.
+        run: RunId,
+        /// The line (already trimmed by the transcript builder).
+        line: String,
+        /// The line's timestamp.
+        ts: String,
+        /// A journal line replayed to rebuild state: its answer is required (in order) but is
+        /// neither delivered nor counted, and it runs under the replay budget, not a per-line
+        /// deadline (no `began` needed).
+        replay: bool,
+    },
+    /// Call the run's `reset()` — the same reset the engine performs by itself after a line
+    /// whose outcome [`outcome_resets_parser`](parsebox_transcript::outcome_resets_parser).
+    Reset {
+        /// The run to reset.
+        run: RunId,
+    },
+    /// Forget `run` and free what it holds. Never answered.
+    DropRun {
+        /// The run to drop.
+        run: RunId,
+    },
+}
+
+/// Something the executor must do. Drain them with [`Host::poll_command`](crate::Host::poll_command)
+/// after every event.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Fetch `adapter_type`'s parser source, then call
+    /// [`Host::handle_load_result`](crate::Host::handle_load_result) with `token`.
+    Load {
+        /// The adapter type.
+        adapter_type: String,
+        /// Pass back with the result; a superseded load's result is ignored.
+        token: u64,
+    },
+    /// Instantiate a new engine (its own wasm instance and memory, or the builtin), load the
+    /// parser into it, then call [`Host::handle_engine_started`](crate::Host::handle_engine_started).
+    /// No ops are sent to it before that.
+    StartEngine {
+        /// The new engine's id.
+        engine: EngineId,
+        /// The adapter type it parses for.
+        adapter_type: String,
+        /// Where to run it.
+        placement: Placement,
+        /// The `ui-parser.js` text (`None` for a builtin).
+        source: Option<String>,
+        /// The declared contract version, if any.
+        contract_version: Option<String>,
+    },
+    /// Run `ops` in `engine`, in order. Several lines travel in one batch.
+    Send {
+        /// The engine.
+        engine: EngineId,
+        /// The operations, in order.
+        ops: Vec<EngineOp>,
+    },
+    /// Terminate `engine` (a Worker is terminated, an inline instance dropped). Answers it may
+    /// still send are ignored.
+    EndEngine {
+        /// The engine.
+        engine: EngineId,
+    },
+    /// The settled entries of a line that was shown provisionally (a
+    /// [`LineStep::Deferred`]): replace that line's entries in place.
+    LateAnswer {
+        /// The run the line belongs to.
+        run: RunId,
+        /// The address [`LineStep::Deferred`] gave.
+        seq: Seq,
+        /// What the transcript shows for the line from now on.
+        entries: Vec<TranscriptEntry>,
+    },
+    /// `adapter_type`'s status changed (ready, failed, moved to a Worker): a viewer may rebuild
+    /// its transcripts. Queued at most once per type until polled.
+    Notify {
+        /// The adapter type.
+        adapter_type: String,
+    },
+}
+
+/// What [`Host::parse_line`](crate::Host::parse_line) returns.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LineStep {
+    /// The final entries, now (no engine is involved: the generic parser answered).
+    Answered(Vec<TranscriptEntry>),
+    /// Run `ops` in the inline or builtin `engine` synchronously, then pass its answers to
+    /// [`Host::handle_answers`](crate::Host::handle_answers) (or its death to
+    /// [`Host::handle_engine_died`](crate::Host::handle_engine_died)); the returned
+    /// [`Answered`] with this `seq` holds the entries. Absent there, show the generic entry.
+    RunNow {
+        /// The engine to run the ops in.
+        engine: EngineId,
+        /// The line's address.
+        seq: Seq,
+        /// The ops, ending with the line.
+        ops: Vec<EngineOp>,
+    },
+    /// Show `entries` (the generic entry) now; the final answer comes later as
+    /// [`Command::LateAnswer`] with this `seq`.
+    Deferred {
+        /// The line's address.
+        seq: Seq,
+        /// The provisional entries.
+        entries: Vec<TranscriptEntry>,
+    },
+}
+
+/// The settled answer of a line whose caller is waiting synchronously.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answered {
+    /// The run the line belongs to.
+    pub run: RunId,
+    /// The line's address.
+    pub seq: Seq,
+    /// What the transcript shows for the line.
+    pub entries: Vec<TranscriptEntry>,
+}
+
+/// What the executor's loader found for a [`Command::Load`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadResult {
+    /// The parser source and, when the package declares one, `paperclip.adapterUiParser`.
+    Source {
+        /// The `ui-parser.js` text.
+        source: String,
+        /// The declared contract version, e.g. `1.0.0`.
+        contract_version: Option<String>,
+    },
+    /// This type has no parser: the generic parser is the right answer, not a failure.
+    NoParser,
+    /// The load failed (non-OK response, network error, loader threw), with a reason.
+    Failed(String),
+}
+
+/// Why an engine could not load a parser (syntax error, no usable export, too large, init threw
+/// or ran over budget). Data, not an error of the host.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoadError {
+    /// A stable snake_case reason (`syntax_error`, `no_export`, `too_large`, …).
+    pub code: String,
+    /// A human-readable explanation.
+    pub message: String,
+    /// The 1-based source line, when the error has a position.
+    pub line: Option<u32>,
+    /// The 1-based source column, when the error has a position.
+    pub column: Option<u32>,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)?;
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => write!(f, " (line {l}, column {c})"),
+            (Some(l), None) => write!(f, " (line {l})"),
+            _ => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! Counters a viewer shows so people can see what a parser, and the host around it, did.
+
+use std::collections::BTreeMap;
+
+use parsebox_transcript::SettledLine;
+use serde::Serialize;
+
+/// Counters for one adapter type (or, summed, for the whole host).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Diagnostics {
+    /// Lines settled (by any parser, fallbacks included). Replayed lines are not counted.
+    pub lines_parsed: u64,
+    /// Lines answered by the adapter's own parser without falling back.
+    pub lines_by_parser: u64,
+    /// Lines that fell back to the generic entry, by [`FailureCode`](parsebox_transcript::FailureCode) name.
+    pub fallbacks: BTreeMap<String, u64>,
+    /// Entries dropped by validation, by [`Rejection::code`](parsebox_transcript::Rejection::code).
+    pub dropped_entries: BTreeMap<String, u64>,
+    /// Entries delivered.
+    pub entries: u64,
+    /// The last failure (load, line or engine) as a sentence.
+    pub last_error: Option<String>,
+    /// Runs created (the default run included).
+    pub runs_created: u64,
+    /// What the host did around the parser.
+    pub host: HostCounters,
+}
+
+/// What the host core did: engines started again, lines killed, replays.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostCounters {
+    /// Engines started again after a death or a deadline (placement moves not included).
+    pub respawns: u64,
+    /// Engines ended because a line, a start or a replay ran past its deadline.
+    pub deadline_kills: u64,
+    /// Engines that died on their own (trap, out of memory, worker error).
+    pub engine_faults: u64,
+    /// Journal lines replayed into a fresh engine and answered there.
+    pub replayed_lines: u64,
+    /// Runs whose history was dropped (journal over its cap, or a replay given up): a later
+    /// replay cannot bring their parser state back exactly.
+    pub state_lost: u64,
+    /// Moves of a type from an inline engine to a Worker engine.
+    pub placement_moves: u64,
+    /// Lines shown provisionally and settled later ([`Command::LateAnswer`](crate::Command::LateAnswer)).
+    pub late_answers: u64,
+    /// Answers ignored: from an ended engine, for a dropped run, out of order or duplicated.
+    pub stale_answers: u64,
+    /// Lines sent to an engine and not settled yet.
+    pub lines_pending: u64,
+}
+
+/// Who answered a settled line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AnsweredBy {
+    /// The adapter's parser (its outcome went through the line rule).
+    Parser,
+    /// The generic parser, because the type has no parser (yet).
+    Generic,
+}
+
+/// The one place a settled line is counted.
+pub(crate) fn count_line(diag: &mut Diagnostics, settled: &SettledLine, by: AnsweredBy) {
+    diag.lines_parsed += 1;
+    diag.entries += settled.entries.len() as u64;
+    for why in &settled.dropped {
+        *diag
+            .dropped_entries
+            .entry(why.code().to_owned())
+            .or_default() += 1;
+    }
+    match &settled.fallback {
+        Some(f) => {
+            *diag
+                .fallbacks
+                .entry(f.code.as_str().to_owned())
+                .or_default() += 1;
+            diag.last_error = Some(f.to_string());
+        }
+        None if by == AnsweredBy::Parser => diag.lines_by_parser += 1,
+        None => {}
+    }
+}
+
+impl Diagnostics {
+    /// Adds another type's counters into these (for a host-wide total).
+    pub fn add(&mut self, other: &Diagnostics) {
+        self.lines_parsed += other.lines_parsed;
+        self.lines_by_parser += other.lines_by_parser;
+        self.entries += other.entries;
+        self.runs_created += other.runs_created;
+        for (k, v) in &other.fallbacks {
+            *self.fallbacks.entry(k.clone()).or_default() += v;
+        }
+        for (k, v) in &other.dropped_entries {
+            *self.dropped_entries.entry(k.clone()).or_default() += v;
+        }
+        if other.last_error.is_some() {
+            self.last_error.clone_from(&other.last_error);
+        }
+        let (h, o) = (&mut self.host, &other.host);
+        h.respawns += o.respawns;
+        h.deadline_kills += o.deadline_kills;
+        h.engine_faults += o.engine_faults;
+        h.replayed_lines += o.replayed_lines;
+        h.state_lost += o.state_lost;
+        h.placement_moves += o.placement_moves;
+        h.late_answers += o.late_answers;
+        h.stale_answers += o.stale_answers;
+        h.lines_pending += o.lines_pending;
+    }
+}

@@ -1,0 +1,132 @@
+//! What the core knows about one engine: its phase, the ops waiting to be sent, the lines it
+//! owes answers for (in order) and its armed deadlines.
+
+use std::collections::VecDeque;
+
+use crate::{EngineOp, Placement, RunId, Seq};
+
+/// An engine's phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// `StartEngine` was issued; no `started` report yet. Ops wait in the outbox.
+    Starting,
+    /// Started: ops are sent.
+    Running,
+}
+
+/// A line the engine owes an answer for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct InFlight {
+    pub(crate) seq: Seq,
+    pub(crate) run: RunId,
+    pub(crate) replay: bool,
+}
+
+/// Which deadline fired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DeadlineKind {
+    /// The engine did not report `started` in time.
+    Start,
+    /// The head line ran past `hard_deadline_ms` after its `began`.
+    Line,
+    /// The replay as a whole ran past `replay_deadline_ms`.
+    Replay,
+}
+
+#[derive(Debug)]
+pub(crate) struct Engine {
+    pub(crate) adapter_type: String,
+    pub(crate) placement: Placement,
+    pub(crate) phase: Phase,
+    /// Ops queued since the last `Send`.
+    pub(crate) outbox: Vec<EngineOp>,
+    /// Lines owed, in the order the engine will answer them.
+    pub(crate) in_flight: VecDeque<InFlight>,
+    /// How many of `in_flight` (from the front) were actually sent.
+    pub(crate) sent: usize,
+    /// Replay lines not answered yet.
+    pub(crate) replay_pending: usize,
+    pub(crate) start_deadline: Option<f64>,
+    pub(crate) line_deadline: Option<f64>,
+    pub(crate) replay_deadline: Option<f64>,
+}
+
+impl Engine {
+    pub(crate) fn new(adapter_type: &str, placement: Placement) -> Self {
+        Self {
+            adapter_type: adapter_type.to_owned(),
+            placement,
+            phase: Phase::Starting,
+            outbox: Vec::new(),
+            in_flight: VecDeque::new(),
+            sent: 0,
+            replay_pending: 0,
+            start_deadline: None,
+            line_deadline: None,
+            replay_deadline: None,
+        }
+    }
+
+    /// Queues one op; a line also becomes owed.
+    pub(crate) fn queue(&mut self, op: EngineOp) {
+        if let EngineOp::Line {
+            seq, run, replay, ..
+        } = &op
+        {
+            self.in_flight.push_back(InFlight {
+                seq: *seq,
+                run: *run,
+                replay: *replay,
+            });
+            if *replay {
+                self.replay_pending += 1;
+            }
+        }
+        self.outbox.push(op);
+    }
+
+    /// Takes the outbox for sending: everything owed so far has now been sent.
+    pub(crate) fn take_outbox(&mut self) -> Vec<EngineOp> {
+        self.sent = self.in_flight.len();
+        std::mem::take(&mut self.outbox)
+    }
+
+    /// Removes the head line after its answer (or its fallback).
+    pub(crate) fn pop_head(&mut self) -> Option<InFlight> {
+        let head = self.in_flight.pop_front()?;
+        self.sent = self.sent.saturating_sub(1);
+        self.line_deadline = None;
+        if head.replay {
+            self.replay_pending = self.replay_pending.saturating_sub(1);
+            if self.replay_pending == 0 {
+                self.replay_deadline = None;
+            }
+        }
+        Some(head)
+    }
+
+    /// The head line, if the engine has it (it was sent).
+    pub(crate) fn sent_head(&self) -> Option<InFlight> {
+        if self.sent == 0 || self.phase != Phase::Running {
+            return None;
+        }
+        self.in_flight.front().copied()
+    }
+
+    /// Whether the host can end this engine at a deadline.
+    pub(crate) fn killable(&self) -> bool {
+        self.placement == Placement::Worker
+    }
+
+    /// The earliest armed deadline.
+    pub(crate) fn deadline(&self) -> Option<(f64, DeadlineKind)> {
+        [
+            (self.start_deadline, DeadlineKind::Start),
+            (self.line_deadline, DeadlineKind::Line),
+            (self.replay_deadline, DeadlineKind::Replay),
+        ]
+        .into_iter()
+        .filter_map(|(at, kind)| at.map(|at| (at, kind)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+    }
+}

@@ -1,0 +1,401 @@
+//! The [`Host`] itself: its state, the page-facing calls and the command/timeout outputs.
+//! Engine events live in `lifecycle.rs`, `answers.rs` and `recovery.rs`.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use parsebox_transcript::{generic_entry, SettledLine};
+
+use crate::adapter::Adapter;
+use crate::diagnostics::{count_line, AnsweredBy};
+use crate::engine::{Engine, Phase};
+use crate::journal::{Delivery, Journal};
+use crate::{
+    AdapterState, AdapterStatus, Command, Diagnostics, EngineId, EngineOp, HostError, HostOptions,
+    HostPlacement, LineStep, OptionsError, Placement, RunId, Seq,
+};
+
+/// One run: which engine holds its parser instance, and its journal.
+#[derive(Debug)]
+pub(crate) struct Run {
+    pub(crate) adapter_type: String,
+    /// The engine that was sent this run's `NewRun` (`None`: not bound yet).
+    pub(crate) engine: Option<EngineId>,
+    pub(crate) journal: Journal,
+}
+
+/// The sans-IO host core: see the crate documentation.
+#[derive(Debug)]
+pub struct Host {
+    pub(crate) options: HostOptions,
+    pub(crate) adapters: BTreeMap<String, Adapter>,
+    pub(crate) runs: BTreeMap<RunId, Run>,
+    pub(crate) engines: BTreeMap<EngineId, Engine>,
+    /// Ended engines and their type, so their late answers are counted against it.
+    pub(crate) retired: BTreeMap<EngineId, String>,
+    pub(crate) commands: VecDeque<Command>,
+    /// Types with a `Notify` in `commands`.
+    pub(crate) notify_queued: BTreeSet<String>,
+    pub(crate) next_engine: u64,
+    pub(crate) next_token: u64,
+    next_run: u64,
+    next_seq: Seq,
+    disposed: bool,
+}
+
+impl Host {
+    /// A host whose only parser is the generic one.
+    ///
+    /// # Errors
+    /// [`OptionsError`] when [`HostOptions::validate`] rejects `options`.
+    pub fn new(options: HostOptions) -> Result<Self, OptionsError> {
+        options.validate()?;
+        Ok(Self {
+            options,
+            adapters: BTreeMap::new(),
+            runs: BTreeMap::new(),
+            engines: BTreeMap::new(),
+            retired: BTreeMap::new(),
+            commands: VecDeque::new(),
+            notify_queued: BTreeSet::new(),
+            next_engine: 1,
+            next_token: 1,
+            next_run: 1,
+            next_seq: 1,
+            disposed: false,
+        })
+    }
+
+    /// The options the host was made with.
+    pub fn options(&self) -> &HostOptions {
+        &self.options
+    }
+
+    /// The next command for the executor. Queued commands come first, in order; then one
+    /// [`Command::Send`] per started engine with ops waiting (every op queued since the last
+    /// poll travels in that one batch). Still works after [`Host::dispose`], to drain the
+    /// final `EndEngine`s.
+    pub fn poll_command(&mut self) -> Option<Command> {
+        if let Some(c) = self.commands.pop_front() {
+            if let Command::Notify { adapter_type } = &c {
+                self.notify_queued.remove(adapter_type);
+            }
+            return Some(c);
+        }
+        self.engines.iter_mut().find_map(|(id, e)| {
+            (e.phase == Phase::Running && !e.outbox.is_empty()).then(|| Command::Send {
+                engine: *id,
+                ops: e.take_outbox(),
+            })
+        })
+    }
+
+    /// The earliest armed deadline (ms, on the executor's clock), if any: call
+    /// [`Host::handle_timeout`] then. Deadlines are armed only for Worker engines.
+    pub fn poll_timeout(&self) -> Option<f64> {
+        self.engines
+            .values()
+            .filter_map(|e| e.deadline().map(|(at, _)| at))
+            .min_by(f64::total_cmp)
+    }
+
+    /// Starts a run (one transcript) of `adapter_type`. An unknown type starts loading.
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`Host::dispose`].
+    pub fn create_run(&mut self, adapter_type: &str) -> Result<RunId, HostError> {
+        self.check_live()?;
+        self.touch(adapter_type);
+        let id = RunId(self.next_run);
+        self.next_run += 1;
+        self.runs.insert(
+            id,
+            Run {
+                adapter_type: adapter_type.to_owned(),
+                engine: None,
+                journal: Journal::default(),
+            },
+        );
+        if let Some(a) = self.adapters.get_mut(adapter_type) {
+            a.diag.runs_created += 1;
+        }
+        Ok(id)
+    }
+
+    /// `adapter_type`'s long-lived default run (what `parseLine(type, …)` without a run uses),
+    /// created on first use.
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`Host::dispose`].
+    pub fn default_run(&mut self, adapter_type: &str) -> Result<RunId, HostError> {
+        self.check_live()?;
+        let current = self.adapters.get(adapter_type).and_then(|a| a.default_run);
+        if let Some(run) = current.filter(|r| self.runs.contains_key(r)) {
+            return Ok(run);
+        }
+        let run = self.create_run(adapter_type)?;
+        if let Some(a) = self.adapters.get_mut(adapter_type) {
+            a.default_run = Some(run);
+        }
+        Ok(run)
+    }
+
+    /// Parses one line in `run`; see [`LineStep`] for the three ways it is answered. A type
+    /// without an engine (generic, loading, failed), or whose inline/builtin engine is busy
+    /// with a `RunNow` this call re-entered, gets the generic entry at once.
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`], or [`HostError::UnknownRun`] when `run` does not exist.
+    pub fn parse_line(&mut self, run: RunId, line: &str, ts: &str) -> Result<LineStep, HostError> {
+        self.check_live()?;
+        let r = self.runs.get(&run).ok_or(HostError::UnknownRun(run))?;
+        let adapter_type = r.adapter_type.clone();
+        let engine = self
+            .adapters
+            .get(&adapter_type)
+            .filter(|a| a.answers_with_engine())
+            .and_then(|a| a.engine)
+            .filter(|e| self.engines.contains_key(e));
+        // A synchronous engine already inside a `RunNow` (a builtin or listener calling back
+        // into the host) cannot take another line: answering it generically keeps the
+        // engine's answers in order instead of stranding this line at the head of its queue.
+        let busy = engine.and_then(|e| self.engines.get(&e)).is_some_and(|e| {
+            e.placement != Placement::Worker && e.phase == Phase::Running && e.sent > 0
+        });
+        let engine = engine.filter(|_| !busy);
+        let Some(engine) = engine else {
+            let settled = SettledLine {
+                entries: vec![generic_entry(line, ts)],
+                fallback: None,
+                dropped: Vec::new(),
+            };
+            if let Some(a) = self.adapters.get_mut(&adapter_type) {
+                count_line(&mut a.diag, &settled, AnsweredBy::Generic);
+            }
+            return Ok(LineStep::Answered(settled.entries));
+        };
+        self.bind_run(run, engine);
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let sync = self
+            .engines
+            .get(&engine)
+            .is_some_and(|e| e.phase == Phase::Running && e.placement != Placement::Worker);
+        let delivery = if sync { Delivery::Now } else { Delivery::Late };
+        self.journal_line(run, seq, line, ts, delivery);
+        let Some(e) = self.engines.get_mut(&engine) else {
+            return Ok(LineStep::Answered(vec![generic_entry(line, ts)]));
+        };
+        e.queue(EngineOp::Line {
+            seq,
+            run,
+            line: line.to_owned(),
+            ts: ts.to_owned(),
+            replay: false,
+        });
+        Ok(if sync {
+            LineStep::RunNow {
+                engine,
+                seq,
+                ops: e.take_outbox(),
+            }
+        } else {
+            LineStep::Deferred {
+                seq,
+                entries: vec![generic_entry(line, ts)],
+            }
+        })
+    }
+
+    /// Resets `run` (its transcript is being rebuilt from scratch): the engine calls the
+    /// parser's `reset()`, and the journal records it for replay.
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`], or [`HostError::UnknownRun`] when `run` does not exist.
+    pub fn reset_run(&mut self, run: RunId) -> Result<(), HostError> {
+        self.check_live()?;
+        let r = self.runs.get_mut(&run).ok_or(HostError::UnknownRun(run))?;
+        let Some(engine) = r.engine else {
+            // Not bound: its first op will be a fresh `NewRun` anyway.
+            return Ok(());
+        };
+        r.journal.push_reset();
+        if let Some(e) = self.engines.get_mut(&engine) {
+            e.queue(EngineOp::Reset { run });
+        }
+        Ok(())
+    }
+
+    /// Drops `run`: its engine frees the instance (`DropRun`) and its journal is freed.
+    /// Answers still on their way for it are ignored (counted as stale).
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`], or [`HostError::UnknownRun`] when `run` does not exist.
+    pub fn drop_run(&mut self, run: RunId) -> Result<(), HostError> {
+        self.check_live()?;
+        let r = self.runs.remove(&run).ok_or(HostError::UnknownRun(run))?;
+        if let Some(e) = r.engine.and_then(|id| self.engines.get_mut(&id)) {
+            e.queue(EngineOp::DropRun { run });
+        }
+        Ok(())
+    }
+
+    /// Forgets `adapter_type`: ends its engine and drops its runs. Using the type again starts
+    /// from scratch (a new load).
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`Host::dispose`].
+    pub fn dispose_type(&mut self, adapter_type: &str) -> Result<(), HostError> {
+        self.check_live()?;
+        self.end_engine_of(adapter_type);
+        let gone: BTreeSet<RunId> = self
+            .runs
+            .iter()
+            .filter(|(_, r)| r.adapter_type == adapter_type)
+            .map(|(id, _)| *id)
+            .collect();
+        self.runs.retain(|id, _| !gone.contains(id));
+        self.adapters.remove(adapter_type);
+        self.retired.retain(|_, t| t != adapter_type);
+        self.notify_queued.remove(adapter_type);
+        self.commands.retain(|c| match c {
+            Command::Notify { adapter_type: t }
+            | Command::Load {
+                adapter_type: t, ..
+            } => t != adapter_type,
+            Command::LateAnswer { run, .. } => !gone.contains(run),
+            _ => true,
+        });
+        Ok(())
+    }
+
+    /// Ends every engine and forgets everything; later page calls fail with
+    /// [`HostError::Disposed`]. Drain [`Host::poll_command`] for the `EndEngine`s.
+    pub fn dispose(&mut self) {
+        if self.disposed {
+            return;
+        }
+        let types: Vec<String> = self.adapters.keys().cloned().collect();
+        for t in &types {
+            self.end_engine_of(t);
+        }
+        self.commands
+            .retain(|c| matches!(c, Command::EndEngine { .. }));
+        self.notify_queued.clear();
+        self.adapters.clear();
+        self.runs.clear();
+        self.retired.clear();
+        self.disposed = true;
+    }
+
+    /// Whether [`Host::dispose`] was called.
+    pub fn is_disposed(&self) -> bool {
+        self.disposed
+    }
+
+    /// `adapter_type`'s status. Asking does not start a load.
+    pub fn status(&self, adapter_type: &str) -> AdapterStatus {
+        let a = self.adapters.get(adapter_type);
+        AdapterStatus {
+            adapter_type: adapter_type.to_owned(),
+            state: a.map_or(AdapterState::Generic, |a| a.state),
+            reason: a.and_then(|a| a.reason.clone()),
+            entry_point: a
+                .filter(|a| a.answers_with_engine())
+                .and_then(|a| a.entry_point.clone()),
+            contract_version: a.and_then(|a| a.contract_version.clone()),
+            placement: a
+                .and_then(|a| a.engine)
+                .and_then(|e| self.engines.get(&e))
+                .map(|e| e.placement),
+            generation: a.map_or(0, |a| a.generation),
+        }
+    }
+
+    /// Every adapter type the host has seen, sorted.
+    pub fn adapter_types(&self) -> Vec<String> {
+        self.adapters.keys().cloned().collect()
+    }
+
+    /// Counters for one adapter type, or summed over all types when `adapter_type` is `None`.
+    pub fn diagnostics(&self, adapter_type: Option<&str>) -> Diagnostics {
+        let one = |t: &str, a: &Adapter| {
+            let mut d = a.diag.clone();
+            d.host.lines_pending = self
+                .runs
+                .values()
+                .filter(|r| r.adapter_type == t)
+                .map(|r| r.journal.pending() as u64)
+                .sum();
+            d
+        };
+        match adapter_type {
+            Some(t) => self.adapters.get(t).map(|a| one(t, a)).unwrap_or_default(),
+            None => {
+                let mut total = Diagnostics::default();
+                for (t, a) in &self.adapters {
+                    total.add(&one(t, a));
+                }
+                total
+            }
+        }
+    }
+
+    pub(crate) fn check_live(&self) -> Result<(), HostError> {
+        if self.disposed {
+            Err(HostError::Disposed)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Where a new sandboxed engine starts under the `host` option.
+    pub(crate) fn initial_placement(&self) -> Placement {
+        match self.options.host {
+            HostPlacement::Worker => Placement::Worker,
+            HostPlacement::Inline | HostPlacement::Auto => Placement::Inline,
+        }
+    }
+
+    /// Makes sure `adapter_type` has a record; an unknown type starts loading.
+    pub(crate) fn touch(&mut self, adapter_type: &str) {
+        if self.adapters.contains_key(adapter_type) {
+            return;
+        }
+        let placement = self.initial_placement();
+        self.adapters
+            .insert(adapter_type.to_owned(), Adapter::new(placement));
+        if self.options.load_sources {
+            self.request_load(adapter_type);
+        }
+    }
+
+    /// Makes `run` an instance in `engine`: a `NewRun` the first time (or after its parser
+    /// was replaced, when its journal belongs to the old parser and is cleared).
+    fn bind_run(&mut self, run: RunId, engine: EngineId) {
+        let Some(r) = self.runs.get_mut(&run) else {
+            return;
+        };
+        if r.engine == Some(engine) {
+            return;
+        }
+        r.journal = Journal::default();
+        r.engine = Some(engine);
+        if let Some(e) = self.engines.get_mut(&engine) {
+            e.queue(EngineOp::NewRun { run });
+        }
+    }
+
+    /// Journals an unanswered line, keeping the run under the journal cap.
+    fn journal_line(&mut self, run: RunId, seq: Seq, line: &str, ts: &str, delivery: Delivery) {
+        let cap = self.options.max_journal_bytes;
+        let Some(r) = self.runs.get_mut(&run) else {
+            return;
+        };
+        r.journal.push_line(seq, line, ts, delivery);
+        if r.journal.bytes() > cap && r.journal.drop_history() {
+            if let Some(a) = self.adapters.get_mut(&r.adapter_type) {
+                a.diag.host.state_lost += 1;
+            }
+        }
+    }
+}

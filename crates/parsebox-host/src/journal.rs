@@ -1,0 +1,236 @@
+//! A run's journal: the operations that brought its parser to its current state, so a fresh
+//! engine can be brought to the same state by replaying them.
+//!
+//! It holds every line sent since the run was created, in order, and a `Reset` wherever the
+//! parser was reset: by the host ([`Host::reset_run`](crate::Host::reset_run)), or by the engine
+//! itself after a line whose outcome resets the parser. Such a line leaves the journal and a
+//! `Reset` takes its place, so replay never runs a line that failed (a line that ran past its
+//! deadline would otherwise be the next kill). The journal is not cut at resets: `reset()` keeps
+//! module-level state, which only the earlier lines rebuild.
+//!
+//! Answered lines always precede unanswered ones (an engine answers a run's lines in order);
+//! `first_pending` points at the first unanswered line so settling one is O(1).
+
+use std::collections::VecDeque;
+
+use crate::{EngineOp, RunId, Seq};
+
+/// How a line's settled answer reaches the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Delivery {
+    /// The caller waits synchronously: returned from the `handle_*` call that settles it.
+    Now,
+    /// The line was shown provisionally: a `LateAnswer` command.
+    Late,
+}
+
+/// One journaled line.
+#[derive(Debug)]
+pub(crate) struct JournalLine {
+    pub(crate) seq: Seq,
+    pub(crate) line: String,
+    pub(crate) ts: String,
+    /// `None` once answered; how to deliver the answer while pending.
+    pub(crate) pending: Option<Delivery>,
+}
+
+impl JournalLine {
+    fn bytes(&self) -> usize {
+        self.line.len() + self.ts.len()
+    }
+}
+
+#[derive(Debug)]
+enum JournalOp {
+    Line(JournalLine),
+    Reset,
+}
+
+/// See the module documentation.
+#[derive(Debug, Default)]
+pub(crate) struct Journal {
+    ops: VecDeque<JournalOp>,
+    /// Index of the first unanswered line in `ops` (`ops.len()` when none).
+    first_pending: usize,
+    bytes: usize,
+    pending: usize,
+}
+
+impl Journal {
+    /// Appends an unanswered line.
+    pub(crate) fn push_line(&mut self, seq: Seq, line: &str, ts: &str, delivery: Delivery) {
+        let l = JournalLine {
+            seq,
+            line: line.to_owned(),
+            ts: ts.to_owned(),
+            pending: Some(delivery),
+        };
+        self.bytes += l.bytes();
+        self.pending += 1;
+        if self.pending == 1 {
+            self.first_pending = self.ops.len();
+        }
+        self.ops.push_back(JournalOp::Line(l));
+    }
+
+    /// Appends a reset (consecutive resets are one).
+    pub(crate) fn push_reset(&mut self) {
+        if !matches!(self.ops.back(), Some(JournalOp::Reset) | None) {
+            self.ops.push_back(JournalOp::Reset);
+        }
+        if self.pending == 0 {
+            self.first_pending = self.ops.len();
+        }
+    }
+
+    /// Bytes of line text and timestamps held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Lines not answered yet.
+    pub(crate) fn pending(&self) -> usize {
+        self.pending
+    }
+
+    /// Finds the unanswered line `seq` (normally the first one).
+    pub(crate) fn find_pending(&self, seq: Seq) -> Option<usize> {
+        let is_it = |op: &JournalOp| matches!(op, JournalOp::Line(l) if l.seq == seq && l.pending.is_some());
+        if self.ops.get(self.first_pending).is_some_and(is_it) {
+            return Some(self.first_pending);
+        }
+        self.ops
+            .iter()
+            .enumerate()
+            .skip(self.first_pending)
+            .find_map(|(i, op)| is_it(op).then_some(i))
+    }
+
+    /// The line at `index` (from [`Journal::find_pending`]).
+    pub(crate) fn line(&self, index: usize) -> Option<&JournalLine> {
+        match self.ops.get(index) {
+            Some(JournalOp::Line(l)) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// Marks the line at `index` answered. When its outcome reset the parser, the line leaves
+    /// the journal and a `Reset` takes its place. Returns how it was to be delivered.
+    pub(crate) fn settle(&mut self, index: usize, resets_parser: bool) -> Option<Delivery> {
+        let op = self.ops.get_mut(index)?;
+        let JournalOp::Line(l) = op else { return None };
+        let delivery = l.pending.take()?;
+        self.pending = self.pending.saturating_sub(1);
+        if resets_parser {
+            self.bytes = self.bytes.saturating_sub(l.bytes());
+            *op = JournalOp::Reset;
+        }
+        if index == self.first_pending {
+            self.first_pending = self
+                .ops
+                .iter()
+                .enumerate()
+                .skip(index + 1)
+                .find_map(|(i, op)| match op {
+                    JournalOp::Line(l) if l.pending.is_some() => Some(i),
+                    _ => None,
+                })
+                .unwrap_or(self.ops.len());
+        }
+        Some(delivery)
+    }
+
+    /// Drops the answered history (everything before the first unanswered line). Returns
+    /// whether any line was dropped, i.e. whether parser state can no longer be rebuilt.
+    pub(crate) fn drop_history(&mut self) -> bool {
+        let cut = self.first_pending.min(self.ops.len());
+        let mut lost = false;
+        for op in self.ops.drain(..cut) {
+            if let JournalOp::Line(l) = op {
+                self.bytes = self.bytes.saturating_sub(l.bytes());
+                lost = true;
+            }
+        }
+        self.first_pending = 0;
+        lost
+    }
+
+    /// Empties the journal, returning the unanswered lines.
+    pub(crate) fn take_pending(&mut self) -> Vec<JournalLine> {
+        let ops = std::mem::take(&mut self.ops);
+        *self = Self::default();
+        ops.into_iter()
+            .filter_map(|op| match op {
+                JournalOp::Line(l) if l.pending.is_some() => Some(l),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The ops that bring a fresh instance of `run` to this journal's state and then ask for
+    /// every unanswered line: answered lines as `replay: true`, resets, unanswered lines as
+    /// `replay: false`. Does not include the `NewRun`.
+    pub(crate) fn replay_ops(&self, run: RunId) -> Vec<EngineOp> {
+        self.ops
+            .iter()
+            .map(|op| match op {
+                JournalOp::Reset => EngineOp::Reset { run },
+                JournalOp::Line(l) => EngineOp::Line {
+                    seq: l.seq,
+                    run,
+                    line: l.line.clone(),
+                    ts: l.ts.clone(),
+                    replay: l.pending.is_none(),
+                },
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    use super::*;
+
+    fn kinds(j: &Journal) -> Vec<String> {
+        j.replay_ops(RunId(1))
+            .into_iter()
+            .map(|op| match op {
+                EngineOp::Line { line, replay, .. } => {
+                    format!("{line}{}", if replay { "*" } else { "" })
+                }
+                EngineOp::Reset { .. } => "reset".into(),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lines_settle_in_order_and_failures_become_resets() {
+        let mut j = Journal::default();
+        j.push_reset(); // nothing to reset yet: not journaled
+        for (seq, l) in [(1, "a"), (2, "b"), (3, "c")] {
+            j.push_line(seq, l, "t", Delivery::Late);
+        }
+        j.push_reset();
+        j.push_line(4, "d", "t", Delivery::Now);
+        assert_eq!(j.pending(), 4);
+        assert_eq!(j.find_pending(1), Some(0));
+        assert_eq!(j.settle(0, false), Some(Delivery::Late));
+        let b = j.find_pending(2).unwrap();
+        assert_eq!(j.settle(b, true), Some(Delivery::Late), "b failed");
+        assert_eq!(j.settle(b, true), None, "settled once");
+        assert_eq!(kinds(&j), ["a*", "reset", "c", "reset", "d"]);
+        assert_eq!(j.bytes(), 6, "a, c, d with their ts");
+        let c = j.find_pending(3).unwrap();
+        j.settle(c, false);
+        assert_eq!(j.find_pending(4), Some(4));
+        assert!(j.drop_history());
+        assert_eq!(kinds(&j), ["d"]);
+        assert!(!j.drop_history(), "nothing answered left to lose");
+        let pending = j.take_pending();
+        assert_eq!(pending.len(), 1);
+        assert_eq!((j.pending(), j.bytes()), (0, 0));
+    }
+}

@@ -1,0 +1,136 @@
+//! The sans-IO host core of parsebox: every decision that keeps a page alive around untrusted
+//! `ui-parser.js` parsers — where a parser runs (inline or in a Worker), what each run's replay
+//! journal holds, in which order answers are accepted, which answers are stale, and how to
+//! recover when an engine dies or misses its deadline — as a state machine that does no I/O
+//! and runs no guest code.
+//!
+//! # Events in, commands out
+//!
+//! Modelled on quinn-proto's `Connection`. A thin executor (JS in the page) owns the real
+//! engines (wasm instances inline or in Workers, trusted built-in parsers), timers and the
+//! network, and does three things only:
+//!
+//! 1. reports events: the page's calls ([`Host::parse_line`], [`Host::create_run`],
+//!    [`Host::register_source`], …) and what engines did ([`Host::handle_load_result`],
+//!    [`Host::handle_engine_started`], [`Host::handle_began`], [`Host::handle_answers`],
+//!    [`Host::handle_engine_died`], [`Host::handle_timeout`]); methods where time matters take
+//!    `now_ms`, the executor's clock (e.g. `performance.now()`);
+//! 2. after each event, drains [`Host::poll_command`] and performs every [`Command`];
+//! 3. keeps one timer at [`Host::poll_timeout`] and calls [`Host::handle_timeout`] when it
+//!    fires.
+//!
+//! # The one path a line takes
+//!
+//! [`Host::parse_line`] decides by the type's state. With no engine (generic, loading, failed)
+//! the generic entry is the answer, at once ([`LineStep::Answered`]). Otherwise the line gets a
+//! sequence number, enters its run's journal as unanswered and is queued for the engine:
+//! an inline or builtin engine runs it now ([`LineStep::RunNow`]: the executor runs the ops
+//! synchronously and feeds the answers to [`Host::handle_answers`], which returns them as
+//! [`Answered`]); a Worker engine gets it in the next batched [`Command::Send`] and the page
+//! shows the generic entry meanwhile ([`LineStep::Deferred`]), replaced in place when
+//! [`Command::LateAnswer`] arrives. Every answer, whatever engine gave it, goes through
+//! [`parsebox_transcript::settle_line`] with the configured entry limits and is counted by one
+//! function. A line that never gets an answer (its engine died on it, or it ran past its
+//! deadline) is settled with [`parsebox_transcript::settle_failure`] on the same path.
+//!
+//! # Recovery
+//!
+//! When an engine dies or its head line misses the deadline, that line falls back and leaves
+//! the journal, the engine is ended and a fresh one is started from the same source; each run's
+//! journal is replayed into it (`replay: true` lines: answered, not delivered, not counted),
+//! then the unanswered lines. Replay runs under one budget for the whole replay, not per line;
+//! a replay that dies or misses that budget is given up (the runs' history is dropped and
+//! counted as state lost) rather than retried, and a type whose engines start
+//! `max_respawns_without_progress` times without answering a line is marked failed. Under
+//! `host: auto` a type whose inline engine overruns (or dies) continues in a Worker, where the
+//! same journals are replayed.
+//!
+//! # What the executor must do
+//!
+//! - **Start**: on [`Command::StartEngine`] make the engine and report
+//!   [`Host::handle_engine_started`] with the entry point or a [`LoadError`]. No ops arrive
+//!   before that. A Worker engine that does not report within `start_deadline_ms` is ended.
+//! - **Run ops in order** ([`Command::Send`], [`LineStep::RunNow`]) and answer every
+//!   [`EngineOp::Line`] in that order with its `seq`, replay lines included. Reset a stateful
+//!   run after a line whose outcome [`parsebox_transcript::outcome_resets_parser`] — the core
+//!   journals a reset in the same place.
+//! - **Report `began`** ([`Host::handle_began`]) before starting each line with
+//!   `replay: false`, and before any op queued ahead of that line since the previous line (a
+//!   `reset()` that hangs then counts against that line). This is when the line's deadline
+//!   (`hard_deadline_ms`) is armed, so a line never pays for time it spent queued behind
+//!   others. Only Worker engines get deadlines: inline and builtin engines cannot be stopped
+//!   from outside, and their own in-engine budget bounds them.
+//! - **Report deaths** ([`Host::handle_engine_died`]): a trap, out of memory, a Worker
+//!   `error` event. Inline, a trap during [`LineStep::RunNow`] is reported instead of the
+//!   answers (answers obtained before it first, via [`Host::handle_answers`]); the returned
+//!   [`Answered`] holds the fallback for the waiting line.
+//! - **Synchronous answers** come back from [`Host::handle_answers`] /
+//!   [`Host::handle_engine_died`] as [`Answered`] with the `seq` of the `RunNow`; if none
+//!   carries it (the engine was replaced meanwhile), show the generic entry.
+//! - **Late answers** are addressed by `(run, seq)`: the `seq` of the [`LineStep::Deferred`]
+//!   the page got for that line. Lines still waiting when a type's parser is replaced
+//!   (`register_source`, `reload`, `register_builtin`, `dispose_type`) are abandoned without
+//!   a `LateAnswer`: the type's [`Command::Notify`] tells viewers to rebuild.
+//! - **End** engines on [`Command::EndEngine`] (terminate the Worker); anything it still sends
+//!   is ignored by id.
+
+mod adapter;
+mod answers;
+mod command;
+mod diagnostics;
+mod engine;
+mod host;
+mod journal;
+mod lifecycle;
+mod options;
+mod recovery;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+pub use adapter::{check_contract_version, AdapterState, AdapterStatus};
+pub use command::{Answered, Command, EngineOp, LineStep, LoadError, LoadResult, Placement};
+pub use diagnostics::{Diagnostics, HostCounters};
+pub use host::Host;
+pub use options::{
+    HostOptions, HostPlacement, OptionsError, MAX_COUNT, MAX_DEPTH, MAX_DURATION_MS,
+    MAX_JOURNAL_BYTES, MAX_RESPAWNS, MAX_STRING_BYTES,
+};
+
+/// The address of one line: unique over the host's life, never reused. Answers and
+/// [`Command::LateAnswer`] carry it.
+pub type Seq = u64;
+
+/// Identifies one engine (one wasm instance, Worker or builtin). Never reused: answers from an
+/// ended engine are recognised as stale by their id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct EngineId(pub u64);
+
+/// Identifies one run (one transcript's worth of parser state).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct RunId(pub u64);
+
+/// Misuse of the host by the page (guest failures are data, never errors).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HostError {
+    /// The host was disposed.
+    Disposed,
+    /// A run that does not exist (never created, dropped, or its type disposed).
+    UnknownRun(RunId),
+}
+
+impl fmt::Display for HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Disposed => f.write_str("parser host used after dispose()"),
+            Self::UnknownRun(run) => write!(
+                f,
+                "run {} does not exist (it was dropped, its type disposed, or it was never created)",
+                run.0
+            ),
+        }
+    }
+}
+
+impl std::error::Error for HostError {}

@@ -1,0 +1,359 @@
+//! Adapter lifecycles: loads, sources, builtins, engine starts, failure, notification.
+
+use parsebox_transcript::{settle_failure, FailureCode, LineFailure};
+
+use crate::diagnostics::{count_line, AnsweredBy};
+use crate::engine::{Engine, Phase};
+use crate::journal::Delivery;
+use crate::{
+    check_contract_version, AdapterState, AdapterStatus, Answered, Command, EngineId, Host,
+    HostError, LoadError, LoadResult, Placement,
+};
+
+impl Host {
+    /// Registers `source` as `adapter_type`'s parser now (superseding any load in flight and
+    /// ending the type's current engine). After the contract-version check the type is
+    /// `loading` until its new engine reports [`Host::handle_engine_started`].
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`Host::dispose`].
+    pub fn register_source(
+        &mut self,
+        now_ms: f64,
+        adapter_type: &str,
+        source: &str,
+        contract_version: Option<&str>,
+    ) -> Result<AdapterStatus, HostError> {
+        self.check_live()?;
+        self.install_source(now_ms, adapter_type, source, contract_version);
+        Ok(self.status(adapter_type))
+    }
+
+    /// Registers a trusted built-in parser for `adapter_type`: the executor calls the host JS
+    /// function it holds for the type. Its engine is never ended at a deadline.
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`Host::dispose`].
+    pub fn register_builtin(&mut self, adapter_type: &str) -> Result<AdapterStatus, HostError> {
+        self.check_live()?;
+        self.replace_parser(adapter_type);
+        if let Some(a) = self.adapters.get_mut(adapter_type) {
+            a.state = AdapterState::Builtin;
+            a.placement = Placement::Builtin;
+            a.source = None;
+            a.contract_version = None;
+        }
+        self.start_engine(0.0, adapter_type);
+        self.changed(adapter_type);
+        Ok(self.status(adapter_type))
+    }
+
+    /// Clears a failure (or a loaded parser) and loads `adapter_type` again: its engine ends,
+    /// the type goes to `loading` and a new [`Command::Load`] is queued. Builtins stay.
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`Host::dispose`].
+    pub fn reload(&mut self, adapter_type: &str) -> Result<AdapterStatus, HostError> {
+        self.check_live()?;
+        let builtin = self
+            .adapters
+            .get(adapter_type)
+            .is_some_and(|a| a.state == AdapterState::Builtin);
+        if !builtin {
+            self.replace_parser(adapter_type);
+            self.request_load(adapter_type);
+        }
+        Ok(self.status(adapter_type))
+    }
+
+    /// The executor's answer to a [`Command::Load`]. A result whose `token` is not the type's
+    /// current load (superseded by `reload`, `register_source`, `register_builtin`, dispose) is
+    /// ignored and returns `None`.
+    pub fn handle_load_result(
+        &mut self,
+        now_ms: f64,
+        adapter_type: &str,
+        token: u64,
+        result: LoadResult,
+    ) -> Option<AdapterStatus> {
+        let current = self.adapters.get(adapter_type).map(|a| a.load_token);
+        if self.is_disposed() || token == 0 || current != Some(token) {
+            return None;
+        }
+        match result {
+            LoadResult::Source {
+                source,
+                contract_version,
+            } => self.install_source(now_ms, adapter_type, &source, contract_version.as_deref()),
+            LoadResult::NoParser => {
+                if let Some(a) = self.adapters.get_mut(adapter_type) {
+                    a.load_token = 0;
+                    a.state = AdapterState::Generic;
+                    a.reason = Some(
+                        "this adapter type has no ui-parser; the generic parser is used".into(),
+                    );
+                }
+                self.changed(adapter_type);
+            }
+            LoadResult::Failed(reason) => self.fail_type(adapter_type, &reason, None),
+        }
+        Some(self.status(adapter_type))
+    }
+
+    /// An engine finished starting: `Ok(entry_point)` (`createStdoutParser` or
+    /// `parseStdoutLine`) makes a loading type `ready` and lets its ops flow; `Err` marks the
+    /// type failed with the load error. Reports for ended engines are ignored.
+    pub fn handle_engine_started(
+        &mut self,
+        now_ms: f64,
+        engine: EngineId,
+        result: Result<String, LoadError>,
+    ) {
+        let replay_budget = self.options.replay_deadline_ms;
+        let Some(e) = self.engines.get_mut(&engine) else {
+            return;
+        };
+        if e.phase != Phase::Starting {
+            return;
+        }
+        let adapter_type = e.adapter_type.clone();
+        match result {
+            Ok(entry_point) => {
+                e.phase = Phase::Running;
+                e.start_deadline = None;
+                if e.replay_pending > 0 && e.killable() {
+                    e.replay_deadline = Some(now_ms + replay_budget);
+                }
+                let Some(a) = self.adapters.get_mut(&adapter_type) else {
+                    return;
+                };
+                let changed = a.entry_point.as_deref() != Some(&entry_point)
+                    || a.state == AdapterState::Loading;
+                a.entry_point = Some(entry_point);
+                if a.state == AdapterState::Loading {
+                    a.state = AdapterState::Ready;
+                    a.reason = None;
+                }
+                if changed {
+                    self.changed(&adapter_type);
+                }
+            }
+            Err(load_error) => {
+                let first = self
+                    .adapters
+                    .get(&adapter_type)
+                    .is_some_and(|a| a.state == AdapterState::Loading);
+                let reason = if first {
+                    load_error.to_string()
+                } else {
+                    format!("worker host gave up: could not restart the engine: {load_error}")
+                };
+                self.fail_type(&adapter_type, &reason, None);
+            }
+        }
+    }
+
+    /// Contract check, then a fresh engine for `source`.
+    fn install_source(
+        &mut self,
+        now_ms: f64,
+        adapter_type: &str,
+        source: &str,
+        contract_version: Option<&str>,
+    ) {
+        self.replace_parser(adapter_type);
+        if let Some(Err(reason)) = contract_version.map(check_contract_version) {
+            self.fail_type(adapter_type, &reason, None);
+            return;
+        }
+        let placement = self.initial_placement();
+        if let Some(a) = self.adapters.get_mut(adapter_type) {
+            a.state = AdapterState::Loading;
+            a.reason = None;
+            a.source = Some(source.to_owned());
+            a.contract_version = contract_version.map(str::to_owned);
+            // Sticky: a type once moved to a Worker stays there for its next parser.
+            if a.placement != Placement::Worker {
+                a.placement = placement;
+            }
+        }
+        self.start_engine(now_ms, adapter_type);
+        self.changed(adapter_type);
+    }
+
+    /// Makes sure the type exists, supersedes its load, ends its engine (its runs' journals
+    /// belong to the old parser) and bumps its generation.
+    fn replace_parser(&mut self, adapter_type: &str) {
+        if !self.adapters.contains_key(adapter_type) {
+            let placement = self.initial_placement();
+            self.adapters.insert(
+                adapter_type.to_owned(),
+                crate::adapter::Adapter::new(placement),
+            );
+        }
+        self.end_engine_of(adapter_type);
+        if let Some(a) = self.adapters.get_mut(adapter_type) {
+            a.load_token = 0;
+            a.generation += 1;
+            a.entry_point = None;
+            a.starts_without_progress = 0;
+            if a.placement == Placement::Builtin {
+                a.placement = Placement::Inline;
+            }
+        }
+    }
+
+    /// Queues a load of `adapter_type`'s source.
+    pub(crate) fn request_load(&mut self, adapter_type: &str) {
+        let token = self.next_token;
+        self.next_token += 1;
+        if let Some(a) = self.adapters.get_mut(adapter_type) {
+            a.state = AdapterState::Loading;
+            a.reason = None;
+            a.load_token = token;
+        }
+        self.commands.push_back(Command::Load {
+            adapter_type: adapter_type.to_owned(),
+            token,
+        });
+        self.changed(adapter_type);
+    }
+
+    /// Issues `StartEngine` for the type's current parser and placement; returns its id.
+    pub(crate) fn start_engine(&mut self, now_ms: f64, adapter_type: &str) -> Option<EngineId> {
+        let start_budget = self.options.start_deadline_ms;
+        let a = self.adapters.get_mut(adapter_type)?;
+        let id = EngineId(self.next_engine);
+        self.next_engine += 1;
+        let mut engine = Engine::new(adapter_type, a.placement);
+        if engine.killable() {
+            engine.start_deadline = Some(now_ms + start_budget);
+        }
+        a.engine = Some(id);
+        a.starts_without_progress += 1;
+        self.commands.push_back(Command::StartEngine {
+            engine: id,
+            adapter_type: adapter_type.to_owned(),
+            placement: a.placement,
+            source: a.source.clone(),
+            contract_version: a.contract_version.clone(),
+        });
+        self.engines.insert(id, engine);
+        Some(id)
+    }
+
+    /// Ends `engine`: its late answers become stale. Runs bound to it stay bound (a restart
+    /// rebinds them).
+    pub(crate) fn end_engine(&mut self, engine: EngineId) {
+        if let Some(e) = self.engines.remove(&engine) {
+            self.retired.insert(engine, e.adapter_type);
+            self.commands.push_back(Command::EndEngine { engine });
+        }
+    }
+
+    /// Ends the type's engine because its parser is being replaced or dropped: every run of
+    /// the type is unbound and its journal (lines of the old parser) abandoned.
+    pub(crate) fn end_engine_of(&mut self, adapter_type: &str) {
+        let engine = self
+            .adapters
+            .get_mut(adapter_type)
+            .and_then(|a| a.engine.take());
+        if let Some(engine) = engine {
+            self.end_engine(engine);
+        }
+        for r in self
+            .runs
+            .values_mut()
+            .filter(|r| r.adapter_type == adapter_type)
+        {
+            r.engine = None;
+            r.journal.take_pending();
+        }
+    }
+
+    /// Marks the type failed with `reason`: its engine ends and every line still waiting for
+    /// it falls back (`code`, default `engine_fault`). Answers for waiting callers go to
+    /// `sink` when given, else become `LateAnswer`s.
+    pub(crate) fn fail_type(
+        &mut self,
+        adapter_type: &str,
+        reason: &str,
+        sink: Option<&mut Vec<Answered>>,
+    ) {
+        self.fail_type_with(adapter_type, reason, FailureCode::EngineFault, sink);
+    }
+
+    /// [`Host::fail_type`] with the fallback code for waiting lines.
+    pub(crate) fn fail_type_with(
+        &mut self,
+        adapter_type: &str,
+        reason: &str,
+        code: FailureCode,
+        mut sink: Option<&mut Vec<Answered>>,
+    ) {
+        let engine = self
+            .adapters
+            .get_mut(adapter_type)
+            .and_then(|a| a.engine.take());
+        if let Some(engine) = engine {
+            self.end_engine(engine);
+        }
+        let mut settled = Vec::new();
+        for (id, r) in self
+            .runs
+            .iter_mut()
+            .filter(|(_, r)| r.adapter_type == adapter_type)
+        {
+            r.engine = None;
+            for l in r.journal.take_pending() {
+                let failure = LineFailure::new(code, reason);
+                settled.push((
+                    *id,
+                    l.seq,
+                    l.pending,
+                    settle_failure(&l.line, &l.ts, failure),
+                ));
+            }
+        }
+        let Some(a) = self.adapters.get_mut(adapter_type) else {
+            return;
+        };
+        a.state = AdapterState::Failed;
+        a.reason = Some(reason.to_owned());
+        a.load_token = 0;
+        a.generation += 1;
+        a.entry_point = None;
+        for (run, seq, delivery, s) in settled {
+            count_line(&mut a.diag, &s, AnsweredBy::Parser);
+            let answered = Answered {
+                run,
+                seq,
+                entries: s.entries,
+            };
+            match (delivery, sink.as_deref_mut()) {
+                (Some(Delivery::Now), Some(sink)) => sink.push(answered),
+                _ => {
+                    a.diag.host.late_answers += 1;
+                    self.commands.push_back(Command::LateAnswer {
+                        run: answered.run,
+                        seq: answered.seq,
+                        entries: answered.entries,
+                    });
+                }
+            }
+        }
+        if let Some(a) = self.adapters.get_mut(adapter_type) {
+            a.diag.last_error = Some(reason.to_owned());
+        }
+        self.changed(adapter_type);
+    }
+
+    /// Queues a `Notify` for the type unless one is already waiting.
+    pub(crate) fn changed(&mut self, adapter_type: &str) {
+        if self.notify_queued.insert(adapter_type.to_owned()) {
+            self.commands.push_back(Command::Notify {
+                adapter_type: adapter_type.to_owned(),
+            });
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! The host's options, with units in their names, and the one check that rejects values which
+//! would otherwise surface later as a panic or a page that never recovers.
+
+use std::fmt;
+
+use parsebox_transcript::EntryLimits;
+use serde::{Deserialize, Serialize};
+
+/// Where sandboxed parsers run (the `host` option).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HostPlacement {
+    /// Every sandboxed parser runs in an engine on the page thread and answers synchronously.
+    Inline,
+    /// Every sandboxed parser runs in a Worker engine; lines get the generic entry at once and
+    /// their real answer later.
+    Worker,
+    /// Inline until a parser's first overrun or engine death, then that type moves to a Worker.
+    #[default]
+    Auto,
+}
+
+/// Options of a [`Host`](crate::Host). Durations are milliseconds, sizes are bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostOptions {
+    /// The in-engine budget of one line (the engine stops the parser itself). Passed on to
+    /// engines by the executor; the core only checks it against `hard_deadline_ms`.
+    pub line_budget_ms: f64,
+    /// How long a Worker engine may spend on one line, from its `began` report, before the core
+    /// ends it. At least `line_budget_ms`.
+    pub hard_deadline_ms: f64,
+    /// The in-engine budget of module initialisation (passed on by the executor).
+    pub init_budget_ms: f64,
+    /// How long a Worker engine may take from `StartEngine` to its `started` report.
+    pub start_deadline_ms: f64,
+    /// How long a respawned Worker engine may spend replaying journals, as a whole. Replayed
+    /// lines run under no per-line deadline; missing this budget gives up the replay.
+    pub replay_deadline_ms: f64,
+    /// Most bytes (line + ts) one run's journal keeps; over it the run's answered history is
+    /// dropped and `stateLost` counted.
+    pub max_journal_bytes: usize,
+    /// Engine starts in a row without a single line answered after which the type is marked
+    /// failed instead of being started again.
+    pub max_respawns_without_progress: u32,
+    /// Bounds applied to every entry a parser returns (the configured ones, never defaults).
+    pub entry_limits: EntryLimits,
+    /// Where sandboxed parsers run.
+    pub host: HostPlacement,
+    /// Ask for a type's source ([`Command::Load`](crate::Command::Load)) on its first use.
+    pub load_sources: bool,
+}
+
+impl Default for HostOptions {
+    fn default() -> Self {
+        Self {
+            line_budget_ms: 50.0,
+            hard_deadline_ms: 100.0,
+            init_budget_ms: 200.0,
+            start_deadline_ms: 10_000.0,
+            replay_deadline_ms: 30_000.0,
+            max_journal_bytes: 64 << 20,
+            max_respawns_without_progress: 3,
+            entry_limits: EntryLimits::default(),
+            host: HostPlacement::Auto,
+            load_sources: true,
+        }
+    }
+}
+
+/// The longest duration any option accepts: one hour. Longer is a mistake (a frozen page or
+/// a deadline that never fires), and `1e308` would overflow timer arithmetic.
+pub const MAX_DURATION_MS: f64 = 3_600_000.0;
+/// The largest journal any run may keep: 1 GiB (a wasm32 page has 4 GiB in all).
+pub const MAX_JOURNAL_BYTES: usize = 1 << 30;
+/// The largest string an entry may hold: 256 MiB.
+pub const MAX_STRING_BYTES: usize = 256 << 20;
+/// The largest count any other entry limit (entries per line, array length, object keys)
+/// accepts.
+pub const MAX_COUNT: usize = 10_000_000;
+/// The deepest nesting an entry limit accepts.
+pub const MAX_DEPTH: usize = 1_000;
+/// The most engine starts without progress an option accepts.
+pub const MAX_RESPAWNS: u32 = 100;
+
+/// An option with a value the host cannot work with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptionsError {
+    /// The option's camelCase name, as the JS options object spells it.
+    pub option: &'static str,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl fmt::Display for OptionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "option \"{}\" {}", self.option, self.message)
+    }
+}
+
+impl std::error::Error for OptionsError {}
+
+fn duration(option: &'static str, v: f64) -> Result<(), OptionsError> {
+    if v.is_finite() && v > 0.0 && v <= MAX_DURATION_MS {
+        Ok(())
+    } else {
+        Err(OptionsError {
+            option,
+            message: format!(
+                "must be a finite number of milliseconds above 0 and at most {MAX_DURATION_MS}, got {v}"
+            ),
+        })
+    }
+}
+
+fn size(option: &'static str, v: usize, max: usize) -> Result<(), OptionsError> {
+    if v > 0 && v <= max {
+        Ok(())
+    } else {
+        Err(OptionsError {
+            option,
+            message: format!("must be above 0 and at most {max}, got {v}"),
+        })
+    }
+}
+
+impl HostOptions {
+    /// Checks every option. [`Host::new`](crate::Host::new) calls it.
+    ///
+    /// # Errors
+    /// The first option that is not finite, not positive, above its maximum (see the `MAX_*`
+    /// constants), or a hard deadline shorter than the line budget.
+    pub fn validate(&self) -> Result<(), OptionsError> {
+        duration("lineBudgetMs", self.line_budget_ms)?;
+        duration("hardDeadlineMs", self.hard_deadline_ms)?;
+        duration("initBudgetMs", self.init_budget_ms)?;
+        duration("startDeadlineMs", self.start_deadline_ms)?;
+        duration("replayDeadlineMs", self.replay_deadline_ms)?;
+        if self.hard_deadline_ms < self.line_budget_ms {
+            return Err(OptionsError {
+                option: "hardDeadlineMs",
+                message: format!(
+                    "must be at least lineBudgetMs ({}), got {}",
+                    self.line_budget_ms, self.hard_deadline_ms
+                ),
+            });
+        }
+        size("maxJournalBytes", self.max_journal_bytes, MAX_JOURNAL_BYTES)?;
+        if self.max_respawns_without_progress == 0
+            || self.max_respawns_without_progress > MAX_RESPAWNS
+        {
+            return Err(OptionsError {
+                option: "maxRespawnsWithoutProgress",
+                message: format!(
+                    "must be between 1 and {MAX_RESPAWNS}, got {}",
+                    self.max_respawns_without_progress
+                ),
+            });
+        }
+        let l = &self.entry_limits;
+        size("maxStringBytes", l.max_string_bytes, MAX_STRING_BYTES)?;
+        size("maxEntriesPerLine", l.max_entries_per_line, MAX_COUNT)?;
+        size("maxArrayLen", l.max_array_len, MAX_COUNT)?;
+        size("maxObjectKeys", l.max_object_keys, MAX_COUNT)?;
+        size("maxDepth", l.max_depth, MAX_DEPTH)?;
+        Ok(())
+    }
+}

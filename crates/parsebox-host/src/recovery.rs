@@ -1,0 +1,211 @@
+//! Recovery: an engine that died or missed a deadline is ended, its head line falls back, and
+//! a fresh engine replays the journals — boundedly, so a parser cannot put the host into a
+//! kill loop. Also the move of a type from an inline engine to a Worker.
+
+use parsebox_transcript::{FailureCode, LineFailure};
+
+use crate::engine::DeadlineKind;
+use crate::{
+    AdapterState, Answered, Command, EngineId, EngineOp, Host, HostPlacement, Placement, RunId,
+};
+
+/// Why an engine is being recovered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cause {
+    /// The executor reported it dead (trap, out of memory, worker error).
+    Died,
+    /// One of its deadlines passed.
+    Deadline(DeadlineKind),
+}
+
+impl Host {
+    /// The engine died on its own (a trap, out of memory, a Worker error): the line it was
+    /// running falls back (`worker_fault` for a Worker, `engine_fault` otherwise), and the
+    /// engine is replaced and its runs replayed — or the type is marked failed when its
+    /// engines keep dying without answering. Returns the settled answers of lines whose caller
+    /// waits synchronously (an inline [`LineStep::RunNow`](crate::LineStep::RunNow)). Reports
+    /// for ended engines are ignored.
+    pub fn handle_engine_died(
+        &mut self,
+        now_ms: f64,
+        engine: EngineId,
+        reason: &str,
+    ) -> Vec<Answered> {
+        let mut out = Vec::new();
+        self.recover(now_ms, engine, Cause::Died, reason, &mut out);
+        out
+    }
+
+    /// Call when [`Host::poll_timeout`]'s deadline has passed: every engine whose start, head
+    /// line or replay is past its deadline is ended and recovered (the head line falls back
+    /// with `deadline`; a replay past its budget is given up).
+    pub fn handle_timeout(&mut self, now_ms: f64) {
+        loop {
+            let due = self
+                .engines
+                .iter()
+                .filter_map(|(id, e)| e.deadline().map(|(at, kind)| (at, *id, kind)))
+                .filter(|(at, _, _)| *at <= now_ms)
+                .min_by(|a, b| a.0.total_cmp(&b.0));
+            let Some((_, engine, kind)) = due else { break };
+            let mut out = Vec::new();
+            self.recover(now_ms, engine, Cause::Deadline(kind), "", &mut out);
+            for a in out {
+                self.push_late(a);
+            }
+        }
+    }
+
+    /// Under `host: auto`, after an overrun in an inline engine: end it and start the type in
+    /// a Worker, replaying every run's journal there.
+    pub(crate) fn move_to_worker(&mut self, now_ms: f64, engine: EngineId) {
+        let Some(e) = self.engines.get(&engine) else {
+            return;
+        };
+        if e.placement != Placement::Inline {
+            return;
+        }
+        let adapter_type = e.adapter_type.clone();
+        if let Some(a) = self.adapters.get_mut(&adapter_type) {
+            a.placement = Placement::Worker;
+            a.diag.host.placement_moves += 1;
+        }
+        self.restart(now_ms, &adapter_type, engine, true);
+        self.changed(&adapter_type);
+    }
+
+    fn recover(
+        &mut self,
+        now_ms: f64,
+        engine: EngineId,
+        cause: Cause,
+        message: &str,
+        sink: &mut Vec<Answered>,
+    ) {
+        let Some(e) = self.engines.get_mut(&engine) else {
+            return;
+        };
+        let adapter_type = e.adapter_type.clone();
+        let placement = e.placement;
+        // Only a line the engine actually had can be blamed.
+        let head = e.sent_head();
+        if head.is_some_and(|h| !h.replay) {
+            e.pop_head();
+        }
+        self.end_engine(engine);
+        let o = &self.options;
+        let (code, reason) = match cause {
+            Cause::Died if placement == Placement::Worker => (
+                FailureCode::WorkerFault,
+                format!("the worker running the parser failed: {message}"),
+            ),
+            Cause::Died => (
+                FailureCode::EngineFault,
+                format!("the engine running the parser failed: {message}"),
+            ),
+            Cause::Deadline(DeadlineKind::Line) => (
+                FailureCode::Deadline,
+                format!(
+                    "ran past its {} ms deadline in the worker host",
+                    o.hard_deadline_ms
+                ),
+            ),
+            Cause::Deadline(DeadlineKind::Start) => (
+                FailureCode::Deadline,
+                format!("the engine did not start within {} ms", o.start_deadline_ms),
+            ),
+            Cause::Deadline(DeadlineKind::Replay) => (
+                FailureCode::Deadline,
+                format!(
+                    "replaying the journal ran past its {} ms budget",
+                    o.replay_deadline_ms
+                ),
+            ),
+        };
+        let max_starts = o.max_respawns_without_progress;
+        let Some(a) = self.adapters.get_mut(&adapter_type) else {
+            return;
+        };
+        match cause {
+            Cause::Died => a.diag.host.engine_faults += 1,
+            Cause::Deadline(_) => a.diag.host.deadline_kills += 1,
+        }
+        a.diag.last_error = Some(reason.clone());
+        let first_start = a.state == AdapterState::Loading;
+        let gave_up = a.starts_without_progress >= max_starts;
+        // A replay that died or ran out of budget is not tried again: the next engine starts
+        // from the unanswered lines alone.
+        let keep_history = !head.is_some_and(|h| h.replay);
+        if let Some(h) = head.filter(|h| !h.replay) {
+            self.settle_failed(h.run, h.seq, LineFailure::new(code, reason.clone()), sink);
+        }
+        if first_start {
+            let reason = format!("the parser's engine could not start: {reason}");
+            self.fail_type_with(&adapter_type, &reason, code, Some(sink));
+        } else if gave_up {
+            let reason = format!("worker host gave up: {reason}");
+            self.fail_type_with(&adapter_type, &reason, code, Some(sink));
+        } else {
+            if let Some(a) = self.adapters.get_mut(&adapter_type) {
+                a.diag.host.respawns += 1;
+                if self.options.host == HostPlacement::Auto && a.placement == Placement::Inline {
+                    // A parser that takes its engine down belongs where it can be stopped.
+                    a.placement = Placement::Worker;
+                    a.diag.host.placement_moves += 1;
+                }
+            }
+            self.restart(now_ms, &adapter_type, engine, keep_history);
+            self.changed(&adapter_type);
+        }
+    }
+
+    /// Ends `old` and starts the type's engine again, rebinding every run `old` held: each
+    /// gets a `NewRun`, its journal (history as replay lines, unless `keep_history` is false,
+    /// in which case the history is dropped and counted as state lost) and its unanswered
+    /// lines.
+    fn restart(&mut self, now_ms: f64, adapter_type: &str, old: EngineId, keep_history: bool) {
+        self.end_engine(old);
+        let Some(new) = self.start_engine(now_ms, adapter_type) else {
+            return;
+        };
+        let bound: Vec<RunId> = self
+            .runs
+            .iter()
+            .filter(|(_, r)| r.engine == Some(old))
+            .map(|(id, _)| *id)
+            .collect();
+        let mut lost = 0;
+        for run in bound {
+            let Some(r) = self.runs.get_mut(&run) else {
+                continue;
+            };
+            if !keep_history && r.journal.drop_history() {
+                lost += 1;
+            }
+            r.engine = Some(new);
+            let ops = r.journal.replay_ops(run);
+            if let Some(e) = self.engines.get_mut(&new) {
+                e.queue(EngineOp::NewRun { run });
+                for op in ops {
+                    e.queue(op);
+                }
+            }
+        }
+        if let Some(a) = self.adapters.get_mut(adapter_type) {
+            a.diag.host.state_lost += lost;
+        }
+    }
+
+    /// Delivers an answer whose caller no longer waits as a `LateAnswer`.
+    pub(crate) fn push_late(&mut self, answered: Answered) {
+        let adapter_type = self.runs.get(&answered.run).map(|r| &r.adapter_type);
+        if let Some(a) = adapter_type.and_then(|t| self.adapters.get_mut(t)) {
+            a.diag.host.late_answers += 1;
+        }
+        self.commands.push_back(Command::LateAnswer {
+            run: answered.run,
+            seq: answered.seq,
+            entries: answered.entries,
+        });
+    }
+}

@@ -1,0 +1,258 @@
+//! Adapter lifecycles (SPEC §4) through the host core: loads, stale tokens, engine starts,
+//! contract versions, builtins, disposal.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+mod sim;
+
+use parsebox_host::{AdapterState, Command, HostError, LoadError, LoadResult, Placement, RunId};
+use sim::{options, text, Sim, StartMode, TS};
+
+fn source() -> LoadResult {
+    LoadResult::Source {
+        source: "export function parseStdoutLine() {}".into(),
+        contract_version: Some("1.2.0".into()),
+    }
+}
+
+/// First use of an unknown type asks for its source; the line is answered generically at
+/// once; a result with a superseded token is ignored; the type is `ready` only once its engine
+/// reports it started, and only then is the viewer notified that it is ready.
+#[test]
+fn a_type_loads_and_stale_tokens_are_ignored() {
+    let mut sim = Sim::new(options(|o| o.load_sources = true));
+    sim.start_mode = StartMode::Manual;
+    let run = sim.host.default_run("hermes").unwrap();
+    assert_eq!(
+        text(&sim.parse(run, "hello")),
+        "hello",
+        "generic while loading"
+    );
+    assert_eq!(sim.loads.len(), 1);
+    let (_, first) = sim.loads[0].clone();
+    assert_eq!(sim.host.status("hermes").state, AdapterState::Loading);
+
+    // reload supersedes the first load: its result is ignored.
+    sim.host.reload("hermes").unwrap();
+    sim.pump();
+    let (_, second) = sim.loads[1].clone();
+    assert_ne!(first, second);
+    assert_eq!(
+        sim.host.handle_load_result(0.0, "hermes", first, source()),
+        None
+    );
+    assert_eq!(
+        sim.host.handle_load_result(0.0, "hermes", 0, source()),
+        None
+    );
+    assert_eq!(
+        sim.host.handle_load_result(0.0, "other", second, source()),
+        None
+    );
+
+    let status = sim
+        .host
+        .handle_load_result(0.0, "hermes", second, source())
+        .unwrap();
+    assert_eq!(
+        status.state,
+        AdapterState::Loading,
+        "not ready before the engine starts"
+    );
+    sim.pump();
+    let (engine, placement) = sim
+        .log
+        .iter()
+        .find_map(|c| match c {
+            Command::StartEngine {
+                engine,
+                placement,
+                contract_version,
+                ..
+            } => {
+                assert_eq!(contract_version.as_deref(), Some("1.2.0"));
+                Some((*engine, *placement))
+            }
+            _ => None,
+        })
+        .expect("a StartEngine");
+    assert_eq!(placement, Placement::Inline, "auto starts inline");
+    // The same token again is stale now.
+    assert_eq!(
+        sim.host.handle_load_result(0.0, "hermes", second, source()),
+        None
+    );
+
+    sim.notified.clear();
+    sim.host
+        .handle_engine_started(0.0, engine, Ok("createStdoutParser".into()));
+    sim.pump();
+    let status = sim.host.status("hermes");
+    assert_eq!(status.state, AdapterState::Ready);
+    assert_eq!(status.entry_point.as_deref(), Some("createStdoutParser"));
+    assert_eq!(sim.notified, ["hermes"], "one notification");
+    assert_eq!(
+        text(&sim.parse(run, "hello")),
+        "hello#1",
+        "the parser answers now"
+    );
+}
+
+/// What a source or a load can end in, as a table: (what, load result or start error,
+/// state, reason contains).
+#[test]
+fn load_outcomes() {
+    let err = LoadError {
+        code: "syntax_error".into(),
+        message: "unexpected token".into(),
+        line: Some(3),
+        column: Some(7),
+    };
+    let rows: Vec<(&str, LoadResult, Option<LoadError>, AdapterState, &str)> = vec![
+        ("a 1.x source", source(), None, AdapterState::Ready, ""),
+        (
+            "major version 2",
+            LoadResult::Source {
+                source: "x".into(),
+                contract_version: Some("2.0.0".into()),
+            },
+            None,
+            AdapterState::Failed,
+            "supports 1.x, the parser declares 2.x",
+        ),
+        (
+            "unreadable version",
+            LoadResult::Source {
+                source: "x".into(),
+                contract_version: Some("latest".into()),
+            },
+            None,
+            AdapterState::Failed,
+            "unreadable",
+        ),
+        (
+            "no parser",
+            LoadResult::NoParser,
+            None,
+            AdapterState::Generic,
+            "no ui-parser",
+        ),
+        (
+            "loader failed",
+            LoadResult::Failed("GET /api/adapters/x/ui-parser.js: 500".into()),
+            None,
+            AdapterState::Failed,
+            "500",
+        ),
+        (
+            "engine could not load it",
+            source(),
+            Some(err),
+            AdapterState::Failed,
+            "syntax_error: unexpected token (line 3, column 7)",
+        ),
+    ];
+    for (what, result, start_error, state, reason) in rows {
+        let mut sim = Sim::new(options(|o| o.load_sources = true));
+        if let Some(e) = start_error {
+            sim.start_mode = StartMode::Fail(e);
+        }
+        let run = sim.host.create_run("t").unwrap();
+        sim.pump();
+        let token = sim.loads[0].1;
+        sim.host.handle_load_result(0.0, "t", token, result);
+        sim.pump();
+        let status = sim.host.status("t");
+        assert_eq!(status.state, state, "{what}");
+        assert!(
+            status.reason.as_deref().unwrap_or("").contains(reason),
+            "{what}: {:?}",
+            status.reason
+        );
+        let shown = sim.parse(run, "line");
+        let want = if state == AdapterState::Ready {
+            "line#1"
+        } else {
+            "line"
+        };
+        assert_eq!(text(&shown), want, "{what}");
+        assert!(sim.notified.contains(&"t".to_owned()), "{what}: notified");
+    }
+}
+
+/// A builtin answers synchronously through its own engine, which has no deadline.
+#[test]
+fn builtins_answer_synchronously() {
+    let mut sim = Sim::new(options(|o| o.host = parsebox_host::HostPlacement::Worker));
+    let status = sim.host.register_builtin("claude_local").unwrap();
+    assert_eq!(status.state, AdapterState::Builtin);
+    sim.pump();
+    assert_eq!(
+        sim.host.status("claude_local").placement,
+        Some(Placement::Builtin)
+    );
+    let run = sim.host.default_run("claude_local").unwrap();
+    assert_eq!(text(&sim.parse(run, "a")), "a#1");
+    assert_eq!(text(&sim.parse(run, "b")), "b#2");
+    assert_eq!(sim.host.poll_timeout(), None);
+    assert_eq!(sim.host.status("claude_local").state, AdapterState::Builtin);
+}
+
+/// Dispose ends every engine; later page calls are typed errors; late engine events are
+/// ignored without panicking.
+#[test]
+fn dispose_ends_engines_and_rejects_use() {
+    let mut sim = Sim::with_parser(options(|_| {}), "a");
+    sim.host.register_builtin("b").unwrap();
+    sim.pump();
+    let run = sim.host.default_run("a").unwrap();
+    sim.parse(run, "x");
+    let live = sim.engine_ids();
+    assert_eq!(live.len(), 2);
+
+    sim.host.dispose_type("b").unwrap();
+    sim.pump();
+    assert_eq!(
+        sim.engine_ids().len(),
+        1,
+        "dispose_type ends that type's engine"
+    );
+
+    sim.host.dispose();
+    sim.pump();
+    assert!(sim.engines.is_empty(), "every engine ended");
+    assert!(sim.host.is_disposed());
+    assert_eq!(sim.host.parse_line(run, "x", TS), Err(HostError::Disposed));
+    assert_eq!(sim.host.create_run("a"), Err(HostError::Disposed));
+    assert_eq!(sim.host.register_builtin("a"), Err(HostError::Disposed));
+    assert_eq!(
+        HostError::Disposed.to_string(),
+        "parser host used after dispose()"
+    );
+    // Events after dispose are harmless.
+    assert!(sim
+        .host
+        .handle_answers(1.0, live[0], vec![(1, Ok(serde_json::json!([])))])
+        .is_empty());
+    assert!(sim.host.handle_engine_died(1.0, live[0], "late").is_empty());
+    sim.host.handle_timeout(1e9);
+    assert_eq!(sim.host.poll_command(), None);
+}
+
+/// Unknown and dropped runs are typed errors, never panics.
+#[test]
+fn unknown_runs_are_errors() {
+    let mut sim = Sim::with_parser(options(|_| {}), "a");
+    let nope = RunId(999);
+    assert_eq!(
+        sim.host.parse_line(nope, "x", TS),
+        Err(HostError::UnknownRun(nope))
+    );
+    assert_eq!(sim.host.reset_run(nope), Err(HostError::UnknownRun(nope)));
+    let run = sim.host.create_run("a").unwrap();
+    sim.host.drop_run(run).unwrap();
+    assert_eq!(sim.host.drop_run(run), Err(HostError::UnknownRun(run)));
+    assert!(HostError::UnknownRun(run)
+        .to_string()
+        .contains("does not exist"));
+}

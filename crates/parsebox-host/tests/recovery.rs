@@ -1,0 +1,302 @@
+//! Recovery, narrated: an engine dying mid-batch, a deadline kill, the kill loop a replay could
+//! fall into, a type that never makes progress, and the move from inline to a Worker.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+mod sim;
+
+use parsebox_host::{AdapterState, Command, EngineOp, HostPlacement, LineStep, Placement};
+use sim::{options, text, Sim, StartMode, TS};
+
+fn worker() -> parsebox_host::HostOptions {
+    options(|o| o.host = HostPlacement::Worker)
+}
+
+/// Five lines answered, then a batch of five whose third kills the engine. The first two are
+/// answered; the third falls back (`worker_fault`) and a reset takes its place in the journal;
+/// a fresh engine replays the seven answered lines (not delivered, not counted) and the reset,
+/// then answers the last two with the state they would have had.
+#[test]
+fn an_engine_dying_mid_batch_is_replaced_and_replayed() {
+    let mut sim = Sim::with_parser(worker(), "a");
+    let run = sim.host.default_run("a").unwrap();
+    for i in 1..=5 {
+        sim.host.parse_line(run, &format!("h{i}"), TS).unwrap();
+    }
+    sim.pump();
+    sim.step();
+    assert_eq!(sim.late.len(), 5);
+    for l in ["b1", "b2", "die", "b4", "b5"] {
+        sim.host.parse_line(run, l, TS).unwrap();
+    }
+    sim.pump();
+    sim.step();
+
+    assert_eq!(
+        sim.late_texts()[5..],
+        ["b1#6", "b2#7", "die", "b4#1", "b5#2"],
+        "the dead line shows the generic entry; the parser was reset after it, as after any failed line"
+    );
+    let replay = sim.sends().last().unwrap().1.clone();
+    let replayed = replay
+        .iter()
+        .filter(|op| matches!(op, EngineOp::Line { replay: true, .. }))
+        .count();
+    let fresh: Vec<&str> = replay
+        .iter()
+        .filter_map(|op| match op {
+            EngineOp::Line {
+                line,
+                replay: false,
+                ..
+            } => Some(line.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(replayed, 7, "h1..h5, b1, b2");
+    assert_eq!(fresh, ["b4", "b5"]);
+
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!(
+        d.lines_parsed, 10,
+        "each line counted once, replays not at all"
+    );
+    assert_eq!(d.lines_by_parser, 9);
+    assert_eq!(d.fallbacks["worker_fault"], 1);
+    assert_eq!(d.host.respawns, 1);
+    assert_eq!(d.host.engine_faults, 1);
+    assert_eq!(d.host.replayed_lines, 7);
+    assert_eq!(d.host.late_answers, 10);
+    assert_eq!(sim.host.status("a").state, AdapterState::Ready);
+}
+
+/// A line that never returns: the deadline is armed when the engine reports it began the
+/// line; at the deadline the engine is ended, the line falls back (`deadline`), and the next
+/// line is answered by a fresh engine.
+#[test]
+fn a_line_past_its_deadline_is_killed() {
+    let mut sim = Sim::with_parser(worker(), "a");
+    let run = sim.host.default_run("a").unwrap();
+    sim.host.parse_line(run, "ok", TS).unwrap();
+    sim.host.parse_line(run, "hang", TS).unwrap();
+    sim.pump();
+    assert_eq!(
+        sim.host.poll_timeout(),
+        None,
+        "nothing armed before `began`"
+    );
+    sim.now = 10.0;
+    sim.step();
+    assert_eq!(sim.host.poll_timeout(), Some(110.0), "began at 10 + 100 ms");
+    sim.advance(50.0);
+    assert_eq!(sim.late.len(), 1, "not yet");
+    sim.advance(50.0);
+    assert_eq!(sim.late_texts(), ["ok#1", "hang"]);
+    assert!(
+        sim.log
+            .iter()
+            .filter(|c| matches!(c, Command::EndEngine { .. }))
+            .count()
+            == 1
+    );
+
+    sim.host.parse_line(run, "next", TS).unwrap();
+    sim.pump();
+    sim.step();
+    assert_eq!(
+        sim.late_texts().last().unwrap(),
+        "next#1",
+        "the parser was reset after the killed line"
+    );
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!(d.fallbacks["deadline"], 1);
+    assert_eq!((d.host.deadline_kills, d.host.respawns), (1, 1));
+    assert!(d.last_error.unwrap().contains("100 ms deadline"));
+    assert_eq!(sim.host.poll_timeout(), None, "nothing left armed");
+}
+
+/// The kill-loop case: a run with 3,000 lines of history moves to a Worker whose replay keeps
+/// dying. The replay is given up once (state lost), the next engine starts without history,
+/// and the next honest line is answered. The number of engines started stays small.
+#[test]
+fn a_dying_replay_cannot_cause_a_kill_loop() {
+    let mut sim = Sim::with_parser(options(|_| {}), "a");
+    let run = sim.host.default_run("a").unwrap();
+    for i in 0..3_000 {
+        sim.parse(run, &format!("l{i}"));
+    }
+    sim.die_in_replay_at = Some(1_500);
+    let starts = sim.starts;
+    assert_eq!(
+        text(&sim.parse(run, "slow")),
+        "slow",
+        "the overrun falls back"
+    );
+    assert_eq!(sim.host.status("a").placement, Some(Placement::Worker));
+    sim.step();
+
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!(d.host.placement_moves, 1);
+    assert_eq!(d.host.state_lost, 1, "the replay was given up");
+    assert_eq!(d.host.engine_faults, 1);
+    assert!(
+        sim.starts - starts <= 2,
+        "{} engine starts",
+        sim.starts - starts
+    );
+    assert_eq!(sim.host.status("a").state, AdapterState::Ready);
+
+    let LineStep::Deferred { .. } = sim.host.parse_line(run, "honest", TS).unwrap() else {
+        panic!("a worker line")
+    };
+    sim.pump();
+    sim.step();
+    assert_eq!(
+        sim.late_texts().last().unwrap(),
+        "honest#1",
+        "answered, from a fresh state"
+    );
+}
+
+/// The replay budget: a replay that takes too long is ended and given up, like one that dies.
+#[test]
+fn a_replay_past_its_budget_is_given_up() {
+    let mut sim = Sim::with_parser(
+        options(|o| {
+            o.host = HostPlacement::Worker;
+            o.replay_deadline_ms = 500.0;
+        }),
+        "a",
+    );
+    let run = sim.host.default_run("a").unwrap();
+    sim.host.parse_line(run, "a", TS).unwrap();
+    sim.host.parse_line(run, "hang", TS).unwrap();
+    sim.pump();
+    sim.step();
+    sim.advance(100.0); // the hang is killed; the fresh engine replays "a"...
+    let engine = sim.engine_ids()[0];
+    // ...but this engine stalls in the replay: do not step it.
+    assert_eq!(sim.host.poll_timeout(), Some(600.0));
+    sim.advance(500.0);
+    assert!(!sim.engine_ids().contains(&engine));
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!((d.host.deadline_kills, d.host.state_lost), (2, 1));
+    sim.step();
+    sim.host.parse_line(run, "b", TS).unwrap();
+    sim.pump();
+    sim.step();
+    assert_eq!(sim.late_texts().last().unwrap(), "b#1");
+}
+
+/// Engines that die before answering anything: after `max_respawns_without_progress` starts
+/// the type is marked failed, the lines waiting fall back, and the generic parser answers.
+#[test]
+fn a_type_that_never_makes_progress_fails() {
+    let mut sim = Sim::with_parser(worker(), "a");
+    let run = sim.host.default_run("a").unwrap();
+    sim.start_mode = StartMode::Manual;
+    for l in ["die", "die", "die", "x"] {
+        sim.host.parse_line(run, l, TS).unwrap();
+    }
+    sim.pump();
+    for _ in 0..10 {
+        // Reports for engines already started or ended are ignored.
+        for id in sim.engine_ids() {
+            sim.host
+                .handle_engine_started(sim.now, id, Ok("parseStdoutLine".into()));
+        }
+        sim.pump();
+        sim.step();
+    }
+    let status = sim.host.status("a");
+    assert_eq!(status.state, AdapterState::Failed);
+    assert!(status.reason.unwrap().starts_with("worker host gave up"));
+    assert_eq!(sim.starts, 3, "three starts, no more");
+    assert_eq!(sim.late_texts(), ["die", "die", "die", "x"]);
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!(d.fallbacks["worker_fault"], 4, "{:?}", d.fallbacks);
+    assert_eq!(d.host.lines_pending, 0);
+    assert!(sim.engines.is_empty());
+    assert_eq!(
+        text(&sim.parse(run, "after")),
+        "after",
+        "generic from now on"
+    );
+}
+
+/// A worker that never reports `started` is ended at the start deadline.
+#[test]
+fn an_engine_that_never_starts_fails_the_type() {
+    let mut sim = Sim::new(worker());
+    sim.start_mode = StartMode::Manual;
+    sim.host
+        .register_source(0.0, "a", "while (true) {}", None)
+        .unwrap();
+    sim.pump();
+    assert_eq!(sim.host.poll_timeout(), Some(10_000.0));
+    sim.advance(10_000.0);
+    let status = sim.host.status("a");
+    assert_eq!(status.state, AdapterState::Failed);
+    assert!(status.reason.unwrap().contains("did not start within"));
+    assert!(sim.engines.is_empty());
+}
+
+/// `host: auto`: inline until the first overrun, then the type moves to a Worker: the inline
+/// engine ends, a Worker engine starts, the journal is replayed there, and later lines are
+/// answered late with the state they would have had.
+#[test]
+fn auto_placement_moves_a_type_after_an_overrun() {
+    let mut sim = Sim::with_parser(options(|_| {}), "a");
+    let run = sim.host.default_run("a").unwrap();
+    assert_eq!(text(&sim.parse(run, "a")), "a#1");
+    assert_eq!(text(&sim.parse(run, "b")), "b#2");
+    let inline = sim.engine_ids()[0];
+    sim.notified.clear();
+    assert_eq!(text(&sim.parse(run, "slow")), "slow");
+    assert!(sim.log.contains(&Command::EndEngine { engine: inline }));
+    assert_eq!(sim.host.status("a").placement, Some(Placement::Worker));
+    assert_eq!(sim.notified, ["a"]);
+    sim.step();
+    let step = sim.host.parse_line(run, "c", TS).unwrap();
+    assert!(matches!(step, LineStep::Deferred { .. }), "{step:?}");
+    sim.pump();
+    sim.step();
+    // `slow` reset the parser: `c` is the first line after it.
+    assert_eq!(sim.late_texts(), ["c#1"]);
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!(d.host.placement_moves, 1);
+    assert_eq!(
+        d.host.replayed_lines, 2,
+        "a and b; the overrun line is a reset"
+    );
+    assert_eq!(d.fallbacks["budget_exceeded"], 1);
+
+    // host: inline never moves.
+    let mut sim = Sim::with_parser(options(|o| o.host = HostPlacement::Inline), "a");
+    let run = sim.host.default_run("a").unwrap();
+    sim.parse(run, "slow");
+    assert_eq!(sim.host.status("a").placement, Some(Placement::Inline));
+    assert_eq!(text(&sim.parse(run, "d")), "d#1");
+}
+
+/// An inline engine that traps mid-line: the waiting caller gets the fallback synchronously,
+/// and (under auto) the type continues in a Worker with its journal replayed.
+#[test]
+fn an_inline_trap_answers_the_caller_and_moves_the_type() {
+    let mut sim = Sim::with_parser(options(|_| {}), "a");
+    let run = sim.host.default_run("a").unwrap();
+    sim.parse(run, "a");
+    assert_eq!(text(&sim.parse(run, "die")), "die");
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!(d.fallbacks["engine_fault"], 1);
+    assert_eq!(sim.host.status("a").placement, Some(Placement::Worker));
+    sim.step();
+    sim.host.parse_line(run, "b", TS).unwrap();
+    sim.pump();
+    sim.step();
+    assert_eq!(
+        sim.late_texts(),
+        ["b#1"],
+        "reset after the trap, like any failed line"
+    );
+}

@@ -1,0 +1,354 @@
+//! A simulated executor with simulated engines: what the thin JS executor will do, in a few
+//! lines, so every host decision can be driven and observed with plain `cargo test`.
+//!
+//! The simulated parser is stateful and deterministic: it counts the lines of each run since
+//! the run was created or reset and answers `line` with one assistant entry `line#n`, so a
+//! test can see whether a replay brought the state back. Special lines:
+//! `die` (the engine dies), `hang` (never answers), `throw`, `slow` (over budget: an
+//! overrun), `big:N` (an entry with an N-byte string), `many:N` (N entries).
+
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing
+)]
+
+use std::collections::{BTreeMap, VecDeque};
+
+use parsebox_host::{
+    Command, EngineId, EngineOp, Host, HostOptions, LineStep, LoadError, Placement, RunId, Seq,
+};
+use parsebox_transcript::{FailureCode, LineFailure, LineOutcome, TranscriptEntry};
+use serde_json::json;
+
+/// How simulated engines react to `StartEngine`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StartMode {
+    /// Report `started(Ok("createStdoutParser"))` at once.
+    Ok,
+    /// Do nothing; the test reports.
+    Manual,
+    /// Report this load error.
+    Fail(LoadError),
+}
+
+pub struct SimEngine {
+    pub placement: Placement,
+    /// Per run: lines since NewRun/Reset.
+    pub runs: BTreeMap<RunId, u64>,
+    /// Ops received and not processed yet (Worker engines process on `step`).
+    pub queue: VecDeque<EngineOp>,
+    pub hung: bool,
+    pub replayed: usize,
+}
+
+pub struct Sim {
+    pub host: Host,
+    pub now: f64,
+    pub engines: BTreeMap<EngineId, SimEngine>,
+    pub start_mode: StartMode,
+    /// A Worker engine dies when it reaches this many replayed lines.
+    pub die_in_replay_at: Option<usize>,
+    /// Every command seen, in order.
+    pub log: Vec<Command>,
+    pub late: Vec<(RunId, Seq, Vec<TranscriptEntry>)>,
+    pub loads: Vec<(String, u64)>,
+    pub notified: Vec<String>,
+    pub starts: usize,
+}
+
+pub const TS: &str = "2026-01-01T00:00:00Z";
+
+pub fn options(f: impl FnOnce(&mut HostOptions)) -> HostOptions {
+    let mut o = HostOptions {
+        load_sources: false,
+        ..HostOptions::default()
+    };
+    f(&mut o);
+    o
+}
+
+/// The simulated parser's answer to `line` in a run that has seen `count` lines.
+pub fn answer(line: &str, count: &mut u64) -> LineOutcome {
+    let fail = |code| Err(LineFailure::new(code, format!("{line} failed")));
+    let out = match line {
+        "throw" => fail(FailureCode::Threw),
+        "slow" => fail(FailureCode::BudgetExceeded),
+        l if l.starts_with("big:") => {
+            let n: usize = l[4..].parse().unwrap();
+            Ok(json!([{ "kind": "assistant", "ts": TS, "text": "x".repeat(n) }]))
+        }
+        l if l.starts_with("many:") => {
+            let n: usize = l[5..].parse().unwrap();
+            let v: Vec<_> = (0..n)
+                .map(|i| json!({ "kind": "user", "ts": TS, "text": i.to_string() }))
+                .collect();
+            Ok(json!(v))
+        }
+        _ => {
+            *count += 1;
+            Ok(json!([{ "kind": "assistant", "ts": TS, "text": format!("{line}#{count}") }]))
+        }
+    };
+    if parsebox_transcript::outcome_resets_parser(&out) {
+        *count = 0;
+    }
+    out
+}
+
+/// The text of a single-entry answer.
+pub fn text(entries: &[TranscriptEntry]) -> &str {
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    entries[0].text().unwrap()
+}
+
+enum Ran {
+    Answers(Vec<(Seq, LineOutcome)>),
+    Died(Vec<(Seq, LineOutcome)>),
+}
+
+impl Sim {
+    pub fn new(options: HostOptions) -> Self {
+        Self {
+            host: Host::new(options).unwrap(),
+            now: 0.0,
+            engines: BTreeMap::new(),
+            start_mode: StartMode::Ok,
+            die_in_replay_at: None,
+            log: Vec::new(),
+            late: Vec::new(),
+            loads: Vec::new(),
+            notified: Vec::new(),
+            starts: 0,
+        }
+    }
+
+    /// A sim with `adapter_type` registered and started.
+    pub fn with_parser(options: HostOptions, adapter_type: &str) -> Self {
+        let mut sim = Self::new(options);
+        sim.host
+            .register_source(
+                0.0,
+                adapter_type,
+                "export function parseStdoutLine() {}",
+                None,
+            )
+            .unwrap();
+        sim.pump();
+        sim
+    }
+
+    /// Performs every queued command (and what they lead to).
+    pub fn pump(&mut self) {
+        while let Some(c) = self.host.poll_command() {
+            self.log.push(c.clone());
+            match c {
+                Command::Load {
+                    adapter_type,
+                    token,
+                } => self.loads.push((adapter_type, token)),
+                Command::StartEngine {
+                    engine, placement, ..
+                } => {
+                    self.starts += 1;
+                    self.engines.insert(
+                        engine,
+                        SimEngine {
+                            placement,
+                            runs: BTreeMap::new(),
+                            queue: VecDeque::new(),
+                            hung: false,
+                            replayed: 0,
+                        },
+                    );
+                    match self.start_mode.clone() {
+                        StartMode::Ok => self.host.handle_engine_started(
+                            self.now,
+                            engine,
+                            Ok("createStdoutParser".into()),
+                        ),
+                        StartMode::Manual => {}
+                        StartMode::Fail(e) => {
+                            self.host.handle_engine_started(self.now, engine, Err(e))
+                        }
+                    }
+                }
+                Command::Send { engine, ops } => {
+                    let worker =
+                        self.engines.get(&engine).map(|e| e.placement) == Some(Placement::Worker);
+                    if worker {
+                        self.engines.get_mut(&engine).unwrap().queue.extend(ops);
+                    } else {
+                        let answered = match self.run_ops(engine, ops) {
+                            Ran::Answers(a) => self.host.handle_answers(self.now, engine, a),
+                            Ran::Died(a) => {
+                                self.host.handle_answers(self.now, engine, a);
+                                self.host.handle_engine_died(self.now, engine, "trap")
+                            }
+                        };
+                        assert!(answered.is_empty(), "batched lines are never synchronous");
+                    }
+                }
+                Command::EndEngine { engine } => {
+                    self.engines.remove(&engine);
+                }
+                Command::LateAnswer { run, seq, entries } => self.late.push((run, seq, entries)),
+                Command::Notify { adapter_type } => self.notified.push(adapter_type),
+            }
+        }
+    }
+
+    /// Runs ops synchronously in a simulated engine (inline style: all answers at the end).
+    fn run_ops(&mut self, engine: EngineId, ops: Vec<EngineOp>) -> Ran {
+        let mut answers = Vec::new();
+        let e = self
+            .engines
+            .get_mut(&engine)
+            .expect("ops for a live engine");
+        for op in ops {
+            match op {
+                EngineOp::NewRun { run } | EngineOp::Reset { run } => {
+                    e.runs.insert(run, 0);
+                }
+                EngineOp::DropRun { run } => {
+                    e.runs.remove(&run);
+                }
+                EngineOp::Line { seq, run, line, .. } => {
+                    if line == "die" {
+                        return Ran::Died(answers);
+                    }
+                    let count = e.runs.entry(run).or_default();
+                    answers.push((seq, answer(&line, count)));
+                }
+            }
+        }
+        Ran::Answers(answers)
+    }
+
+    /// Lets every Worker engine work through its queue, answering line by line as a real
+    /// worker posts messages, until none can make progress.
+    pub fn step(&mut self) {
+        loop {
+            let mut progressed = false;
+            let ids: Vec<EngineId> = self.engines.keys().copied().collect();
+            for id in ids {
+                progressed |= self.step_one(id);
+                self.pump();
+            }
+            if !progressed {
+                break;
+            }
+        }
+    }
+
+    fn step_one(&mut self, id: EngineId) -> bool {
+        let Some(e) = self.engines.get_mut(&id) else {
+            return false;
+        };
+        if e.hung || e.placement != Placement::Worker {
+            return false;
+        }
+        let Some(op) = e.queue.pop_front() else {
+            return false;
+        };
+        match op {
+            EngineOp::NewRun { run } | EngineOp::Reset { run } => {
+                e.runs.insert(run, 0);
+            }
+            EngineOp::DropRun { run } => {
+                e.runs.remove(&run);
+            }
+            EngineOp::Line {
+                seq,
+                run,
+                line,
+                replay,
+                ..
+            } => {
+                if replay {
+                    e.replayed += 1;
+                    if self.die_in_replay_at.is_some_and(|n| e.replayed >= n) {
+                        self.host.handle_engine_died(self.now, id, "out of memory");
+                        return true;
+                    }
+                } else {
+                    self.host.handle_began(self.now, id, seq);
+                }
+                let e = self.engines.get_mut(&id).unwrap();
+                match line.as_str() {
+                    "hang" => e.hung = true,
+                    "die" => {
+                        self.host
+                            .handle_engine_died(self.now, id, "unreachable executed");
+                    }
+                    _ => {
+                        let count = e.runs.entry(run).or_default();
+                        let out = answer(&line, count);
+                        let answered = self.host.handle_answers(self.now, id, vec![(seq, out)]);
+                        assert!(answered.is_empty(), "worker answers are never synchronous");
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Parses a line the way the page does: returns what the page shows now.
+    pub fn parse(&mut self, run: RunId, line: &str) -> Vec<TranscriptEntry> {
+        let step = self.host.parse_line(run, line, TS).unwrap();
+        let shown = match step {
+            LineStep::Answered(entries) | LineStep::Deferred { entries, .. } => entries,
+            LineStep::RunNow { engine, seq, ops } => {
+                let answered = match self.run_ops(engine, ops) {
+                    Ran::Answers(a) => self.host.handle_answers(self.now, engine, a),
+                    Ran::Died(a) => {
+                        let mut got = self.host.handle_answers(self.now, engine, a);
+                        got.extend(self.host.handle_engine_died(self.now, engine, "trap"));
+                        got
+                    }
+                };
+                answered
+                    .into_iter()
+                    .find(|a| a.seq == seq)
+                    .map(|a| a.entries)
+                    .unwrap_or_else(|| vec![parsebox_transcript::generic_entry(line, TS)])
+            }
+        };
+        self.pump();
+        shown
+    }
+
+    /// Advances the clock and fires the host's timer if it is due.
+    pub fn advance(&mut self, ms: f64) {
+        self.now += ms;
+        if self.host.poll_timeout().is_some_and(|at| at <= self.now) {
+            self.host.handle_timeout(self.now);
+        }
+        self.pump();
+    }
+
+    /// Texts of the late answers, in order.
+    pub fn late_texts(&self) -> Vec<String> {
+        self.late
+            .iter()
+            .map(|(_, _, e)| text(e).to_owned())
+            .collect()
+    }
+
+    /// Commands of one kind seen so far.
+    pub fn sends(&self) -> Vec<(EngineId, Vec<EngineOp>)> {
+        self.log
+            .iter()
+            .filter_map(|c| match c {
+                Command::Send { engine, ops } => Some((*engine, ops.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The live simulated engine ids.
+    pub fn engine_ids(&self) -> Vec<EngineId> {
+        self.engines.keys().copied().collect()
+    }
+}
