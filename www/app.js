@@ -406,11 +406,10 @@ function renderStatus(run) {
   reasonEl.replaceChildren();
   reasonEl.dataset.state = s.state;
   reasonEl.append(h("strong", { text: s.state === "failed" ? "Parser failed to load: " : "Note: " }), h("span", { testid: "status-reason-text", text: s.reason }));
-  // The sandbox ends syntax errors with "at LINE:COLUMN": point at it in the source.
-  const at = /\bat (\d+):(\d+)\s*$/.exec(s.reason);
-  if (at) {
-    const line = Number(at[1]);
-    const col = Number(at[2]);
+  // A load error with a position in the source (a syntax error): point at it.
+  if (s.error?.line && s.error?.column) {
+    const line = s.error.line;
+    const col = s.error.column;
     reasonEl.append(h("div.location", { testid: "status-location", text: `line ${line}, column ${col}` }));
     if (run.source) {
       // A window of the source around the column, so the caret is visible on a phone too.

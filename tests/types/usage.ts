@@ -1,6 +1,6 @@
 // Type test: compiled with `tsc --noEmit` against the built package. Each line after an
 // expect-error directive must NOT compile; if one does, tsc fails the test.
-import init, { ParserRegistry, TranscriptBuilder, type TranscriptEntry, type AdapterStatus } from "parsebox";
+import init, { ParserRegistry, TranscriptBuilder, type TranscriptEntry, type AdapterStatus, type FailureCode } from "parsebox";
 
 export async function usage(): Promise<string[]> {
   await init();
@@ -42,6 +42,14 @@ export async function usage(): Promise<string[]> {
     using scoped = new ParserRegistry();
     scoped.diagnostics().fallbacks["threw"];
   }
+  // Failure codes are a union generated from the Rust enum.
+  const code: FailureCode = "deadline";
+  const deadlines: number | undefined = registry.diagnostics("hermes").fallbacks[code];
+  texts.push(String(deadlines ?? 0));
+  // @ts-expect-error: not a failure code
+  registry.diagnostics().fallbacks.nope;
+  // @ts-expect-error: an entry's extra fields are plain JSON, not functions
+  const withFunction: TranscriptEntry = { kind: "stdout", ts: "t", text: "x", render: () => "x" };
 
   // @ts-expect-error: "banner" is not an entry kind
   const wrongKind: TranscriptEntry = { kind: "banner", ts: "t", text: "x" };

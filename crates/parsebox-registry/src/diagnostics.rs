@@ -5,8 +5,10 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 /// Counters for one adapter type (or, summed, for the whole registry).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", ts(rename = "RegistryDiagnostics"))]
 pub struct Diagnostics {
     /// Lines answered (by any parser, fallbacks included).
     pub lines_parsed: u64,
@@ -14,6 +16,7 @@ pub struct Diagnostics {
     pub lines_by_parser: u64,
     /// Lines that fell back to the generic parser, by reason (`threw`, `budget_exceeded`,
     /// `bad_return`, `all_entries_invalid`, `engine_fault`, …).
+    #[cfg_attr(feature = "ts", ts(type = "Partial<Record<FailureCode, number>>"))]
     pub fallbacks: BTreeMap<String, u64>,
     /// Entries dropped by validation, by reason (`unknown_kind`, `missing_field`, …).
     pub dropped_entries: BTreeMap<String, u64>,

@@ -17,7 +17,7 @@ mod status;
 pub use diagnostics::Diagnostics;
 pub use registry::{LoadRequest, LoadResult, Registry, RegistryOptions};
 pub use run::RunId;
-pub use status::{AdapterState, AdapterStatus};
+pub use status::{AdapterState, AdapterStatus, StatusError};
 
 /// A trusted, first-party parser registered by the host: called directly, without a sandbox.
 /// Each call makes one fresh run (a fresh stateful instance).

@@ -11,7 +11,9 @@ use parsebox_transcript::{
 use web_time::Instant;
 
 use crate::run::{Engine, Run, RunParser};
-use crate::{AdapterState, AdapterStatus, BuiltinFactory, Diagnostics, RegistryError, RunId};
+use crate::{
+    AdapterState, AdapterStatus, BuiltinFactory, Diagnostics, RegistryError, RunId, StatusError,
+};
 
 /// Options of a [`Registry`].
 #[derive(Clone, Debug)]
@@ -66,6 +68,8 @@ enum Parser {
 struct Adapter {
     state: AdapterState,
     reason: Option<String>,
+    /// Why the type failed, as data (set with `reason` by `fail`).
+    error: Option<StatusError>,
     contract_version: Option<String>,
     parser: Parser,
     /// Bumped whenever `parser` changes, so runs know they are stale.
@@ -81,6 +85,7 @@ impl Adapter {
         Self {
             state: AdapterState::Generic,
             reason: None,
+            error: None,
             contract_version: None,
             parser: Parser::Generic,
             generation: 0,
@@ -198,9 +203,14 @@ impl Registry {
             Some(outcome) => self.settle(&adapter_type, line, ts, outcome),
             None => self.settle_generic(&adapter_type, line, ts),
         };
-        if settled.fallback.as_ref().map(|f| f.code) == Some(FailureCode::EngineFault) {
-            let message = settled.fallback.as_ref().map_or("", |f| f.message.as_str());
-            self.fail(&adapter_type, format!("engine fault: {message}"));
+        if let Some(f) = settled
+            .fallback
+            .as_ref()
+            .filter(|f| f.code == FailureCode::EngineFault)
+        {
+            let reason = format!("engine fault: {}", f.message);
+            let error = StatusError::new("engine_fault", f.message.clone());
+            self.fail(&adapter_type, reason, error);
         }
         Ok(settled.entries)
     }
@@ -371,7 +381,8 @@ impl Registry {
         a.contract_version = contract_version.map(str::to_owned);
         if let Some(v) = contract_version {
             if let Err(reason) = check_contract_version(v) {
-                self.fail(adapter_type, reason);
+                let error = StatusError::new("unsupported_contract_version", reason.clone());
+                self.fail(adapter_type, reason, error);
                 return self.status(adapter_type);
             }
         }
@@ -383,12 +394,16 @@ impl Registry {
                     a.parser = Parser::Module(Rc::new(module));
                     a.state = AdapterState::Ready;
                     a.reason = None;
+                    a.error = None;
                     a.generation += 1;
                     a.diag.load_ms = Some(ms);
                 }
                 self.changed(adapter_type);
             }
-            Err(reason) => self.fail(adapter_type, reason),
+            Err(error) => {
+                let reason = format!("{}: {}", error.code, error.message);
+                self.fail(adapter_type, reason, error);
+            }
         }
         self.status(adapter_type)
     }
@@ -406,6 +421,7 @@ impl Registry {
         a.parser = Parser::Builtin(factory);
         a.state = AdapterState::Builtin;
         a.reason = None;
+        a.error = None;
         a.load_token = 0;
         a.generation += 1;
         self.changed(adapter_type);
@@ -443,7 +459,8 @@ impl Registry {
                 self.status(&request.adapter_type)
             }
             LoadResult::Failed(reason) => {
-                self.fail(&request.adapter_type, reason);
+                let error = StatusError::new("loader_failed", reason.clone());
+                self.fail(&request.adapter_type, reason, error);
                 self.status(&request.adapter_type)
             }
         })
@@ -497,6 +514,7 @@ impl Registry {
                 adapter_type: adapter_type.to_owned(),
                 state: AdapterState::Generic,
                 reason: None,
+                error: None,
                 entry_point: None,
                 contract_version: None,
             };
@@ -505,6 +523,7 @@ impl Registry {
             adapter_type: adapter_type.to_owned(),
             state: a.state,
             reason: a.reason.clone(),
+            error: a.error.clone(),
             entry_point: match &a.parser {
                 Parser::Module(m) => Some(match m.entry_point() {
                     EntryPoint::CreateStdoutParser => "createStdoutParser",
@@ -549,7 +568,8 @@ impl Registry {
         self.adapters
             .entry(adapter_type.to_owned())
             .or_insert_with(Adapter::new);
-        self.fail(adapter_type, format!("engine fault: {reason}"));
+        let error = StatusError::new("engine_fault", reason);
+        self.fail(adapter_type, format!("engine fault: {reason}"), error);
     }
 
     /// Makes sure `adapter_type` has an entry (an unknown type starts loading) and returns its
@@ -571,6 +591,7 @@ impl Registry {
         if let Some(a) = self.adapters.get_mut(adapter_type) {
             a.state = AdapterState::Loading;
             a.reason = None;
+            a.error = None;
             a.load_token = token;
         }
         self.events += 1;
@@ -586,7 +607,7 @@ impl Registry {
         let Some(a) = self.adapters.get(adapter_type) else {
             return Engine::Generic;
         };
-        let made: Result<Box<dyn RunParser>, String> = match &a.parser {
+        let made: Result<Box<dyn RunParser>, StatusError> = match &a.parser {
             Parser::Generic => return Engine::Generic,
             Parser::Builtin(factory) => Ok(factory()),
             Parser::Module(module) => {
@@ -598,15 +619,26 @@ impl Registry {
         match made {
             Ok(p) => Engine::Parser(p),
             Err(reason) => {
-                self.fail(adapter_type, format!("could not start a run: {reason}"));
+                let message = format!("could not start a run: {}: {}", reason.code, reason.message);
+                let error = StatusError {
+                    code: "run_start_failed".to_owned(),
+                    ..reason
+                };
+                self.fail(
+                    adapter_type,
+                    message.clone(),
+                    StatusError { message, ..error },
+                );
                 Engine::Generic
             }
         }
     }
 
-    fn fail(&mut self, adapter_type: &str, reason: String) {
+    /// Marks `adapter_type` failed: `reason` is the sentence, `error` the same as data.
+    fn fail(&mut self, adapter_type: &str, reason: String, error: StatusError) {
         if let Some(a) = self.adapters.get_mut(adapter_type) {
             a.state = AdapterState::Failed;
+            a.error = Some(error);
             a.diag.last_error = Some(reason.clone());
             a.reason = Some(reason);
             a.parser = Parser::Generic;
@@ -666,18 +698,26 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, LineFailure>) -> Result<T, LineFailu
     }
 }
 
-/// Like [`guarded`] for loads, with the error as a sentence.
-fn guarded_load<T, E: std::fmt::Display>(f: impl FnOnce() -> Result<T, E>) -> Result<T, String> {
+/// Like [`guarded`] for loads, with the error as data.
+fn guarded_load<T>(
+    f: impl FnOnce() -> Result<T, parsebox_sandbox::LoadError>,
+) -> Result<T, StatusError> {
+    let as_data = |e: parsebox_sandbox::LoadError| StatusError {
+        code: e.code.to_string(),
+        message: e.message,
+        line: e.line,
+        column: e.column,
+    };
     #[cfg(not(target_arch = "wasm32"))]
     {
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
-            Ok(r) => r.map_err(|e| e.to_string()),
-            Err(payload) => Err(format!("engine fault: {}", panic_message(&payload))),
+            Ok(r) => r.map_err(as_data),
+            Err(payload) => Err(StatusError::new("engine_fault", panic_message(&payload))),
         }
     }
     #[cfg(target_arch = "wasm32")]
     {
-        f().map_err(|e| e.to_string())
+        f().map_err(as_data)
     }
 }
 

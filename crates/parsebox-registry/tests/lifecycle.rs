@@ -127,26 +127,53 @@ fn a_failed_load_is_not_retried_until_reload() {
 
 #[test]
 fn sources_are_checked_before_they_run() {
-    let table: &[(&str, Option<&str>, &str)] = &[
-        (COUNTER, Some("2.0.0"), "contract version"),
-        (COUNTER, Some("banana"), "contract version"),
+    // source, declared version, what the reason mentions, the error's code and position.
+    #[allow(clippy::type_complexity)]
+    let table: &[(&str, Option<&str>, &str, &str, Option<(u32, u32)>)] = &[
         (
-            "export function parseStdoutLine(line, ts) { return [ }",
+            COUNTER,
+            Some("2.0.0"),
+            "contract version",
+            "unsupported_contract_version",
+            None,
+        ),
+        (
+            COUNTER,
+            Some("banana"),
+            "contract version",
+            "unsupported_contract_version",
+            None,
+        ),
+        (
+            "\n  export function parseStdoutLine(line, ts) { return [ }",
             None,
             ":",
+            "syntax_error",
+            Some((2, 56)),
         ),
-        ("export const nothing = 1;", None, "parseStdoutLine"),
+        (
+            "export const nothing = 1;",
+            None,
+            "parseStdoutLine",
+            "no_export",
+            None,
+        ),
         (
             "import x from 'y'; export function parseStdoutLine() { return []; }",
             None,
             "import",
+            "imports",
+            Some((1, 1)),
         ),
     ];
-    for (i, (src, version, needle)) in table.iter().enumerate() {
+    for (i, (src, version, needle, code, at)) in table.iter().enumerate() {
         let mut r = Registry::new(RegistryOptions::default());
         let t = format!("t{i}");
         let status = r.register_source(&t, src, *version);
         assert_eq!(status.state, AdapterState::Failed, "{src}");
+        let error = status.error.clone().unwrap();
+        assert_eq!(error.code, *code, "{src}");
+        assert_eq!(error.line.zip(error.column), *at, "{src}: {error:?}");
         let reason = status.reason.unwrap();
         assert!(
             reason.contains(needle),

@@ -15,8 +15,10 @@ use crate::line_rule::LineFailure;
 use crate::redact::redact_home_paths;
 
 /// Which stream a chunk of run output came from.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", ts(rename = "RunLogStream"))]
 pub enum Stream {
     /// The agent's stdout: split into lines and parsed.
     Stdout,
@@ -27,7 +29,9 @@ pub enum Stream {
 }
 
 /// One chunk of run output, as the run-log websocket and the stored NDJSON pages deliver it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", ts(rename = "RunLogChunk"))]
 pub struct Chunk {
     /// When the chunk was produced (ISO timestamp).
     pub ts: String,
@@ -37,6 +41,7 @@ pub struct Chunk {
     pub chunk: String,
     /// Sequence number, when the server assigned one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub seq: Option<u64>,
 }
 

@@ -37,6 +37,28 @@ impl Extra {
     }
 }
 
+/// In TypeScript the extra fields are an index signature beside the entry's own fields.
+#[cfg(feature = "ts")]
+impl ts_rs::TS for Extra {
+    type WithoutGenerics = Self;
+    type OptionInnerType = Self;
+    fn name(cfg: &ts_rs::Config) -> String {
+        <Self as ts_rs::TS>::inline_flattened(cfg)
+    }
+    fn inline(cfg: &ts_rs::Config) -> String {
+        <Self as ts_rs::TS>::inline_flattened(cfg)
+    }
+    fn inline_flattened(cfg: &ts_rs::Config) -> String {
+        format!(
+            "{{ [extra: string]: {} | undefined }}",
+            <Value as ts_rs::TS>::name(cfg)
+        )
+    }
+    fn visit_dependencies(v: &mut impl ts_rs::TypeVisitor) {
+        v.visit::<Value>();
+    }
+}
+
 impl From<Map<String, Value>> for Extra {
     fn from(map: Map<String, Value>) -> Self {
         if map.is_empty() {
@@ -66,6 +88,7 @@ impl<'de> Deserialize<'de> for Extra {
 
 /// One rendered item of a run's transcript. Serialises to exactly the object shape Paperclip's
 /// UI expects, e.g. `{"kind":"tool_call","ts":"…","name":"shell","input":{…},"toolUseId":"t1"}`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TranscriptEntry {
@@ -94,7 +117,9 @@ pub enum TranscriptEntry {
 }
 
 /// Body of `assistant` and `thinking` entries.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", ts(rename = "DeltaTextBody"))]
 pub struct DeltaText {
     /// ISO timestamp of the line that produced the entry.
     pub ts: String,
@@ -102,6 +127,7 @@ pub struct DeltaText {
     pub text: String,
     /// `true` when this is a streamed piece that continues the previous one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub delta: Option<bool>,
     /// Extra plain-JSON fields the parser returned.
     #[serde(flatten)]
@@ -109,7 +135,9 @@ pub struct DeltaText {
 }
 
 /// Body of `user`, `stderr`, `system` and `stdout` entries.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", ts(rename = "TextBody"))]
 pub struct Text {
     /// ISO timestamp of the line or chunk that produced the entry.
     pub ts: String,
@@ -121,8 +149,10 @@ pub struct Text {
 }
 
 /// Body of `tool_call` entries.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", ts(rename = "ToolCallBody"))]
 pub struct ToolCall {
     /// ISO timestamp.
     pub ts: String,
@@ -132,12 +162,15 @@ pub struct ToolCall {
     pub input: Value,
     /// Pairs the call with its `tool_result`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub tool_use_id: Option<String>,
     /// Adapter-specific invocation id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub invocation_id: Option<String>,
     /// Adapter-specific action request id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub action_request_id: Option<String>,
     /// Extra plain-JSON fields the parser returned.
     #[serde(flatten)]
@@ -145,8 +178,10 @@ pub struct ToolCall {
 }
 
 /// Body of `tool_result` entries.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", ts(rename = "ToolResultBody"))]
 pub struct ToolResult {
     /// ISO timestamp.
     pub ts: String,
@@ -158,6 +193,7 @@ pub struct ToolResult {
     pub is_error: bool,
     /// The tool's name, when the parser knows it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub tool_name: Option<String>,
     /// Extra plain-JSON fields the parser returned.
     #[serde(flatten)]
@@ -165,8 +201,10 @@ pub struct ToolResult {
 }
 
 /// Body of `init` entries.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", ts(rename = "InitBody"))]
 pub struct Init {
     /// ISO timestamp.
     pub ts: String,
@@ -180,8 +218,10 @@ pub struct Init {
 }
 
 /// Body of `result` entries.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", ts(rename = "ResultBody"))]
 pub struct RunResult {
     /// ISO timestamp.
     pub ts: String,
@@ -207,6 +247,7 @@ pub struct RunResult {
 }
 
 /// What one diff line is.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DiffChangeType {
@@ -225,8 +266,10 @@ pub enum DiffChangeType {
 }
 
 /// Body of `diff` entries.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", ts(rename = "DiffBody"))]
 pub struct Diff {
     /// ISO timestamp.
     pub ts: String,

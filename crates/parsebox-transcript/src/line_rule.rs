@@ -18,6 +18,7 @@ use crate::validate::{entries_from_return, CheckedEntries, EntryLimits, Rejectio
 /// Why a line fell back to the generic entry. The snake_case names are stable: diagnostics
 /// count by them and the TypeScript types list them as a string-literal union. Declared in
 /// alphabetical order, so counts keyed by code list the way string-keyed ones do.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FailureCode {

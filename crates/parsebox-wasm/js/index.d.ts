@@ -1,32 +1,87 @@
-// Types of the parsebox package. The entry and status shapes are generated from the Rust side
-// (parsebox_wasm.d.ts); the classes below are the package's public API.
+// Types of the parsebox package. The data shapes (entries, chunks, failure codes, the core's
+// status and counters) are generated from the Rust types (types.d.ts, embedded in
+// parsebox_wasm.d.ts); the classes and what the JS host adds to those shapes are declared here.
 import type {
-  AdapterStatus,
-  Diagnostics,
+  FailureCode,
+  RegistryDiagnostics,
+  RegistryStatus,
   RunLogChunk,
   TranscriptEntry,
 } from "./parsebox_wasm.js";
 
 export type {
-  WorkerDiagnostics,
   AdapterState,
-  AdapterStatus,
-  AssistantEntry,
-  Diagnostics,
-  DiffEntry,
-  InitEntry,
+  DeltaTextBody,
+  DiffBody,
+  DiffChangeType,
+  FailureCode,
+  InitBody,
   JsonValue,
-  ResultEntry,
+  RegistryDiagnostics,
+  RegistryStatus,
+  ResultBody,
   RunLogChunk,
-  StderrEntry,
-  StdoutEntry,
-  SystemEntry,
-  ThinkingEntry,
-  ToolCallEntry,
-  ToolResultEntry,
+  RunLogStream,
+  TextBody,
+  ToolCallBody,
+  ToolResultBody,
   TranscriptEntry,
-  UserEntry,
 } from "./parsebox_wasm.js";
+
+/** The entry of one `kind`. */
+export type EntryOfKind<K extends TranscriptEntry["kind"]> = Extract<TranscriptEntry, { kind: K }>;
+/** Assistant message text; `delta: true` pieces merge with the previous delta. */
+export type AssistantEntry = EntryOfKind<"assistant">;
+/** Thinking / reasoning text; `delta: true` pieces merge with the previous delta. */
+export type ThinkingEntry = EntryOfKind<"thinking">;
+/** A user message. */
+export type UserEntry = EntryOfKind<"user">;
+/** A stderr chunk, or an error line. */
+export type StderrEntry = EntryOfKind<"stderr">;
+/** A system or adapter message. */
+export type SystemEntry = EntryOfKind<"system">;
+/** Raw stdout: the generic parser's output and every fallback. */
+export type StdoutEntry = EntryOfKind<"stdout">;
+/** A tool invocation. */
+export type ToolCallEntry = EntryOfKind<"tool_call">;
+/** A tool's result, paired with its call by `toolUseId`. */
+export type ToolResultEntry = EntryOfKind<"tool_result">;
+/** Session start. */
+export type InitEntry = EntryOfKind<"init">;
+/** End of a turn: text, usage and cost. */
+export type ResultEntry = EntryOfKind<"result">;
+/** One line of a diff. */
+export type DiffEntry = EntryOfKind<"diff">;
+
+/** An adapter type's status (what `status()` and `registerSource()` return). */
+export interface AdapterStatus extends RegistryStatus {
+  /** Where the parser runs: in the page's thread, or in a Worker that can be terminated. */
+  host: "inline" | "worker";
+  /** Why it runs in the worker host, else null. */
+  hostReason: string | null;
+}
+
+/** The worker host's counters for a type (or all types). */
+export interface WorkerDiagnostics {
+  linesParsed: number;
+  /** Lines that ran past the hard deadline: the worker was terminated and respawned. */
+  deadlineKills: number;
+  /** Traps inside the worker (out of memory, a panic). */
+  faults: number;
+  respawns: number;
+  /** Earlier lines replayed into respawned workers to restore parser state. */
+  replayedLines: number;
+  /** Times a run's history was over its cap, so a respawn could not restore its state. */
+  stateLost: number;
+  /** Lines sent and not answered yet. */
+  pendingLines: number;
+}
+
+/** Counters for one adapter type, or all of them. */
+export interface Diagnostics extends RegistryDiagnostics {
+  /** The worker host's counters, or null when nothing of this type runs there. */
+  worker: WorkerDiagnostics | null;
+}
 
 /** What a `loadSource` hook may answer: the source text, the source with its declared contract version, or null for "this type has no parser". */
 export type LoadedSource = string | { source: string; contractVersion?: string | null } | null;

@@ -1,133 +1,251 @@
-/** Plain JSON data, as entries may carry it (`tool_call.input`, extra fields). */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+// Generated from the Rust types by crates/parsebox-wasm/tests/typescript.rs (ts-rs): do not edit.
+// Regenerate with `PARSEBOX_UPDATE_TYPES=1 cargo test -p parsebox-wasm --test typescript`.
 
-interface EntryBase {
-  /** ISO timestamp of the line (or chunk) that produced the entry. */
-  ts: string;
-  /** Extra plain-JSON fields a parser returned are kept (the raw view shows them). */
-  [extra: string]: JsonValue | undefined;
-}
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
 
-/** Assistant message text; `delta: true` pieces merge with the previous delta. */
-export interface AssistantEntry extends EntryBase { kind: "assistant"; text: string; delta?: boolean }
-/** Thinking / reasoning text; `delta: true` pieces merge with the previous delta. */
-export interface ThinkingEntry extends EntryBase { kind: "thinking"; text: string; delta?: boolean }
-/** A user message. */
-export interface UserEntry extends EntryBase { kind: "user"; text: string }
-/** A stderr chunk, or an error line. */
-export interface StderrEntry extends EntryBase { kind: "stderr"; text: string }
-/** A system or adapter message. */
-export interface SystemEntry extends EntryBase { kind: "system"; text: string }
-/** Raw stdout: the generic parser's output and every fallback. */
-export interface StdoutEntry extends EntryBase { kind: "stdout"; text: string }
-/** A tool invocation. */
-export interface ToolCallEntry extends EntryBase {
-  kind: "tool_call";
-  name: string;
-  input: JsonValue;
-  toolUseId?: string;
-  invocationId?: string;
-  actionRequestId?: string;
-}
-/** A tool's result, paired with its call by `toolUseId`. */
-export interface ToolResultEntry extends EntryBase {
-  kind: "tool_result";
-  toolUseId: string;
-  content: string;
-  isError: boolean;
-  toolName?: string;
-}
-/** Session start. */
-export interface InitEntry extends EntryBase { kind: "init"; model: string; sessionId: string }
-/** End of a turn: text, usage and cost. */
-export interface ResultEntry extends EntryBase {
-  kind: "result";
-  text: string;
-  inputTokens: number;
-  outputTokens: number;
-  cachedTokens: number;
-  costUsd: number;
-  subtype: string;
-  isError: boolean;
-  errors: string[];
-}
-/** One line of a diff. */
-export interface DiffEntry extends EntryBase {
-  kind: "diff";
-  changeType: "add" | "remove" | "context" | "hunk" | "file_header" | "truncation";
-  text: string;
-}
+export type TranscriptEntry = { "kind": "assistant" } & DeltaTextBody | { "kind": "thinking" } & DeltaTextBody | { "kind": "user" } & TextBody | { "kind": "stderr" } & TextBody | { "kind": "system" } & TextBody | { "kind": "stdout" } & TextBody | { "kind": "tool_call" } & ToolCallBody | { "kind": "tool_result" } & ToolResultBody | { "kind": "init" } & InitBody | { "kind": "result" } & ResultBody | { "kind": "diff" } & DiffBody;
 
-/** One rendered item of a run's transcript, discriminated by `kind`. */
-export type TranscriptEntry =
-  | AssistantEntry
-  | ThinkingEntry
-  | UserEntry
-  | StderrEntry
-  | SystemEntry
-  | StdoutEntry
-  | ToolCallEntry
-  | ToolResultEntry
-  | InitEntry
-  | ResultEntry
-  | DiffEntry;
+export type DeltaTextBody = { 
+/**
+ * ISO timestamp of the line that produced the entry.
+ */
+ts: string, 
+/**
+ * The text.
+ */
+text: string, 
+/**
+ * `true` when this is a streamed piece that continues the previous one.
+ */
+delta?: boolean, [extra: string]: JsonValue | undefined };
 
-/** Where an adapter type is in its lifecycle. */
+export type TextBody = { 
+/**
+ * ISO timestamp of the line or chunk that produced the entry.
+ */
+ts: string, 
+/**
+ * The text.
+ */
+text: string, [extra: string]: JsonValue | undefined };
+
+export type ToolCallBody = { 
+/**
+ * ISO timestamp.
+ */
+ts: string, 
+/**
+ * Tool name, e.g. `shell` or `read`.
+ */
+name: string, 
+/**
+ * The tool's input: any JSON value.
+ */
+input: JsonValue, 
+/**
+ * Pairs the call with its `tool_result`.
+ */
+toolUseId?: string, 
+/**
+ * Adapter-specific invocation id.
+ */
+invocationId?: string, 
+/**
+ * Adapter-specific action request id.
+ */
+actionRequestId?: string, [extra: string]: JsonValue | undefined };
+
+export type ToolResultBody = { 
+/**
+ * ISO timestamp.
+ */
+ts: string, 
+/**
+ * The `toolUseId` of the call this answers.
+ */
+toolUseId: string, 
+/**
+ * The result text.
+ */
+content: string, 
+/**
+ * `true` renders the result as an error.
+ */
+isError: boolean, 
+/**
+ * The tool's name, when the parser knows it.
+ */
+toolName?: string, [extra: string]: JsonValue | undefined };
+
+export type InitBody = { 
+/**
+ * ISO timestamp.
+ */
+ts: string, 
+/**
+ * The model the agent runs.
+ */
+model: string, 
+/**
+ * The agent's session id.
+ */
+sessionId: string, [extra: string]: JsonValue | undefined };
+
+export type ResultBody = { 
+/**
+ * ISO timestamp.
+ */
+ts: string, 
+/**
+ * The turn's final text.
+ */
+text: string, 
+/**
+ * Input tokens used.
+ */
+inputTokens: number, 
+/**
+ * Output tokens used.
+ */
+outputTokens: number, 
+/**
+ * Cached input tokens.
+ */
+cachedTokens: number, 
+/**
+ * Cost in US dollars.
+ */
+costUsd: number, 
+/**
+ * Result subtype, e.g. `success`.
+ */
+subtype: string, 
+/**
+ * `true` when the turn ended in error.
+ */
+isError: boolean, 
+/**
+ * Error messages.
+ */
+errors: Array<string>, [extra: string]: JsonValue | undefined };
+
+export type DiffBody = { 
+/**
+ * ISO timestamp.
+ */
+ts: string, 
+/**
+ * What this diff line is.
+ */
+changeType: DiffChangeType, 
+/**
+ * The line's text.
+ */
+text: string, [extra: string]: JsonValue | undefined };
+
+export type DiffChangeType = "add" | "remove" | "context" | "hunk" | "file_header" | "truncation";
+
+export type FailureCode = "all_entries_invalid" | "bad_return" | "budget_exceeded" | "deadline" | "engine_fault" | "line_too_long" | "memory_exceeded" | "realm_unavailable" | "threw" | "worker_fault";
+
+export type RunLogChunk = { 
+/**
+ * When the chunk was produced (ISO timestamp).
+ */
+ts: string, 
+/**
+ * Which stream it came from.
+ */
+stream: RunLogStream, 
+/**
+ * The text. A chunk may end (or start) in the middle of a line.
+ */
+chunk: string, 
+/**
+ * Sequence number, when the server assigned one.
+ */
+seq?: number, };
+
+export type RunLogStream = "stdout" | "stderr" | "system";
+
 export type AdapterState = "generic" | "loading" | "ready" | "failed" | "builtin";
 
-/** An adapter type's status (what `status()` and `registerSource()` return). */
-export interface AdapterStatus {
-  adapterType: string;
-  state: AdapterState;
-  /** Why the type failed (or why it is generic), else null. */
-  reason: string | null;
-  /** Which export answers lines when ready. */
-  entryPoint: "createStdoutParser" | "parseStdoutLine" | null;
-  /** The declared `paperclip.adapterUiParser` version, else null. */
-  contractVersion: string | null;
-  /** Where the parser runs: in the page's thread, or in a Worker that can be terminated. */
-  host: "inline" | "worker";
-  /** Why it runs in the worker host, else null. */
-  hostReason: string | null;
-}
+export type RegistryStatus = { 
+/**
+ * The adapter type, e.g. `hermes_local`.
+ */
+adapterType: string, 
+/**
+ * Lifecycle state.
+ */
+state: AdapterState, 
+/**
+ * Why the type is `failed` (or `generic` after the loader said it has no parser).
+ */
+reason: string | null, 
+/**
+ * Which export answers lines when `ready`: `createStdoutParser` or `parseStdoutLine`.
+ */
+entryPoint: "createStdoutParser" | "parseStdoutLine" | null, 
+/**
+ * Declared contract version (`paperclip.adapterUiParser`), when the host gave one.
+ */
+contractVersion: string | null, 
+/**
+ * Why the type is `failed`, as data (`reason` is the same as a sentence), else null.
+ */
+error: StatusError | null, };
 
-/** The worker host's counters for a type (or all types). */
-export interface WorkerDiagnostics {
-  linesParsed: number;
-  /** Lines that ran past the hard deadline: the worker was terminated and respawned. */
-  deadlineKills: number;
-  /** Traps inside the worker (out of memory, a panic). */
-  faults: number;
-  respawns: number;
-  /** Earlier lines replayed into respawned workers to restore parser state. */
-  replayedLines: number;
-  /** Times a run's history was over its cap, so a respawn could not restore its state. */
-  stateLost: number;
-  /** Lines sent and not answered yet. */
-  pendingLines: number;
-}
+export type StatusError = { 
+/**
+ * A sandbox load code (`syntax_error`, `imports`, `no_export`, `init_threw`, …), or one of
+ * the registry's own: `unsupported_contract_version`, `loader_failed` (the source could not
+ * be fetched), `engine_fault` (the engine trapped or panicked), `run_start_failed`.
+ */
+code: string, 
+/**
+ * The explanation.
+ */
+message: string, 
+/**
+ * 1-based line in the parser source, when known.
+ */
+line: number | null, 
+/**
+ * 1-based column in the parser source, when known.
+ */
+column: number | null, };
 
-/** Counters for one adapter type, or all of them. */
-export interface Diagnostics {
-  linesParsed: number;
-  linesByParser: number;
-  /** Lines that fell back to the generic parser, by reason (`threw`, `budget_exceeded`, …). */
-  fallbacks: Record<string, number>;
-  /** Entries dropped by validation, by reason (`unknown_kind`, `missing_field`, …). */
-  droppedEntries: Record<string, number>;
-  entries: number;
-  /** Time the last successful load took, in milliseconds. */
-  loadMs: number | null;
-  lastError: string | null;
-  runsCreated: number;
-  /** The worker host's counters, or null when nothing of this type runs there. */
-  worker: WorkerDiagnostics | null;
-}
-
-/** One chunk of run output, as Paperclip's run-log stream delivers it. */
-export interface RunLogChunk {
-  ts: string;
-  stream: "stdout" | "stderr" | "system";
-  chunk: string;
-  seq?: number;
-}
+export type RegistryDiagnostics = { 
+/**
+ * Lines answered (by any parser, fallbacks included).
+ */
+linesParsed: number, 
+/**
+ * Lines answered by the adapter's own parser.
+ */
+linesByParser: number, 
+/**
+ * Lines that fell back to the generic parser, by reason (`threw`, `budget_exceeded`,
+ * `bad_return`, `all_entries_invalid`, `engine_fault`, …).
+ */
+fallbacks: Partial<Record<FailureCode, number>>, 
+/**
+ * Entries dropped by validation, by reason (`unknown_kind`, `missing_field`, …).
+ */
+droppedEntries: { [key in string]: number }, 
+/**
+ * Entries delivered.
+ */
+entries: number, 
+/**
+ * Time the last successful load took (compile, trial evaluation), in milliseconds.
+ */
+loadMs: number | null, 
+/**
+ * The last failure, load or line, as a sentence.
+ */
+lastError: string | null, 
+/**
+ * Runs created (`createStdoutParser()` calls, transcript builders, the default run).
+ */
+runsCreated: number, };
