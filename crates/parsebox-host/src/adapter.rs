@@ -5,6 +5,7 @@ use serde::Serialize;
 use crate::{Diagnostics, EngineId, Placement, RunId};
 
 /// Where an adapter type is in its lifecycle.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AdapterState {

@@ -6,6 +6,8 @@ use parsebox_transcript::SettledLine;
 use serde::Serialize;
 
 /// Counters for one adapter type (or, summed, for the whole host).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "CoreDiagnostics"))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostics {
@@ -14,6 +16,7 @@ pub struct Diagnostics {
     /// Lines answered by the adapter's own parser without falling back.
     pub lines_by_parser: u64,
     /// Lines that fell back to the generic entry, by [`FailureCode`](parsebox_transcript::FailureCode) name.
+    #[cfg_attr(feature = "ts", ts(type = "Partial<Record<FailureCode, number>>"))]
     pub fallbacks: BTreeMap<String, u64>,
     /// Entries dropped by validation, by [`Rejection::code`](parsebox_transcript::Rejection::code).
     pub dropped_entries: BTreeMap<String, u64>,
@@ -23,11 +26,14 @@ pub struct Diagnostics {
     pub last_error: Option<String>,
     /// Runs created (the default run included).
     pub runs_created: u64,
+    /// Time the last successful load took (compile and trial evaluation), in milliseconds.
+    pub load_ms: Option<f64>,
     /// What the host did around the parser.
     pub host: HostCounters,
 }
 
 /// What the host core did: engines started again, lines killed, replays.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HostCounters {
@@ -54,15 +60,15 @@ pub struct HostCounters {
 
 /// Who answered a settled line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum AnsweredBy {
+pub enum AnsweredBy {
     /// The adapter's parser (its outcome went through the line rule).
     Parser,
     /// The generic parser, because the type has no parser (yet).
     Generic,
 }
 
-/// The one place a settled line is counted.
-pub(crate) fn count_line(diag: &mut Diagnostics, settled: &SettledLine, by: AnsweredBy) {
+/// The one place a settled line is counted (the registry counts with it too).
+pub fn count_line(diag: &mut Diagnostics, settled: &SettledLine, by: AnsweredBy) {
     diag.lines_parsed += 1;
     diag.entries += settled.entries.len() as u64;
     for why in &settled.dropped {
@@ -99,6 +105,9 @@ impl Diagnostics {
         }
         if other.last_error.is_some() {
             self.last_error.clone_from(&other.last_error);
+        }
+        if other.load_ms.is_some() {
+            self.load_ms = other.load_ms;
         }
         let (h, o) = (&mut self.host, &other.host);
         h.respawns += o.respawns;

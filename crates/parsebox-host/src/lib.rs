@@ -91,7 +91,7 @@ use serde::{Deserialize, Serialize};
 
 pub use adapter::{check_contract_version, AdapterState, AdapterStatus};
 pub use command::{Answered, Command, EngineOp, LineStep, LoadError, LoadResult, Placement};
-pub use diagnostics::{Diagnostics, HostCounters};
+pub use diagnostics::{count_line, AnsweredBy, Diagnostics, HostCounters};
 pub use host::Host;
 pub use options::{
     HostOptions, HostPlacement, OptionsError, MAX_COUNT, MAX_DEPTH, MAX_DURATION_MS,

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use parsebox_host::{check_contract_version, count_line, AnsweredBy};
 use parsebox_sandbox::{EntryPoint, ParserModule, SandboxOptions};
 use parsebox_transcript::{
     generic_entry, outcome_resets_parser, settle_line, FailureCode, LineFailure, LineOutcome,
@@ -43,21 +44,7 @@ pub struct LoadRequest {
     pub token: u64,
 }
 
-/// What the host's loader found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LoadResult {
-    /// The parser source and, when the package declares one, `paperclip.adapterUiParser`.
-    Source {
-        /// The `ui-parser.js` text.
-        source: String,
-        /// The declared contract version, e.g. `1.0.0`.
-        contract_version: Option<String>,
-    },
-    /// This type has no parser: the generic parser is the right answer, not a failure.
-    NoParser,
-    /// The load failed (non-OK response, network error, loader threw), with a reason.
-    Failed(String),
-}
+pub use parsebox_host::LoadResult;
 
 enum Parser {
     Generic,
@@ -281,24 +268,18 @@ impl Registry {
         settled
     }
 
-    /// Counts one settled line in `adapter_type`'s diagnostics: the one place they change.
+    /// Counts one settled line in `adapter_type`'s diagnostics (with the host core's one
+    /// counting function) and tells the host about overruns.
     fn record(&mut self, adapter_type: &str, settled: &SettledLine, by_parser: bool) {
         let Some(a) = self.adapters.get_mut(adapter_type) else {
             return;
         };
-        a.diag.lines_parsed += 1;
-        a.diag.entries += settled.entries.len() as u64;
-        for why in &settled.dropped {
-            *a.diag
-                .dropped_entries
-                .entry(why.code().to_owned())
-                .or_default() += 1;
-        }
-        match &settled.fallback {
-            Some(f) => a.diag.fallback(f.code, &f.message),
-            None if by_parser => a.diag.lines_by_parser += 1,
-            None => {}
-        }
+        let by = if by_parser {
+            AnsweredBy::Parser
+        } else {
+            AnsweredBy::Generic
+        };
+        count_line(&mut a.diag, settled, by);
         self.incidents += settled.dropped.len() as u64 + u64::from(settled.fallback.is_some());
         if settled
             .fallback
@@ -661,21 +642,6 @@ impl Registry {
         if !self.changes.iter().any(|t| t == adapter_type) {
             self.changes.push(adapter_type.to_owned());
         }
-    }
-}
-
-/// The contract version check of SPEC §4: the major version must be 1.
-fn check_contract_version(v: &str) -> Result<(), String> {
-    let major = v
-        .trim()
-        .trim_start_matches(['^', '~', '=', 'v'])
-        .split('.')
-        .next()
-        .unwrap_or("");
-    match major.parse::<u64>() {
-        Ok(1) => Ok(()),
-        Ok(m) => Err(format!("unsupported ui-parser contract version {v:?}: this host supports 1.x, the parser declares {m}.x")),
-        Err(_) => Err(format!("unreadable ui-parser contract version {v:?}: expected 1.x")),
     }
 }
 

@@ -2,23 +2,7 @@
 
 use serde::Serialize;
 
-/// Where an adapter type is in its lifecycle.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AdapterState {
-    /// Lines are answered by the generic parser: nothing was requested yet, or the loader said
-    /// this type has no parser.
-    Generic,
-    /// The parser source was requested; lines are answered by the generic parser meanwhile.
-    Loading,
-    /// A sandboxed parser answers lines.
-    Ready,
-    /// Loading failed (see `reason`); the generic parser answers until `reload`.
-    Failed,
-    /// A trusted first-party parser registered by the host answers lines.
-    Builtin,
-}
+pub use parsebox_host::AdapterState;
 
 /// The status of one adapter type, as `status(type)` and `registerSource` return it.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

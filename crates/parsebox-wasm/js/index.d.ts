@@ -3,7 +3,7 @@
 // parsebox_wasm.d.ts); the classes and what the JS host adds to those shapes are declared here.
 import type {
   FailureCode,
-  RegistryDiagnostics,
+  CoreDiagnostics,
   RegistryStatus,
   RunLogChunk,
   TranscriptEntry,
@@ -12,12 +12,13 @@ import type {
 export type {
   AdapterState,
   DeltaTextBody,
+  HostCounters,
   DiffBody,
   DiffChangeType,
   FailureCode,
   InitBody,
   JsonValue,
-  RegistryDiagnostics,
+  CoreDiagnostics,
   RegistryStatus,
   ResultBody,
   RunLogChunk,
@@ -78,7 +79,7 @@ export interface WorkerDiagnostics {
 }
 
 /** Counters for one adapter type, or all of them. */
-export interface Diagnostics extends RegistryDiagnostics {
+export interface Diagnostics extends CoreDiagnostics {
   /** The worker host's counters, or null when nothing of this type runs there. */
   worker: WorkerDiagnostics | null;
 }

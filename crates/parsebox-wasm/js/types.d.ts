@@ -215,22 +215,21 @@ line: number | null,
  */
 column: number | null, };
 
-export type RegistryDiagnostics = { 
+export type CoreDiagnostics = { 
 /**
- * Lines answered (by any parser, fallbacks included).
+ * Lines settled (by any parser, fallbacks included). Replayed lines are not counted.
  */
 linesParsed: number, 
 /**
- * Lines answered by the adapter's own parser.
+ * Lines answered by the adapter's own parser without falling back.
  */
 linesByParser: number, 
 /**
- * Lines that fell back to the generic parser, by reason (`threw`, `budget_exceeded`,
- * `bad_return`, `all_entries_invalid`, `engine_fault`, …).
+ * Lines that fell back to the generic entry, by [`FailureCode`](parsebox_transcript::FailureCode) name.
  */
 fallbacks: Partial<Record<FailureCode, number>>, 
 /**
- * Entries dropped by validation, by reason (`unknown_kind`, `missing_field`, …).
+ * Entries dropped by validation, by [`Rejection::code`](parsebox_transcript::Rejection::code).
  */
 droppedEntries: { [key in string]: number }, 
 /**
@@ -238,14 +237,57 @@ droppedEntries: { [key in string]: number },
  */
 entries: number, 
 /**
- * Time the last successful load took (compile, trial evaluation), in milliseconds.
- */
-loadMs: number | null, 
-/**
- * The last failure, load or line, as a sentence.
+ * The last failure (load, line or engine) as a sentence.
  */
 lastError: string | null, 
 /**
- * Runs created (`createStdoutParser()` calls, transcript builders, the default run).
+ * Runs created (the default run included).
  */
-runsCreated: number, };
+runsCreated: number, 
+/**
+ * Time the last successful load took (compile and trial evaluation), in milliseconds.
+ */
+loadMs: number | null, 
+/**
+ * What the host did around the parser.
+ */
+host: HostCounters, };
+
+export type HostCounters = { 
+/**
+ * Engines started again after a death or a deadline (placement moves not included).
+ */
+respawns: number, 
+/**
+ * Engines ended because a line, a start or a replay ran past its deadline.
+ */
+deadlineKills: number, 
+/**
+ * Engines that died on their own (trap, out of memory, worker error).
+ */
+engineFaults: number, 
+/**
+ * Journal lines replayed into a fresh engine and answered there.
+ */
+replayedLines: number, 
+/**
+ * Runs whose history was dropped (journal over its cap, or a replay given up): a later
+ * replay cannot bring their parser state back exactly.
+ */
+stateLost: number, 
+/**
+ * Moves of a type from an inline engine to a Worker engine.
+ */
+placementMoves: number, 
+/**
+ * Lines shown provisionally and settled later ([`Command::LateAnswer`](crate::Command::LateAnswer)).
+ */
+lateAnswers: number, 
+/**
+ * Answers ignored: from an ended engine, for a dropped run, out of order or duplicated.
+ */
+staleAnswers: number, 
+/**
+ * Lines sent to an engine and not settled yet.
+ */
+linesPending: number, };

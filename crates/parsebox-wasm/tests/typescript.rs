@@ -40,6 +40,7 @@ fn declarations() -> String {
         AdapterStatus::decl(&cfg),
         StatusError::decl(&cfg),
         Diagnostics::decl(&cfg),
+        parsebox_host::HostCounters::decl(&cfg),
     ];
     let mut out = String::from(HEADER);
     for d in decls {
