@@ -40,6 +40,6 @@ wasm_opt=tests/node_modules/.bin/wasm-opt
   --enable-sign-ext --enable-multivalue --enable-mutable-globals --strip-debug --strip-producers \
   "$out/parsebox_wasm_bg.wasm" -o "$out/parsebox_wasm_bg.wasm"
 
-cp "$js/index.js" "$js/index.d.ts" "$js/worker.js" "$js/worker-host.js" "$js/package.json" "$js/LICENSE" "$out/"
+cp "$js"/*.js "$js/index.d.ts" "$js/package.json" "$js/LICENSE" "$out/"
 cp crates/parsebox-wasm/README.md "$out/README.md"
 ls -l "$out"
