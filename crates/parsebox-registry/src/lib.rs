@@ -8,6 +8,12 @@
 //! the registry *asks* for sources ([`Registry::take_load_requests`]) and the host (the wasm
 //! binding's JS loader, a CLI, a test) answers with [`Registry::complete_load`] whenever the
 //! source arrives. Change notifications are queued the same way ([`Registry::take_changes`]).
+//!
+//! Every line's outcome goes through the one line rule, [`parsebox_transcript::settle_line`],
+//! with the configured entry limits ([`Registry::settle`]) — also for lines a Worker answered —
+//! and is counted by the host core's [`parsebox_host::count_line`]. The lifecycle states, load
+//! results and contract check are the host core's too: this registry runs the engines in its
+//! own thread and is what the binding drives until it drives [`parsebox_host`] instead.
 
 mod diagnostics;
 mod registry;
