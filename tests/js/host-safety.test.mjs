@@ -125,3 +125,17 @@ test("a chunk the core refuses is not replayed into the rebuilt builder after a 
   assert.deepEqual(builder.entries().map((e) => e.text), ["1:a", "2:c"]);
   registry.dispose();
 });
+
+test("diagnostics say what recovery did in-thread and how much memory the instance holds", () => {
+  const registry = new ParserRegistry({ loadSource: null, lineBudgetMs: 50 });
+  registry.registerSource("spin", "export function parseStdoutLine(line, ts) { if (line === 'spin') { for (;;) {} } return [{ kind: 'system', ts, text: line }]; }");
+  registry.parseLine("spin", "one", "t");
+  registry.parseLine("spin", "spin", "t");
+  registry.parseLine("spin", "two", "t");
+  const d = registry.diagnostics("spin");
+  assert.equal(d.fallbacks.budget_exceeded, 1);
+  assert.equal(d.host.realmRebuilds, 1, JSON.stringify(d.host));
+  assert.equal(d.host.replayedLines, 1);
+  assert.ok(d.memoryBytes >= 1 << 20, String(d.memoryBytes));
+  registry.dispose();
+});

@@ -11,7 +11,7 @@ use parsebox_transcript::{
 };
 use web_time::Instant;
 
-use crate::run::{Engine, Run, RunParser};
+use crate::run::{Engine, Recovery, Run, RunParser};
 use crate::{
     AdapterState, AdapterStatus, BuiltinFactory, Diagnostics, RegistryError, RunId, StatusError,
 };
@@ -221,6 +221,7 @@ impl Registry {
             .get_mut(&run)
             .ok_or(RegistryError::UnknownRun(run.0))?;
         let owed = std::mem::take(&mut r.reset_owed);
+        let before = r.engine.recovery();
         let outcome = match &mut r.engine {
             Engine::Generic => None,
             Engine::Parser(p) => {
@@ -238,6 +239,15 @@ impl Registry {
             // line, so a line that ran out of budget does not also pay, in the same call, for
             // the realm rebuild that `reset()` then needs.
             r.reset_owed = outcome_resets_parser(outcome);
+        }
+        let recovered = r.engine.recovery().since(before);
+        let adapter_type = r.adapter_type.clone();
+        if recovered != Recovery::default() {
+            if let Some(a) = self.adapters.get_mut(&adapter_type) {
+                a.diag.host.realm_rebuilds += recovered.rebuilds;
+                a.diag.host.replayed_lines += recovered.replayed_lines;
+                a.diag.host.state_lost += recovered.state_lost;
+            }
         }
         Ok(outcome)
     }

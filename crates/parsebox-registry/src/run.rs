@@ -23,6 +23,35 @@ pub trait RunParser {
     /// # Errors
     /// A [`LineFailure`] when `reset()` threw or ran over budget; the run is then rebuilt.
     fn reset(&mut self) -> Result<(), LineFailure>;
+
+    /// What the engine did to keep the run alive so far (cumulative); nothing for parsers that
+    /// need no recovery (built-ins).
+    fn recovery(&self) -> Recovery {
+        Recovery::default()
+    }
+}
+
+/// Cumulative recovery counters of one run's engine: realm rebuilds after an abort, lines
+/// replayed to restore the parser's state, and rebuilds that could not restore it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Recovery {
+    /// Realms rebuilt after an abort.
+    pub rebuilds: u64,
+    /// Earlier lines replayed into rebuilt realms.
+    pub replayed_lines: u64,
+    /// Rebuilds that could not restore the parser's state.
+    pub state_lost: u64,
+}
+
+impl Recovery {
+    /// What happened between `before` and `self`.
+    pub fn since(self, before: Recovery) -> Recovery {
+        Recovery {
+            rebuilds: self.rebuilds.saturating_sub(before.rebuilds),
+            replayed_lines: self.replayed_lines.saturating_sub(before.replayed_lines),
+            state_lost: self.state_lost.saturating_sub(before.state_lost),
+        }
+    }
 }
 
 impl RunParser for ParserRun {
@@ -32,6 +61,14 @@ impl RunParser for ParserRun {
     fn reset(&mut self) -> Result<(), LineFailure> {
         ParserRun::reset(self)
     }
+    fn recovery(&self) -> Recovery {
+        let d = self.diagnostics();
+        Recovery {
+            rebuilds: d.rebuilds,
+            replayed_lines: d.replayed_lines,
+            state_lost: d.state_lost,
+        }
+    }
 }
 
 pub(crate) enum Engine {
@@ -39,6 +76,15 @@ pub(crate) enum Engine {
     Generic,
     /// A sandboxed or built-in parser instance.
     Parser(Box<dyn RunParser>),
+}
+
+impl Engine {
+    pub(crate) fn recovery(&self) -> Recovery {
+        match self {
+            Self::Generic => Recovery::default(),
+            Self::Parser(p) => p.recovery(),
+        }
+    }
 }
 
 pub(crate) struct Run {

@@ -346,6 +346,11 @@ fn budget_overruns_are_reported_so_the_host_can_move_the_adapter() {
         texts(&r.parse_line("spin", "after", "t")),
         vec!["system:after"]
     );
+    // The aborted realm was rebuilt and the run's earlier line replayed: diagnostics say so.
+    let host = r.diagnostics(Some("spin")).host;
+    assert_eq!(host.realm_rebuilds, 1, "{host:?}");
+    assert_eq!(host.replayed_lines, 1, "{host:?}");
+    assert_eq!(host.state_lost, 0);
 }
 
 #[test]

@@ -80,6 +80,11 @@ export interface WorkerDiagnostics {
 
 /** Counters for one adapter type, or all of them. */
 export interface Diagnostics extends CoreDiagnostics {
+  /**
+   * Bytes of linear memory the page's wasm instance holds now, shared by every type whose
+   * parser runs inline (each Worker has its own).
+   */
+  memoryBytes: number;
   /** The worker host's counters, or null when nothing of this type runs there. */
   worker: WorkerDiagnostics | null;
 }

@@ -5,6 +5,7 @@ import { ParseboxInitError, ParseboxOptionsError } from "./errors.js";
 
 let compiled = null; // the WebAssembly.Module, kept to re-instantiate after a trap
 let generation = 0; // bumps at each (re)instantiation; objects rebuild when stale
+let memory = null; // the instance's linear memory
 
 /**
  * Loads the wasm module (browser or Node with fetch). `input` may be a URL, a Response, bytes or
@@ -36,7 +37,7 @@ export function initSync(options) {
 }
 
 function instantiate(module) {
-  initWasmSync({ module });
+  memory = initWasmSync({ module }).memory ?? null;
   compiled = module;
   generation += 1;
 }
@@ -69,7 +70,7 @@ export const reaper = typeof FinalizationRegistry === "function" ? new Finalizat
 export function recoverFromTrap() {
   for (const obj of live) obj.__destroy_into_raw();
   live.clear();
-  if (compiled) initWasmSync({ module: compiled, __parseboxReinit: true });
+  if (compiled) memory = initWasmSync({ module: compiled, __parseboxReinit: true }).memory ?? null;
   generation += 1;
 }
 
@@ -81,4 +82,9 @@ export function currentGeneration() {
 /** The compiled module (Workers instantiate it too), or null before init. */
 export function compiledModule() {
   return compiled;
+}
+
+/** Bytes of linear memory the page's instance holds now (wasm memory never shrinks). */
+export function memoryBytes() {
+  return memory ? memory.buffer.byteLength : 0;
 }

@@ -3,7 +3,7 @@
 import { RegistryCore } from "./parsebox_wasm.js";
 import { WorkerHost } from "./worker-host.js";
 import { ParseboxDisposedError, ParseboxError, ParseboxOptionsError, rethrow } from "./errors.js";
-import { compiledModule, currentGeneration, isTrap, reaper, recoverFromTrap, release, requireInit, track } from "./instance.js";
+import { compiledModule, currentGeneration, isTrap, memoryBytes, reaper, recoverFromTrap, release, requireInit, track } from "./instance.js";
 import { checkOptions, checkString, defaultLoadSource, generic, OPTION_TYPES } from "./options.js";
 import { Run } from "./run.js";
 
@@ -332,6 +332,7 @@ export class ParserRegistry {
   diagnostics(type) {
     if (type !== undefined) checkString(type, "type");
     const d = JSON.parse(this.#call(null, (core) => core.diagnostics(type)));
+    d.memoryBytes = memoryBytes();
     const hosts = type === undefined ? [...this.#workers.values()] : [this.#workers.get(type)].filter(Boolean);
     d.worker = hosts.length ? { linesParsed: 0, deadlineKills: 0, faults: 0, respawns: 0, replayedLines: 0, stateLost: 0, pendingLines: 0 } : null;
     for (const { host } of hosts) {

@@ -290,4 +290,9 @@ staleAnswers: number,
 /**
  * Lines sent to an engine and not settled yet.
  */
-linesPending: number, };
+linesPending: number, 
+/**
+ * In-thread realm rebuilds after an abort (the run's state restored by replaying its
+ * earlier lines inside the same engine).
+ */
+realmRebuilds: number, };
