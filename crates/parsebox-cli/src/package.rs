@@ -134,6 +134,46 @@ fn collect_targets(v: &Value, out: &mut Vec<String>) {
     }
 }
 
+/// The package checks for `check --package`: `package` is the file given and its parsed JSON
+/// (`None` without `--package`); `parser` the checked file.
+pub fn package_checks(
+    package: Option<(&Path, &Result<Value, serde_json::Error>)>,
+    parser: &Path,
+) -> Vec<Check> {
+    let mut out = Vec::new();
+    match package {
+        None => {
+            for (id, title) in [
+                ("contract_version", "contract version"),
+                ("exports_entry", "exports[\"./ui-parser\"]"),
+            ] {
+                out.push(Check::new(
+                    id,
+                    title,
+                    Status::Skip,
+                    "no --package given".into(),
+                ));
+            }
+        }
+        Some((path, Err(e))) => {
+            out.push(Check::new(
+                "contract_version",
+                "contract version",
+                Status::Fail,
+                format!("{} is not valid JSON: {e}", path.display()),
+            ));
+            out.push(Check::new(
+                "exports_entry",
+                "exports[\"./ui-parser\"]",
+                Status::Skip,
+                "package.json unreadable".into(),
+            ));
+        }
+        Some((path, Ok(pkg))) => out.extend(check_package(path, pkg, parser)),
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -127,6 +127,9 @@ pub(crate) struct Realm {
     conv: Script,
     reset: Script,
     pub(crate) entry: EntryPoint,
+    /// The module's exports also had a `parseStdoutLine` function besides the factory that
+    /// [`Realm::entry`] drives.
+    pub(crate) also_stateless: bool,
 }
 
 /// Why a realm could not be created.
@@ -346,6 +349,7 @@ impl Realm {
             conv,
             reset,
             entry: EntryPoint::ParseStdoutLine,
+            also_stateless: false,
         };
         realm.clock.millis.set(0);
         let budget = Duration::from_secs_f64(opts.init_budget_ms.max(0.0) / 1000.0);
@@ -357,8 +361,11 @@ impl Realm {
             .as_string()
             .map(|s| s.to_std_string_lossy())
             .unwrap_or_default();
+        realm.also_stateless = which == "createStdoutParser+parseStdoutLine";
         realm.entry = match which.as_str() {
-            "createStdoutParser" => EntryPoint::CreateStdoutParser,
+            "createStdoutParser" | "createStdoutParser+parseStdoutLine" => {
+                EntryPoint::CreateStdoutParser
+            }
             "parseStdoutLine" => {
                 realm.call = direct;
                 EntryPoint::ParseStdoutLine

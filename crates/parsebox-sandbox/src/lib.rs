@@ -3,7 +3,9 @@
 //!
 //! [`ParserModule::load`] checks a parser source statically (size, imports, top-level await,
 //! syntax, catastrophic regex literals), rewrites ES modules and CommonJS files into one script
-//! shape, and evaluates it once in a throwaway realm to find its entry point.
+//! shape, and evaluates it once in a throwaway realm to find its entry point;
+//! [`ParserModule::exports`] tells what the module exports, and a refused source gets a
+//! [`LoadError`] with a stable [`LoadErrorCode`].
 //! [`ParserModule::new_run`] gives a [`ParserRun`]: a fresh realm, fresh module state and one
 //! parser instance for one run's transcript, with `Date` pinned to each line's `ts` (UTC) and
 //! `Math.random` a seeded generator, so replaying a log gives the same entries. Each call runs
@@ -25,7 +27,9 @@
 
 mod convert;
 mod engine;
+mod exports;
 mod json;
+mod load_error;
 pub mod regex_screen;
 mod source;
 
@@ -39,7 +43,10 @@ use parsebox_transcript::{
     LineOutcome, LineParser, SettledLine, TranscriptEntry,
 };
 
-use engine::{InitError, Realm, Stop};
+use engine::{Realm, Stop};
+pub use exports::{ModuleExports, ModuleFormat};
+use load_error::init_error;
+pub use load_error::{LoadError, LoadErrorCode};
 use source::Prepared;
 
 /// Limits and budgets of the sandbox. The defaults suit real parsers on real runs.
@@ -196,65 +203,6 @@ impl EntryPoint {
     }
 }
 
-/// Why a parser source could not be loaded (or a run could not be started).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoadError {
-    /// Stable reason: `too_large`, `imports`, `top_level_await`, `syntax_error`,
-    /// `unsafe_regex`, `unsupported_module`, `no_export`, `bad_factory`, `init_threw`,
-    /// `init_budget_exceeded` (deadline or engine loop/recursion limit), `init_memory_exceeded`,
-    /// `engine_fault`.
-    pub code: &'static str,
-    /// Human-readable explanation.
-    pub message: String,
-    /// 1-based line in the original source, where relevant.
-    pub line: Option<u32>,
-    /// 1-based column in the original source, where relevant.
-    pub column: Option<u32>,
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)
-    }
-}
-
-impl std::error::Error for LoadError {}
-
-impl LoadError {
-    fn new(code: &'static str, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-            line: None,
-            column: None,
-        }
-    }
-}
-
-fn init_error(e: InitError) -> LoadError {
-    match e {
-        InitError::Exports("bad_factory") => LoadError::new(
-            "bad_factory",
-            "createStdoutParser() did not return an object with a parseLine function",
-        ),
-        InitError::Exports(_) => LoadError::new(
-            "no_export",
-            "module has no usable export: neither createStdoutParser nor parseStdoutLine is a function",
-        ),
-        InitError::Stopped(Stop::Threw(m)) => LoadError::new("init_threw", format!("module initialisation threw: {m}")),
-        InitError::Stopped(Stop::Deadline) => {
-            LoadError::new("init_budget_exceeded", "module initialisation exceeded its time budget")
-        }
-        InitError::Stopped(Stop::Memory(n)) => {
-            LoadError::new("init_memory_exceeded", format!("module initialisation allocated {n} bytes"))
-        }
-        InitError::Stopped(Stop::Limit(m)) => {
-            LoadError::new("init_budget_exceeded", format!("module initialisation hit an engine limit: {m}"))
-        }
-        InitError::Stopped(Stop::Fault(m)) | InitError::Setup(m) => LoadError::new("engine_fault", m),
-    }
-}
-
 /// A checked, loadable parser source: static checks passed and a trial evaluation found its
 /// entry point. Cheap to keep; [`ParserModule::new_run`] makes the realms.
 #[derive(Clone, Debug)]
@@ -262,6 +210,7 @@ pub struct ParserModule {
     prepared: Prepared,
     options: SandboxOptions,
     entry: EntryPoint,
+    exports: ModuleExports,
     spare: Spare,
 }
 
@@ -291,7 +240,7 @@ impl ParserModule {
     pub fn load(source: &str, options: SandboxOptions) -> Result<ParserModule, LoadError> {
         if source.len() > options.max_source_bytes {
             return Err(LoadError::new(
-                "too_large",
+                LoadErrorCode::TooLarge,
                 format!(
                     "parser source is {} bytes; the limit is {}",
                     source.len(),
@@ -303,6 +252,7 @@ impl ParserModule {
         let realm = Realm::new(&prepared, &options).map_err(init_error)?;
         Ok(ParserModule {
             entry: realm.entry,
+            exports: ModuleExports::new(&prepared, &realm),
             prepared,
             options,
             spare: Spare(Rc::new(RefCell::new(Some(realm)))),
@@ -312,6 +262,13 @@ impl ParserModule {
     /// The export the parser is driven through.
     pub fn entry_point(&self) -> EntryPoint {
         self.entry
+    }
+
+    /// What the module exports: its format, which contract exports it has (an ES module's
+    /// static export names; a CommonJS module's functions found by the trial evaluation) and an
+    /// ES module's other export names.
+    pub fn exports(&self) -> &ModuleExports {
+        &self.exports
     }
 
     /// The options this module was loaded with.

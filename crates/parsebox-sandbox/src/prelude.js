@@ -521,7 +521,8 @@
       var inst = factory();
       if (!inst || typeof inst.parseLine !== "function") return "bad_factory";
       defineProperty(P, "i", { __proto__: null, value: inst });
-      return "createStdoutParser";
+      // The stateless export too, when there is one (ParserModule::exports reports it).
+      return typeof direct === "function" ? "createStdoutParser+parseStdoutLine" : "createStdoutParser";
     }
     if (typeof direct === "function") {
       defineProperty(P, "f", { __proto__: null, value: direct });

@@ -1,0 +1,171 @@
+//! Feeding lines to a run exactly as the registry does, keeping what the report needs: each
+//! line's outcome, the raw value of every entry validation dropped, and overruns the watchdog
+//! timed.
+
+use std::time::Duration;
+
+use parsebox_sandbox::{ParserRun, SandboxOptions};
+use parsebox_transcript::{
+    settle_line, validate_entry, EntryLimits, FailureCode, LineFailure, Rejection, TranscriptEntry,
+};
+use serde_json::Value;
+
+use crate::awkward;
+use crate::lines::{fed_lines, line_ts, preview};
+use crate::watch::{overran, Watch};
+
+/// One line fed to a parser, labelled for the report.
+#[derive(Clone, Debug)]
+pub(super) struct Line {
+    /// "line 12" or "awkward: ANSI colour codes".
+    pub(super) label: String,
+    /// The line itself.
+    pub(super) text: String,
+    /// Its timestamp.
+    pub(super) ts: String,
+}
+
+/// What a parser made of one line.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Outcome {
+    /// Valid entries (invalid ones are in [`Answer::invalid`]).
+    Entries(Vec<TranscriptEntry>),
+    /// The line failed: it would fall back to the generic parser.
+    Failed(LineFailure),
+}
+
+/// A parser's answer to one line, as the report needs it.
+#[derive(Clone, Debug)]
+pub(super) struct Answer {
+    /// What the line gave.
+    pub(super) outcome: Outcome,
+    /// Entries dropped by validation, with a preview of each.
+    pub(super) invalid: Vec<(Rejection, String)>,
+}
+
+impl Outcome {
+    /// Budget overruns depend on the machine's load: they are reported, never compared.
+    pub(super) fn is_timing(&self) -> bool {
+        matches!(self, Self::Failed(f) if f.code.is_overrun())
+    }
+}
+
+/// Feeds one line exactly as the registry does — the raw outcome through the one line rule
+/// ([`settle_line`]), and a stateful parser reset before the next line when the rule says so —
+/// but keeps the raw value of every entry that validation drops (so the report can show it),
+/// and times the call under the watchdog: a call that returned long after its budget ran one
+/// native step the sandbox could not interrupt, and counts as a budget overrun.
+fn feed(
+    run: &mut ParserRun,
+    line: &Line,
+    options: &SandboxOptions,
+    watch: &Watch,
+    reset_owed: &mut bool,
+) -> Answer {
+    if std::mem::take(reset_owed) {
+        // A reset that fails shows on the next line as that line's failure, as in the UI.
+        let _ = run.reset();
+    }
+    watch.begin(line.label.clone());
+    let raw = run.parse_line_raw(&line.text, &line.ts);
+    let elapsed = watch.end();
+    let raw = match raw {
+        // Stopped (or answered) only long after the deadline: a native step ran past it first.
+        Ok(_)
+        | Err(LineFailure {
+            code: FailureCode::BudgetExceeded,
+            ..
+        }) if overran(elapsed, options.line_budget_ms) => Err(LineFailure::new(
+            FailureCode::BudgetExceeded,
+            uninterruptible(elapsed, options.line_budget_ms),
+        )),
+        other => other,
+    };
+    let limits = &options.entry_limits;
+    let returned = raw.as_ref().ok().cloned();
+    let settled = settle_line(&line.text, &line.ts, raw, limits);
+    *reset_owed = settled.resets_parser();
+    let invalid = match returned {
+        Some(value) if !settled.dropped.is_empty() => invalid_entries(value, limits),
+        _ => Vec::new(),
+    };
+    let outcome = match settled.fallback {
+        // The line ran to completion; its entries were all invalid (listed in `invalid`), so
+        // the UI shows the line itself.
+        Some(f) if f.code != FailureCode::AllEntriesInvalid => Outcome::Failed(f),
+        _ => Outcome::Entries(settled.entries),
+    };
+    Answer { outcome, invalid }
+}
+
+/// The message for a call that overran its budget in one uninterruptible native step.
+fn uninterruptible(elapsed: Duration, budget_ms: f64) -> String {
+    format!(
+        "took {} ms, over the {budget_ms} ms budget, in one native operation the sandbox cannot \
+         interrupt (a regex, split or replace over a long line, JSON.parse, building a huge \
+         string); in the browser the page freezes until the Worker host kills the parser",
+        elapsed.as_millis()
+    )
+}
+
+/// The dropped entries of a return value, each with its reason and a preview.
+fn invalid_entries(value: Value, limits: &EntryLimits) -> Vec<(Rejection, String)> {
+    let items = match value {
+        Value::Array(items) => items,
+        other => vec![other],
+    };
+    let mut out = Vec::new();
+    for (i, item) in items.into_iter().enumerate() {
+        let shown = preview(&item.to_string(), 160);
+        if i >= limits.max_entries_per_line {
+            out.push((
+                Rejection::TooManyEntries {
+                    max: limits.max_entries_per_line,
+                },
+                shown,
+            ));
+        } else if let Err(why) = validate_entry(item, limits) {
+            out.push((why, shown));
+        }
+    }
+    out
+}
+
+/// Feeds `lines` in order to `run`.
+pub(super) fn feed_all(
+    run: &mut ParserRun,
+    lines: &[Line],
+    options: &SandboxOptions,
+    watch: &Watch,
+) -> Vec<Answer> {
+    let mut reset_owed = false;
+    lines
+        .iter()
+        .map(|l| feed(run, l, options, watch, &mut reset_owed))
+        .collect()
+}
+
+/// The fed lines of a sample log, labelled by line number.
+pub(super) fn sample_lines(log: &[u8]) -> Vec<Line> {
+    fed_lines(log)
+        .into_iter()
+        .map(|l| Line {
+            label: format!("line {}", l.number),
+            text: l.text,
+            ts: l.ts,
+        })
+        .collect()
+}
+
+/// The awkward lines ([`awkward::awkward_lines`]), labelled.
+pub(super) fn awkward_lines() -> Vec<Line> {
+    awkward::awkward_lines()
+        .into_iter()
+        .enumerate()
+        .map(|(i, a)| Line {
+            label: format!("awkward line \"{}\"", a.label),
+            text: a.text,
+            ts: line_ts(i as u64),
+        })
+        .collect()
+}

@@ -1,0 +1,181 @@
+//! `parsebox check`: the conformance report of issue 8.
+//!
+//! Size, imports and load come from [`ParserModule::load`] ([`load`], with the size limit
+//! lifted so that an oversized file still gets every other check); the package checks from
+//! [`crate::package`]; everything else from feeding lines ([`feed`]) to fresh [`ParserRun`]s
+//! exactly as the registry would ([`behaviour`]), validating every returned entry with
+//! `parsebox_transcript` ([`line_checks`]) and comparing passes ([`determinism`]). A
+//! [`watchdog`] reports a line the sandbox cannot interrupt. This module reads the inputs and
+//! assembles the report.
+//!
+//! [`ParserModule::load`]: parsebox_sandbox::ParserModule::load
+//! [`ParserRun`]: parsebox_sandbox::ParserRun
+
+mod behaviour;
+mod determinism;
+mod feed;
+mod line_checks;
+mod load;
+mod options;
+mod watchdog;
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::cli::CheckArgs;
+use crate::error::CliError;
+use crate::package::package_checks;
+use crate::report::{Check, Report, Status};
+use crate::style::Painter;
+
+use behaviour::behaviour;
+use feed::{awkward_lines, sample_lines};
+use load::module_checks;
+pub use load::{describe_load_error, thousands};
+pub use options::sandbox_options;
+use watchdog::{spawn_watchdog, Subject};
+
+/// The file at `path` as text, and whether it was valid UTF-8 (invalid bytes become U+FFFD).
+fn read_text(path: &Path) -> Result<(String, bool), CliError> {
+    let bytes = std::fs::read(path).map_err(|e| CliError::read(path, &e))?;
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok((s, true)),
+        Err(e) => Ok((String::from_utf8_lossy(e.as_bytes()).into_owned(), false)),
+    }
+}
+
+/// How `run_check` prints a report the watchdog has to produce on its own.
+pub struct Presentation {
+    /// `--json`.
+    pub json: bool,
+    /// Colour for the text report.
+    pub painter: Painter,
+}
+
+/// Runs every check.
+///
+/// # Errors
+/// A [`CliError::Input`] when the parser, package.json or log cannot be read.
+pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report, CliError> {
+    let options = sandbox_options(&args.sandbox)?;
+    let (source, utf8) = read_text(&args.parser)?;
+    let package = match &args.package {
+        None => None,
+        Some(p) => {
+            let (text, _) = read_text(p)?;
+            Some((p, serde_json::from_str::<Value>(&text)))
+        }
+    };
+    let log = match &args.log {
+        None => None,
+        Some(p) => Some(std::fs::read(p).map_err(|e| CliError::read(p, &e))?),
+    };
+    let max = args.max_examples;
+    let parser_name = args.parser.display().to_string();
+
+    let mut checks = Vec::new();
+    let loaded = module_checks(&source, utf8, &options, &mut checks);
+    let module_shape = loaded.shape;
+    checks.extend(package_checks(
+        package.as_ref().map(|(p, json)| (p.as_path(), json)),
+        &args.parser,
+    ));
+
+    // Behaviour.
+    let Some(module) = loaded.module else {
+        for (id, title) in BEHAVIOUR_CHECKS {
+            checks.push(Check::new(
+                id,
+                title,
+                Status::Skip,
+                "the parser did not load".into(),
+            ));
+        }
+        return Ok(Report::new(
+            parser_name,
+            args.strict,
+            module_shape,
+            ordered(checks),
+        ));
+    };
+    let sample = log.as_deref().map(sample_lines);
+    // A log without a single non-empty line tests nothing: say so, and use the awkward lines.
+    let empty_log = sample.as_ref().is_some_and(Vec::is_empty);
+    let sample = sample.filter(|s| !s.is_empty());
+    let awkward = awkward_lines();
+
+    // Checks are shared with the watchdog: if a call never returns, it prints what is known and
+    // exits (a thread stuck in native code cannot be stopped).
+    let shared = Arc::new(Mutex::new(checks));
+    let hang_limit = Duration::from_millis(args.hang_timeout_ms);
+    let subject = Subject {
+        parser_name: parser_name.clone(),
+        strict: args.strict,
+        shape: module_shape.clone(),
+        budget: options.line_budget_ms,
+    };
+    let fed = sample.iter().flatten().chain(&awkward);
+    let watch = spawn_watchdog(hang_limit, &shared, subject, fed, presentation);
+    behaviour(
+        &module,
+        &options,
+        sample.as_deref(),
+        &awkward,
+        max,
+        &watch,
+        &shared,
+    );
+    drop(watch);
+    let mut checks = shared.lock().map(|c| c.clone()).unwrap_or_default();
+    if empty_log {
+        for c in checks.iter_mut().filter(|c| c.id == "sample_log") {
+            c.status = Status::Warn;
+            c.summary = "the --log file has no non-empty lines: nothing to run".into();
+        }
+    }
+    Ok(Report::new(
+        parser_name,
+        args.strict,
+        module_shape,
+        ordered(checks),
+    ))
+}
+
+/// Report order, whatever order the checks were computed in.
+const ORDER: [&str; 12] = [
+    "size",
+    "imports",
+    "load",
+    "encoding",
+    "contract_version",
+    "exports_entry",
+    "sample_log",
+    "awkward_lines",
+    "entries",
+    "determinism",
+    "reset_replay",
+    "unstoppable",
+];
+
+/// `checks` in report order.
+fn ordered(mut checks: Vec<Check>) -> Vec<Check> {
+    checks.sort_by_key(|c| {
+        ORDER
+            .iter()
+            .position(|id| *id == c.id)
+            .unwrap_or(ORDER.len())
+    });
+    checks
+}
+
+/// The checks that feed lines, with their titles.
+const BEHAVIOUR_CHECKS: [(&str, &str); 5] = [
+    ("sample_log", "sample log"),
+    ("awkward_lines", "awkward lines"),
+    ("entries", "entries"),
+    ("determinism", "determinism"),
+    ("reset_replay", "reset + replay"),
+];
