@@ -1,6 +1,6 @@
 // Type test: compiled with `tsc --noEmit` against the built package. Each line after an
 // expect-error directive must NOT compile; if one does, tsc fails the test.
-import init, { ParserRegistry, TranscriptBuilder, type TranscriptEntry, type AdapterStatus, type FailureCode } from "parsebox";
+import init, { ParserRegistry, TranscriptBuilder, type TranscriptEntry, type AdapterStatus, type FailureCode, type StatusError } from "parsebox";
 
 export async function usage(): Promise<string[]> {
   await init();
@@ -46,6 +46,12 @@ export async function usage(): Promise<string[]> {
   const code: FailureCode = "deadline";
   const deadlines: number | undefined = registry.diagnostics("hermes").fallbacks[code];
   texts.push(String(deadlines ?? 0));
+  // A failed type's error is data: a code from a generated union, and where in the source.
+  if (status.error) texts.push(`${status.error.code} at ${status.error.line ?? "?"}:${status.error.column ?? "?"}`);
+  const syntax: StatusError["code"] = "syntax_error";
+  texts.push(syntax);
+  // @ts-expect-error: not a load error code
+  const badCode: StatusError["code"] = "oops";
   // @ts-expect-error: not a failure code
   registry.diagnostics().fallbacks.nope;
   // @ts-expect-error: an entry's extra fields are plain JSON, not functions

@@ -37,6 +37,12 @@ pub struct StatusError {
     /// A sandbox load code (`syntax_error`, `imports`, `no_export`, `init_threw`, …), or one of
     /// the registry's own: `unsupported_contract_version`, `loader_failed` (the source could not
     /// be fetched), `engine_fault` (the engine trapped or panicked), `run_start_failed`.
+    #[cfg_attr(
+        feature = "ts",
+        ts(
+            type = "LoadErrorCode | \"unsupported_contract_version\" | \"loader_failed\" | \"run_start_failed\""
+        )
+    )]
     pub code: String,
     /// The explanation.
     pub message: String,

@@ -10,6 +10,7 @@ use crate::engine::{InitError, Stop};
 /// Why a parser source could not be loaded. The snake_case names are stable: hosts and reports
 /// show them, and the TypeScript types list them as a string-literal union. Declared in
 /// alphabetical order, so counts keyed by code list the way string-keyed ones do.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LoadErrorCode {

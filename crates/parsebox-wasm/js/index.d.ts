@@ -13,6 +13,8 @@ export type {
   AdapterState,
   DeltaTextBody,
   HostCounters,
+  LoadErrorCode,
+  StatusError,
   DiffBody,
   DiffChangeType,
   FailureCode,

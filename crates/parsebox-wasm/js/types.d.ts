@@ -201,7 +201,7 @@ export type StatusError = {
  * the registry's own: `unsupported_contract_version`, `loader_failed` (the source could not
  * be fetched), `engine_fault` (the engine trapped or panicked), `run_start_failed`.
  */
-code: string, 
+code: LoadErrorCode | "unsupported_contract_version" | "loader_failed" | "run_start_failed", 
 /**
  * The explanation.
  */
@@ -214,6 +214,8 @@ line: number | null,
  * 1-based column in the parser source, when known.
  */
 column: number | null, };
+
+export type LoadErrorCode = "bad_factory" | "engine_fault" | "imports" | "init_budget_exceeded" | "init_memory_exceeded" | "init_threw" | "no_export" | "syntax_error" | "too_large" | "top_level_await" | "unsafe_regex" | "unsupported_module";
 
 export type CoreDiagnostics = { 
 /**

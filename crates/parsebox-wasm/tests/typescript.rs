@@ -39,6 +39,7 @@ fn declarations() -> String {
         AdapterState::decl(&cfg),
         AdapterStatus::decl(&cfg),
         StatusError::decl(&cfg),
+        parsebox_sandbox::LoadErrorCode::decl(&cfg),
         Diagnostics::decl(&cfg),
         parsebox_host::HostCounters::decl(&cfg),
     ];
