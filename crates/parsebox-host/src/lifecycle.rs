@@ -251,9 +251,8 @@ impl Host {
         }
     }
 
-    /// Ends the type's engine because its parser is being replaced or dropped: every run of
-    /// the type is unbound and its journal (lines of the old parser) abandoned.
-    pub(crate) fn end_engine_of(&mut self, adapter_type: &str) {
+    /// Detaches the type's current engine, if it has one, and ends it.
+    fn end_current_engine(&mut self, adapter_type: &str) {
         let engine = self
             .adapters
             .get_mut(adapter_type)
@@ -261,6 +260,12 @@ impl Host {
         if let Some(engine) = engine {
             self.end_engine(engine);
         }
+    }
+
+    /// Ends the type's engine because its parser is being replaced or dropped: every run of
+    /// the type is unbound and its journal (lines of the old parser) abandoned.
+    pub(crate) fn end_engine_of(&mut self, adapter_type: &str) {
+        self.end_current_engine(adapter_type);
         for r in self
             .runs
             .values_mut()
@@ -291,13 +296,7 @@ impl Host {
         code: FailureCode,
         mut sink: Option<&mut Vec<Answered>>,
     ) {
-        let engine = self
-            .adapters
-            .get_mut(adapter_type)
-            .and_then(|a| a.engine.take());
-        if let Some(engine) = engine {
-            self.end_engine(engine);
-        }
+        self.end_current_engine(adapter_type);
         let mut settled = Vec::new();
         for (id, r) in self
             .runs

@@ -114,7 +114,11 @@ pub(super) fn tokenize(src: &str) -> Vec<Token> {
                     depth,
                 });
             }
-            b'`' => {
+            // A template literal, or the rest of one after a `${…}` substitution.
+            b'`' | b'}' if c == b'`' || stack.last() == Some(&b'`') => {
+                if c == b'}' {
+                    stack.pop();
+                }
                 let start = i;
                 i = scan_template(i + 1, &mut stack);
                 toks.push(Token {
@@ -159,17 +163,6 @@ pub(super) fn tokenize(src: &str) -> Vec<Token> {
                 });
                 stack.push(c);
                 i += 1;
-            }
-            b'}' if stack.last() == Some(&b'`') => {
-                stack.pop();
-                let start = i;
-                i = scan_template(i + 1, &mut stack);
-                toks.push(Token {
-                    kind: Kind::Literal,
-                    start,
-                    end: i.min(b.len()),
-                    depth,
-                });
             }
             b'}' | b')' | b']' => {
                 stack.pop();
