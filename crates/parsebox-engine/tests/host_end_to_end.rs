@@ -1,0 +1,250 @@
+//! The host core driven end to end with real sandboxed parsers: a tiny executor performs the
+//! host's commands with [`Engine`]s, and for every parser of the compatibility corpus the
+//! transcript lines it gives equal what the in-thread registry gives on the same log — the two
+//! hosts agree because both go through the same engine code and the same line rule. Then the
+//! worker placement: lines answered generically at once, the real answers arriving late, equal.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    missing_docs
+)]
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use parsebox_engine::Engine;
+use parsebox_host::{
+    Command, EngineId, EngineOp, Host, HostOptions, HostPlacement, LineStep, RunId, Seq,
+};
+use parsebox_registry::{Registry, RegistryOptions};
+use parsebox_sandbox::SandboxOptions;
+use parsebox_transcript::{LineOutcome, TranscriptEntry};
+
+/// The executor: engines by id, the host's clock, late answers collected.
+struct Executor {
+    host: Host,
+    engines: HashMap<EngineId, Engine>,
+    late: HashMap<(RunId, Seq), Vec<TranscriptEntry>>,
+    now: f64,
+}
+
+impl Executor {
+    fn new(placement: HostPlacement) -> Self {
+        let options = HostOptions {
+            host: placement,
+            load_sources: false,
+            // Generous: this test is about agreement, not deadlines on a loaded machine.
+            line_budget_ms: 10_000.0,
+            hard_deadline_ms: 20_000.0,
+            ..HostOptions::default()
+        };
+        Self {
+            host: Host::new(options).unwrap(),
+            engines: HashMap::new(),
+            late: HashMap::new(),
+            now: 0.0,
+        }
+    }
+
+    fn run_ops(&mut self, engine: EngineId, ops: Vec<EngineOp>) -> Vec<(Seq, LineOutcome)> {
+        let mut began = Vec::new();
+        let answers = self
+            .engines
+            .get_mut(&engine)
+            .map(|e| e.run_ops(ops, |seq| began.push(seq)))
+            .unwrap_or_default();
+        for seq in began {
+            self.host.handle_began(self.now, engine, seq);
+        }
+        answers
+    }
+
+    /// Performs every queued command.
+    fn pump(&mut self) {
+        while let Some(command) = self.host.poll_command() {
+            match command {
+                Command::StartEngine { engine, source, .. } => {
+                    let o = self.host.options().clone();
+                    let options = SandboxOptions {
+                        line_budget_ms: o.line_budget_ms,
+                        init_budget_ms: o.init_budget_ms,
+                        entry_limits: o.entry_limits.clone(),
+                        ..SandboxOptions::default()
+                    };
+                    let started =
+                        Engine::start(&source.unwrap_or_default(), options).map(|(e, entry)| {
+                            self.engines.insert(engine, e);
+                            entry
+                        });
+                    self.host.handle_engine_started(self.now, engine, started);
+                }
+                Command::Send { engine, ops } => {
+                    let answers = self.run_ops(engine, ops);
+                    for a in self.host.handle_answers(self.now, engine, answers) {
+                        self.late.insert((a.run, a.seq), a.entries);
+                    }
+                }
+                Command::EndEngine { engine } => {
+                    self.engines.remove(&engine);
+                }
+                Command::LateAnswer { run, seq, entries } => {
+                    self.late.insert((run, seq), entries);
+                }
+                Command::Load { .. } | Command::Notify { .. } => {}
+            }
+        }
+    }
+
+    /// One line of `run`: the entries shown now, and the seq of a line answered later.
+    fn line(&mut self, run: RunId, line: &str, ts: &str) -> (Vec<TranscriptEntry>, Option<Seq>) {
+        let step = self.host.parse_line(run, line, ts).unwrap();
+        let out = match step {
+            LineStep::Answered(entries) => (entries, None),
+            LineStep::Deferred { seq, entries } => (entries, Some(seq)),
+            LineStep::RunNow { engine, seq, ops } => {
+                let answers = self.run_ops(engine, ops);
+                let answered = self.host.handle_answers(self.now, engine, answers);
+                let entries = answered
+                    .into_iter()
+                    .find(|a| a.seq == seq)
+                    .map(|a| a.entries)
+                    .expect("the synchronous line is answered");
+                (entries, None)
+            }
+        };
+        self.pump();
+        out
+    }
+}
+
+fn corpus() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/compat")
+}
+
+/// Non-empty, JS-trimmed lines of a sample log, each with its ts (as the corpus runner feeds
+/// them).
+fn sample_lines(log: &str) -> Vec<(String, String)> {
+    log.split('\n')
+        .map(|l| parsebox_transcript::jsstr::js_trim(l.strip_suffix('\r').unwrap_or(l)))
+        .filter(|l| !l.is_empty())
+        .enumerate()
+        .map(|(i, l)| (l.to_owned(), format!("2026-01-01T00:00:{:02}.000Z", i % 60)))
+        .collect()
+}
+
+fn on_big_stack(body: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(32 << 20)
+        .spawn(body)
+        .unwrap()
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+}
+
+#[test]
+fn inline_host_core_and_registry_give_the_same_entries_for_every_corpus_parser() {
+    on_big_stack(|| {
+        let mut checked = 0;
+        let mut dirs: Vec<_> = std::fs::read_dir(corpus()).unwrap().flatten().collect();
+        dirs.sort_by_key(|d| d.file_name());
+        for dir in dirs {
+            let name = dir.file_name().to_string_lossy().into_owned();
+            let Ok(source) = std::fs::read_to_string(dir.path().join("ui-parser.js")) else {
+                continue;
+            };
+            let log = std::fs::read_to_string(dir.path().join("sample.log")).unwrap();
+            let lines = sample_lines(&log);
+
+            let mut registry = Registry::new(RegistryOptions {
+                load_sources: false,
+                sandbox: SandboxOptions {
+                    line_budget_ms: 10_000.0,
+                    ..SandboxOptions::default()
+                },
+            });
+            registry.register_source(&name, &source, None);
+            let run_r = registry.create_run(&name);
+
+            let mut ex = Executor::new(HostPlacement::Inline);
+            ex.host.register_source(0.0, &name, &source, None).unwrap();
+            ex.pump();
+            let run_h = ex.host.create_run(&name).unwrap();
+
+            for (line, ts) in &lines {
+                let want = registry.run_parse_line(run_r, line, ts).unwrap();
+                let (got, later) = ex.line(run_h, line, ts);
+                assert_eq!(later, None, "{name}: inline answers at once");
+                assert_eq!(got, want, "{name}: line {line:?}");
+            }
+            let (d_r, d_h) = (
+                registry.diagnostics(Some(&name)),
+                ex.host.diagnostics(Some(&name)),
+            );
+            assert_eq!(d_h.lines_parsed, d_r.lines_parsed, "{name}");
+            assert_eq!(d_h.fallbacks, d_r.fallbacks, "{name}");
+            assert_eq!(d_h.dropped_entries, d_r.dropped_entries, "{name}");
+            checked += 1;
+        }
+        assert!(checked >= 17, "only {checked} corpus parsers found");
+    });
+}
+
+#[test]
+fn worker_placement_answers_generically_now_and_the_same_entries_late() {
+    on_big_stack(|| {
+        let dir = corpus().join("claude-stream-json");
+        let source = std::fs::read_to_string(dir.join("ui-parser.js")).unwrap();
+        let lines = sample_lines(&std::fs::read_to_string(dir.join("sample.log")).unwrap());
+
+        let mut inline = Executor::new(HostPlacement::Inline);
+        inline
+            .host
+            .register_source(0.0, "c", &source, None)
+            .unwrap();
+        inline.pump();
+        let run_i = inline.host.create_run("c").unwrap();
+
+        let mut worker = Executor::new(HostPlacement::Worker);
+        worker
+            .host
+            .register_source(0.0, "c", &source, None)
+            .unwrap();
+        worker.pump();
+        let run_w = worker.host.create_run("c").unwrap();
+
+        for (line, ts) in &lines {
+            let (want, _) = inline.line(run_i, line, ts);
+            let (now, seq) = worker.line(run_w, line, ts);
+            let seq = seq.expect("a worker line is answered later");
+            assert_eq!(
+                now,
+                vec![TranscriptEntry::stdout(ts, line)],
+                "generic at once"
+            );
+            assert_eq!(worker.late.get(&(run_w, seq)), Some(&want), "{line:?}");
+        }
+        let d = worker.host.diagnostics(Some("c"));
+        assert_eq!(d.lines_parsed, lines.len() as u64);
+        assert_eq!(d.host.late_answers, lines.len() as u64);
+    });
+}
+
+#[test]
+fn a_parser_that_does_not_load_fails_the_type_with_its_load_error() {
+    let mut ex = Executor::new(HostPlacement::Inline);
+    ex.host
+        .register_source(0.0, "bad", "\nexport function parseStdoutLine( {", None)
+        .unwrap();
+    ex.pump();
+    let status = ex.host.status("bad");
+    assert_eq!(status.state, parsebox_host::AdapterState::Failed);
+    assert!(status.reason.unwrap().contains("syntax_error"));
+    let run = ex.host.create_run("bad").unwrap();
+    let (entries, later) = ex.line(run, "x", "t");
+    assert_eq!(
+        (entries, later),
+        (vec![TranscriptEntry::stdout("t", "x")], None)
+    );
+    let _ = LoadResult::NoParser; // the executor's loader answers; not needed here
+}
