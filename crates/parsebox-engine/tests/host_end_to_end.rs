@@ -246,5 +246,4 @@ fn a_parser_that_does_not_load_fails_the_type_with_its_load_error() {
         (entries, later),
         (vec![TranscriptEntry::stdout("t", "x")], None)
     );
-    let _ = LoadResult::NoParser; // the executor's loader answers; not needed here
 }
