@@ -19,6 +19,16 @@ use parsebox_host::{EngineOp, LoadError, RunId, Seq};
 use parsebox_sandbox::{ParserModule, ParserRun, SandboxOptions};
 use parsebox_transcript::{outcome_resets_parser, FailureCode, LineFailure, LineOutcome};
 
+/// The sandbox's load error as the host core's data: the one conversion, for every host.
+pub fn load_error(e: parsebox_sandbox::LoadError) -> LoadError {
+    LoadError {
+        code: e.code.to_string(),
+        message: e.message,
+        line: e.line,
+        column: e.column,
+    }
+}
+
 /// One adapter's loaded parser and its runs.
 pub struct Engine {
     module: ParserModule,
@@ -39,12 +49,7 @@ impl Engine {
     /// # Errors
     /// The sandbox's load error as the host core's data.
     pub fn start(source: &str, options: SandboxOptions) -> Result<(Engine, String), LoadError> {
-        let module = ParserModule::load(source, options).map_err(|e| LoadError {
-            code: e.code.to_string(),
-            message: e.message,
-            line: e.line,
-            column: e.column,
-        })?;
+        let module = ParserModule::load(source, options).map_err(load_error)?;
         let entry = module.entry_point().as_str().to_owned();
         let engine = Engine {
             module,

@@ -174,12 +174,24 @@ pub enum LoadResult {
     Failed(String),
 }
 
-/// Why an engine could not load a parser (syntax error, no usable export, too large, init threw
-/// or ran over budget). Data, not an error of the host.
+/// Why an adapter type failed, as data: why an engine could not load its parser (syntax error,
+/// no usable export, too large, init threw or ran over budget), or why the host gave up on it.
+/// Not an error of the host. A status carries it beside its `reason` sentence, so a viewer can
+/// point at the source position.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "StatusError"))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LoadError {
-    /// A stable snake_case reason (`syntax_error`, `no_export`, `too_large`, …).
+    /// A sandbox load code (`syntax_error`, `imports`, `no_export`, `init_threw`, …), or one of
+    /// the host's own: `unsupported_contract_version`, `loader_failed` (the source could not be
+    /// fetched), `engine_fault` (the engine trapped or panicked), `run_start_failed`.
+    #[cfg_attr(
+        feature = "ts",
+        ts(
+            type = "LoadErrorCode | \"unsupported_contract_version\" | \"loader_failed\" | \"run_start_failed\""
+        )
+    )]
     pub code: String,
     /// A human-readable explanation.
     pub message: String,
@@ -187,6 +199,18 @@ pub struct LoadError {
     pub line: Option<u32>,
     /// The 1-based source column, when the error has a position.
     pub column: Option<u32>,
+}
+
+impl LoadError {
+    /// An error without a source position.
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+            line: None,
+            column: None,
+        }
+    }
 }
 
 impl fmt::Display for LoadError {

@@ -23,7 +23,7 @@ mod status;
 pub use diagnostics::Diagnostics;
 pub use registry::{LoadRequest, LoadResult, Registry, RegistryOptions};
 pub use run::RunId;
-pub use status::{AdapterState, AdapterStatus, StatusError};
+pub use status::{AdapterState, AdapterStatus, LoadError};
 
 /// A trusted, first-party parser registered by the host: called directly, without a sandbox.
 /// Each call makes one fresh run (a fresh stateful instance).

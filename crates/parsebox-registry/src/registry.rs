@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use parsebox_engine::load_error;
 use parsebox_host::{check_contract_version, count_line, AnsweredBy};
 use parsebox_sandbox::{EntryPoint, ParserModule, SandboxOptions};
 use parsebox_transcript::{
@@ -13,7 +14,7 @@ use web_time::Instant;
 
 use crate::run::{Engine, Recovery, Run, RunParser};
 use crate::{
-    AdapterState, AdapterStatus, BuiltinFactory, Diagnostics, RegistryError, RunId, StatusError,
+    AdapterState, AdapterStatus, BuiltinFactory, Diagnostics, LoadError, RegistryError, RunId,
 };
 
 /// Options of a [`Registry`].
@@ -56,7 +57,7 @@ struct Adapter {
     state: AdapterState,
     reason: Option<String>,
     /// Why the type failed, as data (set with `reason` by `fail`).
-    error: Option<StatusError>,
+    error: Option<LoadError>,
     contract_version: Option<String>,
     parser: Parser,
     /// Bumped whenever `parser` changes, so runs know they are stale.
@@ -196,7 +197,7 @@ impl Registry {
             .filter(|f| f.code == FailureCode::EngineFault)
         {
             let reason = format!("engine fault: {}", f.message);
-            let error = StatusError::new("engine_fault", f.message.clone());
+            let error = LoadError::new("engine_fault", f.message.clone());
             self.fail(&adapter_type, reason, error);
         }
         Ok(settled.entries)
@@ -372,7 +373,7 @@ impl Registry {
         a.contract_version = contract_version.map(str::to_owned);
         if let Some(v) = contract_version {
             if let Err(reason) = check_contract_version(v) {
-                let error = StatusError::new("unsupported_contract_version", reason.clone());
+                let error = LoadError::new("unsupported_contract_version", reason.clone());
                 self.fail(adapter_type, reason, error);
                 return self.status(adapter_type);
             }
@@ -450,7 +451,7 @@ impl Registry {
                 self.status(&request.adapter_type)
             }
             LoadResult::Failed(reason) => {
-                let error = StatusError::new("loader_failed", reason.clone());
+                let error = LoadError::new("loader_failed", reason.clone());
                 self.fail(&request.adapter_type, reason, error);
                 self.status(&request.adapter_type)
             }
@@ -559,7 +560,7 @@ impl Registry {
         self.adapters
             .entry(adapter_type.to_owned())
             .or_insert_with(Adapter::new);
-        let error = StatusError::new("engine_fault", reason);
+        let error = LoadError::new("engine_fault", reason);
         self.fail(adapter_type, format!("engine fault: {reason}"), error);
     }
 
@@ -598,7 +599,7 @@ impl Registry {
         let Some(a) = self.adapters.get(adapter_type) else {
             return Engine::Generic;
         };
-        let made: Result<Box<dyn RunParser>, StatusError> = match &a.parser {
+        let made: Result<Box<dyn RunParser>, LoadError> = match &a.parser {
             Parser::Generic => return Engine::Generic,
             Parser::Builtin(factory) => Ok(factory()),
             Parser::Module(module) => {
@@ -611,14 +612,14 @@ impl Registry {
             Ok(p) => Engine::Parser(p),
             Err(reason) => {
                 let message = format!("could not start a run: {}: {}", reason.code, reason.message);
-                let error = StatusError {
+                let error = LoadError {
                     code: "run_start_failed".to_owned(),
                     ..reason
                 };
                 self.fail(
                     adapter_type,
                     message.clone(),
-                    StatusError { message, ..error },
+                    LoadError { message, ..error },
                 );
                 Engine::Generic
             }
@@ -626,7 +627,7 @@ impl Registry {
     }
 
     /// Marks `adapter_type` failed: `reason` is the sentence, `error` the same as data.
-    fn fail(&mut self, adapter_type: &str, reason: String, error: StatusError) {
+    fn fail(&mut self, adapter_type: &str, reason: String, error: LoadError) {
         if let Some(a) = self.adapters.get_mut(adapter_type) {
             a.state = AdapterState::Failed;
             a.error = Some(error);
@@ -677,23 +678,17 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, LineFailure>) -> Result<T, LineFailu
 /// Like [`guarded`] for loads, with the error as data.
 fn guarded_load<T>(
     f: impl FnOnce() -> Result<T, parsebox_sandbox::LoadError>,
-) -> Result<T, StatusError> {
-    let as_data = |e: parsebox_sandbox::LoadError| StatusError {
-        code: e.code.to_string(),
-        message: e.message,
-        line: e.line,
-        column: e.column,
-    };
+) -> Result<T, LoadError> {
     #[cfg(not(target_arch = "wasm32"))]
     {
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
-            Ok(r) => r.map_err(as_data),
-            Err(payload) => Err(StatusError::new("engine_fault", panic_message(&payload))),
+            Ok(r) => r.map_err(load_error),
+            Err(payload) => Err(LoadError::new("engine_fault", panic_message(&payload))),
         }
     }
     #[cfg(target_arch = "wasm32")]
     {
-        f().map_err(as_data)
+        f().map_err(load_error)
     }
 }
 

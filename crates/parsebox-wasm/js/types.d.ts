@@ -198,20 +198,20 @@ error: StatusError | null, };
 export type StatusError = { 
 /**
  * A sandbox load code (`syntax_error`, `imports`, `no_export`, `init_threw`, …), or one of
- * the registry's own: `unsupported_contract_version`, `loader_failed` (the source could not
- * be fetched), `engine_fault` (the engine trapped or panicked), `run_start_failed`.
+ * the host's own: `unsupported_contract_version`, `loader_failed` (the source could not be
+ * fetched), `engine_fault` (the engine trapped or panicked), `run_start_failed`.
  */
 code: LoadErrorCode | "unsupported_contract_version" | "loader_failed" | "run_start_failed", 
 /**
- * The explanation.
+ * A human-readable explanation.
  */
 message: string, 
 /**
- * 1-based line in the parser source, when known.
+ * The 1-based source line, when the error has a position.
  */
 line: number | null, 
 /**
- * 1-based column in the parser source, when known.
+ * The 1-based source column, when the error has a position.
  */
 column: number | null, };
 

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use parsebox_registry::{LoadRequest, LoadResult, Registry, RegistryOptions, RunId};
 use parsebox_sandbox::SandboxOptions;
-use parsebox_transcript::{EntryLimits, LineOutcome};
+use parsebox_transcript::{EntryLimits, FailureCode, LineFailure, LineOutcome};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
@@ -252,7 +252,8 @@ impl RegistryCore {
         let outcome: LineOutcome = match outcome {
             Some(o) => o,
             // No parser in the worker's run: the generic entry, as the page would give it.
-            None => Ok(serde_json::json!([{ "kind": "stdout", "ts": ts, "text": line }])),
+            None => serde_json::to_value(vec![parsebox_transcript::generic_entry(line, ts)])
+                .map_err(|e| LineFailure::new(FailureCode::EngineFault, e.to_string())),
         };
         to_json(&outcome)
     }

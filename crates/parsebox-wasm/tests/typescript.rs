@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use parsebox_registry::{AdapterState, AdapterStatus, Diagnostics, StatusError};
+use parsebox_registry::{AdapterState, AdapterStatus, Diagnostics, LoadError};
 use parsebox_transcript::entry::{
     DeltaText, Diff, DiffChangeType, Init, RunResult, Text, ToolCall, ToolResult,
 };
@@ -38,7 +38,7 @@ fn declarations() -> String {
         Stream::decl(&cfg),
         AdapterState::decl(&cfg),
         AdapterStatus::decl(&cfg),
-        StatusError::decl(&cfg),
+        LoadError::decl(&cfg),
         parsebox_sandbox::LoadErrorCode::decl(&cfg),
         Diagnostics::decl(&cfg),
         parsebox_host::HostCounters::decl(&cfg),
