@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use parsebox_host::{EngineOp, LoadError, RunId, Seq};
+use parsebox_host::{EngineConfig, EngineOp, LoadError, RunId, Seq};
 use parsebox_sandbox::{ParserModule, ParserRun, SandboxOptions};
 use parsebox_transcript::{outcome_resets_parser, FailureCode, LineFailure, LineOutcome};
 
@@ -27,6 +27,26 @@ pub fn load_error(e: parsebox_sandbox::LoadError) -> LoadError {
         line: e.line,
         column: e.column,
     }
+}
+
+/// The sandbox options of an engine started with the host's [`EngineConfig`]: the one place
+/// the engine-side options are laid onto the sandbox's defaults.
+///
+/// # Errors
+/// A `LoadError` with code `bad_options` when the sandbox refuses a value (the host core
+/// checked them already; this guards an engine started with a hand-made config).
+pub fn sandbox_options(config: &EngineConfig) -> Result<SandboxOptions, LoadError> {
+    let options = SandboxOptions {
+        line_budget_ms: config.line_budget_ms,
+        init_budget_ms: config.init_budget_ms,
+        max_source_bytes: config.max_source_bytes,
+        max_line_bytes: config.max_line_bytes,
+        ..SandboxOptions::default()
+    };
+    options
+        .validate()
+        .map_err(|m| LoadError::new("bad_options", m))?;
+    Ok(options)
 }
 
 /// One adapter's loaded parser and its runs.

@@ -88,7 +88,9 @@ impl Executor {
                 Command::EndEngine { engine } => {
                     self.engines.remove(&engine);
                 }
-                Command::LateAnswer { run, seq, entries } => {
+                Command::LateAnswer {
+                    run, seq, entries, ..
+                } => {
                     self.late.insert((run, seq), entries);
                 }
                 Command::Load { .. } | Command::Notify { .. } => {}

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::answer_cache::AnswerCache;
 use crate::{Diagnostics, EngineId, Placement, RunId};
 
 /// Where an adapter type is in its lifecycle.
@@ -61,6 +62,8 @@ pub(crate) struct Adapter {
     pub(crate) default_run: Option<RunId>,
     /// Engine starts since a line was last answered by one of this type's engines.
     pub(crate) starts_without_progress: u32,
+    /// Late answers of the default run, for the page's next `parse_line` of the same line.
+    pub(crate) answer_cache: AnswerCache,
     pub(crate) diag: Diagnostics,
 }
 
@@ -78,6 +81,7 @@ impl Adapter {
             engine: None,
             default_run: None,
             starts_without_progress: 0,
+            answer_cache: AnswerCache::default(),
             diag: Diagnostics::default(),
         }
     }

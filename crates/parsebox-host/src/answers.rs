@@ -7,7 +7,7 @@ use parsebox_transcript::{
 
 use crate::diagnostics::{count_line, AnsweredBy};
 use crate::journal::Delivery;
-use crate::{Answered, Command, EngineId, Host, HostPlacement, Placement, RunId, Seq};
+use crate::{Answered, EngineId, Host, HostPlacement, Placement, RunId, Seq};
 
 impl Host {
     /// The engine reports it is starting line `seq` (a non-replay line). For a Worker engine
@@ -121,24 +121,21 @@ impl Host {
         let index = r.journal.find_pending(seq)?;
         let l = r.journal.line(index)?;
         let settled = rule(&l.line, &l.ts, &self.options.entry_limits);
+        let (line, ts) = (l.line.clone(), l.ts.clone());
         let delivery = r.journal.settle(index, settled.resets_parser())?;
         let a = self.adapters.get_mut(&r.adapter_type)?;
         count_line(&mut a.diag, &settled, AnsweredBy::Parser);
         let code = settled.fallback.as_ref().map(|f| f.code);
+        let answered = Answered {
+            run,
+            seq,
+            line,
+            ts,
+            entries: settled.entries,
+        };
         match delivery {
-            Delivery::Now => sink.push(Answered {
-                run,
-                seq,
-                entries: settled.entries,
-            }),
-            Delivery::Late => {
-                a.diag.host.late_answers += 1;
-                self.commands.push_back(Command::LateAnswer {
-                    run,
-                    seq,
-                    entries: settled.entries,
-                });
-            }
+            Delivery::Now => sink.push(answered),
+            Delivery::Late => self.push_late(answered),
         }
         Some(code)
     }

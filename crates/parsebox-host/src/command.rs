@@ -23,8 +23,10 @@ pub enum Placement {
     Builtin,
 }
 
-/// One operation an engine performs, in order, for the runs it holds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One operation an engine performs, in order, for the runs it holds. On the wire (core to
+/// engine instance) a JSON object tagged by `op`: `{"op":"line","seq":7,"run":1,…}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "camelCase")]
 pub enum EngineOp {
     /// Create `run`: a fresh `createStdoutParser()` instance with fresh module state, `Date`
     /// and seeded `Math.random` (SPEC §3).
@@ -109,6 +111,10 @@ pub enum Command {
         run: RunId,
         /// The address [`LineStep::Deferred`] gave.
         seq: Seq,
+        /// The line, as it was parsed.
+        line: String,
+        /// Its timestamp.
+        ts: String,
         /// What the transcript shows for the line from now on.
         entries: Vec<TranscriptEntry>,
     },
@@ -154,6 +160,10 @@ pub struct Answered {
     pub run: RunId,
     /// The line's address.
     pub seq: Seq,
+    /// The line, as it was parsed.
+    pub line: String,
+    /// Its timestamp.
+    pub ts: String,
     /// What the transcript shows for the line.
     pub entries: Vec<TranscriptEntry>,
 }

@@ -75,6 +75,7 @@
 //!   is ignored by id.
 
 mod adapter;
+mod answer_cache;
 mod answers;
 mod command;
 mod diagnostics;
@@ -94,8 +95,9 @@ pub use command::{Answered, Command, EngineOp, LineStep, LoadError, LoadResult, 
 pub use diagnostics::{count_line, AnsweredBy, Diagnostics, HostCounters};
 pub use host::Host;
 pub use options::{
-    HostOptions, HostPlacement, OptionsError, MAX_COUNT, MAX_DEPTH, MAX_DURATION_MS,
-    MAX_JOURNAL_BYTES, MAX_RESPAWNS, MAX_STRING_BYTES,
+    EngineConfig, HostOptions, HostPlacement, OptionsError, DEFAULT_MEMORY_BYTES, MAX_COUNT,
+    MAX_DEPTH, MAX_DURATION_MS, MAX_JOURNAL_BYTES, MAX_LINE_BYTES, MAX_MEMORY_BYTES, MAX_RESPAWNS,
+    MAX_SOURCE_BYTES, MAX_STRING_BYTES, MIN_MEMORY_BYTES,
 };
 
 /// The address of one line: unique over the host's life, never reused. Answers and

@@ -306,12 +306,8 @@ impl Host {
             r.engine = None;
             for l in r.journal.take_pending() {
                 let failure = LineFailure::new(code, reason);
-                settled.push((
-                    *id,
-                    l.seq,
-                    l.pending,
-                    settle_failure(&l.line, &l.ts, failure),
-                ));
+                let s = settle_failure(&l.line, &l.ts, failure);
+                settled.push((*id, l.seq, l.line, l.ts, l.pending, s));
             }
         }
         let Some(a) = self.adapters.get_mut(adapter_type) else {
@@ -322,24 +318,23 @@ impl Host {
         a.load_token = 0;
         a.generation += 1;
         a.entry_point = None;
-        for (run, seq, delivery, s) in settled {
+        let mut late = Vec::new();
+        for (run, seq, line, ts, delivery, s) in settled {
             count_line(&mut a.diag, &s, AnsweredBy::Parser);
             let answered = Answered {
                 run,
                 seq,
+                line,
+                ts,
                 entries: s.entries,
             };
             match (delivery, sink.as_deref_mut()) {
                 (Some(Delivery::Now), Some(sink)) => sink.push(answered),
-                _ => {
-                    a.diag.host.late_answers += 1;
-                    self.commands.push_back(Command::LateAnswer {
-                        run: answered.run,
-                        seq: answered.seq,
-                        entries: answered.entries,
-                    });
-                }
+                _ => late.push(answered),
             }
+        }
+        for answered in late {
+            self.push_late(answered);
         }
         if let Some(a) = self.adapters.get_mut(adapter_type) {
             a.diag.last_error = Some(reason.to_owned());

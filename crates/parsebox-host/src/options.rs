@@ -48,6 +48,31 @@ pub struct HostOptions {
     pub host: HostPlacement,
     /// Ask for a type's source ([`Command::Load`](crate::Command::Load)) on its first use.
     pub load_sources: bool,
+    /// Largest parser source an engine accepts (passed on to engines).
+    pub max_source_bytes: usize,
+    /// Longest line an engine hands to its parser; longer lines fail alone (passed on).
+    pub max_line_bytes: usize,
+    /// Most linear memory one engine instance may grow to: past it the instance traps, and only
+    /// that adapter fails.
+    pub max_memory_bytes: u64,
+}
+
+/// What every engine the executor starts is configured with: the engine-side options, as one
+/// JSON object ([`HostOptions::engine_config`]). The executor passes it to each engine as is
+/// and sizes the engine's memory by `max_memory_bytes`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EngineConfig {
+    /// In-engine budget of one line, in milliseconds.
+    pub line_budget_ms: f64,
+    /// In-engine budget of module evaluation plus `createStdoutParser()`, in milliseconds.
+    pub init_budget_ms: f64,
+    /// Largest parser source accepted, in bytes.
+    pub max_source_bytes: usize,
+    /// Longest line handed to the parser, in bytes.
+    pub max_line_bytes: usize,
+    /// Most linear memory the engine instance may grow to, in bytes.
+    pub max_memory_bytes: u64,
 }
 
 impl Default for HostOptions {
@@ -63,6 +88,9 @@ impl Default for HostOptions {
             entry_limits: EntryLimits::default(),
             host: HostPlacement::Auto,
             load_sources: true,
+            max_source_bytes: 50 * 1024,
+            max_line_bytes: 4 << 20,
+            max_memory_bytes: DEFAULT_MEMORY_BYTES,
         }
     }
 }
@@ -81,6 +109,16 @@ pub const MAX_COUNT: usize = 10_000_000;
 pub const MAX_DEPTH: usize = 1_000;
 /// The most engine starts without progress an option accepts.
 pub const MAX_RESPAWNS: u32 = 100;
+/// The largest parser source an option accepts: 64 MiB.
+pub const MAX_SOURCE_BYTES: usize = 64 << 20;
+/// The longest line an option accepts: 1 GiB.
+pub const MAX_LINE_BYTES: usize = 1 << 30;
+/// Default memory of one engine instance: 512 MiB.
+pub const DEFAULT_MEMORY_BYTES: u64 = 512 << 20;
+/// The least memory an engine instance may be given: 32 MiB (its code, stack and a realm).
+pub const MIN_MEMORY_BYTES: u64 = 32 << 20;
+/// The most memory a wasm32 instance can address: 4 GiB.
+pub const MAX_MEMORY_BYTES: u64 = 4 << 30;
 
 /// An option with a value the host cannot work with.
 #[derive(Clone, Debug, PartialEq)]
@@ -162,6 +200,28 @@ impl HostOptions {
         size("maxArrayLen", l.max_array_len, MAX_COUNT)?;
         size("maxObjectKeys", l.max_object_keys, MAX_COUNT)?;
         size("maxDepth", l.max_depth, MAX_DEPTH)?;
+        size("maxSourceBytes", self.max_source_bytes, MAX_SOURCE_BYTES)?;
+        size("maxLineBytes", self.max_line_bytes, MAX_LINE_BYTES)?;
+        if !(MIN_MEMORY_BYTES..=MAX_MEMORY_BYTES).contains(&self.max_memory_bytes) {
+            return Err(OptionsError {
+                option: "maxMemoryBytes",
+                message: format!(
+                    "must be between {MIN_MEMORY_BYTES} and {MAX_MEMORY_BYTES}, got {}",
+                    self.max_memory_bytes
+                ),
+            });
+        }
         Ok(())
+    }
+
+    /// The engine-side options every engine is started with.
+    pub fn engine_config(&self) -> EngineConfig {
+        EngineConfig {
+            line_budget_ms: self.line_budget_ms,
+            init_budget_ms: self.init_budget_ms,
+            max_source_bytes: self.max_source_bytes,
+            max_line_bytes: self.max_line_bytes,
+            max_memory_bytes: self.max_memory_bytes,
+        }
     }
 }

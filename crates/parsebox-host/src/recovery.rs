@@ -196,15 +196,28 @@ impl Host {
         }
     }
 
-    /// Delivers an answer whose caller no longer waits as a `LateAnswer`.
+    /// Delivers an answer whose caller no longer waits as a `LateAnswer`: the one path of
+    /// every late answer. A line of a type's default run is also remembered, so the page's
+    /// next `parse_line` of the same line and ts (a viewer re-parsing the log on each render)
+    /// gets the answer at once.
     pub(crate) fn push_late(&mut self, answered: Answered) {
         let adapter_type = self.runs.get(&answered.run).map(|r| &r.adapter_type);
         if let Some(a) = adapter_type.and_then(|t| self.adapters.get_mut(t)) {
             a.diag.host.late_answers += 1;
+            if a.default_run == Some(answered.run) {
+                a.answer_cache.insert(
+                    a.generation,
+                    &answered.line,
+                    &answered.ts,
+                    &answered.entries,
+                );
+            }
         }
         self.commands.push_back(Command::LateAnswer {
             run: answered.run,
             seq: answered.seq,
+            line: answered.line,
+            ts: answered.ts,
             entries: answered.entries,
         });
     }

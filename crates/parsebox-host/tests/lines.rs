@@ -311,3 +311,29 @@ fn a_reentrant_line_does_not_strand_the_engine() {
     assert_eq!(text(&sim.parse(run, "after")), "after#1");
     assert_eq!(sim.host.diagnostics(Some("b")).host.stale_answers, 0);
 }
+
+/// A viewer that re-parses the whole log on every render (Paperclip's `parseStdoutLine` per
+/// line) sees a Worker's answer on its next render: the default run remembers late answers by
+/// line and ts. Another run (its own state) does not share them, and a new parser forgets them.
+#[test]
+fn the_default_run_answers_a_known_line_at_once() {
+    let mut sim = Sim::with_parser(options(|o| o.host = HostPlacement::Worker), "a");
+    let run = sim.host.default_run("a").unwrap();
+    assert!(matches!(
+        sim.host.parse_line(run, "hello", TS).unwrap(),
+        LineStep::Deferred { .. }
+    ));
+    sim.pump();
+    sim.step();
+    assert_eq!(sim.late_texts(), ["hello#1"]);
+    let LineStep::Answered(again) = sim.host.parse_line(run, "hello", TS).unwrap() else {
+        panic!("the known line should be answered at once");
+    };
+    assert_eq!(text(&again), "hello#1");
+
+    let other = sim.host.create_run("a").unwrap();
+    assert!(matches!(
+        sim.host.parse_line(other, "hello", TS).unwrap(),
+        LineStep::Deferred { .. }
+    ));
+}

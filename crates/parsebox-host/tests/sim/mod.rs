@@ -193,7 +193,9 @@ impl Sim {
                 Command::EndEngine { engine } => {
                     self.engines.remove(&engine);
                 }
-                Command::LateAnswer { run, seq, entries } => self.late.push((run, seq, entries)),
+                Command::LateAnswer {
+                    run, seq, entries, ..
+                } => self.late.push((run, seq, entries)),
                 Command::Notify { adapter_type } => self.notified.push(adapter_type),
             }
         }
