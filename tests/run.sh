@@ -17,7 +17,8 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 say "cargo test"
 cargo test --workspace --locked
 say "cargo clippy (wasm32)"
-cargo clippy -p parsebox-sandbox -p parsebox-registry -p parsebox-wasm --target wasm32-unknown-unknown --locked -- -D warnings
+cargo clippy -p parsebox-wasm --target wasm32-unknown-unknown --locked -- -D warnings
+bash crates/parsebox-engine-wasm/build.sh --clippy
 
 say "compatibility corpus (Node)"
 node tests/corpus/check-corpus.mjs

@@ -15,6 +15,7 @@ wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm-release/parsebox_wasm.wasm"
 find "$out" -mindepth 1 ! -name .gitkeep -delete 2>/dev/null || true
 mkdir -p "$out"
 wasm-bindgen --target web --out-dir "$out" --out-name parsebox_wasm "$wasm"
+bash crates/parsebox-engine-wasm/build.sh "$out"  # the engine module: pkg/parsebox_engine.wasm
 
 # The glue refuses a second initSync once instantiated; parsebox re-instantiates after a wasm
 # trap (a panic inside one adapter's engine), so the guard gives way when asked explicitly.

@@ -37,11 +37,12 @@ let nonce = 0;
  * type that once overran its budget to a worker, which answers generically at first).
  */
 export function newRegistry(pb, options) {
+  // The memory probes add what the newest registry's engine instances hold.
   try {
-    return new pb.ParserRegistry({ ...options, host: "inline" });
+    return (globalThis.__parseboxRegistry = new pb.ParserRegistry({ ...options, host: "inline" }));
   } catch (e) {
     if (e?.name !== "ParseboxOptionsError") throw e;
-    return new pb.ParserRegistry(options);
+    return (globalThis.__parseboxRegistry = new pb.ParserRegistry(options));
   }
 }
 

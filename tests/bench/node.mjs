@@ -88,7 +88,7 @@ async function coldNode(engine, srcPath) {
   const t0 = now();
   if (engine === "parsebox") {
     const pb = await import(pathToFileURL(join(pkgDir, "index.js")).href);
-    pb.initSync({ module: readFileSync(join(pkgDir, "parsebox_wasm_bg.wasm")) });
+    pb.initSync({ module: readFileSync(join(pkgDir, "parsebox_wasm_bg.wasm")), engine: readFileSync(join(pkgDir, "parsebox_engine.wasm")) });
     const tInit = now();
     const registry = newRegistry(pb, { loadSource: null });
     registry.parseLine("generic", LINE, TS);
@@ -131,9 +131,10 @@ async function memoryNode(engine, srcPath) {
   let probe;
   if (engine === "parsebox") {
     deps.parsebox = await import(pathToFileURL(join(pkgDir, "index.js")).href);
-    deps.parsebox.initSync({ module: readFileSync(join(pkgDir, "parsebox_wasm_bg.wasm")) });
+    deps.parsebox.initSync({ module: readFileSync(join(pkgDir, "parsebox_wasm_bg.wasm")), engine: readFileSync(join(pkgDir, "parsebox_engine.wasm")) });
     const wasm = (await import(pathToFileURL(join(pkgDir, "parsebox_wasm.js")).href)).initSync({});
-    probe = () => wasm.memory.buffer.byteLength;
+    // The core's memory plus every engine instance of the newest registry.
+    probe = () => wasm.memory.buffer.byteLength + (globalThis.__parseboxRegistry?.diagnostics().memoryBytes ?? 0);
   } else if (engine === "quickjs") {
     const { newQuickJSWASMModuleFromVariant } = await import("quickjs-emscripten-core");
     deps.quickjs = await newQuickJSWASMModuleFromVariant((await import("@jitl/quickjs-wasmfile-release-sync")).default);
@@ -223,8 +224,7 @@ function readdirMatch(dir, re) {
 
 async function nodeSuite(cfg) {
   const pb = await import(pathToFileURL(join(pkgDir, "index.js")).href);
-  const bytes = readFileSync(join(pkgDir, "parsebox_wasm_bg.wasm"));
-  pb.initSync({ module: bytes });
+  pb.initSync({ module: readFileSync(join(pkgDir, "parsebox_wasm_bg.wasm")), engine: readFileSync(join(pkgDir, "parsebox_engine.wasm")) });
   const { newQuickJSWASMModuleFromVariant } = await import("quickjs-emscripten-core");
   const variant = (await import("@jitl/quickjs-wasmfile-release-sync")).default;
   const quickjs = await newQuickJSWASMModuleFromVariant(variant);

@@ -98,7 +98,7 @@ window.memoryRun = async (engine, src) => {
     deps.parsebox = await import("/pkg/index.js");
     await deps.parsebox.default();
     const wasm = (await import("/pkg/parsebox_wasm.js")).initSync({}); // the instance init() made
-    probe = () => wasm.memory.buffer.byteLength;
+    probe = () => wasm.memory.buffer.byteLength + (globalThis.__parseboxRegistry?.diagnostics().memoryBytes ?? 0);
   } else if (engine === "quickjs") {
     const { newQuickJSWASMModuleFromVariant } = await import("quickjs-emscripten-core");
     deps.quickjs = await newQuickJSWASMModuleFromVariant((await import("@jitl/quickjs-wasmfile-release-sync")).default);

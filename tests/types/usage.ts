@@ -1,6 +1,6 @@
 // Type test: compiled with `tsc --noEmit` against the built package. Each line after an
 // expect-error directive must NOT compile; if one does, tsc fails the test.
-import init, { ParserRegistry, TranscriptBuilder, type TranscriptEntry, type AdapterStatus, type FailureCode, type StatusError } from "parsebox";
+import init, { initSync, ParserRegistry, ParseboxReentrancyError, TranscriptBuilder, type TranscriptEntry, type AdapterStatus, type FailureCode, type StatusError, type Placement } from "parsebox";
 
 export async function usage(): Promise<string[]> {
   await init();
@@ -63,6 +63,12 @@ export async function usage(): Promise<string[]> {
   const missingField: TranscriptEntry = { kind: "tool_result", ts: "t", toolUseId: "1", content: "c" };
   // @ts-expect-error: options carry units in their names
   new ParserRegistry({ lineBudget: 50 });
+  // Each parser's engine instance has its own memory cap, in bytes; the status says where it runs.
+  new ParserRegistry({ maxMemoryBytes: 256 << 20, host: "auto" });
+  const where: Placement | null = registry.status("hermes").placement;
+  texts.push(String(where), String(registry.diagnostics().memoryBytes), ParseboxReentrancyError.name);
+  // @ts-expect-error: Node's synchronous init needs the engine module too
+  initSync({ module: new Uint8Array() });
   // @ts-expect-error: a chunk's stream is stdout, stderr or system
   builder.push({ ts: "t", stream: "video", chunk: "x" });
   void wrongKind;

@@ -13,11 +13,11 @@
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
-use std::collections::HashMap;
-
-use parsebox_host::{EngineConfig, EngineOp, LoadError, RunId, Seq};
+use parsebox_host::{
+    EngineConfig, EngineOp, EngineRuns, InstanceFactory, LoadError, ParserInstance, Seq,
+};
 use parsebox_sandbox::{ParserModule, ParserRun, SandboxOptions};
-use parsebox_transcript::{outcome_resets_parser, FailureCode, LineFailure, LineOutcome};
+use parsebox_transcript::{FailureCode, LineFailure, LineOutcome};
 
 /// The sandbox's load error as the host core's data: the one conversion, for every host.
 pub fn load_error(e: parsebox_sandbox::LoadError) -> LoadError {
@@ -51,14 +51,34 @@ pub fn sandbox_options(config: &EngineConfig) -> Result<SandboxOptions, LoadErro
 
 /// One adapter's loaded parser and its runs.
 pub struct Engine {
-    module: ParserModule,
-    runs: HashMap<RunId, Slot>,
+    runs: EngineRuns<Loaded>,
 }
 
-/// A run and whether its parser owes a reset before the next line.
-struct Slot {
-    run: Result<ParserRun, LineFailure>,
-    reset_owed: bool,
+/// The loaded module as the maker of each run's instance.
+struct Loaded(ParserModule);
+
+impl InstanceFactory for Loaded {
+    type Instance = Instance;
+    fn new_instance(&mut self) -> Result<Instance, LineFailure> {
+        self.0.new_run().map(Instance).map_err(|e| {
+            LineFailure::new(
+                FailureCode::RealmUnavailable,
+                format!("could not start the run: {e}"),
+            )
+        })
+    }
+}
+
+/// One run's sandboxed parser instance.
+struct Instance(ParserRun);
+
+impl ParserInstance for Instance {
+    fn parse(&mut self, line: &str, ts: &str) -> LineOutcome {
+        self.0.parse_line_raw(line, ts)
+    }
+    fn reset(&mut self) -> Result<(), LineFailure> {
+        self.0.reset()
+    }
 }
 
 impl Engine {
@@ -72,8 +92,7 @@ impl Engine {
         let module = ParserModule::load(source, options).map_err(load_error)?;
         let entry = module.entry_point().as_str().to_owned();
         let engine = Engine {
-            module,
-            runs: HashMap::new(),
+            runs: EngineRuns::new(Loaded(module)),
         };
         Ok((engine, entry))
     }
@@ -83,70 +102,8 @@ impl Engine {
     pub fn run_ops(
         &mut self,
         ops: Vec<EngineOp>,
-        mut began: impl FnMut(Seq),
+        began: impl FnMut(Seq),
     ) -> Vec<(Seq, LineOutcome)> {
-        let mut answers = Vec::new();
-        for op in ops {
-            match op {
-                EngineOp::NewRun { run } => {
-                    let made = self.module.new_run().map_err(|e| {
-                        LineFailure::new(
-                            FailureCode::RealmUnavailable,
-                            format!("could not start the run: {e}"),
-                        )
-                    });
-                    self.runs.insert(
-                        run,
-                        Slot {
-                            run: made,
-                            reset_owed: false,
-                        },
-                    );
-                }
-                EngineOp::Line {
-                    seq,
-                    run,
-                    line,
-                    ts,
-                    replay,
-                } => {
-                    if !replay {
-                        began(seq);
-                    }
-                    answers.push((seq, self.line(run, &line, &ts)));
-                }
-                EngineOp::Reset { run } => {
-                    if let Some(Slot {
-                        run: Ok(r),
-                        reset_owed,
-                    }) = self.runs.get_mut(&run)
-                    {
-                        *reset_owed = false;
-                        // A reset that fails shows on the run's next line.
-                        let _ = r.reset();
-                    }
-                }
-                EngineOp::DropRun { run } => {
-                    self.runs.remove(&run);
-                }
-            }
-        }
-        answers
-    }
-
-    fn line(&mut self, run: RunId, line: &str, ts: &str) -> LineOutcome {
-        let Some(slot) = self.runs.get_mut(&run) else {
-            return Err(LineFailure::new(
-                FailureCode::RealmUnavailable,
-                format!("the engine has no run {}", run.0),
-            ));
-        };
-        let r = slot.run.as_mut().map_err(|e| e.clone())?;
-        if std::mem::take(&mut slot.reset_owed) {
-            let _ = r.reset();
-        }
-        let outcome = r.parse_line_raw(line, ts);
-        slot.reset_owed = outcome_resets_parser(&outcome);
-        outcome
+        self.runs.run_ops(ops, began)
     }
 }

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::answer_cache::AnswerCache;
-use crate::{Diagnostics, EngineId, Placement, RunId};
+use crate::{Diagnostics, EngineId, LoadError, Placement, RunId};
 
 /// Where an adapter type is in its lifecycle.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -24,7 +24,9 @@ pub enum AdapterState {
     Builtin,
 }
 
-/// The status of one adapter type.
+/// The status of one adapter type, as `status(type)` and `registerSource` return it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "RegistryStatus"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AdapterStatus {
@@ -34,11 +36,18 @@ pub struct AdapterStatus {
     pub state: AdapterState,
     /// Why the type is `failed` (or `generic` after the loader said it has no parser).
     pub reason: Option<String>,
-    /// Which export answers lines, as the engine reported it when it started.
+    /// Why the type is `failed`, as data (`reason` is the same as a sentence), else null.
+    pub error: Option<LoadError>,
+    /// Which export answers lines when `ready`, as the engine reported it when it started.
+    #[cfg_attr(
+        feature = "ts",
+        ts(type = "\"createStdoutParser\" | \"parseStdoutLine\" | null")
+    )]
     pub entry_point: Option<String>,
     /// Declared contract version (`paperclip.adapterUiParser`), when known.
     pub contract_version: Option<String>,
-    /// Where the type's engine runs, when it has one.
+    /// Where the type's engine runs, when it has one: `inline` (in the page's thread),
+    /// `worker` (a Web Worker the host can end at a deadline) or `builtin`.
     pub placement: Option<Placement>,
     /// Bumped whenever the type's parser is replaced (new source, reload, builtin, failure).
     pub generation: u64,
@@ -49,6 +58,7 @@ pub struct AdapterStatus {
 pub(crate) struct Adapter {
     pub(crate) state: AdapterState,
     pub(crate) reason: Option<String>,
+    pub(crate) error: Option<LoadError>,
     pub(crate) contract_version: Option<String>,
     pub(crate) entry_point: Option<String>,
     /// The source the current engine was started from (restarts reuse it).
@@ -72,6 +82,7 @@ impl Adapter {
         Self {
             state: AdapterState::Generic,
             reason: None,
+            error: None,
             contract_version: None,
             entry_point: None,
             source: None,

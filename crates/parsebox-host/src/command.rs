@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::{EngineId, RunId, Seq};
 
 /// Where an engine runs.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Placement {

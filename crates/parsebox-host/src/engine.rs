@@ -49,6 +49,8 @@ pub(crate) struct Engine {
     pub(crate) start_deadline: Option<f64>,
     pub(crate) line_deadline: Option<f64>,
     pub(crate) replay_deadline: Option<f64>,
+    /// When `StartEngine` was issued (executor clock): the load time is measured from it.
+    pub(crate) start_requested_ms: f64,
 }
 
 impl Engine {
@@ -64,6 +66,7 @@ impl Engine {
             start_deadline: None,
             line_deadline: None,
             replay_deadline: None,
+            start_requested_ms: 0.0,
         }
     }
 

@@ -309,6 +309,7 @@ impl Host {
             adapter_type: adapter_type.to_owned(),
             state: a.map_or(AdapterState::Generic, |a| a.state),
             reason: a.and_then(|a| a.reason.clone()),
+            error: a.and_then(|a| a.error.clone()),
             entry_point: a
                 .filter(|a| a.answers_with_engine())
                 .and_then(|a| a.entry_point.clone()),
@@ -319,6 +320,20 @@ impl Host {
                 .map(|e| e.placement),
             generation: a.map_or(0, |a| a.generation),
         }
+    }
+
+    /// The adapter type `run` belongs to, if the run exists.
+    pub fn run_adapter_type(&self, run: RunId) -> Option<&str> {
+        self.runs.get(&run).map(|r| r.adapter_type.as_str())
+    }
+
+    /// Whether nothing is under way: no source loading, no engine starting, no line waiting
+    /// for an answer. (What `idle()` of the page waits for, with the executor's own queues.)
+    pub fn is_idle(&self) -> bool {
+        let loading = self.adapters.values().any(|a| a.load_token != 0);
+        let starting = self.engines.values().any(|e| e.phase == Phase::Starting);
+        let waiting = self.runs.values().any(|r| r.journal.pending() > 0);
+        !(loading || starting || waiting)
     }
 
     /// Every adapter type the host has seen, sorted.

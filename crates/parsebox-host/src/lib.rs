@@ -80,6 +80,7 @@ mod answers;
 mod command;
 mod diagnostics;
 mod engine;
+mod engine_runs;
 mod host;
 mod journal;
 mod lifecycle;
@@ -93,6 +94,7 @@ use serde::{Deserialize, Serialize};
 pub use adapter::{check_contract_version, AdapterState, AdapterStatus};
 pub use command::{Answered, Command, EngineOp, LineStep, LoadError, LoadResult, Placement};
 pub use diagnostics::{count_line, AnsweredBy, Diagnostics, HostCounters};
+pub use engine_runs::{EngineRuns, InstanceFactory, ParserInstance};
 pub use host::Host;
 pub use options::{
     EngineConfig, HostOptions, HostPlacement, OptionsError, DEFAULT_MEMORY_BYTES, MAX_COUNT,

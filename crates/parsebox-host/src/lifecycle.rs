@@ -95,7 +95,10 @@ impl Host {
                 }
                 self.changed(adapter_type);
             }
-            LoadResult::Failed(reason) => self.fail_type(adapter_type, &reason, None),
+            LoadResult::Failed(reason) => {
+                self.fail_type(adapter_type, &reason, None);
+                self.set_error(adapter_type, LoadError::new("loader_failed", reason));
+            }
         }
         Some(self.status(adapter_type))
     }
@@ -119,6 +122,8 @@ impl Host {
         let adapter_type = e.adapter_type.clone();
         match result {
             Ok(entry_point) => {
+                let load_ms = (now_ms - e.start_requested_ms).max(0.0);
+                let timed = e.placement != Placement::Builtin;
                 e.phase = Phase::Running;
                 e.start_deadline = None;
                 if e.replay_pending > 0 && e.killable() {
@@ -130,9 +135,13 @@ impl Host {
                 let changed = a.entry_point.as_deref() != Some(&entry_point)
                     || a.state == AdapterState::Loading;
                 a.entry_point = Some(entry_point);
+                if timed {
+                    a.diag.load_ms = Some(load_ms);
+                }
                 if a.state == AdapterState::Loading {
                     a.state = AdapterState::Ready;
                     a.reason = None;
+                    a.error = None;
                 }
                 if changed {
                     self.changed(&adapter_type);
@@ -146,10 +155,20 @@ impl Host {
                 let reason = if first {
                     load_error.to_string()
                 } else {
-                    format!("worker host gave up: could not restart the engine: {load_error}")
+                    format!("could not restart the engine: {load_error}")
                 };
                 self.fail_type(&adapter_type, &reason, None);
+                if first {
+                    self.set_error(&adapter_type, load_error);
+                }
             }
+        }
+    }
+
+    /// Replaces the failure data of a type that just failed with a more precise error.
+    fn set_error(&mut self, adapter_type: &str, error: LoadError) {
+        if let Some(a) = self.adapters.get_mut(adapter_type) {
+            a.error = Some(error);
         }
     }
 
@@ -164,12 +183,17 @@ impl Host {
         self.replace_parser(adapter_type);
         if let Some(Err(reason)) = contract_version.map(check_contract_version) {
             self.fail_type(adapter_type, &reason, None);
+            self.set_error(
+                adapter_type,
+                LoadError::new("unsupported_contract_version", reason),
+            );
             return;
         }
         let placement = self.initial_placement();
         if let Some(a) = self.adapters.get_mut(adapter_type) {
             a.state = AdapterState::Loading;
             a.reason = None;
+            a.error = None;
             a.source = Some(source.to_owned());
             a.contract_version = contract_version.map(str::to_owned);
             // Sticky: a type once moved to a Worker stays there for its next parser.
@@ -210,6 +234,7 @@ impl Host {
         if let Some(a) = self.adapters.get_mut(adapter_type) {
             a.state = AdapterState::Loading;
             a.reason = None;
+            a.error = None;
             a.load_token = token;
         }
         self.commands.push_back(Command::Load {
@@ -226,6 +251,7 @@ impl Host {
         let id = EngineId(self.next_engine);
         self.next_engine += 1;
         let mut engine = Engine::new(adapter_type, a.placement);
+        engine.start_requested_ms = now_ms;
         if engine.killable() {
             engine.start_deadline = Some(now_ms + start_budget);
         }
@@ -315,6 +341,7 @@ impl Host {
         };
         a.state = AdapterState::Failed;
         a.reason = Some(reason.to_owned());
+        a.error = Some(LoadError::new("engine_fault", reason));
         a.load_token = 0;
         a.generation += 1;
         a.entry_point = None;

@@ -143,7 +143,8 @@ impl Host {
             let reason = format!("the parser's engine could not start: {reason}");
             self.fail_type_with(&adapter_type, &reason, code, Some(sink));
         } else if gave_up {
-            let reason = format!("worker host gave up: {reason}");
+            let reason =
+                format!("gave up after {max_starts} engine starts without progress: {reason}");
             self.fail_type_with(&adapter_type, &reason, code, Some(sink));
         } else {
             if let Some(a) = self.adapters.get_mut(&adapter_type) {

@@ -256,3 +256,20 @@ fn unknown_runs_are_errors() {
         .to_string()
         .contains("does not exist"));
 }
+
+/// The load time is measured from `StartEngine` to the engine's `started` report, on the
+/// executor's clock: what a viewer shows as "loaded in … ms".
+#[test]
+fn the_load_time_runs_from_start_to_started() {
+    let mut sim = Sim::new(options(|o| o.host = parsebox_host::HostPlacement::Worker));
+    sim.start_mode = StartMode::Manual;
+    sim.now = 1000.0;
+    sim.host
+        .register_source(sim.now, "a", "source", None)
+        .unwrap();
+    sim.pump();
+    let engine = *sim.engine_ids().last().unwrap();
+    sim.host
+        .handle_engine_started(1250.0, engine, Ok("parseStdoutLine".into()));
+    assert_eq!(sim.host.diagnostics(Some("a")).load_ms, Some(250.0));
+}

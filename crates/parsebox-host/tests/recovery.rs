@@ -210,7 +210,7 @@ fn a_type_that_never_makes_progress_fails() {
     }
     let status = sim.host.status("a");
     assert_eq!(status.state, AdapterState::Failed);
-    assert!(status.reason.unwrap().starts_with("worker host gave up"));
+    assert!(status.reason.unwrap().starts_with("gave up after"));
     assert_eq!(sim.starts, 3, "three starts, no more");
     assert_eq!(sim.late_texts(), ["die", "die", "die", "x"]);
     let d = sim.host.diagnostics(Some("a"));

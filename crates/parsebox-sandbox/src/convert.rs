@@ -34,7 +34,7 @@ pub(crate) struct Caps {
     pub(crate) max_values: usize,
     pub(crate) max_string_bytes: usize,
     /// The line's deadline, checked every 1024 values.
-    pub(crate) deadline: web_time::Instant,
+    pub(crate) deadline: crate::clock::Deadline,
 }
 
 pub(crate) struct Walk<'c> {
@@ -102,7 +102,7 @@ impl<'c> Walk<'c> {
         if self.values > self.caps.max_values {
             return Err(Conv::TooLarge("values"));
         }
-        if self.values & 1023 == 0 && web_time::Instant::now() >= self.caps.deadline {
+        if self.values & 1023 == 0 && self.caps.deadline.passed() {
             return Err(Conv::Deadline);
         }
         Ok(Some(match v.variant() {

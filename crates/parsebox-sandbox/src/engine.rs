@@ -21,8 +21,8 @@ use boa_engine::{
 };
 use parsebox_transcript::FailureCode;
 use serde_json::Value;
-use web_time::{Duration, Instant};
 
+use crate::clock::Deadline;
 use crate::convert::{Caps, Conv, Walk};
 use crate::regex_screen::screen_pattern;
 use crate::source::{Prepared, Shape};
@@ -352,8 +352,7 @@ impl Realm {
             also_stateless: false,
         };
         realm.clock.millis.set(0);
-        let budget = Duration::from_secs_f64(opts.init_budget_ms.max(0.0) / 1000.0);
-        let deadline = Instant::now() + budget;
+        let deadline = Deadline::after(opts.init_budget_ms, opts);
         let v = realm
             .run(&init, deadline, opts)
             .map_err(InitError::Stopped)?;
@@ -382,7 +381,7 @@ impl Realm {
     fn run(
         &mut self,
         script: &Script,
-        deadline: Instant,
+        deadline: Deadline,
         opts: &SandboxOptions,
     ) -> Result<JsValue, Stop> {
         let heap_start = opts.heap_probe.map(|probe| probe());
@@ -396,7 +395,7 @@ impl Realm {
                 match fut.as_mut().poll(&mut cx) {
                     Poll::Ready(r) => return r.map_err(classify),
                     Poll::Pending => {
-                        if Instant::now() >= deadline {
+                        if deadline.passed() {
                             return Err(Stop::Deadline);
                         }
                         if let (Some(probe), Some(start)) = (opts.heap_probe, heap_start) {
@@ -457,8 +456,7 @@ impl Realm {
         ts: &str,
         opts: &SandboxOptions,
     ) -> Result<Result<Value, (FailureCode, String)>, Stop> {
-        let deadline =
-            Instant::now() + Duration::from_secs_f64(opts.line_budget_ms.max(0.0) / 1000.0);
+        let deadline = Deadline::after(opts.line_budget_ms, opts);
         let ts = self.set_time(ts);
         put(
             &self.host,
@@ -479,7 +477,7 @@ impl Realm {
     fn convert(
         &mut self,
         ret: JsValue,
-        deadline: Instant,
+        deadline: Deadline,
         opts: &SandboxOptions,
     ) -> Result<Result<Value, (FailureCode, String)>, Stop> {
         let caps = Caps {
@@ -544,8 +542,7 @@ impl Realm {
 
     /// Calls the instance's `reset()` (if it has one) under the line budget.
     pub(crate) fn reset(&mut self, opts: &SandboxOptions) -> Result<(), Stop> {
-        let deadline =
-            Instant::now() + Duration::from_secs_f64(opts.line_budget_ms.max(0.0) / 1000.0);
+        let deadline = Deadline::after(opts.line_budget_ms, opts);
         let reset = self.reset.clone();
         self.run(&reset, deadline, opts).map(|_| ())
     }

@@ -25,6 +25,7 @@
     allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 
+mod clock;
 mod convert;
 mod engine;
 mod exports;
@@ -90,6 +91,11 @@ pub struct SandboxOptions {
     /// Optional probe of the bytes currently allocated (a counting global allocator, or wasm
     /// memory size). Checked at each budget yield.
     pub heap_probe: Option<fn() -> usize>,
+    /// Optional monotonic clock for the budgets, in milliseconds (any origin). `None`: std's
+    /// `Instant` natively, `performance.now()` through web-time on wasm32 with the `js`
+    /// feature. An embedder on wasm32 without `js` (the raw engine module) must give one:
+    /// std has no clock there, and the first budget check would trap.
+    pub clock: Option<fn() -> f64>,
     /// With a probe: largest heap growth one call may cause before it is stopped.
     pub max_heap_growth_bytes: usize,
     /// Install the bounded built-ins and the guarded `RegExp` (on by default; switch off only
@@ -124,6 +130,7 @@ impl Default for SandboxOptions {
             max_result_string_bytes: 32 << 20,
             max_replay_bytes: 64 << 20,
             heap_probe: None,
+            clock: None,
             max_heap_growth_bytes: 256 << 20,
             bounded_builtins: true,
             gc_ballast_bytes: 4 << 20,

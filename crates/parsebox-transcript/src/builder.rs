@@ -5,6 +5,7 @@
 //! that chunk: it keeps the pending partial stdout line and the entries built so far, and
 //! [`TranscriptBuilder::push`] reports which entries changed.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
@@ -89,13 +90,28 @@ pub trait LineParser {
     /// Forgets cross-line state: called after a failed line and before a rebuild.
     fn reset(&mut self) {}
 
-    /// The answer comes later (the parser runs elsewhere, e.g. in a Worker): the builder does
-    /// not call [`parse_line`](Self::parse_line), shows the generic entry for now, counts no
-    /// failure, and lists the line in [`TranscriptBuilder::take_deferred`] (with `track_lines`
-    /// on) so the host can replace it when the answer arrives.
-    fn answers_later(&self) -> bool {
-        false
+    /// What the builder calls for each line: by default the answer of
+    /// [`parse_line`](Self::parse_line), now. A parser running elsewhere (a Worker) may instead
+    /// answer [`LineAnswer::Later`]: the builder shows the provisional entries, counts no
+    /// failure, and replaces them when the host hands the answer to
+    /// [`TranscriptBuilder::replace_answers`] under the same token (needs `track_lines`).
+    fn answer_line(&mut self, line: &str, ts: &str) -> LineAnswer {
+        LineAnswer::Now(self.parse_line(line, ts))
     }
+}
+
+/// What a [`LineParser`] gives for one line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LineAnswer {
+    /// The answer, now: entries, or a failure (the generic entry and a reset).
+    Now(Result<Vec<TranscriptEntry>, LineFailure>),
+    /// Entries to show for now; the real answer comes later under `token`.
+    Later {
+        /// The address of the late answer (unique per builder until a rebuild).
+        token: u64,
+        /// What the line shows meanwhile (the generic entry).
+        provisional: Vec<TranscriptEntry>,
+    },
 }
 
 impl<F> LineParser for F
@@ -114,8 +130,8 @@ impl LineParser for Box<dyn LineParser + '_> {
     fn reset(&mut self) {
         (**self).reset();
     }
-    fn answers_later(&self) -> bool {
-        (**self).answers_later()
+    fn answer_line(&mut self, line: &str, ts: &str) -> LineAnswer {
+        (**self).answer_line(line, ts)
     }
 }
 
@@ -133,17 +149,6 @@ pub struct TranscriptOptions {
     /// answers after the line was shown with its provisional generic entry. Costs a second
     /// copy of the entries.
     pub track_lines: bool,
-}
-
-/// A line whose answer comes later (see [`LineParser::answers_later`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DeferredLine {
-    /// Pass to [`TranscriptBuilder::replace_line`] with the answer.
-    pub item: usize,
-    /// The line, as it was handed to the parser.
-    pub line: String,
-    /// Its ts.
-    pub ts: String,
 }
 
 /// What one appended unit (a stdout line, or a stderr/system chunk) produced, with what is
@@ -184,7 +189,8 @@ pub struct TranscriptBuilder<P> {
     lines: u64,
     failures: u64,
     items: Vec<Item>,
-    deferred: Vec<DeferredLine>,
+    /// Lines answered [`LineAnswer::Later`]: token → item.
+    later: HashMap<u64, usize>,
     generation: u64,
 }
 
@@ -202,7 +208,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             lines: 0,
             failures: 0,
             items: Vec::new(),
-            deferred: Vec::new(),
+            later: HashMap::new(),
             generation: 0,
         }
     }
@@ -300,7 +306,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.lines = 0;
         self.failures = 0;
         self.items.clear();
-        self.deferred.clear();
+        self.later.clear();
         self.generation += 1;
         let chunks = std::mem::take(&mut self.chunks);
         let mut ignored = 0;
@@ -368,18 +374,14 @@ impl<P: LineParser> TranscriptBuilder<P> {
 
     fn parse_and_append(&mut self, line: &str, ts: &str, first_changed: &mut usize) {
         self.lines += 1;
-        let answer = if self.parser.answers_later() {
-            if self.options.track_lines {
-                let item = self.items.len();
-                self.deferred.push(DeferredLine {
-                    item,
-                    line: line.to_owned(),
-                    ts: ts.to_owned(),
-                });
+        let answer = match self.parser.answer_line(line, ts) {
+            LineAnswer::Now(answer) => answer,
+            LineAnswer::Later { token, provisional } => {
+                if self.options.track_lines {
+                    self.later.insert(token, self.items.len());
+                }
+                Ok(provisional)
             }
-            Ok(vec![crate::generic_entry(line, ts)])
-        } else {
-            self.parser.parse_line(line, ts)
         };
         let mut produced = match answer {
             Ok(entries) => entries,
@@ -437,15 +439,20 @@ impl<P: LineParser> TranscriptBuilder<P> {
             .filter_map(|i| i.line.as_ref().map(|(l, t)| (l.as_str(), t.as_str())))
     }
 
-    /// Lines whose answer comes later (see [`LineParser::answers_later`]) since the last call (needs `track_lines`).
-    pub fn take_deferred(&mut self) -> Vec<DeferredLine> {
-        std::mem::take(&mut self.deferred)
-    }
-
-    /// Counts [`rebuild`](Self::rebuild)s: a [`DeferredLine::item`] is only valid for the
-    /// generation it was taken in.
+    /// Counts [`rebuild`](Self::rebuild)s.
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// Replaces the provisional entries of lines answered [`LineAnswer::Later`] with their
+    /// answers, by token, folding once (see [`replace_lines`](Self::replace_lines)). A token
+    /// from before the last rebuild, or one already answered, changes nothing.
+    pub fn replace_answers(&mut self, answers: Vec<(u64, Vec<TranscriptEntry>)>) -> Range<usize> {
+        let by_item = answers
+            .into_iter()
+            .filter_map(|(token, entries)| self.later.remove(&token).map(|item| (item, entries)))
+            .collect();
+        self.replace_lines(by_item)
     }
 
     /// Replaces what line `item` produced with `entries` (its late answer) and folds the

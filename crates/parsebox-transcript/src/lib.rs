@@ -16,7 +16,7 @@ pub mod ndjson;
 pub mod redact;
 pub mod validate;
 
-pub use builder::{Chunk, DeferredLine, LineParser, Stream, TranscriptBuilder, TranscriptOptions};
+pub use builder::{Chunk, LineAnswer, LineParser, Stream, TranscriptBuilder, TranscriptOptions};
 pub use entry::{DiffChangeType, Extra, TranscriptEntry};
 pub use line_rule::{
     outcome_resets_parser, settle_failure, settle_line, FailureCode, LineFailure, LineOutcome,

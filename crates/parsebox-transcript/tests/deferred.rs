@@ -2,11 +2,9 @@
 //! in a Worker) ends in exactly the transcript an immediate answer would have given.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
 
-use std::cell::Cell;
-
 use parsebox_transcript::{
-    validate_entry, Chunk, EntryLimits, LineFailure, LineParser, TranscriptBuilder,
-    TranscriptEntry, TranscriptOptions,
+    generic_entry, validate_entry, Chunk, EntryLimits, LineAnswer, LineFailure, LineParser,
+    TranscriptBuilder, TranscriptEntry, TranscriptOptions,
 };
 use proptest::prelude::*;
 use serde_json::json;
@@ -29,20 +27,39 @@ fn answer(line: &str, ts: &str) -> Vec<TranscriptEntry> {
     }
 }
 
-/// Answers at once, or later for the lines `mask` picks (in turn, cycling).
+/// Answers at once, or later for the lines `mask` picks (in turn, cycling); the lines answered
+/// later wait in `pending` as (token, line, ts).
 struct Masked {
     mask: Vec<bool>,
-    n: Cell<usize>,
+    n: usize,
+    pending: Vec<(u64, String, String)>,
+}
+
+impl Masked {
+    fn new(mask: Vec<bool>) -> Self {
+        Self {
+            mask,
+            n: 0,
+            pending: Vec::new(),
+        }
+    }
 }
 
 impl LineParser for Masked {
     fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
         Ok(answer(line, ts))
     }
-    fn answers_later(&self) -> bool {
-        let n = self.n.get() + 1;
-        self.n.set(n);
-        self.mask[n % self.mask.len()]
+    fn answer_line(&mut self, line: &str, ts: &str) -> LineAnswer {
+        self.n += 1;
+        if !self.mask[self.n % self.mask.len()] {
+            return LineAnswer::Now(self.parse_line(line, ts));
+        }
+        let token = 1000 + self.n as u64;
+        self.pending.push((token, line.to_owned(), ts.to_owned()));
+        LineAnswer::Later {
+            token,
+            provisional: vec![generic_entry(line, ts)],
+        }
     }
 }
 
@@ -71,9 +88,9 @@ proptest! {
         let mut direct = TranscriptBuilder::new(|l: &str, ts: &str| Ok::<_, LineFailure>(answer(l, ts)), opts());
         for c in &chunks { direct.push(c); }
 
-        let mut late = TranscriptBuilder::new(Masked { mask: defer_mask, n: Cell::new(0) }, opts());
+        let mut late = TranscriptBuilder::new(Masked::new(defer_mask), opts());
         for c in &chunks { late.push(c); }
-        let mut pending = late.take_deferred();
+        let mut pending = std::mem::take(&mut late.parser_mut().pending);
         prop_assert_eq!(late.lines_fallen_back(), 0, "deferred lines are not failures");
         // Answer in a shuffled order, some in batches (as a frame's worth from a worker).
         let mut s = order_seed;
@@ -82,10 +99,10 @@ proptest! {
             let d = pending.remove((s >> 33) as usize % pending.len());
             if s % 3 == 0 && !pending.is_empty() {
                 let e = pending.remove(0);
-                let changed = late.replace_lines(vec![(d.item, answer(&d.line, &d.ts)), (e.item, answer(&e.line, &e.ts))]);
+                let changed = late.replace_answers(vec![(d.0, answer(&d.1, &d.2)), (e.0, answer(&e.1, &e.2))]);
                 prop_assert!(changed.end == late.entries().len());
             } else {
-                let changed = late.replace_line(d.item, answer(&d.line, &d.ts));
+                let changed = late.replace_answers(vec![(d.0, answer(&d.1, &d.2))]);
                 prop_assert!(changed.end == late.entries().len());
             }
         }
@@ -95,28 +112,33 @@ proptest! {
 
 #[test]
 fn a_deferred_line_shows_the_generic_entry_until_answered() {
-    let later = Masked {
-        mask: vec![true],
-        n: Cell::new(0),
-    };
-    let mut b = TranscriptBuilder::new(later, opts());
+    let mut b = TranscriptBuilder::new(Masked::new(vec![true]), opts());
     b.push(&Chunk::stdout("t1", "+Hel\n+lo\n"));
     assert_eq!(
         b.entries().iter().map(|e| e.kind()).collect::<Vec<_>>(),
         vec!["stdout", "stdout"]
     );
-    let d = b.take_deferred();
+    let d = std::mem::take(&mut b.parser_mut().pending);
     assert_eq!(d.len(), 2);
     // The second answer arrives first: it cannot merge with a still-generic line.
-    assert_eq!(b.replace_line(d[1].item, answer("+lo", "t1")), 1..2);
+    assert_eq!(b.replace_answers(vec![(d[1].0, answer("+lo", "t1"))]), 1..2);
     // Then the first: the two deltas merge, and entry 1 disappears into entry 0.
-    assert_eq!(b.replace_line(d[0].item, answer("+Hel", "t1")), 0..1);
+    assert_eq!(
+        b.replace_answers(vec![(d[0].0, answer("+Hel", "t1"))]),
+        0..1
+    );
+    // A token answered already changes nothing.
+    assert_eq!(b.replace_answers(vec![(d[0].0, answer("x", "t1"))]), 1..1);
     assert_eq!(b.entries().len(), 1);
     let history: Vec<_> = b.line_history().collect();
     assert_eq!(history, vec![("+Hel", "t1"), ("+lo", "t1")]);
     assert_eq!(b.entries()[0].text(), Some("Hello"));
-    // After a rebuild, old item numbers belong to an older generation.
-    let g = b.generation();
+    // After a rebuild, the tokens of before it change nothing.
     b.rebuild();
-    assert_eq!(b.generation(), g + 1);
+    b.push(&Chunk::stdout("t2", "+again\n"));
+    assert_eq!(
+        b.replace_answers(vec![(d[1].0, answer("stale", "t1"))]),
+        1..1
+    );
+    assert_eq!(b.entries()[0].text(), Some("+again"));
 }

@@ -15,8 +15,22 @@ export class ParseboxDisposedError extends ParseboxError {}
 export class ParseboxChunkError extends ParseboxError {}
 /** `parseLine`/`push` called before `init()`/`initSync()`. */
 export class ParseboxInitError extends ParseboxError {}
+/**
+ * A registry called from inside one of its own calls (a built-in parser calling `parseLine`):
+ * refused, the registry carries on.
+ */
+export class ParseboxReentrancyError extends ParseboxError {}
 
-const ERRORS = { ParseboxError, ParseboxOptionsError, ParseboxDisposedError, ParseboxChunkError, ParseboxInitError, ParseboxRunError: ParseboxError };
+const ERRORS = { ParseboxError, ParseboxOptionsError, ParseboxDisposedError, ParseboxChunkError, ParseboxInitError, ParseboxReentrancyError, ParseboxRunError: ParseboxError };
+
+/** Calls `fn`, turning the core's named errors into our classes. */
+export function guarded(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    rethrow(e);
+  }
+}
 
 /** Rethrows a named error from the Rust side as our own class, so `instanceof` works. */
 export function rethrow(e) {

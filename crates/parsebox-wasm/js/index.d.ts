@@ -10,6 +10,7 @@ import type {
 } from "./parsebox_wasm.js";
 
 export type {
+  Placement,
   AdapterState,
   DeltaTextBody,
   HostCounters,
@@ -64,31 +65,13 @@ export interface AdapterStatus extends RegistryStatus {
   hostReason: string | null;
 }
 
-/** The worker host's counters for a type (or all types). */
-export interface WorkerDiagnostics {
-  linesParsed: number;
-  /** Lines that ran past the hard deadline: the worker was terminated and respawned. */
-  deadlineKills: number;
-  /** Traps inside the worker (out of memory, a panic). */
-  faults: number;
-  respawns: number;
-  /** Earlier lines replayed into respawned workers to restore parser state. */
-  replayedLines: number;
-  /** Times a run's history was over its cap, so a respawn could not restore its state. */
-  stateLost: number;
-  /** Lines sent and not answered yet. */
-  pendingLines: number;
-}
-
 /** Counters for one adapter type, or all of them. */
 export interface Diagnostics extends CoreDiagnostics {
   /**
-   * Bytes of linear memory the page's wasm instance holds now, shared by every type whose
-   * parser runs inline (each Worker has its own).
+   * Bytes of linear memory held now by the type's engine instances in this thread (each
+   * parser has an instance of its own; Worker engines are not counted).
    */
   memoryBytes: number;
-  /** The worker host's counters, or null when nothing of this type runs there. */
-  worker: WorkerDiagnostics | null;
 }
 
 /** What a `loadSource` hook may answer: the source text, the source with its declared contract version, or null for "this type has no parser". */
@@ -121,6 +104,12 @@ export interface ParserRegistryOptions {
   maxEntriesPerLine?: number;
   /** Longest string in an entry, in UTF-8 bytes. */
   maxStringBytes?: number;
+  /**
+   * Most linear memory one parser's engine instance may grow to, in bytes (default 512 MiB,
+   * from 32 MiB to 4 GiB). Past it that engine traps: its type is marked failed (or restarted
+   * in a Worker under `host: "auto"`), every other type carries on.
+   */
+  maxMemoryBytes?: number;
   /**
    * Fetches an adapter type's parser source in the background. Default: `GET
    * /api/adapters/:type/ui-parser.js` where `fetch` exists; `null` disables loading (types stay
@@ -217,8 +206,15 @@ export declare class ParseboxOptionsError extends ParseboxError {}
 export declare class ParseboxDisposedError extends ParseboxError {}
 export declare class ParseboxChunkError extends ParseboxError {}
 export declare class ParseboxInitError extends ParseboxError {}
+/** A registry called from inside one of its own calls (a built-in parser calling `parseLine`): refused. */
+export declare class ParseboxReentrancyError extends ParseboxError {}
 
-/** Loads the wasm module (browser, or Node with a URL/bytes). */
-export default function init(input?: URL | string | Response | Promise<Response> | BufferSource | WebAssembly.Module): Promise<void>;
-/** Synchronous init from the `.wasm` bytes or a compiled module (Node). */
-export declare function initSync(options: { module: BufferSource | WebAssembly.Module }): void;
+/** What `init` accepts for each module: a URL, a response, the bytes or a compiled module. */
+export type WasmInput = URL | string | Response | Promise<Response> | BufferSource | WebAssembly.Module;
+/**
+ * Loads the core module and the engine module (browser, or Node with URLs/bytes). Defaults:
+ * `parsebox_wasm_bg.wasm` and `parsebox_engine.wasm` next to `index.js`.
+ */
+export default function init(input?: WasmInput, engineInput?: WasmInput): Promise<void>;
+/** Synchronous init from the `.wasm` bytes or compiled modules of the core and the engine (Node). */
+export declare function initSync(options: { module: BufferSource | WebAssembly.Module; engine: BufferSource | WebAssembly.Module }): void;

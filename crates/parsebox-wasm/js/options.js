@@ -10,6 +10,7 @@ export const OPTION_TYPES = {
   maxLineBytes: "number",
   maxEntriesPerLine: "number",
   maxStringBytes: "number",
+  maxMemoryBytes: "number",
 };
 
 export function checkOptions(options, allowed, what) {
@@ -45,5 +46,3 @@ export async function defaultLoadSource(type) {
   if (!response.ok) throw new Error(`GET ${url}: ${response.status} ${response.statusText}`.trim());
   return response.text();
 }
-
-export const generic = (line, ts) => [{ kind: "stdout", ts, text: line }];

@@ -183,17 +183,28 @@ state: AdapterState,
  */
 reason: string | null, 
 /**
- * Which export answers lines when `ready`: `createStdoutParser` or `parseStdoutLine`.
+ * Why the type is `failed`, as data (`reason` is the same as a sentence), else null.
+ */
+error: StatusError | null, 
+/**
+ * Which export answers lines when `ready`, as the engine reported it when it started.
  */
 entryPoint: "createStdoutParser" | "parseStdoutLine" | null, 
 /**
- * Declared contract version (`paperclip.adapterUiParser`), when the host gave one.
+ * Declared contract version (`paperclip.adapterUiParser`), when known.
  */
 contractVersion: string | null, 
 /**
- * Why the type is `failed`, as data (`reason` is the same as a sentence), else null.
+ * Where the type's engine runs, when it has one: `inline` (in the page's thread),
+ * `worker` (a Web Worker the host can end at a deadline) or `builtin`.
  */
-error: StatusError | null, };
+placement: Placement | null, 
+/**
+ * Bumped whenever the type's parser is replaced (new source, reload, builtin, failure).
+ */
+generation: number, };
+
+export type Placement = "inline" | "worker" | "builtin";
 
 export type StatusError = { 
 /**

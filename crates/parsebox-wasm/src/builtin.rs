@@ -1,20 +1,95 @@
-//! Trusted first-party parsers given as host JS functions (`registerBuiltin`).
+//! Trusted first-party parsers given as host JS functions (`registerBuiltin`): an engine that
+//! calls them directly, through the same op loop as every engine
+//! ([`parsebox_host::EngineRuns`]).
 
-use std::rc::Rc;
-
-use parsebox_registry::run::RunParser;
-use parsebox_registry::BuiltinFactory;
+use parsebox_host::{InstanceFactory, ParserInstance};
 use parsebox_transcript::{FailureCode, LineFailure, LineOutcome};
 use wasm_bindgen::prelude::*;
 
-/// One run of a built-in: either a `createStdoutParser()` instance or the stateless function.
-struct JsRun {
+use crate::describe;
+
+/// A built-in's functions. `createStdoutParser` wins when both are given.
+#[derive(Clone)]
+pub(crate) struct BuiltinParser {
+    parse_stdout_line: Option<js_sys::Function>,
+    create_stdout_parser: Option<js_sys::Function>,
+}
+
+impl BuiltinParser {
+    /// The functions, when at least one is given.
+    ///
+    /// # Errors
+    /// A sentence when neither is.
+    pub(crate) fn new(
+        parse_stdout_line: Option<js_sys::Function>,
+        create_stdout_parser: Option<js_sys::Function>,
+    ) -> Result<Self, String> {
+        if parse_stdout_line.is_none() && create_stdout_parser.is_none() {
+            return Err("registerBuiltin needs parseStdoutLine or createStdoutParser".to_owned());
+        }
+        Ok(Self {
+            parse_stdout_line,
+            create_stdout_parser,
+        })
+    }
+
+    /// The export that answers lines, as a status reports it.
+    pub(crate) fn entry_point(&self) -> &'static str {
+        if self.create_stdout_parser.is_some() {
+            "createStdoutParser"
+        } else {
+            "parseStdoutLine"
+        }
+    }
+}
+
+/// One run of a built-in: a `createStdoutParser()` instance or the stateless function.
+pub(crate) struct BuiltinRun {
     this: JsValue,
     parse_line: js_sys::Function,
     reset: Option<js_sys::Function>,
 }
 
-impl RunParser for JsRun {
+impl InstanceFactory for BuiltinParser {
+    type Instance = BuiltinRun;
+
+    fn new_instance(&mut self) -> Result<BuiltinRun, LineFailure> {
+        let Some(create) = &self.create_stdout_parser else {
+            return match &self.parse_stdout_line {
+                Some(parse) => Ok(BuiltinRun {
+                    this: JsValue::NULL,
+                    parse_line: parse.clone(),
+                    reset: None,
+                }),
+                None => Err(LineFailure::new(
+                    FailureCode::BadReturn,
+                    "the built-in has no parser function",
+                )),
+            };
+        };
+        let instance = create
+            .call0(&JsValue::NULL)
+            .map_err(|e| LineFailure::new(FailureCode::Threw, describe(&e)))?;
+        let get = |name: &str| {
+            js_sys::Reflect::get(&instance, &JsValue::from_str(name))
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        };
+        let parse_line = get("parseLine").ok_or_else(|| {
+            LineFailure::new(
+                FailureCode::BadReturn,
+                "createStdoutParser() returned no parseLine function",
+            )
+        })?;
+        Ok(BuiltinRun {
+            reset: get("reset"),
+            this: instance,
+            parse_line,
+        })
+    }
+}
+
+impl ParserInstance for BuiltinRun {
     fn parse(&mut self, line: &str, ts: &str) -> LineOutcome {
         let out = self
             .parse_line
@@ -33,65 +108,6 @@ impl RunParser for JsRun {
                 .call0(&self.this)
                 .map_err(|e| LineFailure::new(FailureCode::Threw, describe(&e)))?;
         }
-        Ok(())
-    }
-}
-
-fn describe(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|err| String::from(err.to_string()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "the built-in parser threw".to_owned())
-}
-
-/// A factory for built-in runs. `createStdoutParser` wins when both are given.
-///
-/// # Errors
-/// A message when neither function is given.
-pub(crate) fn js_builtin(
-    parse_stdout_line: Option<js_sys::Function>,
-    create_stdout_parser: Option<js_sys::Function>,
-) -> Result<BuiltinFactory, String> {
-    match (create_stdout_parser, parse_stdout_line) {
-        (Some(create), _) => Ok(Rc::new(move || -> Box<dyn RunParser> {
-            let instance = create.call0(&JsValue::NULL).unwrap_or(JsValue::NULL);
-            let get = |name: &str| {
-                js_sys::Reflect::get(&instance, &JsValue::from_str(name))
-                    .ok()
-                    .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-            };
-            match get("parseLine") {
-                Some(parse_line) => Box::new(JsRun {
-                    reset: get("reset"),
-                    this: instance.clone(),
-                    parse_line,
-                }),
-                None => Box::new(Broken(
-                    "createStdoutParser() returned no parseLine function",
-                )),
-            }
-        })),
-        (None, Some(parse)) => Ok(Rc::new(move || -> Box<dyn RunParser> {
-            Box::new(JsRun {
-                this: JsValue::NULL,
-                parse_line: parse.clone(),
-                reset: None,
-            })
-        })),
-        (None, None) => {
-            Err("registerBuiltin needs parseStdoutLine or createStdoutParser".to_owned())
-        }
-    }
-}
-
-/// A run whose parser could not be made: every line falls back, with the reason.
-struct Broken(&'static str);
-
-impl RunParser for Broken {
-    fn parse(&mut self, _line: &str, _ts: &str) -> LineOutcome {
-        Err(LineFailure::new(FailureCode::BadReturn, self.0))
-    }
-    fn reset(&mut self) -> Result<(), LineFailure> {
         Ok(())
     }
 }

@@ -1,20 +1,27 @@
-//! The wasm-bindgen binding of parsebox: it converts arguments, calls the registry core
-//! (`parsebox-registry`), encodes results and maps errors — nothing else. The classes here are
-//! the low-level layer under the package's `ParserRegistry` and `TranscriptBuilder` (see
-//! `js/index.js`), which adds what only JavaScript can do: the async source loader, change
-//! listeners, `Symbol.dispose`, and re-instantiating the module after a wasm trap.
+//! The wasm-bindgen binding of parsebox's trusted core: the host core
+//! ([`parsebox_host::Host`]), the transcript builder and the trusted built-in parsers. No
+//! parser source runs in this module: each adapter's sandboxed parser runs in an engine
+//! instance of its own (the engine module, `parsebox-engine-wasm`), which the JS executor
+//! makes, in this thread or in a Worker.
 //!
-//! Entries cross the boundary as one JSON string per call: measured faster than building JS
-//! objects field by field (`FINDINGS.md`), and `JSON.parse` gives plain objects.
+//! The binding converts arguments, performs the commands whose engines live in this thread
+//! (built-ins here; inline engine instances through the executor's three callbacks) and hands
+//! the rest to the JS executor as data ([`HostCore::take_commands`]). Every decision is the
+//! host core's. Entries cross the boundary as one JSON string per call: measured faster than
+//! building JS objects field by field (`FINDINGS.md`), and `JSON.parse` gives plain objects.
 
 mod builder;
 mod builtin;
-mod registry;
+mod commands;
+mod entry;
+mod executor;
+mod host_core;
+mod options;
 
 use wasm_bindgen::prelude::*;
 
 pub use builder::TranscriptBuilderCore;
-pub use registry::RegistryCore;
+pub use host_core::HostCore;
 
 /// Installs the panic hook, so a Rust panic is reported on the console before the trap.
 #[wasm_bindgen(start)]
@@ -34,6 +41,27 @@ pub(crate) fn into_error(name: &str, message: impl std::fmt::Display) -> JsValue
 pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<String, JsValue> {
     serde_json::to_string(value)
         .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))
+}
+
+/// A thrown JS value as a sentence (for a line's failure or an engine's death).
+pub(crate) fn describe(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|err| String::from(err.to_string()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "a non-Error value was thrown".to_owned())
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The executor's monotonic clock, in milliseconds (`performance.now()`: browsers,
+    /// Workers and Node all have it).
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+}
+
+/// Now, on the clock every deadline of the host core is measured with.
+pub(crate) fn now_ms() -> f64 {
+    performance_now()
 }
 
 #[wasm_bindgen(typescript_custom_section)]

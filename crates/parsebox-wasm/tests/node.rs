@@ -6,7 +6,7 @@ mod common;
 
 common::binding_scenarios!(
     lines_become_entries_and_failures_are_data,
-    a_hostile_log_line_cannot_crash_the_instance,
+    a_reentrant_builtin_is_refused_not_corrupting,
     misuse_throws_named_errors,
     the_builder_reports_what_changed,
 );

@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use parsebox_registry::{AdapterState, AdapterStatus, Diagnostics, LoadError};
+use parsebox_host::{AdapterState, AdapterStatus, Diagnostics, LoadError, Placement};
 use parsebox_transcript::entry::{
     DeltaText, Diff, DiffChangeType, Init, RunResult, Text, ToolCall, ToolResult,
 };
@@ -38,6 +38,7 @@ fn declarations() -> String {
         Stream::decl(&cfg),
         AdapterState::decl(&cfg),
         AdapterStatus::decl(&cfg),
+        Placement::decl(&cfg),
         LoadError::decl(&cfg),
         parsebox_sandbox::LoadErrorCode::decl(&cfg),
         Diagnostics::decl(&cfg),

@@ -1,4 +1,6 @@
-//! Shared by the Node and the browser test binaries: the binding as JS sees it.
+//! Shared by the Node and the browser test binaries: the binding as JS sees it, with built-in
+//! parsers (JS functions) and a stub executor (no engine module is loaded here; the package's
+//! Node and browser tests drive real engine instances).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -6,86 +8,130 @@
     dead_code
 )]
 
-use parsebox_wasm::{RegistryCore, TranscriptBuilderCore};
+use parsebox_wasm::{HostCore, TranscriptBuilderCore};
 use serde_json::{json, Value};
-use wasm_bindgen::JsCast;
-
-pub const COUNTER: &str = r#"
-export function createStdoutParser() {
-  let n = 0;
-  return {
-    parseLine(line, ts) {
-      if (line === "throw") throw new Error("bad line");
-      n++;
-      return [{ kind: "assistant", ts, text: n + ":" + line }];
-    },
-    reset() { n = 0; },
-  };
-}"#;
+use wasm_bindgen::{JsCast, JsValue};
 
 fn parse(json: String) -> Value {
     serde_json::from_str(&json).unwrap()
 }
 
+/// An executor whose inline engines never start (these tests use built-ins only).
+fn executor() -> JsValue {
+    js_sys::eval(
+        "({ startInline() { return JSON.stringify({ Err: { code: 'engine_fault', message: 'no engine module in this test', line: null, column: null } }); }, runInline() { throw new Error('no engine'); }, endInline() {} })",
+    )
+    .unwrap()
+}
+
+fn core(options: &str) -> HostCore {
+    HostCore::new(options, executor()).unwrap()
+}
+
+fn function(args: &str, body: &str) -> js_sys::Function {
+    js_sys::Function::new_with_args(args, body)
+}
+
+/// A stateful built-in: `n:line`, throws on `throw`.
+fn counter(core: &HostCore, adapter_type: &str) -> Value {
+    let create = function(
+        "",
+        "let n = 0; return { parseLine(line, ts) { if (line === 'throw') throw new Error('bad line'); n++; return [{ kind: 'assistant', ts, text: n + ':' + line }]; }, reset() { n = 0; } };",
+    );
+    parse(
+        core.register_builtin(adapter_type, None, Some(create))
+            .unwrap(),
+    )
+}
+
 pub fn lines_become_entries_and_failures_are_data() {
-    let core = RegistryCore::new(r#"{"loadSources":false,"lineBudgetMs":50}"#).unwrap();
+    let core = core(r#"{"loadSources":false,"host":"inline"}"#);
     assert_eq!(
-        parse(core.parse_line("counter", "x", "t").unwrap()),
+        parse(core.parse_default("counter", "x", "t").unwrap())["entries"],
         json!([{"kind":"stdout","ts":"t","text":"x"}])
     );
-    let status = parse(
-        core.register_source("counter", COUNTER, Some("1.0.0".into()))
-            .unwrap(),
-    );
-    assert_eq!(status["state"], "ready");
+    assert_eq!(counter(&core, "counter")["state"], "builtin");
     assert_eq!(
-        parse(core.parse_line("counter", "a", "t").unwrap()),
+        parse(core.parse_default("counter", "a", "t").unwrap())["entries"],
         json!([{"kind":"assistant","ts":"t","text":"1:a"}])
     );
     assert_eq!(
-        parse(core.parse_line("counter", "throw", "t").unwrap()),
+        parse(core.parse_default("counter", "throw", "t").unwrap())["entries"],
         json!([{"kind":"stdout","ts":"t","text":"throw"}])
+    );
+    assert_eq!(
+        parse(core.parse_default("counter", "b", "t").unwrap())["entries"][0]["text"],
+        "1:b",
+        "a failed line resets the parser"
     );
     assert_eq!(
         parse(core.diagnostics(Some("counter".into())).unwrap())["fallbacks"]["threw"],
         1
     );
     let failed = parse(
-        core.register_source("broken", "export function parseStdoutLine( {", None)
+        core.register_source("broken", "export function parseStdoutLine(", None)
             .unwrap(),
     );
     assert_eq!(failed["state"], "failed");
+    assert_eq!(failed["error"]["code"], "engine_fault");
 }
 
-pub fn a_hostile_log_line_cannot_crash_the_instance() {
-    // 100,000 nested `[` handed to JSON.parse by an honest parser: the sandbox's JSON.parse
-    // refuses nesting past 512 levels (and the wasm stack is 8 MiB besides), the line falls
-    // back, the instance lives on.
-    let core = RegistryCore::new(r#"{"loadSources":false}"#).unwrap();
-    let src = "export function parseStdoutLine(line, ts) { JSON.parse(line); return [{ kind: 'system', ts, text: 'parsed' }]; }";
-    assert_eq!(
-        parse(core.register_source("json", src, None).unwrap())["state"],
-        "ready"
+pub fn a_reentrant_builtin_is_refused_not_corrupting() {
+    // A built-in that calls back into the core it runs in: the inner call is refused with a
+    // named error, which the built-in sees as a throw, so its line falls back; the core
+    // carries on and answers the next line.
+    let core = JsValue::from(core(r#"{"loadSources":false,"host":"inline"}"#));
+    js_sys::Reflect::set(&js_sys::global(), &"__parseboxCore".into(), &core).unwrap();
+    let method = |name: &str| -> js_sys::Function {
+        js_sys::Reflect::get(&core, &name.into())
+            .unwrap()
+            .dyn_into()
+            .unwrap()
+    };
+    let reenter = function(
+        "line, ts",
+        "if (line === 'again') return globalThis.__parseboxCore.parseDefault('reenter', line, ts); return [{ kind: 'system', ts, text: 'ok' }];",
     );
-    let deep = "[".repeat(100_000);
-    assert_eq!(
-        parse(core.parse_line("json", &deep, "t").unwrap())[0]["kind"],
-        "stdout"
-    );
-    assert_eq!(
-        parse(core.parse_line("json", "[1]", "t").unwrap())[0]["text"],
-        "parsed"
+    method("registerBuiltin")
+        .call3(&core, &"reenter".into(), &reenter, &JsValue::UNDEFINED)
+        .unwrap();
+    let line = |text: &str| -> Value {
+        let out = method("parseDefault")
+            .call3(&core, &"reenter".into(), &text.into(), &"t".into())
+            .unwrap();
+        parse(out.as_string().unwrap())
+    };
+    assert_eq!(line("again")["entries"][0]["kind"], "stdout");
+    assert_eq!(line("fine")["entries"][0]["text"], "ok");
+    let diag = method("diagnostics")
+        .call1(&core, &"reenter".into())
+        .unwrap()
+        .as_string()
+        .unwrap();
+    let diag = parse(diag);
+    assert_eq!(diag["fallbacks"]["threw"], 1);
+    assert!(
+        diag["lastError"].as_str().unwrap().contains("re-entrantly"),
+        "{diag}"
     );
 }
 
 pub fn misuse_throws_named_errors() {
-    let err = RegistryCore::new(r#"{"lineBudget":5}"#).err().unwrap();
+    let err = HostCore::new(r#"{"lineBudget":5}"#, executor())
+        .err()
+        .unwrap();
     let err: js_sys::Error = err.dyn_into().unwrap();
     assert_eq!(String::from(err.name()), "ParseboxOptionsError");
     assert!(String::from(err.message()).contains("lineBudget"));
-    let core = RegistryCore::new("{}").unwrap();
+    let err: js_sys::Error = HostCore::new(r#"{"lineBudgetMs":1e308}"#, executor())
+        .err()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    assert_eq!(String::from(err.name()), "ParseboxOptionsError");
+    let core = core("{}");
     let err: js_sys::Error = core
-        .run_parse_line(999.0, "x", "t")
+        .parse_line(999.0, "x", "t")
         .err()
         .unwrap()
         .dyn_into()
@@ -94,8 +140,8 @@ pub fn misuse_throws_named_errors() {
 }
 
 pub fn the_builder_reports_what_changed() {
-    let core = RegistryCore::new(r#"{"loadSources":false}"#).unwrap();
-    core.register_source("counter", COUNTER, None).unwrap();
+    let core = core(r#"{"loadSources":false,"host":"inline"}"#);
+    counter(&core, "counter");
     let mut b = TranscriptBuilderCore::new(&core, "counter", "{}").unwrap();
     let first = parse(
         b.push(r#"{"ts":"t1","stream":"stdout","chunk":"a\nb"}"#)

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the engine module: parsebox-engine-wasm for wasm32-unknown-unknown (wasm-release
+# profile, no wasm-bindgen), optimised with binaryen's wasm-opt -O3, as OUT/parsebox_engine.wasm.
+#
+#   bash crates/parsebox-engine-wasm/build.sh [OUT]      (OUT defaults to pkg)
+#   bash crates/parsebox-engine-wasm/build.sh --clippy   (lint the wasm32-only code, same flags)
+#
+# Memory layout (keep ENGINE_INITIAL_PAGES in crates/parsebox-wasm/js/engine.js equal to
+# INITIAL_MEMORY / 65536):
+# - the memory is imported (`env.memory`): the page gives each instance its own
+#   `WebAssembly.Memory({ initial, maximum })`, the maximum being the instance's cap; an
+#   allocation past it fails, Rust's allocation-error handler aborts, and the instance traps;
+# - 8 MiB of stack first (boa needs deep stacks; as .cargo/config.toml gives the other
+#   module: RUSTFLAGS replaces that file's wasm32 rustflags, so the flag is repeated here),
+#   then the static data, then the heap;
+# - the import declares a 4 GiB maximum, so any page-chosen maximum up to 4 GiB links.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PATH="$HOME/.cargo/bin:$PATH"
+out=${1:-pkg}
+# A target dir of its own: different RUSTFLAGS than the wasm-bindgen build, which would
+# otherwise rebuild every crate each time the two builds alternate.
+target="${CARGO_TARGET_DIR:-$HOME/.cache/parsebox/target}/engine"
+# 16 MiB: the 8 MiB stack, ~1 MiB of static data, and room for the first realm.
+INITIAL_MEMORY=16777216
+export RUSTFLAGS="-C link-arg=-zstack-size=8388608 -C link-arg=--import-memory \
+-C link-arg=--initial-memory=$INITIAL_MEMORY -C link-arg=--max-memory=4294967296 \
+--cfg getrandom_backend=\"custom\""
+
+if [ "$out" = "--clippy" ]; then
+  CARGO_TARGET_DIR="$target" exec cargo clippy -p parsebox-engine-wasm --target wasm32-unknown-unknown \
+    --profile wasm-release --locked -- -D warnings
+fi
+
+CARGO_TARGET_DIR="$target" cargo build -p parsebox-engine-wasm --target wasm32-unknown-unknown \
+  --profile wasm-release --locked
+wasm="$target/wasm32-unknown-unknown/wasm-release/parsebox_engine_wasm.wasm"
+
+mkdir -p "$out"
+# binaryen from npm (tests/package.json), never Debian's older wasm-opt.
+tests/node_modules/.bin/wasm-opt -O3 --enable-reference-types --enable-bulk-memory \
+  --enable-nontrapping-float-to-int --enable-sign-ext --enable-multivalue \
+  --enable-mutable-globals --strip-debug --strip-producers \
+  "$wasm" -o "$out/parsebox_engine.wasm"
+ls -l "$out/parsebox_engine.wasm"

@@ -1,0 +1,168 @@
+//! The raw C ABI of the engine module (wasm32 only): exports, imports, the getrandom hook and
+//! the instance's one [`Session`]. The crate docs describe the contract; everything here only
+//! moves bytes between the page and the session.
+//!
+//! The instance is single-threaded and its exports are not re-entrant: a call from inside
+//! `parsebox_began` back into `parsebox_start`/`parsebox_run` finds the session borrowed and
+//! traps (engine.js refuses it before it gets here).
+
+use std::alloc::{alloc, dealloc, Layout};
+use std::cell::RefCell;
+use std::ptr::NonNull;
+
+use crate::{Hooks, Session};
+
+#[link(wasm_import_module = "env")]
+extern "C" {
+    /// A monotonic clock in milliseconds (`performance.now()`).
+    fn parsebox_now_ms() -> f64;
+    /// A live line (`replay: false`) is about to start.
+    fn parsebox_began(seq: f64);
+    /// Fills `len` bytes at `ptr` with random bytes; 0 on success.
+    fn parsebox_random(ptr: *mut u8, len: usize) -> u32;
+}
+
+fn began(seq: u64) {
+    #[allow(clippy::cast_precision_loss)]
+    let seq = seq as f64;
+    // SAFETY: an imported function without preconditions.
+    unsafe { parsebox_began(seq) }
+}
+
+fn now_ms() -> f64 {
+    // SAFETY: an imported function without preconditions.
+    unsafe { parsebox_now_ms() }
+}
+
+/// The linear memory the instance holds now, in bytes (saturating at 4 GiB).
+fn memory_bytes() -> usize {
+    core::arch::wasm32::memory_size::<0>().saturating_mul(65536)
+}
+
+thread_local! {
+    static SESSION: RefCell<Session> = RefCell::new(Session::new(Hooks {
+        clock: Some(now_ms),
+        heap_probe: Some(memory_bytes),
+    }));
+    static RESULT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The getrandom 0.4 `custom` backend (build.sh sets `getrandom_backend="custom"`): boa's
+/// random numbers come from the page's `crypto.getRandomValues`.
+///
+/// # Safety
+/// `dest` points to `len` writable bytes (getrandom's contract).
+#[no_mangle]
+unsafe extern "Rust" fn __getrandom_v03_custom(
+    dest: *mut u8,
+    len: usize,
+) -> Result<(), getrandom::Error> {
+    // SAFETY: the import writes exactly `len` bytes at `dest`, which getrandom made writable.
+    match unsafe { parsebox_random(dest, len) } {
+        0 => Ok(()),
+        _ => Err(getrandom::Error::new_custom(1)),
+    }
+}
+
+fn layout(len: usize) -> Option<Layout> {
+    Layout::array::<u8>(len).ok()
+}
+
+/// A buffer of `len` bytes for the page to fill; 0 when the memory cannot hold it (the
+/// instance is still usable). `len == 0` gives a non-null dangling pointer.
+#[no_mangle]
+pub extern "C" fn parsebox_alloc(len: usize) -> *mut u8 {
+    if len == 0 {
+        return NonNull::<u8>::dangling().as_ptr();
+    }
+    match layout(len) {
+        // SAFETY: `layout` has a non-zero size.
+        Some(layout) => unsafe { alloc(layout) },
+        None => std::ptr::null_mut(),
+    }
+}
+
+/// Frees a buffer from [`parsebox_alloc`] that the page did not pass to a call.
+///
+/// # Safety
+/// `ptr` came from `parsebox_alloc(len)` and was not freed or passed on.
+#[no_mangle]
+pub unsafe extern "C" fn parsebox_free(ptr: *mut u8, len: usize) {
+    if len == 0 || ptr.is_null() {
+        return;
+    }
+    if let Some(layout) = layout(len) {
+        // SAFETY: the caller's contract: allocated with this layout, not freed yet.
+        unsafe { dealloc(ptr, layout) }
+    }
+}
+
+/// Borrows a page-filled buffer for `f`, then frees it.
+///
+/// # Safety
+/// As [`parsebox_free`], and the page wrote all `len` bytes.
+unsafe fn with_input<R>(ptr: *mut u8, len: usize, f: impl FnOnce(&[u8]) -> R) -> R {
+    let out = if len == 0 || ptr.is_null() {
+        f(&[])
+    } else {
+        // SAFETY: `len` initialised bytes at `ptr`, owned by this call.
+        f(unsafe { std::slice::from_raw_parts(ptr, len) })
+    };
+    // SAFETY: as the caller's contract.
+    unsafe { parsebox_free(ptr, len) };
+    out
+}
+
+/// Keeps `answer` for [`parsebox_result_ptr`] and returns its length.
+fn answer(answer: String) -> usize {
+    RESULT.with(|r| {
+        let mut r = r.borrow_mut();
+        *r = answer.into_bytes();
+        r.len()
+    })
+}
+
+/// Loads the parser source (`src`, UTF-8) with the `EngineConfig` JSON `cfg`; takes ownership
+/// of both buffers. Returns the length of the answer (JSON `Result<String, LoadError>`).
+///
+/// # Safety
+/// Both buffers came from `parsebox_alloc` with these lengths and were filled by the page.
+#[no_mangle]
+pub unsafe extern "C" fn parsebox_start(
+    src_ptr: *mut u8,
+    src_len: usize,
+    cfg_ptr: *mut u8,
+    cfg_len: usize,
+) -> usize {
+    // SAFETY: the caller's contract, for each buffer.
+    let out = unsafe {
+        with_input(src_ptr, src_len, |src| {
+            with_input(cfg_ptr, cfg_len, |cfg| {
+                SESSION.with(|s| s.borrow_mut().start(src, cfg))
+            })
+        })
+    };
+    answer(out)
+}
+
+/// Performs a JSON `Vec<EngineOp>` batch; takes ownership of the buffer. Returns the length of
+/// the answer (JSON `[[seq, outcome], …]`).
+///
+/// # Safety
+/// The buffer came from `parsebox_alloc` with this length and was filled by the page.
+#[no_mangle]
+pub unsafe extern "C" fn parsebox_run(ops_ptr: *mut u8, ops_len: usize) -> usize {
+    // SAFETY: the caller's contract.
+    let out = unsafe {
+        with_input(ops_ptr, ops_len, |ops| {
+            SESSION.with(|s| s.borrow_mut().run(ops, began))
+        })
+    };
+    answer(out)
+}
+
+/// Where the last answer's bytes are (valid until the next start or run).
+#[no_mangle]
+pub extern "C" fn parsebox_result_ptr() -> *const u8 {
+    RESULT.with(|r| r.borrow().as_ptr())
+}

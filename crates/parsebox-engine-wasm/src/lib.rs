@@ -1,0 +1,48 @@
+//! The engine module: one adapter's sandboxed parser ([`parsebox_engine::Engine`]) behind a
+//! small raw C ABI, built for `wasm32-unknown-unknown` without wasm-bindgen (`build.sh`), so
+//! the page creates one `WebAssembly.Instance` per adapter, each with its own linear memory
+//! and a hard maximum. A trap or an out-of-memory ends that instance and nothing else.
+//!
+//! Everything crosses the boundary as JSON bytes: [`Session`] (plain Rust, tested natively)
+//! decodes the page's input, drives the engine and encodes the answers; `src/abi.rs` (wasm32
+//! only) holds the exports, the imports and the one `Session` of the instance. The page side
+//! is `crates/parsebox-wasm/js/engine.js` (`compileEngine`, `EngineInstance`).
+//!
+//! # The ABI
+//! Exports (pointers and lengths are `u32`; JS reads them with `>>> 0`):
+//! - `parsebox_alloc(len) -> ptr`: a buffer of `len` bytes for the page to fill (0 when the
+//!   instance's memory cannot hold it).
+//! - `parsebox_free(ptr, len)`: frees a buffer from `parsebox_alloc` the page did not pass on.
+//! - `parsebox_start(src_ptr, src_len, cfg_ptr, cfg_len) -> len`: loads the parser source
+//!   (UTF-8) with the host's `EngineConfig` (JSON); answers JSON of
+//!   `Result<String, LoadError>`: `{"Ok":"createStdoutParser"}` or
+//!   `{"Err":{"code":…,"message":…,"line":…,"column":…}}`. Bad config JSON or a source that
+//!   is not UTF-8 is an `Err` with code `bad_options`. A second start replaces the engine.
+//! - `parsebox_run(ops_ptr, ops_len) -> len`: performs a JSON `Vec<EngineOp>` batch; answers
+//!   JSON `[[seq, outcome], …]`, outcome `{"Ok":value}` or `{"Err":{"code","message"}}`.
+//!   Before a successful start, or for ops that do not decode, every line op of the batch is
+//!   answered `{"Err":{"code":"engine_fault",…}}` (the other ops are ignored).
+//! - `parsebox_result_ptr() -> ptr`: where the bytes of the last answer are; valid until the
+//!   next start or run.
+//!
+//! The linker also exports `__data_end`, `__heap_base` and the getrandom hook
+//! `__getrandom_v03_custom` (a `#[no_mangle]` Rust function); the page has no use for them.
+//!
+//! `parsebox_start` and `parsebox_run` take ownership of the buffers they are given (they free
+//! them). Imports (module `env`): `memory` (the page's `WebAssembly.Memory`, with the
+//! instance's maximum), `parsebox_now_ms() -> f64` (a monotonic clock for the budgets),
+//! `parsebox_began(seq: f64)` (before each live line) and `parsebox_random(ptr, len) -> u32`
+//! (fills `len` random bytes, 0 on success: the getrandom backend).
+
+#![cfg_attr(
+    test,
+    allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
+
+mod session;
+
+#[cfg(target_arch = "wasm32")]
+#[allow(unsafe_code)]
+mod abi;
+
+pub use session::{heap_growth_cap, Hooks, Session};

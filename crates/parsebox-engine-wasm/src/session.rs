@@ -1,0 +1,244 @@
+//! One instance's engine as JSON in, JSON out: what the exports call, tested natively.
+
+use parsebox_engine::{sandbox_options, Engine};
+use parsebox_host::{EngineConfig, EngineOp, LoadError, Seq};
+use parsebox_sandbox::SandboxOptions;
+use parsebox_transcript::{FailureCode, LineFailure, LineOutcome};
+use serde::Serialize;
+use serde_json::Value;
+
+/// What the embedding supplies to the sandbox besides the config.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hooks {
+    /// The budgets' monotonic clock in milliseconds ([`SandboxOptions::clock`]); required on
+    /// wasm32, where std has no clock.
+    pub clock: Option<fn() -> f64>,
+    /// Bytes of linear memory the instance holds ([`SandboxOptions::heap_probe`]); with it a
+    /// call that grows memory by more than [`heap_growth_cap`] fails as `memory_exceeded`
+    /// before the instance reaches its maximum and traps.
+    pub heap_probe: Option<fn() -> usize>,
+}
+
+/// The most a single call may grow the instance's memory when a heap probe is set: half the
+/// instance's maximum (and never more than the sandbox's default).
+pub fn heap_growth_cap(max_memory_bytes: u64) -> usize {
+    let half = usize::try_from(max_memory_bytes / 2).unwrap_or(usize::MAX);
+    half.min(SandboxOptions::default().max_heap_growth_bytes)
+}
+
+/// One instance's engine: nothing until [`Session::start`] succeeds.
+#[derive(Default)]
+pub struct Session {
+    hooks: Hooks,
+    engine: Option<Engine>,
+}
+
+/// Serialises `value`, or gives `fallback` (serde_json fails only on non-string map keys,
+/// which none of these types have).
+fn encode<T: Serialize>(value: &T, fallback: &str) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| fallback.to_owned())
+}
+
+fn bad_options(message: String) -> LoadError {
+    LoadError::new("bad_options", message)
+}
+
+/// The seqs of the line ops in a batch, read leniently (a batch that does not decode as
+/// `Vec<EngineOp>` may still name its lines).
+fn line_seqs(ops: &Value) -> Vec<Seq> {
+    let Some(ops) = ops.as_array() else {
+        return Vec::new();
+    };
+    ops.iter()
+        .filter(|op| op.get("op").and_then(Value::as_str) == Some("line"))
+        .filter_map(|op| op.get("seq").and_then(Value::as_u64))
+        .collect()
+}
+
+/// Every line of a batch the engine cannot perform, answered with `engine_fault`.
+fn faults(seqs: Vec<Seq>, message: &str) -> Vec<(Seq, LineOutcome)> {
+    seqs.into_iter()
+        .map(|seq| {
+            let failure = LineFailure::new(FailureCode::EngineFault, message.to_owned());
+            (seq, Err(failure))
+        })
+        .collect()
+}
+
+impl Session {
+    /// A session with no engine yet.
+    pub fn new(hooks: Hooks) -> Session {
+        Session {
+            hooks,
+            engine: None,
+        }
+    }
+
+    /// Whether an engine is loaded.
+    pub fn started(&self) -> bool {
+        self.engine.is_some()
+    }
+
+    /// Loads `source` (UTF-8) with `config` (JSON of the host's `EngineConfig`), replacing any
+    /// earlier engine. Answers JSON of `Result<String, LoadError>`: the entry point, or why the
+    /// source was refused (`bad_options` for input that does not decode).
+    pub fn start(&mut self, source: &[u8], config: &[u8]) -> String {
+        // The old engine goes first, so its memory can serve the new one.
+        self.engine = None;
+        let result = self.load(source, config).map(|(engine, entry)| {
+            self.engine = Some(engine);
+            entry
+        });
+        encode(
+            &result,
+            r#"{"Err":{"code":"engine_fault","message":"could not encode the start result","line":null,"column":null}}"#,
+        )
+    }
+
+    fn load(&self, source: &[u8], config: &[u8]) -> Result<(Engine, String), LoadError> {
+        let config: EngineConfig = serde_json::from_slice(config)
+            .map_err(|e| bad_options(format!("the engine config is not an EngineConfig: {e}")))?;
+        let source = std::str::from_utf8(source)
+            .map_err(|e| bad_options(format!("the parser source is not UTF-8: {e}")))?;
+        let options = SandboxOptions {
+            clock: self.hooks.clock,
+            heap_probe: self.hooks.heap_probe,
+            max_heap_growth_bytes: heap_growth_cap(config.max_memory_bytes),
+            ..sandbox_options(&config)?
+        };
+        Engine::start(source, options)
+    }
+
+    /// Performs `ops` (JSON of `Vec<EngineOp>`) in order, calling `began(seq)` before each live
+    /// line. Answers JSON `[[seq, outcome], …]`; before a successful start, or when `ops` does
+    /// not decode, every line op is answered with `engine_fault`.
+    pub fn run(&mut self, ops: &[u8], began: impl FnMut(Seq)) -> String {
+        let answers = match (
+            serde_json::from_slice::<Vec<EngineOp>>(ops),
+            &mut self.engine,
+        ) {
+            (Ok(ops), Some(engine)) => engine.run_ops(ops, began),
+            (Ok(ops), None) => {
+                let seqs = ops
+                    .iter()
+                    .filter_map(|op| match op {
+                        EngineOp::Line { seq, .. } => Some(*seq),
+                        _ => None,
+                    })
+                    .collect();
+                faults(
+                    seqs,
+                    "the engine has no parser: it was not started, or its start failed",
+                )
+            }
+            (Err(e), _) => {
+                let seqs = serde_json::from_slice(ops)
+                    .map(|v| line_seqs(&v))
+                    .unwrap_or_default();
+                faults(
+                    seqs,
+                    &format!("the ops batch is not a list of EngineOp: {e}"),
+                )
+            }
+        };
+        encode(&answers, "[]")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const CONFIG: &str = r#"{"lineBudgetMs":50,"initBudgetMs":1000,"maxSourceBytes":51200,"maxLineBytes":4194304,"maxMemoryBytes":536870912}"#;
+
+    const COUNTER: &str = r#"
+        export function createStdoutParser() {
+          let n = 0;
+          return {
+            parseLine(line, ts) { n++; return [{ kind: "stdout", ts, text: n + ":" + line }]; },
+            reset() { n = 0; },
+          };
+        }"#;
+
+    fn json(s: &str) -> Value {
+        serde_json::from_str(s).unwrap()
+    }
+
+    fn started() -> Session {
+        let mut s = Session::default();
+        let answer = json(&s.start(COUNTER.as_bytes(), CONFIG.as_bytes()));
+        assert_eq!(answer, json!({ "Ok": "createStdoutParser" }));
+        s
+    }
+
+    #[test]
+    fn a_started_engine_answers_live_lines_and_reports_them_began() {
+        let mut s = started();
+        let ops = json!([
+            { "op": "newRun", "run": 1 },
+            { "op": "line", "seq": 7, "run": 1, "line": "a", "ts": "t1", "replay": true },
+            { "op": "line", "seq": 8, "run": 1, "line": "b", "ts": "t2", "replay": false },
+            { "op": "reset", "run": 1 },
+            { "op": "line", "seq": 9, "run": 1, "line": "c", "ts": "t3", "replay": false },
+        ]);
+        let mut began = Vec::new();
+        let answers = json(&s.run(ops.to_string().as_bytes(), |seq| began.push(seq)));
+        assert_eq!(began, [8, 9]);
+        assert_eq!(
+            answers,
+            json!([
+                [7, { "Ok": [{ "kind": "stdout", "ts": "t1", "text": "1:a" }] }],
+                [8, { "Ok": [{ "kind": "stdout", "ts": "t2", "text": "2:b" }] }],
+                [9, { "Ok": [{ "kind": "stdout", "ts": "t3", "text": "1:c" }] }],
+            ])
+        );
+    }
+
+    #[test]
+    fn refused_input_is_data() {
+        let mut s = Session::default();
+        let cases: [(&[u8], &[u8], &str); 4] = [
+            (COUNTER.as_bytes(), b"{", "bad_options"),
+            (COUNTER.as_bytes(), br#"{"lineBudgetMs":50}"#, "bad_options"),
+            (b"\xff\xfe", CONFIG.as_bytes(), "bad_options"),
+            (b"export const x = ;", CONFIG.as_bytes(), "syntax_error"),
+        ];
+        for (source, config, code) in cases {
+            let answer = json(&s.start(source, config));
+            assert_eq!(answer["Err"]["code"], code, "{answer}");
+            assert!(!s.started());
+        }
+        let syntax = json(&s.start(b"let a = 1;\nlet b = ;", CONFIG.as_bytes()));
+        assert_eq!(syntax["Err"]["line"], 2, "{syntax}");
+        assert!(syntax["Err"]["column"].is_u64(), "{syntax}");
+    }
+
+    #[test]
+    fn lines_the_engine_cannot_run_fail_as_engine_faults() {
+        let line = r#"[{"op":"newRun","run":1},{"op":"line","seq":3,"run":1,"line":"a","ts":"t","replay":false}]"#;
+        let mut s = Session::default();
+        let mut began = 0;
+        let before_start = json(&s.run(line.as_bytes(), |_| began += 1));
+        assert_eq!(before_start[0][0], 3);
+        assert_eq!(before_start[0][1]["Err"]["code"], "engine_fault");
+        assert_eq!(began, 0);
+
+        let mut s = started();
+        let garbled = r#"[{"op":"line","seq":4,"run":1},{"op":"warp"}]"#;
+        let answers = json(&s.run(garbled.as_bytes(), |_| {}));
+        assert_eq!(answers.as_array().unwrap().len(), 1);
+        assert_eq!(answers[0][0], 4);
+        assert_eq!(answers[0][1]["Err"]["code"], "engine_fault");
+        assert_eq!(json(&s.run(b"not json", |_| {})), json!([]));
+    }
+
+    #[test]
+    fn the_growth_cap_is_half_the_maximum_within_the_sandbox_default() {
+        assert_eq!(heap_growth_cap(64 << 20), 32 << 20);
+        assert_eq!(
+            heap_growth_cap(4 << 30),
+            SandboxOptions::default().max_heap_growth_bytes
+        );
+    }
+}

@@ -1,0 +1,127 @@
+//! What every engine does with the ops it is sent, whatever runs the parser: a sandboxed
+//! `ui-parser.js` (`parsebox-engine`) or a trusted built-in (the binding). One loop, so both
+//! create, reset and drop runs and reset after a failed line exactly where the core journals it.
+
+use std::collections::HashMap;
+
+use parsebox_transcript::{outcome_resets_parser, FailureCode, LineFailure, LineOutcome};
+
+use crate::{EngineOp, RunId, Seq};
+
+/// One parser instance (one run's state).
+pub trait ParserInstance {
+    /// Parses one line; the raw outcome, before the line rule.
+    fn parse(&mut self, line: &str, ts: &str) -> LineOutcome;
+    /// Calls the parser's `reset()`.
+    ///
+    /// # Errors
+    /// The failure, when `reset()` threw or ran over budget.
+    fn reset(&mut self) -> Result<(), LineFailure>;
+}
+
+/// Makes parser instances: one per run.
+pub trait InstanceFactory {
+    /// The instance type.
+    type Instance: ParserInstance;
+    /// A fresh instance (fresh module state).
+    ///
+    /// # Errors
+    /// Why the instance could not be made; every line of the run then fails with it.
+    fn new_instance(&mut self) -> Result<Self::Instance, LineFailure>;
+}
+
+/// An engine's runs, driven by the core's ops.
+pub struct EngineRuns<F: InstanceFactory> {
+    factory: F,
+    runs: HashMap<RunId, Slot<F::Instance>>,
+}
+
+/// A run and whether its parser owes a reset before the next line.
+struct Slot<I> {
+    instance: Result<I, LineFailure>,
+    reset_owed: bool,
+}
+
+impl<F: InstanceFactory> EngineRuns<F> {
+    /// No runs yet; `factory` makes their instances.
+    pub fn new(factory: F) -> Self {
+        Self {
+            factory,
+            runs: HashMap::new(),
+        }
+    }
+
+    /// The factory.
+    pub fn factory(&self) -> &F {
+        &self.factory
+    }
+
+    /// Performs `ops` in order and returns the outcome of every line, in order. `began(seq)`
+    /// is called before each live (not replayed) line starts, so the host can arm its deadline.
+    /// After a line whose outcome [`outcome_resets_parser`], the run is reset before its next
+    /// line.
+    pub fn run_ops(
+        &mut self,
+        ops: Vec<EngineOp>,
+        mut began: impl FnMut(Seq),
+    ) -> Vec<(Seq, LineOutcome)> {
+        let mut answers = Vec::new();
+        for op in ops {
+            match op {
+                EngineOp::NewRun { run } => {
+                    let instance = self.factory.new_instance();
+                    self.runs.insert(
+                        run,
+                        Slot {
+                            instance,
+                            reset_owed: false,
+                        },
+                    );
+                }
+                EngineOp::Line {
+                    seq,
+                    run,
+                    line,
+                    ts,
+                    replay,
+                } => {
+                    if !replay {
+                        began(seq);
+                    }
+                    answers.push((seq, self.line(run, &line, &ts)));
+                }
+                EngineOp::Reset { run } => {
+                    if let Some(Slot {
+                        instance: Ok(i),
+                        reset_owed,
+                    }) = self.runs.get_mut(&run)
+                    {
+                        *reset_owed = false;
+                        // A reset that fails shows on the run's next line.
+                        let _ = i.reset();
+                    }
+                }
+                EngineOp::DropRun { run } => {
+                    self.runs.remove(&run);
+                }
+            }
+        }
+        answers
+    }
+
+    fn line(&mut self, run: RunId, line: &str, ts: &str) -> LineOutcome {
+        let Some(slot) = self.runs.get_mut(&run) else {
+            return Err(LineFailure::new(
+                FailureCode::RealmUnavailable,
+                format!("the engine has no run {}", run.0),
+            ));
+        };
+        let instance = slot.instance.as_mut().map_err(|e| e.clone())?;
+        if std::mem::take(&mut slot.reset_owed) {
+            let _ = instance.reset();
+        }
+        let outcome = instance.parse(line, ts);
+        slot.reset_owed = outcome_resets_parser(&outcome);
+        outcome
+    }
+}

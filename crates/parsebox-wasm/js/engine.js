@@ -1,0 +1,205 @@
+// The engine module's page side: compiles parsebox_engine.wasm (crates/parsebox-engine-wasm, a
+// raw-ABI module without wasm-bindgen) and gives each adapter an EngineInstance of its own: its
+// own WebAssembly.Instance and linear memory with a hard maximum, so a trap or an out-of-memory
+// ends that instance and nothing else. Plain JS, no dependencies beyond errors.js; runs in
+// browsers, Web Workers and Node (crypto.getRandomValues, performance.now, TextEncoder).
+//
+// The ABI (crates/parsebox-engine-wasm/src/lib.rs): JSON bytes in a buffer from
+// parsebox_alloc, handed over to parsebox_start / parsebox_run (which free it); each returns
+// the length of its JSON answer, found at parsebox_result_ptr(). Pointers are u32: read `>>> 0`.
+import { ParseboxDisposedError, ParseboxError, ParseboxOptionsError } from "./errors.js";
+
+const PAGE_BYTES = 65536;
+/** The module's initial memory in pages: build.sh's INITIAL_MEMORY (16 MiB) / 64 KiB. */
+const ENGINE_INITIAL_PAGES = 256;
+/** wasm32's largest memory: 4 GiB. */
+const MAX_PAGES = 65536;
+/** crypto.getRandomValues fills at most 64 KiB per call. */
+const RANDOM_CHUNK = 65536;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Compiles the engine module (URL, Response, bytes or a Module). Default:
+ * `new URL("./parsebox_engine.wasm", import.meta.url)`.
+ * @param {URL | string | Response | PromiseLike<Response> | BufferSource | WebAssembly.Module} [input]
+ * @returns {Promise<WebAssembly.Module>}
+ */
+export async function compileEngine(input) {
+  let source = input ?? new URL("./parsebox_engine.wasm", import.meta.url);
+  if (source instanceof WebAssembly.Module) return source;
+  if (typeof source === "string" || source instanceof URL) {
+    const url = new URL(source, import.meta.url);
+    // Node's fetch does not read file: URLs; read the file instead (no bundler follows this).
+    if (url.protocol === "file:" && typeof process === "object" && process.versions?.node) {
+      const fs = "node:fs/promises";
+      const { readFile } = await import(/* @vite-ignore */ fs);
+      return WebAssembly.compile(await readFile(url));
+    }
+    source = fetch(url);
+  }
+  const response = await source;
+  if (typeof Response === "function" && response instanceof Response) {
+    if (!response.ok) throw new ParseboxError(`could not load the parsebox engine: ${response.status} ${response.statusText}`);
+    return WebAssembly.compile(await response.arrayBuffer());
+  }
+  return WebAssembly.compile(response);
+}
+
+/** Fills `len` bytes at `ptr` with crypto.getRandomValues; 0 on success (the getrandom hook). */
+function fillRandom(memory, ptr, len) {
+  const crypto = globalThis.crypto;
+  if (!crypto || typeof crypto.getRandomValues !== "function") return 1;
+  for (let done = 0; done < len; done += RANDOM_CHUNK) {
+    crypto.getRandomValues(new Uint8Array(memory.buffer, ptr + done, Math.min(RANDOM_CHUNK, len - done)));
+  }
+  return 0;
+}
+
+/**
+ * @typedef {object} EngineInstanceOptions
+ * @property {number} maxMemoryBytes The instance's hard memory maximum, in bytes (rounded down
+ *   to whole 64 KiB pages; at least 16 MiB, at most 4 GiB). Past it the instance traps.
+ * @property {(seq: number) => void} [onBegan] Called before each live (not replayed) line
+ *   starts, with its seq. An exception it throws propagates out of `run()` and ends the
+ *   instance.
+ */
+
+/**
+ * One adapter's engine: a WebAssembly.Instance of the engine module with its own memory.
+ * Any exception out of `start()`/`run()` (a trap: `WebAssembly.RuntimeError`, or a
+ * `RangeError` when memory runs out) ends the instance: later calls throw a `ParseboxError`.
+ */
+export class EngineInstance {
+  /** @type {WebAssembly.Memory | null} */
+  #memory;
+  /** @type {WebAssembly.Exports | null} the instance's exports, null once disposed */
+  #exports;
+  /** @type {((seq: number) => void) | undefined} */
+  #onBegan;
+  /** "live" | "busy" (inside a call) | "dead" (a call threw) | "disposed" */
+  #state = "live";
+  /** @type {unknown} why the instance died */
+  #cause;
+
+  /**
+   * Synchronous: a new instance with its own memory.
+   * @param {WebAssembly.Module} module The compiled engine module (`compileEngine`).
+   * @param {EngineInstanceOptions} options
+   */
+  constructor(module, options) {
+    if (!(module instanceof WebAssembly.Module)) {
+      throw new ParseboxOptionsError("EngineInstance needs the compiled engine module (compileEngine())");
+    }
+    const maxMemoryBytes = options?.maxMemoryBytes;
+    const maximum = Math.floor(maxMemoryBytes / PAGE_BYTES);
+    if (typeof maxMemoryBytes !== "number" || !(maximum >= ENGINE_INITIAL_PAGES && maximum <= MAX_PAGES)) {
+      throw new ParseboxOptionsError(
+        `maxMemoryBytes must be a number of bytes from ${ENGINE_INITIAL_PAGES * PAGE_BYTES} to ${MAX_PAGES * PAGE_BYTES}, got ${maxMemoryBytes}`,
+      );
+    }
+    if (options.onBegan !== undefined && typeof options.onBegan !== "function") {
+      throw new ParseboxOptionsError("onBegan must be a function");
+    }
+    this.#onBegan = options.onBegan;
+    const memory = new WebAssembly.Memory({ initial: ENGINE_INITIAL_PAGES, maximum });
+    const env = {
+      memory,
+      parsebox_now_ms: () => performance.now(),
+      parsebox_began: (seq) => this.#onBegan?.(seq),
+      parsebox_random: (ptr, len) => fillRandom(memory, ptr >>> 0, len >>> 0),
+    };
+    this.#memory = memory;
+    this.#exports = new WebAssembly.Instance(module, { env }).exports;
+  }
+
+  /**
+   * Loads the parser source with the host's engine config (JSON `EngineConfig`).
+   * @param {string} source The `ui-parser.js` text.
+   * @param {string} configJson `{"lineBudgetMs","initBudgetMs","maxSourceBytes","maxLineBytes","maxMemoryBytes"}`.
+   * @returns {string} JSON of `Result<entryPoint, LoadError>`: `{"Ok":"createStdoutParser"}` or
+   *   `{"Err":{"code","message","line","column"}}`.
+   */
+  start(source, configJson) {
+    return this.#call((x, memory) => {
+      const [src, srcLen] = pass(x, memory, String(source));
+      let cfg;
+      try {
+        cfg = pass(x, memory, String(configJson));
+      } catch (e) {
+        x.parsebox_free(src, srcLen);
+        throw e;
+      }
+      return answer(x, memory, x.parsebox_start(src, srcLen, cfg[0], cfg[1]));
+    });
+  }
+
+  /**
+   * Performs a batch of engine ops (JSON `[{"op":"newRun","run":1}, {"op":"line",…}, …]`).
+   * @param {string} opsJson
+   * @returns {string} JSON `[[seq, outcome], …]`, outcome `{"Ok":value}` or `{"Err":{"code","message"}}`.
+   */
+  run(opsJson) {
+    return this.#call((x, memory) => {
+      const [ops, len] = pass(x, memory, String(opsJson));
+      return answer(x, memory, x.parsebox_run(ops, len));
+    });
+  }
+
+  /** Bytes of linear memory this instance holds now (0 once disposed). */
+  get memoryBytes() {
+    return this.#memory ? this.#memory.buffer.byteLength : 0;
+  }
+
+  /** Drops the instance and its memory (idempotent); later calls throw. */
+  dispose() {
+    this.#state = "disposed";
+    this.#exports = null;
+    this.#memory = null;
+    this.#onBegan = undefined;
+  }
+
+  /** Same as `dispose()` (`using engine = new EngineInstance(…)`). */
+  [Symbol.dispose]() {
+    this.dispose();
+  }
+
+  #call(body) {
+    if (this.#state === "disposed") throw new ParseboxDisposedError("engine instance used after dispose()");
+    if (this.#state === "dead") {
+      const why = this.#cause instanceof Error ? `${this.#cause.name}: ${this.#cause.message}` : String(this.#cause);
+      throw new ParseboxError(`engine instance is dead: an earlier call threw (${why})`);
+    }
+    if (this.#state === "busy") throw new ParseboxError("engine instance called from inside its own call (onBegan)");
+    this.#state = "busy";
+    try {
+      const out = body(this.#exports, this.#memory);
+      if (this.#state === "busy") this.#state = "live";
+      return out;
+    } catch (e) {
+      // A trap, or an exception thrown through wasm frames, leaves the instance half-done.
+      if (this.#state === "busy") {
+        this.#state = "dead";
+        this.#cause = e;
+      }
+      throw e;
+    }
+  }
+}
+
+/** Copies `text` as UTF-8 into a fresh buffer of the instance: [ptr, len]. */
+function pass(x, memory, text) {
+  const bytes = encoder.encode(text);
+  const ptr = x.parsebox_alloc(bytes.length) >>> 0;
+  if (ptr === 0) throw new RangeError(`the engine instance's memory cannot hold ${bytes.length} more bytes`);
+  // memory.buffer is read after the allocation: growing the memory replaces it.
+  new Uint8Array(memory.buffer, ptr, bytes.length).set(bytes);
+  return [ptr, bytes.length];
+}
+
+/** The call's JSON answer: `len` bytes at parsebox_result_ptr(). */
+function answer(x, memory, len) {
+  const ptr = x.parsebox_result_ptr() >>> 0;
+  return decoder.decode(new Uint8Array(memory.buffer, ptr, len >>> 0));
+}

@@ -1,0 +1,113 @@
+// The executor: performs the core's engine commands with what only JavaScript has — engine
+// instances (in this thread, or in Web Workers) and the one timer — and reports back what
+// they did. It decides nothing: placement, deadlines, replays and answers are the core's
+// (crates/parsebox-host), which a Rust test covers.
+import { EngineInstance } from "./engine.js";
+import { engineModule } from "./instance.js";
+
+export class Executor {
+  #core = null;
+  #maxMemoryBytes;
+  #after; // called after every report to the core (the registry performs what follows)
+  #inline = new Map(); // engine id -> { instance, type }
+  #workers = new Map(); // engine id -> Worker
+  #timer = null;
+  #closed = false;
+
+  constructor(after) {
+    this.#after = after;
+  }
+
+  /** Binds the core; `configJson` is what every engine starts with. */
+  attach(core, configJson) {
+    this.#core = core;
+    this.#maxMemoryBytes = JSON.parse(configJson).maxMemoryBytes;
+  }
+
+  /** The callbacks the core calls, synchronously, for engines in this thread. */
+  callbacks() {
+    return {
+      startInline: (engine, type, source, config) => {
+        const instance = new EngineInstance(engineModule(), { maxMemoryBytes: this.#maxMemoryBytes });
+        this.#inline.set(engine, { instance, type });
+        return instance.start(source, config);
+      },
+      // A trap throws through to the core: that engine died, nothing else did.
+      runInline: (engine, ops) => this.#inline.get(engine).instance.run(ops),
+      endInline: (engine) => {
+        this.#inline.get(engine)?.instance.dispose();
+        this.#inline.delete(engine);
+      },
+    };
+  }
+
+  /** Performs a Worker command (`startWorker`, `send`, `end`). */
+  perform(command, configJson) {
+    switch (command.kind) {
+      case "startWorker":
+        this.#startWorker(command.engine, command.source, configJson);
+        break;
+      case "send":
+        this.#workers.get(command.engine)?.postMessage({ ops: command.ops });
+        break;
+      case "end":
+        this.#workers.get(command.engine)?.terminate();
+        this.#workers.delete(command.engine);
+        break;
+      default:
+        break;
+    }
+  }
+
+  #startWorker(engine, source, config) {
+    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    this.#workers.set(engine, worker);
+    const report = (fn) => {
+      if (this.#closed || this.#workers.get(engine) !== worker) return;
+      fn(this.#core);
+      this.#after();
+    };
+    worker.onmessage = ({ data: m }) => {
+      if ("began" in m) report((core) => core.handleBegan(engine, m.began));
+      else if ("answers" in m) report((core) => core.handleAnswers(engine, m.answers));
+      else if ("started" in m) report((core) => core.handleEngineStarted(engine, m.started));
+      else if ("died" in m) report((core) => core.handleEngineDied(engine, m.died));
+    };
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      report((core) => core.handleEngineDied(engine, `worker error: ${event.message ?? "unknown"}`));
+    };
+    worker.postMessage({ module: engineModule(), source, config, maxMemoryBytes: this.#maxMemoryBytes });
+  }
+
+  /** Keeps the one timer at the core's next deadline (`at`: ms on performance.now()). */
+  arm(at) {
+    clearTimeout(this.#timer);
+    this.#timer = null;
+    if (at === undefined || this.#closed) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      if (this.#closed) return;
+      this.#core.handleTimeout();
+      this.#after();
+    }, Math.max(0, at - performance.now()));
+  }
+
+  /** Bytes of linear memory held by the engines of `type` in this thread (all types: null). */
+  memoryBytes(type) {
+    let n = 0;
+    for (const e of this.#inline.values()) if (type === null || e.type === type) n += e.instance.memoryBytes;
+    return n;
+  }
+
+  /** Ends every engine and the timer. */
+  close() {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    for (const w of this.#workers.values()) w.terminate();
+    for (const e of this.#inline.values()) e.instance.dispose();
+    this.#workers.clear();
+    this.#inline.clear();
+  }
+}
+

@@ -1,0 +1,38 @@
+//! What the JS executor is asked to do: the host core's commands whose engines do not live in
+//! this thread's binding (Worker engines), plus loads, late answers and notifications.
+
+use parsebox_transcript::TranscriptEntry;
+use serde::Serialize;
+
+/// One command for the JS executor (`takeCommands()` returns them in order, as JSON).
+#[derive(Serialize, Debug)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub(crate) enum JsCommand {
+    /// Fetch the type's source and answer with `handleLoadResult(type, token, …)`.
+    Load { adapter_type: String, token: u64 },
+    /// Start a Worker engine with this source; answer with `handleEngineStarted`.
+    StartWorker {
+        engine: u64,
+        adapter_type: String,
+        source: String,
+    },
+    /// Post these ops (a JSON array) to the Worker engine.
+    Send { engine: u64, ops: String },
+    /// Terminate the Worker engine.
+    End { engine: u64 },
+    /// A line of a run that no builder owns was answered late (`onChange`'s line updates).
+    Late {
+        adapter_type: String,
+        line: String,
+        ts: String,
+        entries: Vec<TranscriptEntry>,
+    },
+    /// Late answers wait for the builder of `run` (`applyLate()` folds them in).
+    BuilderLate { run: u64 },
+    /// The type's status changed.
+    Notify { adapter_type: String },
+}

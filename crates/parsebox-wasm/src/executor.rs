@@ -1,0 +1,312 @@
+//! The synchronous half of the executor: the host core, the engines that live in this thread
+//! (built-ins here; inline engine instances behind the JS executor's callbacks), and the
+//! commands left for the JS executor. Every command the core issues passes through
+//! [`Shared::pump`]; every line through [`Shared::parse_line`].
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use parsebox_host::{
+    Answered, Command, EngineId, EngineOp, EngineRuns, Host, LineStep, LoadError, Placement, RunId,
+    Seq,
+};
+use parsebox_transcript::{generic_entry, LineOutcome, TranscriptEntry};
+use wasm_bindgen::prelude::*;
+
+use crate::builtin::BuiltinParser;
+use crate::commands::JsCommand;
+use crate::{describe, now_ms};
+
+/// The JS executor's callbacks for engine instances in this thread:
+/// `startInline(engine, adapterType, source, configJson) -> resultJson`,
+/// `runInline(engine, opsJson) -> answersJson` (throws when the instance trapped),
+/// `endInline(engine)`.
+pub(crate) struct InlineEngines {
+    pub(crate) this: JsValue,
+    pub(crate) start: js_sys::Function,
+    pub(crate) run: js_sys::Function,
+    pub(crate) end: js_sys::Function,
+}
+
+/// What a `HostCore` and its builders share.
+pub(crate) struct Shared {
+    pub(crate) host: Host,
+    /// The engine config every engine starts with, as JSON.
+    pub(crate) engine_config: String,
+    inline: InlineEngines,
+    placements: HashMap<EngineId, Placement>,
+    /// Built-in parsers by type, and the built-in engines running them.
+    pub(crate) builtin_parsers: HashMap<String, BuiltinParser>,
+    builtins: HashMap<EngineId, EngineRuns<BuiltinParser>>,
+    /// Commands for the JS executor, in order.
+    out: Vec<JsCommand>,
+    /// Runs owned by a `TranscriptBuilderCore`, with their late answers not yet folded in.
+    pub(crate) builder_runs: HashSet<RunId>,
+    pub(crate) builder_late: HashMap<RunId, Vec<(Seq, Vec<TranscriptEntry>)>>,
+    builder_late_told: BTreeSet<RunId>,
+}
+
+impl Shared {
+    pub(crate) fn new(host: Host, engine_config: String, inline: InlineEngines) -> Self {
+        Self {
+            host,
+            engine_config,
+            inline,
+            placements: HashMap::new(),
+            builtin_parsers: HashMap::new(),
+            builtins: HashMap::new(),
+            out: Vec::new(),
+            builder_runs: HashSet::new(),
+            builder_late: HashMap::new(),
+            builder_late_told: BTreeSet::new(),
+        }
+    }
+
+    /// Parses one line of `run`: the entries to show now, and the `seq` of the late answer
+    /// that will replace them, when the line went to a Worker.
+    pub(crate) fn parse_line(
+        &mut self,
+        run: RunId,
+        line: &str,
+        ts: &str,
+    ) -> Result<(Vec<TranscriptEntry>, Option<Seq>), parsebox_host::HostError> {
+        let step = self.host.parse_line(run, line, ts)?;
+        let out = match step {
+            LineStep::Answered(entries) => (entries, None),
+            LineStep::Deferred { seq, entries } => (entries, Some(seq)),
+            LineStep::RunNow { engine, seq, ops } => {
+                let now = now_ms();
+                let answered = self.run_in_thread(now, engine, ops);
+                let entries = answered
+                    .into_iter()
+                    .find(|a| a.seq == seq)
+                    .map_or_else(|| vec![generic_entry(line, ts)], |a| a.entries);
+                (entries, None)
+            }
+        };
+        self.pump();
+        Ok(out)
+    }
+
+    /// Runs `ops` in an engine of this thread and reports the answers (or the engine's
+    /// death) to the core; returns what the core settled for waiting callers.
+    fn run_in_thread(&mut self, now: f64, engine: EngineId, ops: Vec<EngineOp>) -> Vec<Answered> {
+        match self.run_ops(engine, ops) {
+            Ok(answers) => self.host.handle_answers(now, engine, answers),
+            Err(reason) => self.host.handle_engine_died(now, engine, &reason),
+        }
+    }
+
+    fn run_ops(
+        &mut self,
+        engine: EngineId,
+        ops: Vec<EngineOp>,
+    ) -> Result<Vec<(Seq, LineOutcome)>, String> {
+        match self.placements.get(&engine) {
+            Some(Placement::Builtin) => match self.builtins.get_mut(&engine) {
+                Some(b) => Ok(b.run_ops(ops, |_| {})),
+                None => Err("the built-in engine is gone".to_owned()),
+            },
+            Some(Placement::Inline) => {
+                let ops = serde_json::to_string(&ops).map_err(|e| e.to_string())?;
+                let answers = self
+                    .inline
+                    .run
+                    .call2(
+                        &self.inline.this,
+                        &JsValue::from_f64(engine.0 as f64),
+                        &JsValue::from_str(&ops),
+                    )
+                    .map_err(|e| describe(&e))?;
+                let answers = answers
+                    .as_string()
+                    .ok_or_else(|| "the engine answered no JSON text".to_owned())?;
+                serde_json::from_str(&answers)
+                    .map_err(|e| format!("the engine answered malformed JSON: {e}"))
+            }
+            Some(Placement::Worker) | None => Err("not an engine of this thread".to_owned()),
+        }
+    }
+
+    /// Performs every command the core has queued: starts, ops and ends of this thread's
+    /// engines here; the rest is left for the JS executor ([`Shared::take_commands`]).
+    pub(crate) fn pump(&mut self) {
+        let now = now_ms();
+        while let Some(command) = self.host.poll_command() {
+            match command {
+                Command::StartEngine {
+                    engine,
+                    adapter_type,
+                    placement,
+                    source,
+                    ..
+                } => {
+                    self.placements.insert(engine, placement);
+                    match placement {
+                        Placement::Builtin => self.start_builtin(now, engine, &adapter_type),
+                        Placement::Inline => {
+                            let result = self.start_inline(engine, &adapter_type, source);
+                            self.host.handle_engine_started(now, engine, result);
+                        }
+                        Placement::Worker => match source {
+                            Some(source) => self.out.push(JsCommand::StartWorker {
+                                engine: engine.0,
+                                adapter_type,
+                                source,
+                            }),
+                            None => self.host.handle_engine_started(
+                                now,
+                                engine,
+                                Err(LoadError::new("run_start_failed", "no source to start")),
+                            ),
+                        },
+                    }
+                }
+                Command::Send { engine, ops } => {
+                    if self.placements.get(&engine) == Some(&Placement::Worker) {
+                        self.send_to_worker(engine, &ops);
+                    } else {
+                        // Nobody waits on these lines synchronously: what the core settles
+                        // for them comes back as late answers.
+                        let _ = self.run_in_thread(now, engine, ops);
+                    }
+                }
+                Command::EndEngine { engine } => match self.placements.remove(&engine) {
+                    Some(Placement::Builtin) => {
+                        self.builtins.remove(&engine);
+                    }
+                    Some(Placement::Inline) => {
+                        // Ending cannot fail in a way the core could act on.
+                        let _ = self
+                            .inline
+                            .end
+                            .call1(&self.inline.this, &JsValue::from_f64(engine.0 as f64));
+                    }
+                    Some(Placement::Worker) => self.out.push(JsCommand::End { engine: engine.0 }),
+                    None => {}
+                },
+                Command::LateAnswer {
+                    run,
+                    seq,
+                    line,
+                    ts,
+                    entries,
+                } => {
+                    if self.builder_runs.contains(&run) {
+                        self.builder_late
+                            .entry(run)
+                            .or_default()
+                            .push((seq, entries));
+                        if self.builder_late_told.insert(run) {
+                            self.out.push(JsCommand::BuilderLate { run: run.0 });
+                        }
+                    } else if let Some(t) = self.host.run_adapter_type(run) {
+                        self.out.push(JsCommand::Late {
+                            adapter_type: t.to_owned(),
+                            line,
+                            ts,
+                            entries,
+                        });
+                    }
+                }
+                Command::Load {
+                    adapter_type,
+                    token,
+                } => self.out.push(JsCommand::Load {
+                    adapter_type,
+                    token,
+                }),
+                Command::Notify { adapter_type } => {
+                    self.out.push(JsCommand::Notify { adapter_type });
+                }
+            }
+        }
+    }
+
+    fn start_builtin(&mut self, now: f64, engine: EngineId, adapter_type: &str) {
+        let result = match self.builtin_parsers.get(adapter_type) {
+            Some(p) => {
+                let entry = p.entry_point().to_owned();
+                self.builtins.insert(engine, EngineRuns::new(p.clone()));
+                Ok(entry)
+            }
+            None => Err(LoadError::new(
+                "run_start_failed",
+                "no built-in parser is registered for this type",
+            )),
+        };
+        self.host.handle_engine_started(now, engine, result);
+    }
+
+    fn start_inline(
+        &mut self,
+        engine: EngineId,
+        adapter_type: &str,
+        source: Option<String>,
+    ) -> Result<String, LoadError> {
+        let source = source.unwrap_or_default();
+        let result = self
+            .inline
+            .start
+            .apply(
+                &self.inline.this,
+                &js_sys::Array::of4(
+                    &JsValue::from_f64(engine.0 as f64),
+                    &JsValue::from_str(adapter_type),
+                    &JsValue::from_str(&source),
+                    &JsValue::from_str(&self.engine_config),
+                ),
+            )
+            .map_err(|e| LoadError::new("engine_fault", describe(&e)))?;
+        let text = result
+            .as_string()
+            .ok_or_else(|| LoadError::new("engine_fault", "the engine answered no JSON text"))?;
+        serde_json::from_str::<Result<String, LoadError>>(&text).unwrap_or_else(|e| {
+            Err(LoadError::new(
+                "engine_fault",
+                format!("the engine answered malformed JSON: {e}"),
+            ))
+        })
+    }
+
+    /// Adds `ops` to the Worker's batch: consecutive sends to one engine travel as one
+    /// message.
+    fn send_to_worker(&mut self, engine: EngineId, ops: &[EngineOp]) {
+        let ops = serde_json::to_string(ops).unwrap_or_else(|_| "[]".to_owned());
+        if let Some(JsCommand::Send {
+            engine: e,
+            ops: batch,
+        }) = self.out.last_mut()
+        {
+            if *e == engine.0 && batch.len() > 2 && ops.len() > 2 {
+                // `[a,b]` + `[c]` → `[a,b,c]`
+                batch.pop();
+                batch.push(',');
+                batch.push_str(ops.get(1..).unwrap_or("]"));
+                return;
+            }
+        }
+        self.out.push(JsCommand::Send {
+            engine: engine.0,
+            ops,
+        });
+    }
+
+    /// Ends every engine and forgets everything (the final `end` commands stay queued).
+    pub(crate) fn dispose(&mut self) {
+        self.host.dispose();
+        self.builder_runs.clear();
+        self.builder_late.clear();
+        self.pump();
+    }
+
+    /// Whether commands wait for the JS executor.
+    pub(crate) fn has_commands(&self) -> bool {
+        !self.out.is_empty()
+    }
+
+    /// The commands for the JS executor, in order.
+    pub(crate) fn take_commands(&mut self) -> Vec<JsCommand> {
+        self.builder_late_told.clear();
+        std::mem::take(&mut self.out)
+    }
+}

@@ -1,0 +1,362 @@
+//! `HostCore`: the registry's trusted core as a JS class. Each method is one event for the
+//! host core; the commands it leads to are performed (engines of this thread) or queued for
+//! the JS executor ([`HostCore::take_commands`]).
+
+use std::rc::Rc;
+
+use parsebox_host::{EngineId, Host, HostError, LoadError, LoadResult, RunId, Seq};
+use parsebox_transcript::{LineOutcome, TranscriptEntry};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::builtin::BuiltinParser;
+use crate::entry::{Core, Entered};
+use crate::executor::{InlineEngines, Shared};
+use crate::options::RegistryOptions;
+use crate::{into_error, now_ms, to_json};
+
+/// What `parseLine` returns: the entries to show now; `late` when a Worker's answer will
+/// replace them; `work` when commands wait for the executor.
+#[derive(Serialize)]
+struct LineResult<'a> {
+    entries: &'a [TranscriptEntry],
+    late: Option<Seq>,
+    work: bool,
+}
+
+/// The registry's trusted core: the host core and the built-in parsers. Shared with the
+/// `TranscriptBuilderCore`s made from it.
+#[wasm_bindgen]
+pub struct HostCore {
+    pub(crate) core: Rc<Core>,
+}
+
+/// Misuse of the host core as a named error.
+fn host_error(e: HostError) -> JsValue {
+    match e {
+        HostError::Disposed => into_error(
+            "ParseboxDisposedError",
+            "ParserRegistry used after dispose()",
+        ),
+        HostError::UnknownRun(_) => into_error("ParseboxRunError", e),
+    }
+}
+
+impl HostCore {
+    fn enter(&self) -> Result<Entered<'_>, JsValue> {
+        self.core.enter()
+    }
+
+    fn status_json(shared: &mut Shared, adapter_type: &str) -> Result<String, JsValue> {
+        shared.pump();
+        to_json(&shared.host.status(adapter_type))
+    }
+
+    fn line_json(shared: &mut Shared, run: RunId, line: &str, ts: &str) -> Result<String, JsValue> {
+        let (entries, late) = shared.parse_line(run, line, ts).map_err(host_error)?;
+        to_json(&LineResult {
+            entries: &entries,
+            late,
+            work: shared.has_commands(),
+        })
+    }
+}
+
+#[wasm_bindgen]
+impl HostCore {
+    /// A core from a JSON options object and the executor's inline-engine callbacks
+    /// (`executor.startInline`, `executor.runInline`, `executor.endInline`).
+    ///
+    /// # Errors
+    /// `ParseboxOptionsError` for unknown options, wrong types or values out of range.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options_json: &str, executor: JsValue) -> Result<HostCore, JsValue> {
+        let options: RegistryOptions = serde_json::from_str(options_json).map_err(|e| {
+            into_error(
+                "ParseboxOptionsError",
+                format!("invalid ParserRegistry options: {e}"),
+            )
+        })?;
+        let options = options
+            .into_host_options()
+            .map_err(|m| into_error("ParseboxOptionsError", m))?;
+        let host = Host::new(options).map_err(|e| into_error("ParseboxOptionsError", e))?;
+        let engine_config = to_json(&host.options().engine_config())?;
+        let get = |name: &str| -> Result<js_sys::Function, JsValue> {
+            js_sys::Reflect::get(&executor, &JsValue::from_str(name))
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+                .ok_or_else(|| {
+                    into_error(
+                        "ParseboxOptionsError",
+                        format!("the executor has no {name} function"),
+                    )
+                })
+        };
+        let inline = InlineEngines {
+            start: get("startInline")?,
+            run: get("runInline")?,
+            end: get("endInline")?,
+            this: executor,
+        };
+        Ok(Self {
+            core: Rc::new(Core::new(Shared::new(host, engine_config, inline))),
+        })
+    }
+
+    /// The config every engine starts with, as JSON (`maxMemoryBytes` sizes its memory).
+    #[wasm_bindgen(js_name = engineConfig)]
+    pub fn engine_config(&self) -> Result<String, JsValue> {
+        Ok(self.enter()?.engine_config.clone())
+    }
+
+    /// The type's default run (what `parseLine(type, …)` uses), created on first use.
+    ///
+    /// # Errors
+    /// `ParseboxDisposedError` after dispose.
+    #[wasm_bindgen(js_name = defaultRun)]
+    pub fn default_run(&self, adapter_type: &str) -> Result<f64, JsValue> {
+        let mut s = self.enter()?;
+        let run = s.host.default_run(adapter_type).map_err(host_error)?;
+        s.pump();
+        Ok(run.0 as f64)
+    }
+
+    /// A new run (one `createStdoutParser()` instance) of `adapter_type`.
+    ///
+    /// # Errors
+    /// `ParseboxDisposedError` after dispose.
+    #[wasm_bindgen(js_name = createRun)]
+    pub fn create_run(&self, adapter_type: &str) -> Result<f64, JsValue> {
+        let mut s = self.enter()?;
+        let run = s.host.create_run(adapter_type).map_err(host_error)?;
+        s.pump();
+        Ok(run.0 as f64)
+    }
+
+    /// Parses a line of the type's default run; JSON `{entries, late, work}`.
+    ///
+    /// # Errors
+    /// `ParseboxDisposedError` after dispose; `ParseboxReentrancyError` from inside a call.
+    #[wasm_bindgen(js_name = parseDefault)]
+    pub fn parse_default(
+        &self,
+        adapter_type: &str,
+        line: &str,
+        ts: &str,
+    ) -> Result<String, JsValue> {
+        let mut s = self.enter()?;
+        let run = s.host.default_run(adapter_type).map_err(host_error)?;
+        Self::line_json(&mut s, run, line, ts)
+    }
+
+    /// Parses a line of `run`; JSON `{entries, late, work}`.
+    ///
+    /// # Errors
+    /// `ParseboxRunError` for an unknown run, `ParseboxDisposedError` after dispose.
+    #[wasm_bindgen(js_name = parseLine)]
+    pub fn parse_line(&self, run: f64, line: &str, ts: &str) -> Result<String, JsValue> {
+        let mut s = self.enter()?;
+        Self::line_json(&mut s, RunId(run as u64), line, ts)
+    }
+
+    /// Resets a run (the parser's `reset()`).
+    ///
+    /// # Errors
+    /// `ParseboxRunError` for an unknown run.
+    #[wasm_bindgen(js_name = resetRun)]
+    pub fn reset_run(&self, run: f64) -> Result<(), JsValue> {
+        let mut s = self.enter()?;
+        s.host.reset_run(RunId(run as u64)).map_err(host_error)?;
+        s.pump();
+        Ok(())
+    }
+
+    /// Forgets a run. Unknown runs and a disposed core are fine (nothing to free).
+    #[wasm_bindgen(js_name = dropRun)]
+    pub fn drop_run(&self, run: f64) -> Result<(), JsValue> {
+        let mut s = self.enter()?;
+        let _ = s.host.drop_run(RunId(run as u64));
+        s.builder_runs.remove(&RunId(run as u64));
+        s.pump();
+        Ok(())
+    }
+
+    /// Registers `source` as the type's parser; returns the status JSON (`ready` or `failed`
+    /// at once for an inline engine, `loading` until a Worker engine reports).
+    #[wasm_bindgen(js_name = registerSource)]
+    pub fn register_source(
+        &self,
+        adapter_type: &str,
+        source: &str,
+        contract_version: Option<String>,
+    ) -> Result<String, JsValue> {
+        let mut s = self.enter()?;
+        s.host
+            .register_source(now_ms(), adapter_type, source, contract_version.as_deref())
+            .map_err(host_error)?;
+        Self::status_json(&mut s, adapter_type)
+    }
+
+    /// Registers trusted host functions as the type's parser; returns the status JSON.
+    #[wasm_bindgen(js_name = registerBuiltin)]
+    pub fn register_builtin(
+        &self,
+        adapter_type: &str,
+        parse_stdout_line: Option<js_sys::Function>,
+        create_stdout_parser: Option<js_sys::Function>,
+    ) -> Result<String, JsValue> {
+        let parser = BuiltinParser::new(parse_stdout_line, create_stdout_parser)
+            .map_err(|m| into_error("ParseboxOptionsError", m))?;
+        let mut s = self.enter()?;
+        s.builtin_parsers.insert(adapter_type.to_owned(), parser);
+        s.host.register_builtin(adapter_type).map_err(host_error)?;
+        Self::status_json(&mut s, adapter_type)
+    }
+
+    /// Clears a failure and loads the type again; returns the status JSON.
+    pub fn reload(&self, adapter_type: &str) -> Result<String, JsValue> {
+        let mut s = self.enter()?;
+        s.host.reload(adapter_type).map_err(host_error)?;
+        Self::status_json(&mut s, adapter_type)
+    }
+
+    /// The loader's answer to a `load` command: `kind` is `source`, `none` or `failed`.
+    ///
+    /// # Errors
+    /// `ParseboxError` for an unknown `kind`.
+    #[wasm_bindgen(js_name = handleLoadResult)]
+    pub fn handle_load_result(
+        &self,
+        adapter_type: &str,
+        token: f64,
+        kind: &str,
+        text: Option<String>,
+        contract_version: Option<String>,
+    ) -> Result<(), JsValue> {
+        let result = match kind {
+            "source" => LoadResult::Source {
+                source: text.unwrap_or_default(),
+                contract_version,
+            },
+            "none" => LoadResult::NoParser,
+            "failed" => LoadResult::Failed(text.unwrap_or_else(|| "the loader failed".into())),
+            other => {
+                return Err(into_error(
+                    "ParseboxError",
+                    format!("unknown load result kind {other:?}"),
+                ))
+            }
+        };
+        let mut s = self.enter()?;
+        s.host
+            .handle_load_result(now_ms(), adapter_type, token as u64, result);
+        s.pump();
+        Ok(())
+    }
+
+    /// A Worker engine reported its start: JSON `{"Ok": entryPoint}` or `{"Err": loadError}`.
+    #[wasm_bindgen(js_name = handleEngineStarted)]
+    pub fn handle_engine_started(&self, engine: f64, result_json: &str) -> Result<(), JsValue> {
+        let result: Result<String, LoadError> =
+            serde_json::from_str(result_json).unwrap_or_else(|e| {
+                Err(LoadError::new(
+                    "engine_fault",
+                    format!("malformed start report: {e}"),
+                ))
+            });
+        let mut s = self.enter()?;
+        s.host
+            .handle_engine_started(now_ms(), EngineId(engine as u64), result);
+        s.pump();
+        Ok(())
+    }
+
+    /// A Worker engine is starting line `seq` (arms its deadline).
+    #[wasm_bindgen(js_name = handleBegan)]
+    pub fn handle_began(&self, engine: f64, seq: f64) -> Result<(), JsValue> {
+        let mut s = self.enter()?;
+        s.host
+            .handle_began(now_ms(), EngineId(engine as u64), seq as u64);
+        Ok(())
+    }
+
+    /// A Worker engine's answers, JSON `[[seq, outcome], …]`. A malformed batch is the
+    /// engine's fault: it is treated as the engine dying.
+    #[wasm_bindgen(js_name = handleAnswers)]
+    pub fn handle_answers(&self, engine: f64, answers_json: &str) -> Result<(), JsValue> {
+        let mut s = self.enter()?;
+        let engine = EngineId(engine as u64);
+        match serde_json::from_str::<Vec<(Seq, LineOutcome)>>(answers_json) {
+            Ok(answers) => {
+                let _ = s.host.handle_answers(now_ms(), engine, answers);
+            }
+            Err(e) => {
+                let reason = format!("the engine answered malformed JSON: {e}");
+                let _ = s.host.handle_engine_died(now_ms(), engine, &reason);
+            }
+        }
+        s.pump();
+        Ok(())
+    }
+
+    /// A Worker engine died (an `error` event, a trap it reported).
+    #[wasm_bindgen(js_name = handleEngineDied)]
+    pub fn handle_engine_died(&self, engine: f64, reason: &str) -> Result<(), JsValue> {
+        let mut s = self.enter()?;
+        let _ = s
+            .host
+            .handle_engine_died(now_ms(), EngineId(engine as u64), reason);
+        s.pump();
+        Ok(())
+    }
+
+    /// The timer set at `pollTimeout()` fired.
+    #[wasm_bindgen(js_name = handleTimeout)]
+    pub fn handle_timeout(&self) -> Result<(), JsValue> {
+        let mut s = self.enter()?;
+        s.host.handle_timeout(now_ms());
+        s.pump();
+        Ok(())
+    }
+
+    /// When to call `handleTimeout()`, in ms on `performance.now()`'s clock; `undefined`: no
+    /// deadline is armed.
+    #[wasm_bindgen(js_name = pollTimeout)]
+    pub fn poll_timeout(&self) -> Result<Option<f64>, JsValue> {
+        Ok(self.enter()?.host.poll_timeout())
+    }
+
+    /// The commands waiting for the JS executor, as a JSON array (see `commands.rs`).
+    #[wasm_bindgen(js_name = takeCommands)]
+    pub fn take_commands(&self) -> Result<String, JsValue> {
+        let mut s = self.enter()?;
+        s.pump();
+        let commands = s.take_commands();
+        to_json(&commands)
+    }
+
+    /// Whether nothing is under way in the core (no load, no engine start, no line waiting).
+    #[wasm_bindgen(js_name = isIdle)]
+    pub fn is_idle(&self) -> Result<bool, JsValue> {
+        let s = self.enter()?;
+        Ok(s.host.is_idle() && !s.has_commands())
+    }
+
+    /// Status JSON of a type.
+    pub fn status(&self, adapter_type: &str) -> Result<String, JsValue> {
+        to_json(&self.enter()?.host.status(adapter_type))
+    }
+
+    /// Diagnostics JSON of a type, or of all types.
+    pub fn diagnostics(&self, adapter_type: Option<String>) -> Result<String, JsValue> {
+        to_json(&self.enter()?.host.diagnostics(adapter_type.as_deref()))
+    }
+
+    /// Ends every engine and forgets everything; later calls throw `ParseboxDisposedError`.
+    /// From inside a call (a built-in parser disposing its registry) it takes effect when that
+    /// call returns. The final `end` commands are in `takeCommands()`.
+    pub fn dispose(&self) {
+        self.core.dispose();
+    }
+}

@@ -1,0 +1,67 @@
+//! The registry's options as the JS side passes them, onto the host core's options.
+
+use parsebox_host::{HostOptions, HostPlacement};
+use serde::Deserialize;
+
+/// `ParserRegistry` options (the JS side checked their types; checked again here, since
+/// nothing from JS is trusted to be well-formed). Ranges are the host core's to check.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct RegistryOptions {
+    line_budget_ms: Option<f64>,
+    hard_deadline_ms: Option<f64>,
+    init_budget_ms: Option<f64>,
+    max_source_bytes: Option<usize>,
+    max_line_bytes: Option<usize>,
+    max_entries_per_line: Option<usize>,
+    max_string_bytes: Option<usize>,
+    max_memory_bytes: Option<f64>,
+    host: Option<HostPlacement>,
+    load_sources: Option<bool>,
+}
+
+impl RegistryOptions {
+    /// The host options: defaults, with every given option laid over them. The hard deadline
+    /// defaults to twice the line budget (at most the longest duration accepted).
+    ///
+    /// # Errors
+    /// A sentence when `maxMemoryBytes` is not a whole number of bytes.
+    pub(crate) fn into_host_options(self) -> Result<HostOptions, String> {
+        let mut o = HostOptions::default();
+        if let Some(v) = self.line_budget_ms {
+            o.line_budget_ms = v;
+        }
+        o.hard_deadline_ms = self
+            .hard_deadline_ms
+            .unwrap_or((2.0 * o.line_budget_ms).min(parsebox_host::MAX_DURATION_MS));
+        if let Some(v) = self.init_budget_ms {
+            o.init_budget_ms = v;
+        }
+        if let Some(v) = self.max_source_bytes {
+            o.max_source_bytes = v;
+        }
+        if let Some(v) = self.max_line_bytes {
+            o.max_line_bytes = v;
+        }
+        if let Some(v) = self.max_entries_per_line {
+            o.entry_limits.max_entries_per_line = v;
+        }
+        if let Some(v) = self.max_string_bytes {
+            o.entry_limits.max_string_bytes = v;
+        }
+        if let Some(v) = self.max_memory_bytes {
+            // The range is the host's to check; a number that is no byte count is refused here.
+            if !(v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v < 2f64.powi(53)) {
+                return Err(format!(
+                    "option \"maxMemoryBytes\" must be a whole number of bytes, got {v}"
+                ));
+            }
+            o.max_memory_bytes = v as u64;
+        }
+        if let Some(v) = self.host {
+            o.host = v;
+        }
+        o.load_sources = self.load_sources.unwrap_or(true);
+        Ok(o)
+    }
+}

@@ -1,0 +1,182 @@
+// The engine module as the page uses it: pkg/parsebox_engine.wasm (built by
+// crates/parsebox-wasm/package.sh) through pkg/engine.js, one EngineInstance per adapter.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+import { compileEngine, EngineInstance } from "../../pkg/engine.js";
+import { ParseboxDisposedError, ParseboxError } from "../../pkg/errors.js";
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const MIB = 1 << 20;
+const bytes = readFileSync(here("../../pkg/parsebox_engine.wasm"));
+const module = await compileEngine(bytes);
+
+const config = (over = {}) =>
+  JSON.stringify({ lineBudgetMs: 1000, initBudgetMs: 5000, maxSourceBytes: 50 * 1024, maxLineBytes: 4 * MIB, maxMemoryBytes: 512 * MIB, ...over });
+
+/** A started instance; fails the test when the parser does not load. */
+function started(source, options = {}) {
+  const engine = new EngineInstance(module, { maxMemoryBytes: 512 * MIB, ...options });
+  const answer = JSON.parse(engine.start(source, config({ maxMemoryBytes: options.maxMemoryBytes ?? 512 * MIB })));
+  assert.ok("Ok" in answer, JSON.stringify(answer));
+  return engine;
+}
+
+/** Runs `lines` ([line, ts] pairs) as live lines of a new run `run`; returns the outcomes. */
+function parse(engine, lines, { run = 1, newRun = true, firstSeq = 1 } = {}) {
+  const ops = newRun ? [{ op: "newRun", run }] : [];
+  lines.forEach(([line, ts], i) => ops.push({ op: "line", seq: firstSeq + i, run, line, ts, replay: false }));
+  const answers = JSON.parse(engine.run(JSON.stringify(ops)));
+  assert.deepEqual(answers.map(([seq]) => seq), lines.map((_, i) => firstSeq + i));
+  return answers.map(([, outcome]) => outcome);
+}
+
+const COUNTER = `
+export function createStdoutParser() {
+  let n = 0;
+  return {
+    parseLine(line, ts) { n++; return [{ kind: "stdout", ts, text: n + ":" + line }]; },
+    reset() { n = 0; },
+  };
+}`;
+const text = (outcome) => outcome.Ok.map((e) => e.text);
+
+test("the module imports only the page's clock, began callback, random bytes and memory", () => {
+  const imports = WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}:${i.kind}`);
+  assert.deepEqual(imports.sort(), ["env.memory:memory", "env.parsebox_began:function", "env.parsebox_now_ms:function", "env.parsebox_random:function"]);
+  const exports = WebAssembly.Module.exports(module).map((e) => e.name);
+  for (const name of ["parsebox_alloc", "parsebox_free", "parsebox_start", "parsebox_run", "parsebox_result_ptr"]) assert.ok(exports.includes(name), name);
+});
+
+test("real parsers answer every sample line exactly as they do in Node", () => {
+  for (const name of ["claude-stream-json", "codex-items", "date-ids-gateway"]) {
+    const dir = `../corpus/compat/${name}/`;
+    const reference = spawnSync(process.execPath, [here("../corpus/node-reference.mjs"), here(dir + "ui-parser.js"), here(dir + "sample.log")], {
+      encoding: "utf8",
+      env: { ...process.env, TZ: "UTC" },
+      maxBuffer: 64 * MIB,
+    });
+    assert.equal(reference.status, 0, reference.stderr);
+    const expected = JSON.parse(reference.stdout);
+    const engine = new EngineInstance(module, { maxMemoryBytes: 256 * MIB });
+    assert.deepEqual(JSON.parse(engine.start(readFileSync(here(dir + "ui-parser.js"), "utf8"), config())), { Ok: expected.entryPoint });
+    const outcomes = parse(engine, expected.lines.map((l) => [l.line, l.ts]));
+    expected.lines.forEach((l, i) => {
+      if ("throws" in l) assert.equal(outcomes[i].Err?.code, "threw", `${name} line ${i + 1}`);
+      else assert.deepEqual(outcomes[i], { Ok: l.result }, `${name} line ${i + 1}`);
+    });
+    engine.dispose();
+  }
+});
+
+test("a syntax error is refused with its position; bad input is refused as data", () => {
+  const engine = new EngineInstance(module, { maxMemoryBytes: 64 * MIB });
+  const source = "export function createStdoutParser() {\n  return {\n    parseLine(line) { return [ }\n  };\n}\n";
+  const { Err } = JSON.parse(engine.start(source, config()));
+  assert.equal(Err.code, "syntax_error");
+  assert.equal(Err.line, 3);
+  assert.equal(typeof Err.column, "number");
+  assert.equal(typeof Err.message, "string");
+  assert.equal(JSON.parse(engine.start(COUNTER, "{not json")).Err.code, "bad_options");
+  // Lines sent to an engine without a parser fail as engine faults; the instance lives on.
+  const [outcome] = parse(engine, [["a", "t"]]);
+  assert.equal(outcome.Err.code, "engine_fault");
+  assert.deepEqual(JSON.parse(engine.start(COUNTER, config())), { Ok: "createStdoutParser" });
+  assert.deepEqual(text(parse(engine, [["a", "t"]])[0]), ["1:a"]);
+});
+
+test("two instances side by side keep separate state", () => {
+  const a = started(COUNTER);
+  const b = started(COUNTER);
+  assert.deepEqual(parse(a, [["x", "t"], ["y", "t"]]).map(text), [["1:x"], ["2:y"]]);
+  assert.deepEqual(parse(b, [["z", "t"]]).map(text), [["1:z"]]);
+  assert.deepEqual(parse(a, [["w", "t"]], { newRun: false, firstSeq: 3 }).map(text), [["3:w"]]);
+  a.dispose();
+  b.dispose();
+});
+
+test("onBegan hears the seq of live lines only", () => {
+  const began = [];
+  const engine = started(COUNTER, { onBegan: (seq) => began.push(seq) });
+  const ops = [
+    { op: "newRun", run: 1 },
+    { op: "line", seq: 10, run: 1, line: "old", ts: "t", replay: true },
+    { op: "line", seq: 11, run: 1, line: "old", ts: "t", replay: true },
+    { op: "line", seq: 12, run: 1, line: "new", ts: "t", replay: false },
+    { op: "reset", run: 1 },
+    { op: "line", seq: 13, run: 1, line: "next", ts: "t", replay: false },
+  ];
+  const answers = JSON.parse(engine.run(JSON.stringify(ops)));
+  assert.deepEqual(began, [12, 13]);
+  assert.deepEqual(answers.map(([seq, o]) => [seq, text(o)]), [[10, ["1:old"]], [11, ["2:old"]], [12, ["3:new"]], [13, ["1:next"]]]);
+  engine.dispose();
+});
+
+test("a parser that hoards memory ends its own instance only", () => {
+  const HOARDER = `
+    const kept = [];
+    export function createStdoutParser() {
+      return {
+        parseLine(line, ts) {
+          let s = line + kept.length;
+          for (let k = 0; k < 17; k++) s += s; // ~1 MiB of new string per line, kept forever
+          kept.push(s);
+          return [{ kind: "stdout", ts, text: String(kept.length) }];
+        },
+      };
+    }`;
+  const hoarder = started(HOARDER, { maxMemoryBytes: 64 * MIB });
+  const neighbour = started(COUNTER);
+  parse(neighbour, [["before", "t"]]);
+  let ended = null;
+  let failedAsData = null;
+  for (let i = 0; i < 200 && !ended && !failedAsData; i++) {
+    try {
+      const [outcome] = parse(hoarder, [[`line ${i}`, "t"]], { newRun: i === 0, firstSeq: i + 1 });
+      if (outcome.Err) failedAsData = outcome.Err;
+    } catch (e) {
+      ended = e;
+    }
+    assert.ok(hoarder.memoryBytes <= 64 * MIB, `${hoarder.memoryBytes}`);
+  }
+  if (ended) {
+    assert.ok(ended instanceof WebAssembly.RuntimeError || ended instanceof RangeError, String(ended));
+    assert.throws(() => hoarder.run("[]"), (e) => e instanceof ParseboxError && /dead/.test(e.message));
+  } else {
+    assert.equal(failedAsData?.code, "memory_exceeded", JSON.stringify(failedAsData));
+  }
+  assert.deepEqual(parse(neighbour, [["after", "t"]], { newRun: false, firstSeq: 2 }).map(text), [["2:after"]]);
+  const fresh = started(COUNTER, { maxMemoryBytes: 64 * MIB });
+  assert.deepEqual(parse(fresh, [["a", "t"]]).map(text), [["1:a"]]);
+  for (const e of [hoarder, neighbour, fresh]) e.dispose();
+});
+
+test("after dispose every call throws, and dispose can be repeated", () => {
+  const engine = started(COUNTER);
+  engine.dispose();
+  engine.dispose();
+  assert.equal(engine.memoryBytes, 0);
+  assert.throws(() => engine.run("[]"), ParseboxDisposedError);
+  assert.throws(() => engine.start(COUNTER, config()), ParseboxDisposedError);
+});
+
+test("size and instantiation time, for the notes", () => {
+  const rounds = 20;
+  const t0 = performance.now();
+  for (let i = 0; i < rounds; i++) new EngineInstance(module, { maxMemoryBytes: 64 * MIB }).dispose();
+  const instantiate = (performance.now() - t0) / rounds;
+  const engine = new EngineInstance(module, { maxMemoryBytes: 64 * MIB });
+  const t1 = performance.now();
+  engine.start(COUNTER, config());
+  const start = performance.now() - t1;
+  console.log(
+    `parsebox_engine.wasm: ${(bytes.length / MIB).toFixed(2)} MiB raw, ${(gzipSync(bytes, { level: 9 }).length / MIB).toFixed(2)} MiB gzip; ` +
+      `instantiate ${instantiate.toFixed(2)} ms (mean of ${rounds}); start() of a small parser ${start.toFixed(1)} ms; ` +
+      `memory after start ${(engine.memoryBytes / MIB).toFixed(1)} MiB`,
+  );
+  engine.dispose();
+});
