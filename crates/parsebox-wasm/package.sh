@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the npm package into pkg/: the wasm (release profile tuned for speed, 8 MiB stack),
-# wasm-bindgen's glue, wasm-opt, and the hand-written entry (js/index.js, js/index.d.ts).
+# Builds the npm package into pkg/: the core module (wasm-bindgen; release profile tuned for
+# speed), the engine module (crates/parsebox-engine-wasm/build.sh), wasm-opt, and the
+# hand-written JS (js/*.js, js/index.d.ts).
 # `npm pack pkg/` then gives the tarball. Tools come from tests/setup.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,22 +17,6 @@ find "$out" -mindepth 1 ! -name .gitkeep -delete 2>/dev/null || true
 mkdir -p "$out"
 wasm-bindgen --target web --out-dir "$out" --out-name parsebox_wasm "$wasm"
 bash crates/parsebox-engine-wasm/build.sh "$out"  # the engine module: pkg/parsebox_engine.wasm
-
-# The glue refuses a second initSync once instantiated; parsebox re-instantiates after a wasm
-# trap (a panic inside one adapter's engine), so the guard gives way when asked explicitly.
-glue="$out/parsebox_wasm.js"
-guard='if (wasm !== undefined) return wasm;'
-if ! grep -qF "$guard" "$glue"; then
-  echo "package.sh: wasm-bindgen's glue changed (no re-init guard found); update the patch" >&2
-  exit 1
-fi
-python3 - "$glue" "$guard" <<'PY'
-import sys
-path, guard = sys.argv[1], sys.argv[2]
-src = open(path).read()
-patched = src.replace(guard, "if (wasm !== undefined && !(arguments[0] && arguments[0].__parseboxReinit)) return wasm;")
-open(path, "w").write(patched)
-PY
 
 # Speed first (-O3), then drop the name section and producers (~1 MB of names). binaryen comes
 # from npm (tests/package.json): Debian's wasm-opt 108 rewrites the externref table that

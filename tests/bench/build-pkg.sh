@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the npm package like crates/parsebox-wasm/package.sh, but into a directory of your
-# choice, with a Cargo profile and wasm-opt flags of your choice: the build-profile experiments
-# of BENCHMARKS.md "Side by side (issue 7)". pkg/ is never touched.
+# choice, with a Cargo profile and wasm-opt flags of your choice for the core module: the
+# build-profile experiments of BENCHMARKS.md "Side by side (issue 7)". pkg/ is never touched.
 #
 #   bash tests/bench/build-pkg.sh OUT [PROFILE] [WASM_OPT_FLAGS]
 #   PARSEBOX_BENCH_PKG=OUT bash tests/bench/run.sh
@@ -23,22 +23,13 @@ wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/parsebox_wasm.wasm"
 mkdir -p "$out"
 find "$out" -mindepth 1 -delete
 wasm-bindgen --target web --out-dir "$out" --out-name parsebox_wasm "$wasm"
-glue="$out/parsebox_wasm.js"
-guard='if (wasm !== undefined) return wasm;'
-grep -qF "$guard" "$glue" || { echo "build-pkg.sh: no re-init guard in the glue" >&2; exit 1; }
-python3 - "$glue" "$guard" <<'PY'
-import sys
-path, guard = sys.argv[1], sys.argv[2]
-src = open(path).read()
-open(path, "w").write(src.replace(guard, "if (wasm !== undefined && !(arguments[0] && arguments[0].__parseboxReinit)) return wasm;"))
-PY
 names=--strip-debug
 [ -z "${KEEP_NAMES:-}" ] || names=-g
 # shellcheck disable=SC2086
 tests/node_modules/.bin/wasm-opt $opt --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-multivalue --enable-mutable-globals $names --strip-producers \
   "$out/parsebox_wasm_bg.wasm" -o "$out/parsebox_wasm_bg.wasm"
-for f in index.js index.d.ts worker.js worker-host.js package.json LICENSE; do
-  [ -f "$js/$f" ] && cp "$js/$f" "$out/"
-done
+# The engine module (always the wasm-release profile: the profile experiments are the core's).
+bash crates/parsebox-engine-wasm/build.sh "$out" >&2
+cp "$js"/*.js "$js/index.d.ts" "$js/package.json" "$js/LICENSE" "$out/"
 ls -l "$out" >&2

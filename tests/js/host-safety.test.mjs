@@ -6,6 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import v8 from "node:v8";
+import vm from "node:vm";
 
 import { initSync, ParserRegistry, TranscriptBuilder, ParseboxChunkError, ParseboxOptionsError } from "../../pkg/index.js";
 
@@ -22,6 +24,8 @@ test("options that would overflow a budget are refused where they are given", ()
   for (const options of [{ lineBudgetMs: 1e308 }, { initBudgetMs: 1e300 }, { hardDeadlineMs: 1e308 }, { lineBudgetMs: 3_600_001 }, { maxEntriesPerLine: 1e12 }, { maxMemoryBytes: 1 << 20 }, { maxMemoryBytes: 2 ** 40 }, { maxMemoryBytes: 1.5e8 + 0.5 }]) {
     assert.throws(() => new ParserRegistry({ loadSource: null, ...options }), ParseboxOptionsError, JSON.stringify(options));
   }
+  // Node has no Web Workers: asking for them is a clear error, not a registry that never answers.
+  assert.throws(() => new ParserRegistry({ loadSource: null, host: "worker" }), (e) => e instanceof ParseboxOptionsError && /needs Web Workers/.test(e.message));
   // One hour is the most a budget may be, and it works.
   const registry = new ParserRegistry({ loadSource: null, lineBudgetMs: 3_600_000 });
   registry.registerSource("c", COUNTER);
@@ -124,14 +128,31 @@ test("an adapter that hoards memory fails alone: the others keep their state and
   registry.dispose();
 });
 
-test("dispose() frees every engine instance", () => {
+test("memory comes back after dispose(): each engine instance is freed with its memory", async () => {
+  // Full collections on demand (what a long-lived page gets eventually).
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc");
+  const external = async () => {
+    for (let i = 0; i < 4; i++) {
+      gc();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return process.memoryUsage().external;
+  };
+  const before = await external();
   const registry = new ParserRegistry({ loadSource: null });
-  registry.registerSource("a", COUNTER);
-  registry.registerSource("b", COUNTER);
-  registry.parseLine("a", "x", "t");
-  assert.ok(registry.diagnostics().memoryBytes >= 2 * (1 << 20));
+  for (const type of ["a", "b", "c"]) {
+    registry.registerSource(type, HOARDER);
+    for (let i = 0; i < 30; i++) registry.parseLine(type, `line ${i}`, "t");
+  }
+  assert.ok(registry.diagnostics().memoryBytes >= 3 * (30 << 20), String(registry.diagnostics().memoryBytes));
+  const during = await external();
   registry.dispose();
   assert.throws(() => registry.diagnostics(), /after dispose/);
+  const after = await external();
+  const mib = (n) => `${Math.round(n / 1048576)} MiB`;
+  assert.ok(during - before >= 90 << 20, `three engines hold their hoard: ${mib(before)} → ${mib(during)}`);
+  assert.ok(after - before <= 32 << 20, `returned after dispose: ${mib(before)} → ${mib(during)} → ${mib(after)}`);
 });
 
 test("a chunk the core refuses is not part of the transcript", () => {

@@ -87,6 +87,17 @@ test("a failed load is reported, not retried, and reload starts again", async ()
   registry.dispose();
 });
 
+test("a loader that answers something else than a source fails the type and says what it got", async () => {
+  const registry = new ParserRegistry({ loadSource: async () => 42 });
+  registry.parseLine("odd", "x", "t");
+  await registry.idle();
+  const status = registry.status("odd");
+  assert.equal(status.state, "failed");
+  assert.match(status.reason, /returned number/);
+  assert.equal(status.error.code, "loader_failed");
+  registry.dispose();
+});
+
 test("guest failures are data; misuse throws named errors", () => {
   const registry = new ParserRegistry({ loadSource: null });
   const status = registry.registerSource("broken", "export function parseStdoutLine( {");

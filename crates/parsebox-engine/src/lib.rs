@@ -7,9 +7,9 @@
 //! calls for it ([`outcome_resets_parser`]) the run is reset before its next line, exactly where
 //! the host journals the reset for replay.
 //!
-//! This is what each engine instance (inline, or inside a Worker) will run once the binding
-//! drives the host core; natively it lets the host core be tested end to end against real
-//! sandboxed parsers (`tests/host_end_to_end.rs`).
+//! This is what each engine instance runs: the engine module (`parsebox-engine-wasm`, one wasm
+//! instance per adapter, inline or in a Worker) wraps it in a byte ABI; natively it lets the
+//! host core be tested end to end against real sandboxed parsers (`tests/host_end_to_end.rs`).
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 

@@ -49,6 +49,8 @@ pub struct AdapterStatus {
     /// Where the type's engine runs, when it has one: `inline` (in the page's thread),
     /// `worker` (a Web Worker the host can end at a deadline) or `builtin`.
     pub placement: Option<Placement>,
+    /// Why the type's engine runs in a Worker, when it does.
+    pub host_reason: Option<String>,
     /// Bumped whenever the type's parser is replaced (new source, reload, builtin, failure).
     pub generation: u64,
 }
@@ -65,6 +67,8 @@ pub(crate) struct Adapter {
     pub(crate) source: Option<String>,
     /// Where the next engine starts (sticky after a move to a Worker).
     pub(crate) placement: Placement,
+    /// Why the type was moved to a Worker, if it was.
+    pub(crate) moved_because: Option<&'static str>,
     pub(crate) generation: u64,
     /// The load in flight; results carrying another token are stale. 0: none.
     pub(crate) load_token: u64,
@@ -87,6 +91,7 @@ impl Adapter {
             entry_point: None,
             source: None,
             placement,
+            moved_because: None,
             generation: 0,
             load_token: 0,
             engine: None,

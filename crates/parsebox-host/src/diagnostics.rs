@@ -56,9 +56,6 @@ pub struct HostCounters {
     pub stale_answers: u64,
     /// Lines sent to an engine and not settled yet.
     pub lines_pending: u64,
-    /// In-thread realm rebuilds after an abort (the run's state restored by replaying its
-    /// earlier lines inside the same engine).
-    pub realm_rebuilds: u64,
 }
 
 /// Who answered a settled line.
@@ -122,6 +119,5 @@ impl Diagnostics {
         h.late_answers += o.late_answers;
         h.stale_answers += o.stale_answers;
         h.lines_pending += o.lines_pending;
-        h.realm_rebuilds += o.realm_rebuilds;
     }
 }

@@ -305,6 +305,15 @@ impl Host {
     /// `adapter_type`'s status. Asking does not start a load.
     pub fn status(&self, adapter_type: &str) -> AdapterStatus {
         let a = self.adapters.get(adapter_type);
+        let placement = a
+            .and_then(|a| a.engine)
+            .and_then(|e| self.engines.get(&e))
+            .map(|e| e.placement);
+        let host_reason = (placement == Some(Placement::Worker)).then(|| {
+            a.and_then(|a| a.moved_because)
+                .unwrap_or("the registry runs every parser in a Worker (host: \"worker\")")
+                .to_owned()
+        });
         AdapterStatus {
             adapter_type: adapter_type.to_owned(),
             state: a.map_or(AdapterState::Generic, |a| a.state),
@@ -314,10 +323,8 @@ impl Host {
                 .filter(|a| a.answers_with_engine())
                 .and_then(|a| a.entry_point.clone()),
             contract_version: a.and_then(|a| a.contract_version.clone()),
-            placement: a
-                .and_then(|a| a.engine)
-                .and_then(|e| self.engines.get(&e))
-                .map(|e| e.placement),
+            placement,
+            host_reason,
             generation: a.map_or(0, |a| a.generation),
         }
     }

@@ -68,6 +68,9 @@ impl Host {
         let adapter_type = e.adapter_type.clone();
         if let Some(a) = self.adapters.get_mut(&adapter_type) {
             a.placement = Placement::Worker;
+            a.moved_because = Some(
+                "it ran over its line budget inline; a Worker can be stopped where the in-engine budget cannot",
+            );
             a.diag.host.placement_moves += 1;
         }
         self.restart(now_ms, &adapter_type, engine, true);

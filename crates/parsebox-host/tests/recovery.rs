@@ -255,6 +255,12 @@ fn auto_placement_moves_a_type_after_an_overrun() {
     assert_eq!(text(&sim.parse(run, "slow")), "slow");
     assert!(sim.log.contains(&Command::EndEngine { engine: inline }));
     assert_eq!(sim.host.status("a").placement, Some(Placement::Worker));
+    assert!(sim
+        .host
+        .status("a")
+        .host_reason
+        .unwrap()
+        .contains("line budget"));
     assert_eq!(sim.notified, ["a"]);
     sim.step();
     let step = sim.host.parse_line(run, "c", TS).unwrap();
@@ -276,6 +282,7 @@ fn auto_placement_moves_a_type_after_an_overrun() {
     let run = sim.host.default_run("a").unwrap();
     sim.parse(run, "slow");
     assert_eq!(sim.host.status("a").placement, Some(Placement::Inline));
+    assert_eq!(sim.host.status("a").host_reason, None);
     assert_eq!(text(&sim.parse(run, "d")), "d#1");
 }
 

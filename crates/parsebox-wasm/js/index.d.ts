@@ -61,8 +61,6 @@ export type DiffEntry = EntryOfKind<"diff">;
 export interface AdapterStatus extends RegistryStatus {
   /** Where the parser runs: in the page's thread, or in a Worker that can be terminated. */
   host: "inline" | "worker";
-  /** Why it runs in the worker host, else null. */
-  hostReason: string | null;
 }
 
 /** Counters for one adapter type, or all of them. */

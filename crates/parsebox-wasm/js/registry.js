@@ -8,11 +8,6 @@ import { engineModule } from "./instance.js";
 import { checkOptions, checkString, defaultLoadSource, OPTION_TYPES } from "./options.js";
 import { Run } from "./run.js";
 
-const HOST_REASONS = {
-  worker: 'the registry runs every parser in the worker host (host: "worker")',
-  auto: "it ran over its line budget inline; the worker host can stop what boa cannot interrupt",
-};
-
 /**
  * The parser registry: the generic parser answers every line at once; each adapter type's parser
  * loads in the background into an engine of its own; a line that fails falls back alone.
@@ -21,7 +16,6 @@ export class ParserRegistry {
   #core;
   #config;
   #executor;
-  #host;
   #loadSource;
   #listeners = new Set();
   #disposed = false;
@@ -36,13 +30,9 @@ export class ParserRegistry {
     const o = checkOptions(options, { ...OPTION_TYPES, loadSource: "function?", host: "host" }, "ParserRegistry");
     engineModule(); // throws ParseboxInitError before init()
     this.#loadSource = o.loadSource === undefined ? (typeof fetch === "function" ? defaultLoadSource : null) : o.loadSource;
-    this.#host = o.host ?? (typeof Worker === "function" ? "auto" : "inline");
-    if (this.#host !== "inline" && typeof Worker !== "function") {
-      throw new ParseboxOptionsError(`host "${this.#host}" needs Web Workers, which this environment lacks; use host: "inline"`);
-    }
     const { loadSource: _loader, ...rest } = o;
     this.#executor = new Executor(() => this.#drain());
-    const json = JSON.stringify({ ...rest, host: this.#host, loadSources: this.#loadSource !== null });
+    const json = JSON.stringify({ ...rest, loadSources: this.#loadSource !== null, workersAvailable: typeof Worker === "function" });
     this.#core = guarded(() => new HostCore(json, this.#executor.callbacks()));
     this.#config = this.#core.engineConfig();
     this.#executor.attach(this.#core, this.#config);
@@ -110,7 +100,6 @@ export class ParserRegistry {
   #status(json) {
     const status = JSON.parse(json);
     status.host = status.placement === "worker" ? "worker" : "inline";
-    status.hostReason = status.host === "worker" ? HOST_REASONS[this.#host] ?? null : null;
     return status;
   }
 
@@ -249,26 +238,18 @@ export class ParserRegistry {
   #load(type, token) {
     const loader = this.#loadSource;
     this.#pendingLoads += 1;
+    const report = (fn) => {
+      this.#pendingLoads -= 1;
+      if (this.#disposed) return;
+      guarded(fn);
+      this.#drain();
+    };
     Promise.resolve()
       .then(() => loader(type))
       .then(
-        (result) => {
-          if (result === null || result === undefined) return ["none"];
-          if (typeof result === "string") return ["source", result];
-          if (typeof result === "object" && typeof result.source === "string") {
-            const v = result.contractVersion;
-            return ["source", result.source, typeof v === "string" ? v : undefined];
-          }
-          return ["failed", `loadSource(${JSON.stringify(type)}) returned ${typeof result}, expected source text, { source, contractVersion } or null`];
-        },
-        (error) => ["failed", error instanceof Error ? error.message : String(error)],
-      )
-      .then(([kind, text, version]) => {
-        this.#pendingLoads -= 1;
-        if (this.#disposed) return;
-        guarded(() => this.#core.handleLoadResult(type, token, kind, text, version));
-        this.#drain();
-      });
+        (value) => report(() => this.#core.handleLoaded(type, token, value)),
+        (error) => report(() => this.#core.handleLoadFailed(type, token, error instanceof Error ? error.message : String(error))),
+      );
   }
 
   #queueLineUpdate(type, update) {

@@ -200,6 +200,10 @@ contractVersion: string | null,
  */
 placement: Placement | null, 
 /**
+ * Why the type's engine runs in a Worker, when it does.
+ */
+hostReason: string | null, 
+/**
  * Bumped whenever the type's parser is replaced (new source, reload, builtin, failure).
  */
 generation: number, };
@@ -303,9 +307,4 @@ staleAnswers: number,
 /**
  * Lines sent to an engine and not settled yet.
  */
-linesPending: number, 
-/**
- * In-thread realm rebuilds after an abort (the run's state restored by replaying its
- * earlier lines inside the same engine).
- */
-realmRebuilds: number, };
+linesPending: number, };

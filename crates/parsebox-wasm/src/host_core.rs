@@ -31,6 +31,19 @@ pub struct HostCore {
     pub(crate) core: Rc<Core>,
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// The JS executor's callbacks for engines in this thread (see `js/executor.js`).
+    #[wasm_bindgen(
+        typescript_type = "{ startInline(engine: number, adapterType: string, source: string, configJson: string): string; runInline(engine: number, opsJson: string): string; endInline(engine: number): void }"
+    )]
+    pub type EngineExecutor;
+
+    /// Whatever a `loadSource` hook resolved to.
+    #[wasm_bindgen(typescript_type = "unknown")]
+    pub type Loaded;
+}
+
 /// Misuse of the host core as a named error.
 fn host_error(e: HostError) -> JsValue {
     match e {
@@ -52,6 +65,19 @@ impl HostCore {
         to_json(&shared.host.status(adapter_type))
     }
 
+    fn load_result(
+        &self,
+        adapter_type: &str,
+        token: f64,
+        result: LoadResult,
+    ) -> Result<(), JsValue> {
+        let mut s = self.enter()?;
+        s.host
+            .handle_load_result(now_ms(), adapter_type, token as u64, result);
+        s.pump();
+        Ok(())
+    }
+
     fn line_json(shared: &mut Shared, run: RunId, line: &str, ts: &str) -> Result<String, JsValue> {
         let (entries, late) = shared.parse_line(run, line, ts).map_err(host_error)?;
         to_json(&LineResult {
@@ -70,7 +96,11 @@ impl HostCore {
     /// # Errors
     /// `ParseboxOptionsError` for unknown options, wrong types or values out of range.
     #[wasm_bindgen(constructor)]
-    pub fn new(options_json: &str, executor: JsValue) -> Result<HostCore, JsValue> {
+    pub fn new(options_json: &str, executor: Option<EngineExecutor>) -> Result<HostCore, JsValue> {
+        // Optional only so the raw export takes a heap index, not an untyped `externref`.
+        let executor: JsValue = executor
+            .ok_or_else(|| into_error("ParseboxOptionsError", "HostCore needs the executor"))?
+            .into();
         let options: RegistryOptions = serde_json::from_str(options_json).map_err(|e| {
             into_error(
                 "ParseboxOptionsError",
@@ -221,38 +251,54 @@ impl HostCore {
         Self::status_json(&mut s, adapter_type)
     }
 
-    /// The loader's answer to a `load` command: `kind` is `source`, `none` or `failed`.
-    ///
-    /// # Errors
-    /// `ParseboxError` for an unknown `kind`.
-    #[wasm_bindgen(js_name = handleLoadResult)]
-    pub fn handle_load_result(
+    /// What the `loadSource` hook resolved to for a `load` command: the source text,
+    /// `{ source, contractVersion? }`, or `null`/`undefined` for "this type has no parser";
+    /// anything else fails the type with a sentence saying what came back.
+    #[wasm_bindgen(js_name = handleLoaded)]
+    pub fn handle_loaded(
         &self,
         adapter_type: &str,
         token: f64,
-        kind: &str,
-        text: Option<String>,
-        contract_version: Option<String>,
+        value: Option<Loaded>,
     ) -> Result<(), JsValue> {
-        let result = match kind {
-            "source" => LoadResult::Source {
-                source: text.unwrap_or_default(),
-                contract_version,
-            },
-            "none" => LoadResult::NoParser,
-            "failed" => LoadResult::Failed(text.unwrap_or_else(|| "the loader failed".into())),
-            other => {
-                return Err(into_error(
-                    "ParseboxError",
-                    format!("unknown load result kind {other:?}"),
-                ))
-            }
+        // `null` and `undefined` arrive as `None`: "this type has no parser".
+        let value: JsValue = value.map_or(JsValue::NULL, Into::into);
+        let text = |v: &JsValue, key: &str| {
+            js_sys::Reflect::get(v, &JsValue::from_str(key))
+                .ok()
+                .and_then(|s| s.as_string())
         };
-        let mut s = self.enter()?;
-        s.host
-            .handle_load_result(now_ms(), adapter_type, token as u64, result);
-        s.pump();
-        Ok(())
+        let result = if value.is_null() || value.is_undefined() {
+            LoadResult::NoParser
+        } else if let Some(source) = value.as_string() {
+            LoadResult::Source {
+                source,
+                contract_version: None,
+            }
+        } else if let Some(source) = value.is_object().then(|| text(&value, "source")).flatten() {
+            LoadResult::Source {
+                source,
+                contract_version: text(&value, "contractVersion"),
+            }
+        } else {
+            LoadResult::Failed(format!(
+                "loadSource({adapter_type:?}) returned {}, expected source text, {{ source, contractVersion }} or null",
+                value.js_typeof().as_string().unwrap_or_default()
+            ))
+        };
+        self.load_result(adapter_type, token, result)
+    }
+
+    /// The `loadSource` hook threw or rejected for a `load` command: the type fails with
+    /// `message`.
+    #[wasm_bindgen(js_name = handleLoadFailed)]
+    pub fn handle_load_failed(
+        &self,
+        adapter_type: &str,
+        token: f64,
+        message: &str,
+    ) -> Result<(), JsValue> {
+        self.load_result(adapter_type, token, LoadResult::Failed(message.to_owned()))
     }
 
     /// A Worker engine reported its start: JSON `{"Ok": entryPoint}` or `{"Err": loadError}`.

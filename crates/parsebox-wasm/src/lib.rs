@@ -21,7 +21,7 @@ mod options;
 use wasm_bindgen::prelude::*;
 
 pub use builder::TranscriptBuilderCore;
-pub use host_core::HostCore;
+pub use host_core::{EngineExecutor, HostCore, Loaded};
 
 /// Installs the panic hook, so a Rust panic is reported on the console before the trap.
 #[wasm_bindgen(start)]

@@ -18,6 +18,8 @@ pub(crate) struct RegistryOptions {
     max_memory_bytes: Option<f64>,
     host: Option<HostPlacement>,
     load_sources: Option<bool>,
+    /// Set by the package: whether this environment has Web Workers.
+    workers_available: Option<bool>,
 }
 
 impl RegistryOptions {
@@ -58,9 +60,24 @@ impl RegistryOptions {
             }
             o.max_memory_bytes = v as u64;
         }
-        if let Some(v) = self.host {
-            o.host = v;
-        }
+        // Where Workers exist parsers start inline and move when they overrun (`auto`); where
+        // they do not (Node), everything runs inline and asking for Workers is an error.
+        let workers = self.workers_available.unwrap_or(false);
+        o.host = match self.host {
+            None if workers => HostPlacement::Auto,
+            None => HostPlacement::Inline,
+            Some(h @ (HostPlacement::Worker | HostPlacement::Auto)) if !workers => {
+                let name = if h == HostPlacement::Worker {
+                    "worker"
+                } else {
+                    "auto"
+                };
+                return Err(format!(
+                    "option \"host\" is \"{name}\", which needs Web Workers, and this environment has none; use \"inline\""
+                ));
+            }
+            Some(h) => h,
+        };
         o.load_sources = self.load_sources.unwrap_or(true);
         Ok(o)
     }

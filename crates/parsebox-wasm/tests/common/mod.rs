@@ -8,7 +8,7 @@
     dead_code
 )]
 
-use parsebox_wasm::{HostCore, TranscriptBuilderCore};
+use parsebox_wasm::{EngineExecutor, HostCore, TranscriptBuilderCore};
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -17,11 +17,12 @@ fn parse(json: String) -> Value {
 }
 
 /// An executor whose inline engines never start (these tests use built-ins only).
-fn executor() -> JsValue {
+fn executor() -> Option<EngineExecutor> {
     js_sys::eval(
         "({ startInline() { return JSON.stringify({ Err: { code: 'engine_fault', message: 'no engine module in this test', line: null, column: null } }); }, runInline() { throw new Error('no engine'); }, endInline() {} })",
     )
-    .unwrap()
+    .ok()
+    .map(JsCast::unchecked_into)
 }
 
 fn core(options: &str) -> HostCore {
