@@ -147,6 +147,21 @@ export class EngineInstance {
     });
   }
 
+  /**
+   * `run` on UTF-8 bytes, for a caller that holds them as bytes (the core module): no string
+   * is decoded or encoded on the way.
+   * @param {Uint8Array} opsBytes
+   * @returns {Uint8Array} the answer's JSON bytes (a copy)
+   */
+  runBytes(opsBytes) {
+    return this.#call((x, memory) => {
+      const [ops, len] = passBytes(x, memory, opsBytes);
+      const out = x.parsebox_run(ops, len) >>> 0;
+      const ptr = x.parsebox_result_ptr() >>> 0;
+      return new Uint8Array(memory.buffer, ptr, out).slice();
+    });
+  }
+
   /** Bytes of linear memory this instance holds now (0 once disposed). */
   get memoryBytes() {
     return this.#memory ? this.#memory.buffer.byteLength : 0;
@@ -190,7 +205,11 @@ export class EngineInstance {
 
 /** Copies `text` as UTF-8 into a fresh buffer of the instance: [ptr, len]. */
 function pass(x, memory, text) {
-  const bytes = encoder.encode(text);
+  return passBytes(x, memory, encoder.encode(text));
+}
+
+/** Copies `bytes` into a fresh buffer of the instance: [ptr, len]. */
+function passBytes(x, memory, bytes) {
   const ptr = x.parsebox_alloc(bytes.length) >>> 0;
   if (ptr === 0) throw new RangeError(`the engine instance's memory cannot hold ${bytes.length} more bytes`);
   // memory.buffer is read after the allocation: growing the memory replaces it.

@@ -33,7 +33,7 @@ export class Executor {
         return instance.start(source, config);
       },
       // A trap throws through to the core: that engine died, nothing else did.
-      runInline: (engine, ops) => this.#inline.get(engine).instance.run(ops),
+      runInline: (engine, ops) => this.#inline.get(engine).instance.runBytes(ops),
       endInline: (engine) => {
         this.#inline.get(engine)?.instance.dispose();
         this.#inline.delete(engine);

@@ -18,7 +18,7 @@ use crate::{describe, now_ms};
 
 /// The JS executor's callbacks for engine instances in this thread:
 /// `startInline(engine, adapterType, source, configJson) -> resultJson`,
-/// `runInline(engine, opsJson) -> answersJson` (throws when the instance trapped),
+/// `runInline(engine, opsJsonBytes) -> answersJsonBytes` (throws when the instance trapped),
 /// `endInline(engine)`.
 pub(crate) struct InlineEngines {
     pub(crate) this: JsValue,
@@ -107,20 +107,23 @@ impl Shared {
                 None => Err("the built-in engine is gone".to_owned()),
             },
             Some(Placement::Inline) => {
-                let ops = serde_json::to_string(&ops).map_err(|e| e.to_string())?;
+                // JSON bytes both ways: copied between the two memories, never decoded into
+                // JS strings on the way.
+                let ops = serde_json::to_vec(&ops).map_err(|e| e.to_string())?;
                 let answers = self
                     .inline
                     .run
                     .call2(
                         &self.inline.this,
                         &JsValue::from_f64(engine.0 as f64),
-                        &JsValue::from_str(&ops),
+                        &js_sys::Uint8Array::from(ops.as_slice()),
                     )
                     .map_err(|e| describe(&e))?;
                 let answers = answers
-                    .as_string()
-                    .ok_or_else(|| "the engine answered no JSON text".to_owned())?;
-                serde_json::from_str(&answers)
+                    .dyn_into::<js_sys::Uint8Array>()
+                    .map_err(|_| "the engine answered no JSON bytes".to_owned())?
+                    .to_vec();
+                serde_json::from_slice(&answers)
                     .map_err(|e| format!("the engine answered malformed JSON: {e}"))
             }
             Some(Placement::Worker) | None => Err("not an engine of this thread".to_owned()),

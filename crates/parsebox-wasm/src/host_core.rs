@@ -35,7 +35,7 @@ pub struct HostCore {
 extern "C" {
     /// The JS executor's callbacks for engines in this thread (see `js/executor.js`).
     #[wasm_bindgen(
-        typescript_type = "{ startInline(engine: number, adapterType: string, source: string, configJson: string): string; runInline(engine: number, opsJson: string): string; endInline(engine: number): void }"
+        typescript_type = "{ startInline(engine: number, adapterType: string, source: string, configJson: string): string; runInline(engine: number, opsJson: Uint8Array): Uint8Array; endInline(engine: number): void }"
     )]
     pub type EngineExecutor;
 
