@@ -24,6 +24,7 @@ const server = await serve(repo, {
   window.stream = async (host, source, text) => {
     const registry = new ParserRegistry({ host, loadSource: null });
     registry.registerSource("h", source);
+    await registry.idle(); // a Worker engine starts off the page's thread
     const builder = new TranscriptBuilder(registry, "h");
     // Warm: one line through the same path.
     builder.push({ ts: "t", stream: "stdout", chunk: "warm\\n" });
@@ -45,6 +46,7 @@ const server = await serve(repo, {
   window.respawn = async (source, earlier) => {
     const registry = new ParserRegistry({ host: "worker", loadSource: null, hardDeadlineMs: 100 });
     registry.registerSource("h", source);
+    await registry.idle();
     const run = registry.adapter("h").createStdoutParser();
     for (let i = 0; i < earlier; i++) run.parseLine("line " + i, "t");
     await registry.idle();
@@ -54,7 +56,7 @@ const server = await serve(repo, {
     registry.onChange((type, status, lines) => { if (lines) for (const l of lines) if (l.line === "after") answered = { at: performance.now(), text: l.entries[0].text }; });
     run.parseLine("after", "t");
     await registry.idle();
-    const d = registry.diagnostics("h").worker;
+    const d = registry.diagnostics("h").host;
     await new Promise((r) => setTimeout(r, 50));
     registry.dispose();
     return { ms: (answered?.at ?? performance.now()) - t0, text: answered?.text, kills: d.deadlineKills, replayed: d.replayedLines };
