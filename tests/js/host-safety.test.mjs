@@ -155,6 +155,26 @@ test("memory comes back after dispose(): each engine instance is freed with its 
   assert.ok(after - before <= 32 << 20, `returned after dispose: ${mib(before)} → ${mib(during)} → ${mib(after)}`);
 });
 
+test("a registry and builder dropped without dispose() are collected, engines included", async () => {
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc");
+  let collected = 0;
+  const watch = new FinalizationRegistry(() => collected++);
+  (() => {
+    const registry = new ParserRegistry({ loadSource: null });
+    registry.registerSource("counter", COUNTER);
+    const builder = new TranscriptBuilder(registry, "counter");
+    builder.push({ ts: "t", stream: "stdout", chunk: "a\nb\n" });
+    watch.register(registry, "registry");
+    watch.register(builder, "builder");
+  })();
+  for (let i = 0; i < 10 && collected < 2; i++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.equal(collected, 2, "nothing the page dropped is kept alive by the core or its engines");
+});
+
 test("a chunk the core refuses is not part of the transcript", () => {
   const registry = new ParserRegistry({ loadSource: null });
   registry.registerSource("counter", COUNTER);

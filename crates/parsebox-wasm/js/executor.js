@@ -7,9 +7,10 @@ import { engineModule } from "./instance.js";
 
 export class Executor {
   #core = null;
-  #maxMemoryBytes;
+  // What the core's callbacks reach: the engines of this thread, and their memory cap. Kept
+  // apart from the executor so the core (which holds the callbacks) does not hold itself.
+  #local = { inline: new Map(), maxMemoryBytes: 0 }; // inline: engine id -> { instance, type }
   #after; // called after every report to the core (the registry performs what follows)
-  #inline = new Map(); // engine id -> { instance, type }
   #workers = new Map(); // engine id -> Worker
   #timer = null;
   #closed = false;
@@ -21,22 +22,23 @@ export class Executor {
   /** Binds the core; `configJson` is what every engine starts with. */
   attach(core, configJson) {
     this.#core = core;
-    this.#maxMemoryBytes = JSON.parse(configJson).maxMemoryBytes;
+    this.#local.maxMemoryBytes = JSON.parse(configJson).maxMemoryBytes;
   }
 
   /** The callbacks the core calls, synchronously, for engines in this thread. */
   callbacks() {
+    const local = this.#local;
     return {
       startInline: (engine, type, source, config) => {
-        const instance = new EngineInstance(engineModule(), { maxMemoryBytes: this.#maxMemoryBytes });
-        this.#inline.set(engine, { instance, type });
+        const instance = new EngineInstance(engineModule(), { maxMemoryBytes: local.maxMemoryBytes });
+        local.inline.set(engine, { instance, type });
         return instance.start(source, config);
       },
       // A trap throws through to the core: that engine died, nothing else did.
-      runInline: (engine, ops) => this.#inline.get(engine).instance.runBytes(ops),
+      runInline: (engine, ops) => local.inline.get(engine).instance.runBytes(ops),
       endInline: (engine) => {
-        this.#inline.get(engine)?.instance.dispose();
-        this.#inline.delete(engine);
+        local.inline.get(engine)?.instance.dispose();
+        local.inline.delete(engine);
       },
     };
   }
@@ -77,7 +79,7 @@ export class Executor {
       event.preventDefault?.();
       report((core) => core.handleEngineDied(engine, `worker error: ${event.message ?? "unknown"}`));
     };
-    worker.postMessage({ module: engineModule(), source, config, maxMemoryBytes: this.#maxMemoryBytes });
+    worker.postMessage({ module: engineModule(), source, config, maxMemoryBytes: this.#local.maxMemoryBytes });
   }
 
   /** Keeps the one timer at the core's next deadline (`at`: ms on performance.now()). */
@@ -96,7 +98,7 @@ export class Executor {
   /** Bytes of linear memory held by the engines of `type` in this thread (all types: null). */
   memoryBytes(type) {
     let n = 0;
-    for (const e of this.#inline.values()) if (type === null || e.type === type) n += e.instance.memoryBytes;
+    for (const e of this.#local.inline.values()) if (type === null || e.type === type) n += e.instance.memoryBytes;
     return n;
   }
 
@@ -105,9 +107,9 @@ export class Executor {
     this.#closed = true;
     clearTimeout(this.#timer);
     for (const w of this.#workers.values()) w.terminate();
-    for (const e of this.#inline.values()) e.instance.dispose();
+    for (const e of this.#local.inline.values()) e.instance.dispose();
     this.#workers.clear();
-    this.#inline.clear();
+    this.#local.inline.clear();
   }
 }
 

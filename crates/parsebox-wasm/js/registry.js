@@ -22,7 +22,7 @@ export class ParserRegistry {
   #drainQueued = false;
   #pendingLoads = 0;
   #lineUpdates = new Map(); // type -> [{ line, ts, entries }] answered late, not yet told
-  #builders = new Map(); // run id -> TranscriptBuilder with late answers to fold in
+  #builders = new Map(); // run id -> WeakRef of its TranscriptBuilder (a dropped builder is collected)
   #lateBuilders = new Set();
   #flushQueued = false;
 
@@ -186,7 +186,7 @@ export class ParserRegistry {
 
   /** @internal Routes the late answers of `run` to `builder` (null: unroute). */
   _builder(run, builder) {
-    if (builder) this.#builders.set(run, builder);
+    if (builder) this.#builders.set(run, new WeakRef(builder));
     else this.#builders.delete(run);
   }
 
@@ -218,7 +218,7 @@ export class ParserRegistry {
           this.#queueLineUpdate(c.adapterType, { line: c.line, ts: c.ts, entries: c.entries });
           break;
         case "builderLate": {
-          const b = this.#builders.get(c.run);
+          const b = this.#builders.get(c.run)?.deref();
           if (b) {
             this.#lateBuilders.add(b);
             this.#scheduleFlush();
