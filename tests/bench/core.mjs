@@ -37,13 +37,30 @@ let nonce = 0;
  * type that once overran its budget to a worker, which answers generically at first).
  */
 export function newRegistry(pb, options) {
-  // The memory probes add what the newest registry's engine instances hold.
+  let registry;
   try {
-    return (globalThis.__parseboxRegistry = new pb.ParserRegistry({ ...options, host: "inline" }));
+    registry = new pb.ParserRegistry({ ...options, host: "inline" });
   } catch (e) {
     if (e?.name !== "ParseboxOptionsError") throw e;
-    return (globalThis.__parseboxRegistry = new pb.ParserRegistry(options));
+    registry = new pb.ParserRegistry(options);
   }
+  // The memory probes add what the live registries' engine instances hold (engineBytes).
+  LIVE.add(registry);
+  const dispose = registry.dispose.bind(registry);
+  registry.dispose = () => {
+    LIVE.delete(registry);
+    dispose();
+  };
+  return registry;
+}
+
+const LIVE = new Set();
+
+/** Bytes of linear memory held by the engine instances of every live registry. */
+export function engineBytes() {
+  let n = 0;
+  for (const r of LIVE) n += r.diagnostics().memoryBytes ?? 0;
+  return n;
 }
 
 /**

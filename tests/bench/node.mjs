@@ -14,7 +14,7 @@ import { dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 
-import { makeEngines, memoryRun, newRegistry, quickjsUsed, suite } from "./core.mjs";
+import { engineBytes, makeEngines, memoryRun, newRegistry, quickjsUsed, suite } from "./core.mjs";
 import { claudeLog, hermesLog } from "./gen-log.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -134,7 +134,7 @@ async function memoryNode(engine, srcPath) {
     deps.parsebox.initSync({ module: readFileSync(join(pkgDir, "parsebox_wasm_bg.wasm")), engine: readFileSync(join(pkgDir, "parsebox_engine.wasm")) });
     const wasm = (await import(pathToFileURL(join(pkgDir, "parsebox_wasm.js")).href)).initSync({});
     // The core's memory plus every engine instance of the newest registry.
-    probe = () => wasm.memory.buffer.byteLength + (globalThis.__parseboxRegistry?.diagnostics().memoryBytes ?? 0);
+    probe = () => wasm.memory.buffer.byteLength + engineBytes();
   } else if (engine === "quickjs") {
     const { newQuickJSWASMModuleFromVariant } = await import("quickjs-emscripten-core");
     deps.quickjs = await newQuickJSWASMModuleFromVariant((await import("@jitl/quickjs-wasmfile-release-sync")).default);
@@ -189,7 +189,11 @@ function sizeReport() {
   const chunkFiles = [...coreFiles.matchAll(/"\.\/(chunk-[A-Z0-9]+\.mjs)"/g)].map((m) => join(core, m[1]));
   return {
     parsebox: {
-      wasm: fileSizes([join(pkgDir, "parsebox_wasm_bg.wasm")]),
+      // Both modules, each compressed on its own (they are two downloads).
+      wasm: ["parsebox_wasm_bg.wasm", "parsebox_engine.wasm"]
+        .filter((f) => existsSync(join(pkgDir, f)))
+        .map((f) => fileSizes([join(pkgDir, f)]))
+        .reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli })),
       js: fileSizes(staticImports(join(pkgDir, "index.js"))),
     },
     quickjs: {

@@ -1,7 +1,7 @@
 // The Chromium side of the benchmark: bench.html loads this; node.mjs drives it through
 // playwright. The package under test is served at /pkg/ (a private copy), quickjs-emscripten
 // from /bench/node_modules through bench.html's import map.
-import { makeEngines, memoryRun, newRegistry, quickjsUsed, suite } from "./core.mjs";
+import { engineBytes, makeEngines, memoryRun, newRegistry, quickjsUsed, suite } from "./core.mjs";
 import { claudeLog, hermesLog } from "./gen-log.mjs";
 
 async function loadText(spec) {
@@ -98,7 +98,7 @@ window.memoryRun = async (engine, src) => {
     deps.parsebox = await import("/pkg/index.js");
     await deps.parsebox.default();
     const wasm = (await import("/pkg/parsebox_wasm.js")).initSync({}); // the instance init() made
-    probe = () => wasm.memory.buffer.byteLength + (globalThis.__parseboxRegistry?.diagnostics().memoryBytes ?? 0);
+    probe = () => wasm.memory.buffer.byteLength + engineBytes();
   } else if (engine === "quickjs") {
     const { newQuickJSWASMModuleFromVariant } = await import("quickjs-emscripten-core");
     deps.quickjs = await newQuickJSWASMModuleFromVariant((await import("@jitl/quickjs-wasmfile-release-sync")).default);
