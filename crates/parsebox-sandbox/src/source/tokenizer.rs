@@ -154,34 +154,24 @@ pub(super) fn tokenize(src: &str) -> Vec<Token> {
                     depth,
                 });
             }
-            b'{' | b'(' | b'[' => {
-                toks.push(Token {
-                    kind: Kind::Punct(c),
-                    start: i,
-                    end: i + 1,
-                    depth,
-                });
-                stack.push(c);
-                i += 1;
-            }
-            b'}' | b')' | b']' => {
-                stack.pop();
-                let depth = u32::try_from(stack.len()).unwrap_or(u32::MAX);
-                toks.push(Token {
-                    kind: Kind::Punct(c),
-                    start: i,
-                    end: i + 1,
-                    depth,
-                });
-                i += 1;
-            }
+            // Punctuation: one byte. A closing bracket sits at the depth it closes back to;
+            // an opening one at the depth it opens from.
             _ => {
+                let depth = if matches!(c, b'}' | b')' | b']') {
+                    stack.pop();
+                    u32::try_from(stack.len()).unwrap_or(u32::MAX)
+                } else {
+                    depth
+                };
                 toks.push(Token {
                     kind: Kind::Punct(c),
                     start: i,
                     end: i + 1,
                     depth,
                 });
+                if matches!(c, b'{' | b'(' | b'[') {
+                    stack.push(c);
+                }
                 i += 1;
             }
         }
