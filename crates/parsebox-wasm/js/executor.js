@@ -10,6 +10,7 @@ export class Executor {
   // What the core's callbacks reach: the engines of this thread, and their memory cap. Kept
   // apart from the executor so the core (which holds the callbacks) does not hold itself.
   #local = { inline: new Map(), maxMemoryBytes: 0 }; // inline: engine id -> { instance, type }
+  #config; // the engine config JSON every engine starts with
   #after; // called after every report to the core (the registry performs what follows)
   #workers = new Map(); // engine id -> Worker
   #timer = null;
@@ -22,6 +23,7 @@ export class Executor {
   /** Binds the core; `configJson` is what every engine starts with. */
   attach(core, configJson) {
     this.#core = core;
+    this.#config = configJson;
     this.#local.maxMemoryBytes = JSON.parse(configJson).maxMemoryBytes;
   }
 
@@ -43,11 +45,11 @@ export class Executor {
     };
   }
 
-  /** Performs a Worker command (`startWorker`, `send`, `end`). */
-  perform(command, configJson) {
+  /** Performs a Worker command (`startWorker`, `send` with its ops, `end`). */
+  perform(command) {
     switch (command.kind) {
       case "startWorker":
-        this.#startWorker(command.engine, command.source, configJson);
+        this.#startWorker(command.engine, command.source, this.#config);
         break;
       case "send":
         this.#workers.get(command.engine)?.postMessage({ ops: command.ops });

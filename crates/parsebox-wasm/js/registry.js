@@ -14,7 +14,6 @@ import { Run } from "./run.js";
  */
 export class ParserRegistry {
   #core;
-  #config;
   #executor;
   #loadSource;
   #listeners = new Set();
@@ -34,8 +33,7 @@ export class ParserRegistry {
     this.#executor = new Executor(() => this.#drain());
     const json = JSON.stringify({ ...rest, loadSources: this.#loadSource !== null, workersAvailable: typeof Worker === "function" });
     this.#core = guarded(() => new HostCore(json, this.#executor.callbacks()));
-    this.#config = this.#core.engineConfig();
-    this.#executor.attach(this.#core, this.#config);
+    this.#executor.attach(this.#core, this.#core.engineConfig());
   }
 
   /** Parses one line of `type`'s output, synchronously. Never throws for parser failures. */
@@ -229,7 +227,7 @@ export class ParserRegistry {
           this.#emit(c.adapterType);
           break;
         default:
-          this.#executor.perform(c, this.#config);
+          this.#executor.perform(c);
       }
     }
     if (!this.#disposed) this.#executor.arm(this.#core.pollTimeout());

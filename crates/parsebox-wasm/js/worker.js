@@ -21,7 +21,7 @@ self.onmessage = ({ data: m }) => {
   if (!engine || !m.ops) return;
   // One op at a time, so each answer leaves as soon as it exists (a later line that hangs
   // must not hold back the answers before it).
-  for (const op of JSON.parse(m.ops)) {
+  for (const op of m.ops) {
     try {
       const answers = engine.run(JSON.stringify([op]));
       if (answers !== "[]") self.postMessage({ answers });

@@ -166,7 +166,7 @@ impl Shared {
                 }
                 Command::Send { engine, ops } => {
                     if self.placements.get(&engine) == Some(&Placement::Worker) {
-                        self.send_to_worker(engine, &ops);
+                        self.send_to_worker(engine, ops);
                     } else {
                         // Nobody waits on these lines synchronously: what the core settles
                         // for them comes back as late answers.
@@ -273,18 +273,14 @@ impl Shared {
 
     /// Adds `ops` to the Worker's batch: consecutive sends to one engine travel as one
     /// message.
-    fn send_to_worker(&mut self, engine: EngineId, ops: &[EngineOp]) {
-        let ops = serde_json::to_string(ops).unwrap_or_else(|_| "[]".to_owned());
+    fn send_to_worker(&mut self, engine: EngineId, ops: Vec<EngineOp>) {
         if let Some(JsCommand::Send {
             engine: e,
             ops: batch,
         }) = self.out.last_mut()
         {
-            if *e == engine.0 && batch.len() > 2 && ops.len() > 2 {
-                // `[a,b]` + `[c]` → `[a,b,c]`
-                batch.pop();
-                batch.push(',');
-                batch.push_str(ops.get(1..).unwrap_or("]"));
+            if *e == engine.0 {
+                batch.extend(ops);
                 return;
             }
         }
