@@ -97,9 +97,12 @@ pub use diagnostics::{count_line, AnsweredBy, Diagnostics, HostCounters};
 pub use engine_runs::{EngineRuns, InstanceFactory, ParserInstance};
 pub use host::Host;
 pub use options::{
-    EngineConfig, HostOptions, HostPlacement, OptionsError, DEFAULT_MEMORY_BYTES, MAX_COUNT,
-    MAX_DEPTH, MAX_DURATION_MS, MAX_JOURNAL_BYTES, MAX_LINE_BYTES, MAX_MEMORY_BYTES, MAX_RESPAWNS,
-    MAX_SOURCE_BYTES, MAX_STRING_BYTES, MIN_MEMORY_BYTES,
+    EngineConfig, HostOptions, HostPlacement, OptionsError, DEFAULT_MEMORY_BYTES, MAX_DURATION_MS,
+    MAX_JOURNAL_BYTES, MAX_LINE_BYTES, MAX_MEMORY_BYTES, MAX_RESPAWNS, MAX_SOURCE_BYTES,
+    MIN_MEMORY_BYTES,
+};
+pub use parsebox_transcript::validate::{
+    MAX_COUNT, MAX_DEPTH, MAX_ENTRIES_PER_LINE, MAX_STRING_BYTES,
 };
 
 /// The address of one line: unique over the host's life, never reused. Answers and

@@ -100,13 +100,6 @@ impl Default for HostOptions {
 pub const MAX_DURATION_MS: f64 = 3_600_000.0;
 /// The largest journal any run may keep: 1 GiB (a wasm32 page has 4 GiB in all).
 pub const MAX_JOURNAL_BYTES: usize = 1 << 30;
-/// The largest string an entry may hold: 256 MiB.
-pub const MAX_STRING_BYTES: usize = 256 << 20;
-/// The largest count any other entry limit (entries per line, array length, object keys)
-/// accepts.
-pub const MAX_COUNT: usize = 10_000_000;
-/// The deepest nesting an entry limit accepts.
-pub const MAX_DEPTH: usize = 1_000;
 /// The most engine starts without progress an option accepts.
 pub const MAX_RESPAWNS: u32 = 100;
 /// The largest parser source an option accepts: 64 MiB.
@@ -194,12 +187,10 @@ impl HostOptions {
                 ),
             });
         }
-        let l = &self.entry_limits;
-        size("maxStringBytes", l.max_string_bytes, MAX_STRING_BYTES)?;
-        size("maxEntriesPerLine", l.max_entries_per_line, MAX_COUNT)?;
-        size("maxArrayLen", l.max_array_len, MAX_COUNT)?;
-        size("maxObjectKeys", l.max_object_keys, MAX_COUNT)?;
-        size("maxDepth", l.max_depth, MAX_DEPTH)?;
+        self.entry_limits.validate().map_err(|e| OptionsError {
+            option: e.option,
+            message: e.message,
+        })?;
         size("maxSourceBytes", self.max_source_bytes, MAX_SOURCE_BYTES)?;
         size("maxLineBytes", self.max_line_bytes, MAX_LINE_BYTES)?;
         if !(MIN_MEMORY_BYTES..=MAX_MEMORY_BYTES).contains(&self.max_memory_bytes) {

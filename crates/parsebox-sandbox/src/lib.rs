@@ -179,15 +179,7 @@ impl SandboxOptions {
         check_budget_ms("initBudgetMs", self.init_budget_ms)?;
         check_range("maxSourceBytes", self.max_source_bytes, 1, 64 << 20)?;
         check_range("maxLineBytes", self.max_line_bytes, 1, 1 << 30)?;
-        let limits = &self.entry_limits;
-        check_range(
-            "maxEntriesPerLine",
-            limits.max_entries_per_line,
-            1,
-            1_000_000,
-        )?;
-        check_range("maxStringBytes", limits.max_string_bytes, 1, 1 << 30)?;
-        Ok(())
+        self.entry_limits.validate().map_err(|e| e.to_string())
     }
 }
 

@@ -23,7 +23,9 @@ pub use line_rule::{
     SettledLine,
 };
 pub use ndjson::{read_stored_run, StoredRun};
-pub use validate::{entries_from_return, validate_entry, CheckedEntries, EntryLimits, Rejection};
+pub use validate::{
+    entries_from_return, validate_entry, CheckedEntries, EntryLimits, LimitError, Rejection,
+};
 
 /// The generic parser: Paperclip's `process` parser. Every line becomes one
 /// `{ kind: "stdout", ts, text: line }` entry. It answers at once and never fails, which is why

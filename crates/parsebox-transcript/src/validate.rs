@@ -43,6 +43,59 @@ impl Default for EntryLimits {
     }
 }
 
+/// The largest string an entry limit accepts: 256 MiB.
+pub const MAX_STRING_BYTES: usize = 256 << 20;
+/// The most entries one line may be allowed to produce.
+pub const MAX_ENTRIES_PER_LINE: usize = 1_000_000;
+/// The largest array length or object key count an entry limit accepts.
+pub const MAX_COUNT: usize = 10_000_000;
+/// The deepest nesting an entry limit accepts.
+pub const MAX_DEPTH: usize = 1_000;
+
+/// An entry limit out of its range: which one (its camelCase option name) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LimitError {
+    /// The option's camelCase name, as the JS options object spells it.
+    pub option: &'static str,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl std::fmt::Display for LimitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.option, self.message)
+    }
+}
+
+impl EntryLimits {
+    /// Checks every limit is above 0 and at most its maximum (the `MAX_*` constants): the one
+    /// range check of entry limits, for the registry's options and the CLI's flags alike.
+    ///
+    /// # Errors
+    /// The first limit out of its range.
+    pub fn validate(&self) -> Result<(), LimitError> {
+        let check = |option: &'static str, v: usize, max: usize| {
+            if v > 0 && v <= max {
+                Ok(())
+            } else {
+                Err(LimitError {
+                    option,
+                    message: format!("must be above 0 and at most {max}, got {v}"),
+                })
+            }
+        };
+        check("maxStringBytes", self.max_string_bytes, MAX_STRING_BYTES)?;
+        check(
+            "maxEntriesPerLine",
+            self.max_entries_per_line,
+            MAX_ENTRIES_PER_LINE,
+        )?;
+        check("maxArrayLen", self.max_array_len, MAX_COUNT)?;
+        check("maxObjectKeys", self.max_object_keys, MAX_COUNT)?;
+        check("maxDepth", self.max_depth, MAX_DEPTH)
+    }
+}
+
 /// Why an entry was dropped. [`Rejection::code`] is the stable key diagnostics count by.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Rejection {
