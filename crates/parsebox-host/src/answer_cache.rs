@@ -9,11 +9,13 @@ use parsebox_transcript::TranscriptEntry;
 /// Most answers remembered per type; the oldest go first.
 pub(crate) const ANSWER_CACHE_LINES: usize = 10_000;
 
-/// Answers by `(ts, line)`, valid for one parser generation.
+/// Answers by ts, then line (so a lookup borrows both, allocating nothing: it runs for every
+/// line a viewer re-parses), valid for one parser generation.
 #[derive(Debug, Default)]
 pub(crate) struct AnswerCache {
     generation: u64,
-    answers: HashMap<(String, String), Vec<TranscriptEntry>>,
+    answers: HashMap<String, HashMap<String, Vec<TranscriptEntry>>>,
+    /// `(ts, line)` in insertion order, for evicting the oldest.
     order: VecDeque<(String, String)>,
 }
 
@@ -32,13 +34,19 @@ impl AnswerCache {
                 ..Self::default()
             };
         }
-        let key = (ts.to_owned(), line.to_owned());
-        if self.answers.insert(key.clone(), entries.to_vec()).is_none() {
-            self.order.push_back(key);
+        let at_ts = self.answers.entry(ts.to_owned()).or_default();
+        if at_ts.insert(line.to_owned(), entries.to_vec()).is_none() {
+            self.order.push_back((ts.to_owned(), line.to_owned()));
         }
         while self.order.len() > ANSWER_CACHE_LINES {
-            if let Some(old) = self.order.pop_front() {
-                self.answers.remove(&old);
+            let Some((ts, line)) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(at_ts) = self.answers.get_mut(&ts) {
+                at_ts.remove(&line);
+                if at_ts.is_empty() {
+                    self.answers.remove(&ts);
+                }
             }
         }
     }
@@ -48,8 +56,30 @@ impl AnswerCache {
         if generation != self.generation {
             return None;
         }
-        self.answers
-            .get(&(ts.to_owned(), line.to_owned()))
-            .map(Vec::as_slice)
+        self.answers.get(ts)?.get(line).map(Vec::as_slice)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_oldest_answers_go_first_and_a_new_parser_forgets_them() {
+        let mut c = AnswerCache::default();
+        let e = [parsebox_transcript::generic_entry("x", "t")];
+        for i in 0..=ANSWER_CACHE_LINES {
+            c.insert(1, &format!("line {i}"), "t", &e);
+        }
+        assert_eq!(c.get(1, "line 0", "t"), None, "evicted");
+        assert!(c.get(1, "line 1", "t").is_some());
+        assert!(c
+            .get(1, &format!("line {ANSWER_CACHE_LINES}"), "t")
+            .is_some());
+        assert_eq!(c.get(1, "line 1", "other ts"), None);
+        assert_eq!(c.get(2, "line 1", "t"), None, "another generation");
+        c.insert(2, "y", "t", &e);
+        assert_eq!(c.get(1, "line 1", "t"), None);
+        assert_eq!(c.get(2, "y", "t").map(<[_]>::len), Some(1));
     }
 }
