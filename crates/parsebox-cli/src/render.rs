@@ -39,9 +39,9 @@ pub fn pretty(entry: &TranscriptEntry, p: &Painter) -> String {
                 .map(|id| format!(" [{id}]"))
                 .unwrap_or_default();
             let mut out = p.paint(Style::Yellow, &format!("tool_call: {}{id}", b.name));
-            if !b.input.is_null() {
+            if let Some(input) = b.input.as_ref().filter(|v| !v.is_null()) {
                 out.push('\n');
-                out.push_str(&p.paint(Style::Gray, &json_pretty(&b.input)));
+                out.push_str(&p.paint(Style::Gray, &json_pretty(input)));
             }
             out
         }

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::entry::TranscriptEntry;
 use crate::jsstr::js_trim;
 use crate::line_rule::LineFailure;
-use crate::redact::redact_home_paths;
+use crate::redact::{redact_entry_paths, redact_home_paths};
 
 /// Which stream a chunk of run output came from.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -400,12 +400,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
 
     fn redact_all(&self, entries: &mut [TranscriptEntry]) {
         if self.options.redact_home_paths {
-            for entry in entries {
-                entry.for_each_text_mut(&mut |s| {
-                    let r = redact_home_paths(s);
-                    *s = r;
-                });
-            }
+            entries.iter_mut().for_each(redact_entry_paths);
         }
     }
 
@@ -516,9 +511,11 @@ impl<P: LineParser> TranscriptBuilder<P> {
         first_changed..self.entries.len()
     }
 
-    /// Appends with the delta merge rule: an assistant (or thinking) entry with `delta: true`
-    /// following one of the same kind that also has `delta: true` (and the same `channel`)
-    /// extends it: texts concatenate, the later ts wins.
+    /// Appends with Paperclip's delta merge rule: an assistant (or thinking) entry whose
+    /// `delta` is truthy, following one of the same kind whose `delta` is truthy too, extends it
+    /// ([`DeltaText::is_delta`](crate::entry::DeltaText::is_delta)): texts concatenate, the
+    /// later ts wins, and everything else (extra fields such as `channel`, key order) stays the
+    /// earlier entry's. Other fields, `channel` included, do not keep pieces apart.
     ///
     /// With `unit` (the unit's `len_before` and where to save the pre-merge entry), a merge
     /// into an entry older than the unit saves that entry's previous state first, so the
@@ -534,9 +531,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             let mergeable = match (&*last, &entry) {
                 (TranscriptEntry::Assistant(a), TranscriptEntry::Assistant(b))
                 | (TranscriptEntry::Thinking(a), TranscriptEntry::Thinking(b)) => {
-                    a.delta == Some(true)
-                        && b.delta == Some(true)
-                        && a.extra.get("channel") == b.extra.get("channel")
+                    a.is_delta() && b.is_delta()
                 }
                 _ => false,
             };

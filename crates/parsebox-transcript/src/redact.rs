@@ -1,8 +1,64 @@
 //! Username redaction in home paths, as Paperclip's "censor username in logs" option does:
 //! `/Users/name`, `/home/name` and `C:\Users\name` keep the first letter of the user name and
 //! replace each further code point with `*` (at least one `*`).
+//!
+//! In parsed entries only the fields Paperclip's redaction knows are redacted (see
+//! [`redact_entry_paths`]); extra fields, ids and `kind`/`ts` are passed through untouched.
 
+use serde_json::Value;
+
+use crate::entry::TranscriptEntry;
 use crate::jsstr::is_js_whitespace;
+
+/// Redacts home paths in the fields of `entry` that Paperclip redacts, and only those:
+///
+/// | kind | redacted |
+/// |---|---|
+/// | assistant, thinking, user, stderr, system, stdout, diff | `text` |
+/// | tool_call | `name`, and every string inside `input` (values, not object keys) |
+/// | tool_result | `content` |
+/// | init | `model`, `sessionId` |
+/// | result | `text`, `subtype`, each of `errors` |
+///
+/// Ids (`toolUseId`, …), `toolName`, `ts` and extra fields are left as the parser gave them.
+pub fn redact_entry_paths(entry: &mut TranscriptEntry) {
+    fn redact(s: &mut String) {
+        let r = redact_home_paths(s);
+        *s = r;
+    }
+    fn redact_value(v: &mut Value) {
+        match v {
+            Value::String(s) => redact(s),
+            Value::Array(items) => items.iter_mut().for_each(redact_value),
+            Value::Object(obj) => obj.values_mut().for_each(redact_value),
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+    match entry {
+        TranscriptEntry::Assistant(b) | TranscriptEntry::Thinking(b) => redact(&mut b.text),
+        TranscriptEntry::User(b)
+        | TranscriptEntry::Stderr(b)
+        | TranscriptEntry::System(b)
+        | TranscriptEntry::Stdout(b) => redact(&mut b.text),
+        TranscriptEntry::Diff(b) => redact(&mut b.text),
+        TranscriptEntry::ToolCall(b) => {
+            redact(&mut b.name);
+            if let Some(input) = &mut b.input {
+                redact_value(input);
+            }
+        }
+        TranscriptEntry::ToolResult(b) => redact(&mut b.content),
+        TranscriptEntry::Init(b) => {
+            redact(&mut b.model);
+            redact(&mut b.session_id);
+        }
+        TranscriptEntry::Result(b) => {
+            redact(&mut b.text);
+            redact(&mut b.subtype);
+            b.errors.iter_mut().for_each(redact);
+        }
+    }
+}
 
 /// Redacts the user-name segment of every home path in `text`.
 pub fn redact_home_paths(text: &str) -> String {

@@ -3,7 +3,7 @@
 //! The sandbox converts a guest's return value into a plain [`Value`]; this module decides what
 //! of it reaches the renderer. An entry with an unknown kind or a missing or ill-typed required
 //! field is rejected with a [`Rejection`] saying why (the registry counts these in diagnostics).
-//! Extra fields are kept. Every string, array, object and nesting level is bounded by
+//! Extra fields are kept, and so is the order of the parser's keys. Every string, array, object and nesting level is bounded by
 //! [`EntryLimits`], so a hostile parser cannot hand the page a value that freezes it.
 
 use std::fmt;
@@ -11,8 +11,8 @@ use std::fmt;
 use serde_json::{Map, Number, Value};
 
 use crate::entry::{
-    DeltaText, Diff, DiffChangeType, Extra, Init, RunResult, Text, ToolCall, ToolResult,
-    TranscriptEntry,
+    kind_keys, DeltaText, Diff, DiffChangeType, Extra, Init, Layout, Need, RunResult, Text,
+    ToolCall, ToolResult, TranscriptEntry, MAX_KEYS,
 };
 
 /// Bounds on what one line's entries may hold. The defaults are generous for real runs (a tool
@@ -249,13 +249,15 @@ pub fn entries_from_return(value: Value, limits: &EntryLimits) -> Result<Checked
 
 /// Validates one untrusted entry value against SPEC §2.
 ///
-/// Optional fields (`delta`, `toolUseId`, `toolName`, …) that are `null` or of the wrong type are
-/// treated as absent rather than failing the entry: the renderer ignores them either way.
+/// Optional fields (`delta`, `toolUseId`, `toolName`, …) of the wrong type, `null` included, are
+/// not the typed field: they are kept as extra fields with the value the parser gave, as
+/// Paperclip passes them through. `tool_call.input` may be absent. The entry remembers the
+/// order of the parser's keys and serialises in it.
 ///
 /// # Errors
 /// A [`Rejection`] naming the first problem found.
 pub fn validate_entry(value: Value, limits: &EntryLimits) -> Result<TranscriptEntry, Rejection> {
-    let mut obj = match value {
+    let obj = match value {
         Value::Object(obj) => obj,
         other => {
             return Err(Rejection::NotAnObject {
@@ -264,146 +266,85 @@ pub fn validate_entry(value: Value, limits: &EntryLimits) -> Result<TranscriptEn
         }
     };
     check_size_object(&obj, limits, 1)?;
-    let kind = match obj.shift_remove("kind") {
-        Some(Value::String(k)) => k,
+    let (kind, keys) = match obj.get("kind") {
+        Some(Value::String(k)) => {
+            kind_keys(k).ok_or_else(|| Rejection::UnknownKind { kind: k.clone() })?
+        }
         _ => return Err(Rejection::MissingKind),
     };
-    let mut f = Fields {
-        obj: &mut obj,
-        kind: "",
-    };
-    let entry = match kind.as_str() {
+    let (mut f, extra) = Fields::sort(kind, keys, obj);
+    let mut entry = match kind {
         "assistant" | "thinking" => {
-            f.kind = if kind == "assistant" {
-                "assistant"
-            } else {
-                "thinking"
-            };
             let body = DeltaText {
                 ts: f.string("ts")?,
                 text: f.string("text")?,
                 delta: f.opt_bool("delta"),
                 extra: Extra::new(),
             };
-            if f.kind == "assistant" {
+            if kind == "assistant" {
                 TranscriptEntry::Assistant(body)
             } else {
                 TranscriptEntry::Thinking(body)
             }
         }
         "user" | "stderr" | "system" | "stdout" => {
-            f.kind = match kind.as_str() {
-                "user" => "user",
-                "stderr" => "stderr",
-                "system" => "system",
-                _ => "stdout",
-            };
             let body = Text {
                 ts: f.string("ts")?,
                 text: f.string("text")?,
                 extra: Extra::new(),
             };
-            match f.kind {
+            match kind {
                 "user" => TranscriptEntry::User(body),
                 "stderr" => TranscriptEntry::Stderr(body),
                 "system" => TranscriptEntry::System(body),
                 _ => TranscriptEntry::Stdout(body),
             }
         }
-        "tool_call" => {
-            f.kind = "tool_call";
-            let ts = f.string("ts")?;
-            let name = f.string("name")?;
-            // `input: unknown` — any JSON value, but it must be present.
-            let input = f.obj.shift_remove("input").ok_or(Rejection::MissingField {
-                kind: "tool_call",
-                field: "input",
-            })?;
-            TranscriptEntry::ToolCall(Box::new(ToolCall {
-                ts,
-                name,
-                input,
-                tool_use_id: f.opt_string("toolUseId"),
-                invocation_id: f.opt_string("invocationId"),
-                action_request_id: f.opt_string("actionRequestId"),
-                extra: Extra::new(),
-            }))
-        }
-        "tool_result" => {
-            f.kind = "tool_result";
-            TranscriptEntry::ToolResult(Box::new(ToolResult {
-                ts: f.string("ts")?,
-                tool_use_id: f.string("toolUseId")?,
-                content: f.string("content")?,
-                is_error: f.bool("isError")?,
-                tool_name: f.opt_string("toolName"),
-                extra: Extra::new(),
-            }))
-        }
-        "init" => {
-            f.kind = "init";
-            TranscriptEntry::Init(Box::new(Init {
-                ts: f.string("ts")?,
-                model: f.string("model")?,
-                session_id: f.string("sessionId")?,
-                extra: Extra::new(),
-            }))
-        }
-        "result" => {
-            f.kind = "result";
-            TranscriptEntry::Result(Box::new(RunResult {
-                ts: f.string("ts")?,
-                text: f.string("text")?,
-                input_tokens: f.number("inputTokens")?,
-                output_tokens: f.number("outputTokens")?,
-                cached_tokens: f.number("cachedTokens")?,
-                cost_usd: f.number("costUsd")?,
-                subtype: f.string("subtype")?,
-                is_error: f.bool("isError")?,
-                errors: f.strings("errors")?,
-                extra: Extra::new(),
-            }))
-        }
-        "diff" => {
-            f.kind = "diff";
-            let ts = f.string("ts")?;
-            let change_type = match f.obj.shift_remove("changeType") {
-                None => {
-                    return Err(Rejection::MissingField {
-                        kind: "diff",
-                        field: "changeType",
-                    })
-                }
-                Some(Value::String(s)) => match s.as_str() {
-                    "add" => DiffChangeType::Add,
-                    "remove" => DiffChangeType::Remove,
-                    "context" => DiffChangeType::Context,
-                    "hunk" => DiffChangeType::Hunk,
-                    "file_header" => DiffChangeType::FileHeader,
-                    "truncation" => DiffChangeType::Truncation,
-                    _ => {
-                        return Err(ill(
-                            "diff",
-                            "changeType",
-                            "one of add|remove|context|hunk|file_header|truncation",
-                            "another string",
-                        ))
-                    }
-                },
-                Some(other) => {
-                    return Err(ill("diff", "changeType", "a string", json_type(&other)))
-                }
-            };
-            TranscriptEntry::Diff(Box::new(Diff {
-                ts,
-                change_type,
-                text: f.string("text")?,
-                extra: Extra::new(),
-            }))
-        }
-        _ => return Err(Rejection::UnknownKind { kind }),
+        "tool_call" => TranscriptEntry::ToolCall(Box::new(ToolCall {
+            ts: f.string("ts")?,
+            name: f.string("name")?,
+            // `input: unknown`: any JSON value, or absent (four real parsers leave it unset).
+            input: f.opt_any("input"),
+            tool_use_id: f.opt_string("toolUseId"),
+            invocation_id: f.opt_string("invocationId"),
+            action_request_id: f.opt_string("actionRequestId"),
+            extra: Extra::new(),
+        })),
+        "tool_result" => TranscriptEntry::ToolResult(Box::new(ToolResult {
+            ts: f.string("ts")?,
+            tool_use_id: f.string("toolUseId")?,
+            content: f.string("content")?,
+            is_error: f.bool("isError")?,
+            tool_name: f.opt_string("toolName"),
+            extra: Extra::new(),
+        })),
+        "init" => TranscriptEntry::Init(Box::new(Init {
+            ts: f.string("ts")?,
+            model: f.string("model")?,
+            session_id: f.string("sessionId")?,
+            extra: Extra::new(),
+        })),
+        "result" => TranscriptEntry::Result(Box::new(RunResult {
+            ts: f.string("ts")?,
+            text: f.string("text")?,
+            input_tokens: f.number("inputTokens")?,
+            output_tokens: f.number("outputTokens")?,
+            cached_tokens: f.number("cachedTokens")?,
+            cost_usd: f.number("costUsd")?,
+            subtype: f.string("subtype")?,
+            is_error: f.bool("isError")?,
+            errors: f.strings("errors")?,
+            extra: Extra::new(),
+        })),
+        _ => TranscriptEntry::Diff(Box::new(Diff {
+            ts: f.string("ts")?,
+            change_type: f.change_type("changeType")?,
+            text: f.string("text")?,
+            extra: Extra::new(),
+        })),
     };
-    Ok(with_extra(entry, obj))
+    entry.set_extra(extra);
+    Ok(entry)
 }
 
 fn ill(
@@ -420,15 +361,45 @@ fn ill(
     }
 }
 
-/// Takes typed fields out of an entry object; what remains becomes the entry's extra fields.
-struct Fields<'a> {
-    obj: &'a mut Map<String, Value>,
+/// The typed fields of one entry, sorted out of the parser's object by its kind's table.
+struct Fields {
     kind: &'static str,
+    keys: &'static [(&'static str, Need)],
+    slots: [Option<Value>; MAX_KEYS],
 }
 
-impl Fields<'_> {
+impl Fields {
+    /// One pass over the parser's keys in their order: a table key whose value may be the
+    /// typed field goes to its slot, anything else is an extra field; the [`Layout`] records
+    /// where each sat.
+    fn sort(
+        kind: &'static str,
+        keys: &'static [(&'static str, Need)],
+        obj: Map<String, Value>,
+    ) -> (Self, Extra) {
+        let mut slots: [Option<Value>; MAX_KEYS] = Default::default();
+        let mut layout = Layout::new();
+        for (key, value) in obj {
+            let typed = keys
+                .iter()
+                .position(|(name, need)| *name == key && need.is_typed(&value));
+            match typed.and_then(|i| slots.get_mut(i).map(|slot| (i, slot))) {
+                Some((i, slot)) => {
+                    layout.typed(i);
+                    *slot = Some(value);
+                }
+                None => layout.extra(key, value),
+            }
+        }
+        (Self { kind, keys, slots }, layout.finish())
+    }
+
+    fn take_opt(&mut self, field: &'static str) -> Option<Value> {
+        let i = self.keys.iter().position(|(name, _)| *name == field)?;
+        self.slots.get_mut(i).and_then(Option::take)
+    }
     fn take(&mut self, field: &'static str) -> Result<Value, Rejection> {
-        self.obj.shift_remove(field).ok_or(Rejection::MissingField {
+        self.take_opt(field).ok_or(Rejection::MissingField {
             kind: self.kind,
             field,
         })
@@ -474,38 +445,41 @@ impl Fields<'_> {
             )),
         }
     }
+    fn change_type(&mut self, field: &'static str) -> Result<DiffChangeType, Rejection> {
+        match self.take(field)? {
+            Value::String(s) => match s.as_str() {
+                "add" => Ok(DiffChangeType::Add),
+                "remove" => Ok(DiffChangeType::Remove),
+                "context" => Ok(DiffChangeType::Context),
+                "hunk" => Ok(DiffChangeType::Hunk),
+                "file_header" => Ok(DiffChangeType::FileHeader),
+                "truncation" => Ok(DiffChangeType::Truncation),
+                _ => Err(ill(
+                    self.kind,
+                    field,
+                    "one of add|remove|context|hunk|file_header|truncation",
+                    "another string",
+                )),
+            },
+            other => Err(ill(self.kind, field, "a string", json_type(&other))),
+        }
+    }
+    /// An optional field: the sort put only values of its type in its slot.
+    fn opt_any(&mut self, field: &'static str) -> Option<Value> {
+        self.take_opt(field)
+    }
     fn opt_string(&mut self, field: &'static str) -> Option<String> {
-        match self.obj.shift_remove(field) {
+        match self.take_opt(field) {
             Some(Value::String(s)) => Some(s),
             _ => None,
         }
     }
     fn opt_bool(&mut self, field: &'static str) -> Option<bool> {
-        match self.obj.shift_remove(field) {
+        match self.take_opt(field) {
             Some(Value::Bool(b)) => Some(b),
             _ => None,
         }
     }
-}
-
-fn with_extra(mut entry: TranscriptEntry, rest: Map<String, Value>) -> TranscriptEntry {
-    if rest.is_empty() {
-        return entry;
-    }
-    let extra = match &mut entry {
-        TranscriptEntry::Assistant(b) | TranscriptEntry::Thinking(b) => &mut b.extra,
-        TranscriptEntry::User(b)
-        | TranscriptEntry::Stderr(b)
-        | TranscriptEntry::System(b)
-        | TranscriptEntry::Stdout(b) => &mut b.extra,
-        TranscriptEntry::ToolCall(b) => &mut b.extra,
-        TranscriptEntry::ToolResult(b) => &mut b.extra,
-        TranscriptEntry::Init(b) => &mut b.extra,
-        TranscriptEntry::Result(b) => &mut b.extra,
-        TranscriptEntry::Diff(b) => &mut b.extra,
-    };
-    *extra = Extra::from(rest);
-    entry
 }
 
 fn check_size_object(

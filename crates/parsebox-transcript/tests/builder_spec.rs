@@ -161,9 +161,8 @@ fn consecutive_delta_entries_of_the_same_kind_merge() {
             // Without delta: true on both sides there is no merge.
             json!({"kind":"thinking","ts":"e","text":"z"}),
             json!({"kind":"thinking","ts":"f","text":"w","delta":true}),
-            // Different channels do not merge (as upstream).
-            json!({"kind":"assistant","ts":"g","text":"1","delta":true,"channel":"a"}),
-            json!({"kind":"assistant","ts":"h","text":"2","delta":true,"channel":"b"}),
+            // Paperclip merges whatever the channel; the earlier entry's fields stay.
+            json!({"kind":"assistant","ts":"h","text":"12","delta":true,"channel":"a"}),
         ]
     );
 }

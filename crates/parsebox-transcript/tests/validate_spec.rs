@@ -48,7 +48,7 @@ fn broken_entries_are_rejected_with_a_reason() {
             "ill_typed_field",
         ),
         (
-            json!({"kind":"tool_call","ts":"t","name":"x"}),
+            json!({"kind":"tool_call","ts":"t","input":{}}),
             "missing_field",
         ),
         (
@@ -84,14 +84,19 @@ fn broken_entries_are_rejected_with_a_reason() {
 }
 
 #[test]
-fn extra_plain_fields_are_kept_and_bad_optional_fields_are_ignored() {
+fn extra_plain_fields_and_ill_typed_optional_fields_pass_through() {
     assert_eq!(
         check(json!({"kind":"assistant","ts":"t","text":"x","channel":"c","meta":{"n":[1,2]}})),
         Ok(json!({"kind":"assistant","ts":"t","text":"x","channel":"c","meta":{"n":[1,2]}}))
     );
+    // Paperclip passes optional fields through whatever their type.
     assert_eq!(
         check(json!({"kind":"assistant","ts":"t","text":"x","delta":"yes"})),
-        Ok(json!({"kind":"assistant","ts":"t","text":"x"}))
+        Ok(json!({"kind":"assistant","ts":"t","text":"x","delta":"yes"}))
+    );
+    assert_eq!(
+        check(json!({"kind":"tool_call","ts":"t","name":"n","toolUseId":7,"invocationId":null})),
+        Ok(json!({"kind":"tool_call","ts":"t","name":"n","toolUseId":7,"invocationId":null}))
     );
 }
 

@@ -15,7 +15,8 @@ ts: string,
  */
 text: string, 
 /**
- * `true` when this is a streamed piece that continues the previous one.
+ * `delta` when the parser gave a boolean. Any other `delta` value is kept as it came among
+ * the extra fields; [`DeltaText::is_delta`] reads either.
  */
 delta?: boolean, [extra: string]: JsonValue | undefined };
 
@@ -39,9 +40,9 @@ ts: string,
  */
 name: string, 
 /**
- * The tool's input: any JSON value.
+ * The tool's input: any JSON value, `None` when the parser left it out (or `undefined`).
  */
-input: JsonValue, 
+input?: JsonValue, 
 /**
  * Pairs the call with its `tool_result`.
  */
