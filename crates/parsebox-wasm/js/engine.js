@@ -149,16 +149,16 @@ export class EngineInstance {
 
   /**
    * `run` on UTF-8 bytes, for a caller that holds them as bytes (the core module): no string
-   * is decoded or encoded on the way.
+   * is decoded or encoded on the way, and the answer is not copied.
    * @param {Uint8Array} opsBytes
-   * @returns {Uint8Array} the answer's JSON bytes (a copy)
+   * @returns {Uint8Array} the answer's JSON bytes: a view of the instance's memory, valid until
+   *   its next call (copy what you keep)
    */
   runBytes(opsBytes) {
     return this.#call((x, memory) => {
       const [ops, len] = passBytes(x, memory, opsBytes);
       const out = x.parsebox_run(ops, len) >>> 0;
-      const ptr = x.parsebox_result_ptr() >>> 0;
-      return new Uint8Array(memory.buffer, ptr, out).slice();
+      return new Uint8Array(memory.buffer, x.parsebox_result_ptr() >>> 0, out);
     });
   }
 

@@ -10,29 +10,19 @@ use parsebox_host::{
     Seq,
 };
 use parsebox_transcript::{generic_entry, LineOutcome, TranscriptEntry};
-use wasm_bindgen::prelude::*;
 
 use crate::builtin::BuiltinParser;
 use crate::commands::JsCommand;
+use crate::host_core::EngineExecutor;
 use crate::{describe, now_ms};
-
-/// The JS executor's callbacks for engine instances in this thread:
-/// `startInline(engine, adapterType, source, configJson) -> resultJson`,
-/// `runInline(engine, opsJsonBytes) -> answersJsonBytes` (throws when the instance trapped),
-/// `endInline(engine)`.
-pub(crate) struct InlineEngines {
-    pub(crate) this: JsValue,
-    pub(crate) start: js_sys::Function,
-    pub(crate) run: js_sys::Function,
-    pub(crate) end: js_sys::Function,
-}
 
 /// What a `HostCore` and its builders share.
 pub(crate) struct Shared {
     pub(crate) host: Host,
     /// The engine config every engine starts with, as JSON.
     pub(crate) engine_config: String,
-    inline: InlineEngines,
+    /// The JS executor: engine instances of this thread live behind it.
+    inline: EngineExecutor,
     placements: HashMap<EngineId, Placement>,
     /// Built-in parsers by type, and the built-in engines running them.
     pub(crate) builtin_parsers: HashMap<String, BuiltinParser>,
@@ -46,7 +36,7 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    pub(crate) fn new(host: Host, engine_config: String, inline: InlineEngines) -> Self {
+    pub(crate) fn new(host: Host, engine_config: String, inline: EngineExecutor) -> Self {
         Self {
             host,
             engine_config,
@@ -107,22 +97,13 @@ impl Shared {
                 None => Err("the built-in engine is gone".to_owned()),
             },
             Some(Placement::Inline) => {
-                // JSON bytes both ways: copied between the two memories, never decoded into
-                // JS strings on the way.
+                // JSON bytes both ways, copied between the two memories and never decoded
+                // into JS strings on the way.
                 let ops = serde_json::to_vec(&ops).map_err(|e| e.to_string())?;
                 let answers = self
                     .inline
-                    .run
-                    .call2(
-                        &self.inline.this,
-                        &JsValue::from_f64(engine.0 as f64),
-                        &js_sys::Uint8Array::from(ops.as_slice()),
-                    )
+                    .run_inline(engine.0 as f64, &ops)
                     .map_err(|e| describe(&e))?;
-                let answers = answers
-                    .dyn_into::<js_sys::Uint8Array>()
-                    .map_err(|_| "the engine answered no JSON bytes".to_owned())?
-                    .to_vec();
                 serde_json::from_slice(&answers)
                     .map_err(|e| format!("the engine answered malformed JSON: {e}"))
             }
@@ -133,7 +114,9 @@ impl Shared {
     /// Performs every command the core has queued: starts, ops and ends of this thread's
     /// engines here; the rest is left for the JS executor ([`Shared::take_commands`]).
     pub(crate) fn pump(&mut self) {
-        let now = now_ms();
+        // Read once, and only when a command needs it (each read is a call out to JS).
+        let mut clock = None;
+        let mut now = || *clock.get_or_insert_with(now_ms);
         while let Some(command) = self.host.poll_command() {
             match command {
                 Command::StartEngine {
@@ -145,10 +128,10 @@ impl Shared {
                 } => {
                     self.placements.insert(engine, placement);
                     match placement {
-                        Placement::Builtin => self.start_builtin(now, engine, &adapter_type),
+                        Placement::Builtin => self.start_builtin(now(), engine, &adapter_type),
                         Placement::Inline => {
                             let result = self.start_inline(engine, &adapter_type, source);
-                            self.host.handle_engine_started(now, engine, result);
+                            self.host.handle_engine_started(now(), engine, result);
                         }
                         Placement::Worker => match source {
                             Some(source) => self.out.push(JsCommand::StartWorker {
@@ -157,7 +140,7 @@ impl Shared {
                                 source,
                             }),
                             None => self.host.handle_engine_started(
-                                now,
+                                now(),
                                 engine,
                                 Err(LoadError::new("run_start_failed", "no source to start")),
                             ),
@@ -170,7 +153,7 @@ impl Shared {
                     } else {
                         // Nobody waits on these lines synchronously: what the core settles
                         // for them comes back as late answers.
-                        let _ = self.run_in_thread(now, engine, ops);
+                        let _ = self.run_in_thread(now(), engine, ops);
                     }
                 }
                 Command::EndEngine { engine } => match self.placements.remove(&engine) {
@@ -179,10 +162,7 @@ impl Shared {
                     }
                     Some(Placement::Inline) => {
                         // Ending cannot fail in a way the core could act on.
-                        let _ = self
-                            .inline
-                            .end
-                            .call1(&self.inline.this, &JsValue::from_f64(engine.0 as f64));
+                        let _ = self.inline.end_inline(engine.0 as f64);
                     }
                     Some(Placement::Worker) => self.out.push(JsCommand::End { engine: engine.0 }),
                     None => {}
@@ -247,22 +227,10 @@ impl Shared {
         source: Option<String>,
     ) -> Result<String, LoadError> {
         let source = source.unwrap_or_default();
-        let result = self
+        let text = self
             .inline
-            .start
-            .apply(
-                &self.inline.this,
-                &js_sys::Array::of4(
-                    &JsValue::from_f64(engine.0 as f64),
-                    &JsValue::from_str(adapter_type),
-                    &JsValue::from_str(&source),
-                    &JsValue::from_str(&self.engine_config),
-                ),
-            )
+            .start_inline(engine.0 as f64, adapter_type, &source, &self.engine_config)
             .map_err(|e| LoadError::new("engine_fault", describe(&e)))?;
-        let text = result
-            .as_string()
-            .ok_or_else(|| LoadError::new("engine_fault", "the engine answered no JSON text"))?;
         serde_json::from_str::<Result<String, LoadError>>(&text).unwrap_or_else(|e| {
             Err(LoadError::new(
                 "engine_fault",

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::builtin::BuiltinParser;
 use crate::entry::{Core, Entered};
-use crate::executor::{InlineEngines, Shared};
+use crate::executor::Shared;
 use crate::options::RegistryOptions;
 use crate::{into_error, now_ms, to_json};
 
@@ -38,6 +38,30 @@ extern "C" {
         typescript_type = "{ startInline(engine: number, adapterType: string, source: string, configJson: string): string; runInline(engine: number, opsJson: Uint8Array): Uint8Array; endInline(engine: number): void }"
     )]
     pub type EngineExecutor;
+
+    /// Starts an engine instance of this thread; JSON of `Result<entryPoint, LoadError>`.
+    #[wasm_bindgen(method, catch, js_name = startInline)]
+    pub(crate) fn start_inline(
+        this: &EngineExecutor,
+        engine: f64,
+        adapter_type: &str,
+        source: &str,
+        config_json: &str,
+    ) -> Result<String, JsValue>;
+
+    /// Performs a JSON ops batch on an engine of this thread; its JSON answers. The ops reach
+    /// JS as a view of this module's memory (no copy); the answer is copied in once. Throws
+    /// when the instance trapped.
+    #[wasm_bindgen(method, catch, js_name = runInline)]
+    pub(crate) fn run_inline(
+        this: &EngineExecutor,
+        engine: f64,
+        ops_json: &[u8],
+    ) -> Result<Vec<u8>, JsValue>;
+
+    /// Ends an engine of this thread.
+    #[wasm_bindgen(method, catch, js_name = endInline)]
+    pub(crate) fn end_inline(this: &EngineExecutor, engine: f64) -> Result<(), JsValue>;
 
     /// Whatever a `loadSource` hook resolved to.
     #[wasm_bindgen(typescript_type = "unknown")]
@@ -98,9 +122,18 @@ impl HostCore {
     #[wasm_bindgen(constructor)]
     pub fn new(options_json: &str, executor: Option<EngineExecutor>) -> Result<HostCore, JsValue> {
         // Optional only so the raw export takes a heap index, not an untyped `externref`.
-        let executor: JsValue = executor
-            .ok_or_else(|| into_error("ParseboxOptionsError", "HostCore needs the executor"))?
-            .into();
+        let executor =
+            executor.ok_or_else(|| into_error("ParseboxOptionsError", "HostCore needs the executor"))?;
+        for name in ["startInline", "runInline", "endInline"] {
+            let callable = js_sys::Reflect::get(&executor, &JsValue::from_str(name))
+                .is_ok_and(|f| f.is_function());
+            if !callable {
+                return Err(into_error(
+                    "ParseboxOptionsError",
+                    format!("the executor has no {name} function"),
+                ));
+            }
+        }
         let options: RegistryOptions = serde_json::from_str(options_json).map_err(|e| {
             into_error(
                 "ParseboxOptionsError",
@@ -112,23 +145,7 @@ impl HostCore {
             .map_err(|m| into_error("ParseboxOptionsError", m))?;
         let host = Host::new(options).map_err(|e| into_error("ParseboxOptionsError", e))?;
         let engine_config = to_json(&host.options().engine_config())?;
-        let get = |name: &str| -> Result<js_sys::Function, JsValue> {
-            js_sys::Reflect::get(&executor, &JsValue::from_str(name))
-                .ok()
-                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-                .ok_or_else(|| {
-                    into_error(
-                        "ParseboxOptionsError",
-                        format!("the executor has no {name} function"),
-                    )
-                })
-        };
-        let inline = InlineEngines {
-            start: get("startInline")?,
-            run: get("runInline")?,
-            end: get("endInline")?,
-            this: executor,
-        };
+        let inline = executor;
         Ok(Self {
             core: Rc::new(Core::new(Shared::new(host, engine_config, inline))),
         })
