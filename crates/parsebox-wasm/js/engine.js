@@ -7,7 +7,7 @@
 // The ABI (crates/parsebox-engine-wasm/src/lib.rs): JSON bytes in a buffer from
 // parsebox_alloc, handed over to parsebox_start / parsebox_run (which free it); each returns
 // the length of its JSON answer, found at parsebox_result_ptr(). Pointers are u32: read `>>> 0`.
-import { ParseboxDisposedError, ParseboxError, ParseboxOptionsError } from "./errors.js";
+import { ParseboxDisposedError, ParseboxError, ParseboxInitError, ParseboxOptionsError } from "./errors.js";
 
 const PAGE_BYTES = 65536;
 /** The module's initial memory in pages: build.sh's INITIAL_MEMORY (16 MiB) / 64 KiB. */
@@ -21,13 +21,12 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * Compiles the engine module (URL, Response, bytes or a Module). Default:
- * `new URL("./parsebox_engine.wasm", import.meta.url)`.
- * @param {URL | string | Response | PromiseLike<Response> | BufferSource | WebAssembly.Module} [input]
+ * Compiles a wasm module of the package from a URL, Response, bytes or a Module: the one loader
+ * both modules go through (`init()` and `compileEngine`).
+ * @param {URL | string | Response | PromiseLike<Response> | BufferSource | WebAssembly.Module} source
  * @returns {Promise<WebAssembly.Module>}
  */
-export async function compileEngine(input) {
-  let source = input ?? new URL("./parsebox_engine.wasm", import.meta.url);
+export async function compileWasm(source) {
   if (source instanceof WebAssembly.Module) return source;
   if (typeof source === "string" || source instanceof URL) {
     const url = new URL(source, import.meta.url);
@@ -41,10 +40,20 @@ export async function compileEngine(input) {
   }
   const response = await source;
   if (typeof Response === "function" && response instanceof Response) {
-    if (!response.ok) throw new ParseboxError(`could not load the parsebox engine: ${response.status} ${response.statusText}`);
+    if (!response.ok) throw new ParseboxInitError(`could not load ${response.url || "parsebox wasm"}: ${response.status} ${response.statusText}`);
     return WebAssembly.compile(await response.arrayBuffer());
   }
   return WebAssembly.compile(response);
+}
+
+/**
+ * Compiles the engine module (URL, Response, bytes or a Module). Default:
+ * `new URL("./parsebox_engine.wasm", import.meta.url)`.
+ * @param {URL | string | Response | PromiseLike<Response> | BufferSource | WebAssembly.Module} [input]
+ * @returns {Promise<WebAssembly.Module>}
+ */
+export function compileEngine(input) {
+  return compileWasm(input ?? new URL("./parsebox_engine.wasm", import.meta.url));
 }
 
 /** Fills `len` bytes at `ptr` with crypto.getRandomValues; 0 on success (the getrandom hook). */

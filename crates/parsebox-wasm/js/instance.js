@@ -1,7 +1,7 @@
 // Loading the two wasm modules: the trusted core (wasm-bindgen, instantiated once) and the
 // engine module (compiled once; every adapter's parser gets an instance of its own).
 import { initSync as initCoreSync } from "./parsebox_wasm.js";
-import { compileEngine } from "./engine.js";
+import { compileEngine, compileWasm } from "./engine.js";
 import { ParseboxInitError, ParseboxOptionsError } from "./errors.js";
 
 let engine = null; // the compiled engine module, once initialised
@@ -15,21 +15,10 @@ const toModule = (m) => (m instanceof WebAssembly.Module ? m : new WebAssembly.M
  */
 export async function init(input, engineInput) {
   if (engine) return;
-  const [core, compiled] = await Promise.all([compile(input ?? new URL("./parsebox_wasm_bg.wasm", import.meta.url)), compileEngine(engineInput)]);
+  const [core, compiled] = await Promise.all([compileWasm(input ?? new URL("./parsebox_wasm_bg.wasm", import.meta.url)), compileEngine(engineInput)]);
   if (engine) return;
   initCoreSync({ module: core });
   engine = compiled;
-}
-
-async function compile(source) {
-  if (source instanceof WebAssembly.Module) return source;
-  if (typeof source === "string" || source instanceof URL) source = fetch(source);
-  const response = await source;
-  if (typeof Response === "function" && response instanceof Response) {
-    if (!response.ok) throw new ParseboxInitError(`could not load parsebox wasm: ${response.status} ${response.statusText}`);
-    return WebAssembly.compile(await response.arrayBuffer());
-  }
-  return WebAssembly.compile(response);
 }
 
 /**
