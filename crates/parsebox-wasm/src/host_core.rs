@@ -122,8 +122,8 @@ impl HostCore {
     #[wasm_bindgen(constructor)]
     pub fn new(options_json: &str, executor: Option<EngineExecutor>) -> Result<HostCore, JsValue> {
         // Optional only so the raw export takes a heap index, not an untyped `externref`.
-        let executor =
-            executor.ok_or_else(|| into_error("ParseboxOptionsError", "HostCore needs the executor"))?;
+        let executor = executor
+            .ok_or_else(|| into_error("ParseboxOptionsError", "HostCore needs the executor"))?;
         for name in ["startInline", "runInline", "endInline"] {
             let callable = js_sys::Reflect::get(&executor, &JsValue::from_str(name))
                 .is_ok_and(|f| f.is_function());
