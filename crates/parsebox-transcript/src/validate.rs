@@ -3,8 +3,9 @@
 //! The sandbox converts a guest's return value into a plain [`Value`]; this module decides what
 //! of it reaches the renderer. An entry with an unknown kind or a missing or ill-typed required
 //! field is rejected with a [`Rejection`] saying why (the registry counts these in diagnostics).
-//! Extra fields are kept, and so is the order of the parser's keys. Every string, array, object and nesting level is bounded by
-//! [`EntryLimits`], so a hostile parser cannot hand the page a value that freezes it.
+//! Extra fields are kept, and so is the order of the parser's keys. Every string, array, object
+//! and nesting level is bounded by [`EntryLimits`], so a hostile parser cannot hand the page a
+//! value that freezes it.
 
 use std::fmt;
 

@@ -22,7 +22,7 @@ pub(crate) struct Shared {
     /// The engine config every engine starts with, as JSON.
     pub(crate) engine_config: String,
     /// The JS executor: engine instances of this thread live behind it.
-    inline: EngineExecutor,
+    executor: EngineExecutor,
     placements: HashMap<EngineId, Placement>,
     /// Built-in parsers by type, and the built-in engines running them.
     pub(crate) builtin_parsers: HashMap<String, BuiltinParser>,
@@ -36,11 +36,11 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    pub(crate) fn new(host: Host, engine_config: String, inline: EngineExecutor) -> Self {
+    pub(crate) fn new(host: Host, engine_config: String, executor: EngineExecutor) -> Self {
         Self {
             host,
             engine_config,
-            inline,
+            executor,
             placements: HashMap::new(),
             builtin_parsers: HashMap::new(),
             builtins: HashMap::new(),
@@ -101,7 +101,7 @@ impl Shared {
                 // into JS strings on the way.
                 let ops = serde_json::to_vec(&ops).map_err(|e| e.to_string())?;
                 let answers = self
-                    .inline
+                    .executor
                     .run_inline(engine.0 as f64, &ops)
                     .map_err(|e| describe(&e))?;
                 serde_json::from_slice(&answers)
@@ -162,7 +162,7 @@ impl Shared {
                     }
                     Some(Placement::Inline) => {
                         // Ending cannot fail in a way the core could act on.
-                        let _ = self.inline.end_inline(engine.0 as f64);
+                        let _ = self.executor.end_inline(engine.0 as f64);
                     }
                     Some(Placement::Worker) => self.out.push(JsCommand::End { engine: engine.0 }),
                     None => {}
@@ -228,7 +228,7 @@ impl Shared {
     ) -> Result<String, LoadError> {
         let source = source.unwrap_or_default();
         let text = self
-            .inline
+            .executor
             .start_inline(engine.0 as f64, adapter_type, &source, &self.engine_config)
             .map_err(|e| LoadError::new("engine_fault", describe(&e)))?;
         serde_json::from_str::<Result<String, LoadError>>(&text).unwrap_or_else(|e| {

@@ -145,9 +145,8 @@ impl HostCore {
             .map_err(|m| into_error("ParseboxOptionsError", m))?;
         let host = Host::new(options).map_err(|e| into_error("ParseboxOptionsError", e))?;
         let engine_config = to_json(&host.options().engine_config())?;
-        let inline = executor;
         Ok(Self {
-            core: Rc::new(Core::new(Shared::new(host, engine_config, inline))),
+            core: Rc::new(Core::new(Shared::new(host, engine_config, executor))),
         })
     }
 
