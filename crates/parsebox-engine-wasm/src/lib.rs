@@ -3,7 +3,7 @@
 //! the page creates one `WebAssembly.Instance` per adapter, each with its own linear memory
 //! and a hard maximum. A trap or an out-of-memory ends that instance and nothing else.
 //!
-//! Everything crosses the boundary as JSON bytes: [`Session`] (plain Rust, tested natively)
+//! Everything crosses the boundary as bytes (JSON, and the ops frame): [`Session`] (plain Rust, tested natively)
 //! decodes the page's input, drives the engine and encodes the answers; `src/abi.rs` (wasm32
 //! only) holds the exports, the imports and the one `Session` of the instance. The page side
 //! is `crates/parsebox-wasm/js/engine.js` (`compileEngine`, `EngineInstance`).
@@ -18,7 +18,8 @@
 //!   `Result<String, LoadError>`: `{"Ok":"createStdoutParser"}` or
 //!   `{"Err":{"code":…,"message":…,"line":…,"column":…}}`. Bad config JSON or a source that
 //!   is not UTF-8 is an `Err` with code `bad_options`. A second start replaces the engine.
-//! - `parsebox_run(ops_ptr, ops_len) -> len`: performs a JSON `Vec<EngineOp>` batch; answers
+//! - `parsebox_run(ops_ptr, ops_len) -> len`: performs a batch of `EngineOp`s, given as the
+//!   core's ops frame (`parsebox_host::wire`, what the page sends) or as JSON; answers
 //!   JSON `[[seq, outcome], …]`, outcome `{"Ok":value}` or `{"Err":{"code","message"}}`.
 //!   Before a successful start, or for ops that do not decode, every line op of the batch is
 //!   answered `{"Err":{"code":"engine_fault",…}}` (the other ops are ignored).

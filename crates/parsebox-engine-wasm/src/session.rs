@@ -1,7 +1,7 @@
 //! One instance's engine as JSON in, JSON out: what the exports call, tested natively.
 
 use parsebox_engine::{sandbox_options, Engine};
-use parsebox_host::{EngineConfig, EngineOp, LoadError, Seq};
+use parsebox_host::{wire, EngineConfig, EngineOp, LoadError, Seq};
 use parsebox_sandbox::SandboxOptions;
 use parsebox_transcript::{FailureCode, LineFailure, LineOutcome};
 use serde::Serialize;
@@ -109,14 +109,12 @@ impl Session {
         Engine::start(source, options)
     }
 
-    /// Performs `ops` (JSON of `Vec<EngineOp>`) in order, calling `began(seq)` before each live
-    /// line. Answers JSON `[[seq, outcome], …]`; before a successful start, or when `ops` does
-    /// not decode, every line op is answered with `engine_fault`.
+    /// Performs `ops` (an ops frame, [`parsebox_host::wire`], or JSON of `Vec<EngineOp>`) in
+    /// order, calling `began(seq)` before each live line. Answers JSON `[[seq, outcome], …]`;
+    /// before a successful start, or when `ops` does not decode, every line op is answered
+    /// with `engine_fault`.
     pub fn run(&mut self, ops: &[u8], began: impl FnMut(Seq)) -> String {
-        let answers = match (
-            serde_json::from_slice::<Vec<EngineOp>>(ops),
-            &mut self.engine,
-        ) {
+        let answers = match (decode(ops), &mut self.engine) {
             (Ok(ops), Some(engine)) => engine.run_ops(ops, began),
             (Ok(ops), None) => {
                 let seqs = ops
@@ -131,23 +129,37 @@ impl Session {
                     "the engine has no parser: it was not started, or its start failed",
                 )
             }
-            (Err(e), _) => {
-                let seqs = serde_json::from_slice(ops)
-                    .map(|v| line_seqs(&v))
-                    .unwrap_or_default();
-                faults(
-                    seqs,
-                    &format!("the ops batch is not a list of EngineOp: {e}"),
-                )
-            }
+            (Err(e), _) => faults(lenient_line_seqs(ops), &e),
         };
         encode(&answers, "[]")
+    }
+}
+
+/// An ops batch in either encoding.
+fn decode(ops: &[u8]) -> Result<Vec<EngineOp>, String> {
+    if wire::is_frame(ops) {
+        wire::decode_ops(ops).map_err(|e| format!("the ops frame is malformed: {e}"))
+    } else {
+        serde_json::from_slice(ops)
+            .map_err(|e| format!("the ops batch is not a list of EngineOp: {e}"))
+    }
+}
+
+/// The seqs of the line ops of a batch that does not decode, so each is still answered.
+fn lenient_line_seqs(ops: &[u8]) -> Vec<Seq> {
+    if wire::is_frame(ops) {
+        wire::frame_line_seqs(ops)
+    } else {
+        serde_json::from_slice(ops)
+            .map(|v| line_seqs(&v))
+            .unwrap_or_default()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parsebox_host::RunId;
     use serde_json::json;
 
     const CONFIG: &str = r#"{"lineBudgetMs":50,"initBudgetMs":1000,"maxSourceBytes":51200,"maxLineBytes":4194304,"maxMemoryBytes":536870912}"#;
@@ -193,6 +205,30 @@ mod tests {
                 [9, { "Ok": [{ "kind": "stdout", "ts": "t3", "text": "1:c" }] }],
             ])
         );
+    }
+
+    #[test]
+    fn a_frame_and_its_json_give_the_same_answers() {
+        let ops = [
+            EngineOp::NewRun { run: RunId(1) },
+            EngineOp::Line {
+                seq: 5,
+                run: RunId(1),
+                line: "ünï 💬".to_owned(),
+                ts: "t".to_owned(),
+                replay: false,
+            },
+        ];
+        let from_json = started().run(&serde_json::to_vec(&ops).unwrap(), |_| {});
+        let mut began = Vec::new();
+        let from_frame = started().run(&wire::ops_frame(&ops), |seq| began.push(seq));
+        assert_eq!(from_frame, from_json);
+        assert_eq!(began, [5]);
+        // A cut frame still answers its readable line, as a fault.
+        let frame = wire::ops_frame(&ops);
+        let answers = json(&started().run(&frame[..frame.len() - 1], |_| {}));
+        assert_eq!(answers[0][0], 5);
+        assert_eq!(answers[0][1]["Err"]["code"], "engine_fault");
     }
 
     #[test]

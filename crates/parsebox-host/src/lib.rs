@@ -86,6 +86,7 @@ mod journal;
 mod lifecycle;
 mod options;
 mod recovery;
+pub mod wire;
 
 use std::fmt;
 

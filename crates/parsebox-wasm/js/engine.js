@@ -157,8 +157,8 @@ export class EngineInstance {
   }
 
   /**
-   * `run` on UTF-8 bytes, for a caller that holds them as bytes (the core module): no string
-   * is decoded or encoded on the way, and the answer is not copied.
+   * `run` on bytes: the core's ops frame (records, crates/parsebox-host/src/wire.rs) or JSON
+   * as UTF-8. No string is decoded or encoded on the way, and the answer is not copied.
    * @param {Uint8Array} opsBytes
    * @returns {Uint8Array} the answer's JSON bytes: a view of the instance's memory, valid until
    *   its next call (copy what you keep)

@@ -51,9 +51,12 @@ export class Executor {
       case "startWorker":
         this.#startWorker(command.engine, command.source, this.#config);
         break;
-      case "send":
-        this.#workers.get(command.engine)?.postMessage({ ops: command.ops });
+      case "send": {
+        // The ops frame is a fresh buffer: transferred, not copied.
+        const ops = this.#core.takeOps(command.engine);
+        if (ops.length) this.#workers.get(command.engine)?.postMessage({ ops }, [ops.buffer]);
         break;
+      }
       case "end":
         this.#workers.get(command.engine)?.terminate();
         this.#workers.delete(command.engine);

@@ -5,6 +5,7 @@ import { EngineInstance } from "./engine.js";
 
 let engine = null; // null before start and after a trap: the page terminates this worker
 
+const decoder = new TextDecoder();
 const describe = (e) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
 
 self.onmessage = ({ data: m }) => {
@@ -19,16 +20,21 @@ self.onmessage = ({ data: m }) => {
     return;
   }
   if (!engine || !m.ops) return;
-  // One op at a time, so each answer leaves as soon as it exists (a later line that hangs
-  // must not hold back the answers before it).
-  for (const op of m.ops) {
+  // One record at a time (crates/parsebox-host/src/wire.rs: tag, u32 length, body), so each
+  // answer leaves as soon as it exists: a later line that hangs must not hold back the
+  // answers before it.
+  const ops = m.ops;
+  const view = new DataView(ops.buffer, ops.byteOffset, ops.byteLength);
+  for (let at = 0; at + 5 <= ops.length; ) {
+    const end = at + 5 + view.getUint32(at + 1, true);
     try {
-      const answers = engine.run(JSON.stringify([op]));
-      if (answers !== "[]") self.postMessage({ answers });
+      const answers = engine.runBytes(ops.subarray(at, end));
+      if (answers.length > 2) self.postMessage({ answers: decoder.decode(answers) });
     } catch (e) {
       engine = null;
       self.postMessage({ died: describe(e) });
       return;
     }
+    at = end;
   }
 };

@@ -1,7 +1,6 @@
 //! What the JS executor is asked to do: the host core's commands whose engines do not live in
 //! this thread's binding (Worker engines), plus loads, late answers and notifications.
 
-use parsebox_host::EngineOp;
 use parsebox_transcript::TranscriptEntry;
 use serde::Serialize;
 
@@ -21,8 +20,8 @@ pub(crate) enum JsCommand {
         adapter_type: String,
         source: String,
     },
-    /// Post these ops to the Worker engine.
-    Send { engine: u64, ops: Vec<EngineOp> },
+    /// Post the engine's ops frame (`takeOps(engine)`) to the Worker engine.
+    Send { engine: u64 },
     /// Terminate the Worker engine.
     End { engine: u64 },
     /// A line of a run that no builder owns was answered late (`onChange`'s line updates).

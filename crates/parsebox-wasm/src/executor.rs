@@ -6,8 +6,8 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use parsebox_host::{
-    Answered, Command, EngineId, EngineOp, EngineRuns, Host, LineStep, LoadError, Placement, RunId,
-    Seq,
+    wire, Answered, Command, EngineId, EngineOp, EngineRuns, Host, LineStep, LoadError, Placement,
+    RunId, Seq,
 };
 use parsebox_transcript::{generic_entry, LineOutcome, TranscriptEntry};
 
@@ -29,6 +29,8 @@ pub(crate) struct Shared {
     builtins: HashMap<EngineId, EngineRuns<BuiltinParser>>,
     /// Commands for the JS executor, in order.
     out: Vec<JsCommand>,
+    /// Ops frames for Worker engines, each announced by one `send` command in `out`.
+    frames: HashMap<EngineId, Vec<u8>>,
     /// Runs owned by a `TranscriptBuilderCore`, with their late answers not yet folded in.
     pub(crate) builder_runs: HashSet<RunId>,
     pub(crate) builder_late: HashMap<RunId, Vec<(Seq, Vec<TranscriptEntry>)>>,
@@ -45,6 +47,7 @@ impl Shared {
             builtin_parsers: HashMap::new(),
             builtins: HashMap::new(),
             out: Vec::new(),
+            frames: HashMap::new(),
             builder_runs: HashSet::new(),
             builder_late: HashMap::new(),
             builder_late_told: BTreeSet::new(),
@@ -97,12 +100,11 @@ impl Shared {
                 None => Err("the built-in engine is gone".to_owned()),
             },
             Some(Placement::Inline) => {
-                // JSON bytes both ways, copied between the two memories and never decoded
-                // into JS strings on the way.
-                let ops = serde_json::to_vec(&ops).map_err(|e| e.to_string())?;
+                // Bytes both ways (an ops frame in, JSON answers out), copied between the two
+                // memories and never decoded into JS strings on the way.
                 let answers = self
                     .executor
-                    .run_inline(engine.0 as f64, &ops)
+                    .run_inline(engine.0 as f64, &wire::ops_frame(&ops))
                     .map_err(|e| describe(&e))?;
                 serde_json::from_slice(&answers)
                     .map_err(|e| format!("the engine answered malformed JSON: {e}"))
@@ -164,7 +166,10 @@ impl Shared {
                         // Ending cannot fail in a way the core could act on.
                         let _ = self.executor.end_inline(engine.0 as f64);
                     }
-                    Some(Placement::Worker) => self.out.push(JsCommand::End { engine: engine.0 }),
+                    Some(Placement::Worker) => {
+                        self.frames.remove(&engine);
+                        self.out.push(JsCommand::End { engine: engine.0 });
+                    }
                     None => {}
                 },
                 Command::LateAnswer {
@@ -239,23 +244,20 @@ impl Shared {
         })
     }
 
-    /// Adds `ops` to the Worker's batch: consecutive sends to one engine travel as one
-    /// message.
+    /// Adds `ops` to the Worker's pending frame: every send to one engine until the JS
+    /// executor takes the frame ([`Shared::take_ops`]) travels as one message.
     fn send_to_worker(&mut self, engine: EngineId, ops: Vec<EngineOp>) {
-        if let Some(JsCommand::Send {
-            engine: e,
-            ops: batch,
-        }) = self.out.last_mut()
-        {
-            if *e == engine.0 {
-                batch.extend(ops);
-                return;
-            }
+        let frame = self.frames.entry(engine).or_default();
+        if frame.is_empty() {
+            self.out.push(JsCommand::Send { engine: engine.0 });
         }
-        self.out.push(JsCommand::Send {
-            engine: engine.0,
-            ops,
-        });
+        wire::encode_ops(&ops, frame);
+    }
+
+    /// The ops frame waiting for Worker `engine` (empty when there is none, or the engine
+    /// ended before its `send` was performed).
+    pub(crate) fn take_ops(&mut self, engine: EngineId) -> Vec<u8> {
+        self.frames.remove(&engine).unwrap_or_default()
     }
 
     /// Ends every engine and forgets everything (the final `end` commands stay queued).

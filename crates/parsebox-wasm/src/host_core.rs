@@ -398,6 +398,15 @@ impl HostCore {
         to_json(&commands)
     }
 
+    /// The ops frame for Worker `engine` that a `send` command announced
+    /// (`parsebox_host::wire`; empty when the engine ended meanwhile). Post it as is: the
+    /// worker splits it into records.
+    #[wasm_bindgen(js_name = takeOps)]
+    pub fn take_ops(&self, engine: f64) -> Result<Vec<u8>, JsValue> {
+        let mut s = self.enter()?;
+        Ok(s.take_ops(EngineId(engine as u64)))
+    }
+
     /// Whether nothing is under way in the core (no load, no engine start, no line waiting).
     #[wasm_bindgen(js_name = isIdle)]
     pub fn is_idle(&self) -> Result<bool, JsValue> {

@@ -1,0 +1,241 @@
+//! The ops frame: how a batch of [`EngineOp`]s travels from the core to an engine instance.
+//!
+//! JSON (`[{"op":"line",…}]`) was what the first engines read; decoding that internally tagged
+//! enum cost an engine ~5,500 instructions a line (serde buffers every object before it knows
+//! the variant), more than converting the parser's return value. The frame is a sequence of
+//! self-delimiting records, so any run of whole records is a frame too: a Worker engine splits
+//! a batch into one-op frames without decoding it (`crates/parsebox-wasm/js/worker.js`).
+//!
+//! ```text
+//! record   = tag:u8  len:u32le  body[len]
+//! newRun   = 0xB1, body = run:u64le
+//! line     = 0xB2, body = run:u64le seq:u64le replay:u8 tsLen:u32le ts[tsLen] line[rest]
+//! reset    = 0xB3, body = run:u64le
+//! dropRun  = 0xB4, body = run:u64le
+//! ```
+//!
+//! Strings are UTF-8. Every tag is at least 0xB1, a byte no JSON text starts with, so an
+//! engine that also reads JSON ops (tests, hand-made batches) tells the two apart by the first
+//! byte ([`is_frame`]).
+
+use crate::{EngineOp, RunId, Seq};
+
+const NEW_RUN: u8 = 0xB1;
+const LINE: u8 = 0xB2;
+const RESET: u8 = 0xB3;
+const DROP_RUN: u8 = 0xB4;
+
+/// Bytes before a record's body: its tag and length.
+pub const RECORD_HEADER_BYTES: usize = 5;
+
+/// Whether `bytes` is an ops frame (not JSON): its first byte is a record tag.
+pub fn is_frame(bytes: &[u8]) -> bool {
+    matches!(bytes.first(), Some(&(NEW_RUN..=DROP_RUN)))
+}
+
+fn put_u32(out: &mut Vec<u8>, n: usize) {
+    // A line is capped far below 4 GiB (`maxLineBytes`); saturate rather than wrap.
+    out.extend_from_slice(&u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes());
+}
+
+/// Appends `ops` to `out` as records.
+pub fn encode_ops(ops: &[EngineOp], out: &mut Vec<u8>) {
+    for op in ops {
+        match op {
+            EngineOp::NewRun { run } => short(out, NEW_RUN, *run),
+            EngineOp::Reset { run } => short(out, RESET, *run),
+            EngineOp::DropRun { run } => short(out, DROP_RUN, *run),
+            EngineOp::Line {
+                seq,
+                run,
+                line,
+                ts,
+                replay,
+            } => {
+                out.push(LINE);
+                put_u32(out, 8 + 8 + 1 + 4 + ts.len() + line.len());
+                out.extend_from_slice(&run.0.to_le_bytes());
+                out.extend_from_slice(&seq.to_le_bytes());
+                out.push(u8::from(*replay));
+                put_u32(out, ts.len());
+                out.extend_from_slice(ts.as_bytes());
+                out.extend_from_slice(line.as_bytes());
+            }
+        }
+    }
+}
+
+fn short(out: &mut Vec<u8>, tag: u8, run: RunId) {
+    out.push(tag);
+    put_u32(out, 8);
+    out.extend_from_slice(&run.0.to_le_bytes());
+}
+
+/// `ops` as a new frame.
+pub fn ops_frame(ops: &[EngineOp]) -> Vec<u8> {
+    let mut out = Vec::new();
+    encode_ops(ops, &mut out);
+    out
+}
+
+/// One record: its tag and body, and the bytes after it.
+fn next_record(frame: &[u8]) -> Result<(u8, &[u8], &[u8]), String> {
+    let (&tag, rest) = frame
+        .split_first()
+        .ok_or_else(|| "the frame ends inside a record header".to_owned())?;
+    let (len, rest) = take_u32(rest)?;
+    if rest.len() < len {
+        return Err(format!(
+            "a record says {len} bytes but {} remain",
+            rest.len()
+        ));
+    }
+    let (body, rest) = rest.split_at(len);
+    Ok((tag, body, rest))
+}
+
+fn take_u32(bytes: &[u8]) -> Result<(usize, &[u8]), String> {
+    match bytes.split_first_chunk::<4>() {
+        Some((n, rest)) => Ok((u32::from_le_bytes(*n) as usize, rest)),
+        None => Err("the frame ends inside a length".to_owned()),
+    }
+}
+
+fn take_u64(bytes: &[u8]) -> Result<(u64, &[u8]), String> {
+    match bytes.split_first_chunk::<8>() {
+        Some((n, rest)) => Ok((u64::from_le_bytes(*n), rest)),
+        None => Err("a record ends inside a number".to_owned()),
+    }
+}
+
+fn text(bytes: &[u8], what: &str) -> Result<String, String> {
+    std::str::from_utf8(bytes)
+        .map(str::to_owned)
+        .map_err(|e| format!("the {what} is not UTF-8: {e}"))
+}
+
+fn decode_record(tag: u8, body: &[u8]) -> Result<EngineOp, String> {
+    let (run, rest) = take_u64(body)?;
+    let run = RunId(run);
+    match tag {
+        NEW_RUN => Ok(EngineOp::NewRun { run }),
+        RESET => Ok(EngineOp::Reset { run }),
+        DROP_RUN => Ok(EngineOp::DropRun { run }),
+        LINE => {
+            let (seq, rest) = take_u64(rest)?;
+            let (&replay, rest) = rest
+                .split_first()
+                .ok_or_else(|| "a line record ends before its replay flag".to_owned())?;
+            let (ts_len, rest) = take_u32(rest)?;
+            if rest.len() < ts_len {
+                return Err("a line record ends inside its ts".to_owned());
+            }
+            let (ts, line) = rest.split_at(ts_len);
+            Ok(EngineOp::Line {
+                seq,
+                run,
+                line: text(line, "line")?,
+                ts: text(ts, "ts")?,
+                replay: replay != 0,
+            })
+        }
+        other => Err(format!("unknown record tag {other:#04x}")),
+    }
+}
+
+/// Decodes a whole frame.
+///
+/// # Errors
+/// A message saying what is malformed: a cut record, an unknown tag, text that is not UTF-8.
+pub fn decode_ops(mut frame: &[u8]) -> Result<Vec<EngineOp>, String> {
+    let mut ops = Vec::new();
+    while !frame.is_empty() {
+        let (tag, body, rest) = next_record(frame)?;
+        ops.push(decode_record(tag, body)?);
+        frame = rest;
+    }
+    Ok(ops)
+}
+
+/// The seqs of the line records of a frame that does not decode as a whole, read leniently
+/// (a cut last record still gives its seq): each line op is still answered, as an engine fault.
+pub fn frame_line_seqs(mut frame: &[u8]) -> Vec<Seq> {
+    let mut seqs = Vec::new();
+    while let Some((&tag, rest)) = frame.split_first() {
+        let Ok((len, rest)) = take_u32(rest) else {
+            break;
+        };
+        let (body, rest) = rest.split_at(len.min(rest.len()));
+        if tag == LINE {
+            if let Some(Ok((seq, _))) = body.get(8..16).map(take_u64) {
+                seqs.push(seq);
+            }
+        }
+        frame = rest;
+    }
+    seqs
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    fn line(seq: Seq, line: &str, ts: &str, replay: bool) -> EngineOp {
+        EngineOp::Line {
+            seq,
+            run: RunId(7),
+            line: line.to_owned(),
+            ts: ts.to_owned(),
+            replay,
+        }
+    }
+
+    #[test]
+    fn every_op_survives_the_round_trip() {
+        let ops = vec![
+            EngineOp::NewRun { run: RunId(7) },
+            line(1, "plain", "2026-01-01T00:00:00Z", false),
+            line(u64::MAX, "ünïcødé 💬 and \"quotes\"\n", "", true),
+            line(3, "", "t", false),
+            EngineOp::Reset { run: RunId(7) },
+            EngineOp::DropRun {
+                run: RunId(u64::MAX),
+            },
+        ];
+        let frame = ops_frame(&ops);
+        assert!(is_frame(&frame));
+        assert_eq!(decode_ops(&frame).unwrap(), ops);
+        assert_eq!(frame_line_seqs(&frame), vec![1, u64::MAX, 3]);
+    }
+
+    #[test]
+    fn any_run_of_whole_records_is_a_frame() {
+        let ops = vec![line(1, "a", "t", false), line(2, "b", "t", false)];
+        let frame = ops_frame(&ops);
+        let (_, first, _) = next_record(&frame).unwrap();
+        let cut = RECORD_HEADER_BYTES + first.len();
+        assert_eq!(decode_ops(&frame[..cut]).unwrap(), ops[..1]);
+        assert_eq!(decode_ops(&frame[cut..]).unwrap(), ops[1..]);
+    }
+
+    #[test]
+    fn json_is_not_a_frame_and_malformed_frames_are_errors() {
+        assert!(!is_frame(br#"[{"op":"newRun","run":1}]"#));
+        assert!(!is_frame(b" []"));
+        assert!(!is_frame(b""));
+        let frame = ops_frame(&[line(5, "line", "ts", false)]);
+        for cut in 1..frame.len() {
+            assert!(decode_ops(&frame[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut bad_tag = frame.clone();
+        bad_tag[0] = 0xB9;
+        assert!(decode_ops(&bad_tag).unwrap_err().contains("tag"));
+        let mut bad_text = frame.clone();
+        let last = bad_text.len() - 1;
+        bad_text[last] = 0xFF;
+        assert!(decode_ops(&bad_text).unwrap_err().contains("UTF-8"));
+        // The seq is still readable: the line is answered as a fault, not lost.
+        assert_eq!(frame_line_seqs(&bad_text), vec![5]);
+    }
+}
