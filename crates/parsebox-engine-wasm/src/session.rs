@@ -3,7 +3,7 @@
 use parsebox_engine::{sandbox_options, Engine};
 use parsebox_host::{wire, EngineConfig, EngineOp, LoadError, Seq};
 use parsebox_sandbox::SandboxOptions;
-use parsebox_transcript::{FailureCode, LineFailure, LineOutcome};
+use parsebox_transcript::{FailureCode, LineFailure, ReturnJson};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -56,13 +56,50 @@ fn line_seqs(ops: &Value) -> Vec<Seq> {
 }
 
 /// Every line of a batch the engine cannot perform, answered with `engine_fault`.
-fn faults(seqs: Vec<Seq>, message: &str) -> Vec<(Seq, LineOutcome)> {
+fn faults(seqs: Vec<Seq>, message: &str) -> Vec<(Seq, Outcome)> {
     seqs.into_iter()
         .map(|seq| {
             let failure = LineFailure::new(FailureCode::EngineFault, message.to_owned());
             (seq, Err(failure))
         })
         .collect()
+}
+
+/// A line's outcome with its value as JSON text.
+type Outcome = Result<ReturnJson, LineFailure>;
+
+/// The answers as JSON `[[seq, {"Ok":value}|{"Err":failure}], …]`: each value's text goes in
+/// as the converter wrote it, never parsed again.
+fn encode_answers(answers: &[(Seq, Outcome)]) -> String {
+    let values: usize = answers
+        .iter()
+        .map(|(_, o)| o.as_ref().map_or(64, |v| v.as_str().len()))
+        .sum();
+    let mut out = String::with_capacity(values + 32 * answers.len() + 2);
+    out.push('[');
+    for (i, (seq, outcome)) in answers.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push('[');
+        out.push_str(&seq.to_string());
+        match outcome {
+            Ok(value) => {
+                out.push_str(",{\"Ok\":");
+                out.push_str(value.as_str());
+            }
+            Err(failure) => {
+                out.push_str(",{\"Err\":");
+                out.push_str(&encode(
+                    failure,
+                    r#"{"code":"engine_fault","message":"could not encode the failure"}"#,
+                ));
+            }
+        }
+        out.push_str("}]");
+    }
+    out.push(']');
+    out
 }
 
 impl Session {
@@ -131,7 +168,7 @@ impl Session {
             }
             (Err(e), _) => faults(lenient_line_seqs(ops), &e),
         };
-        encode(&answers, "[]")
+        encode_answers(&answers)
     }
 }
 

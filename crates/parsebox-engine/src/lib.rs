@@ -3,7 +3,8 @@
 //! The host core ([`parsebox_host::Host`]) decides and runs no guest code; it sends each engine
 //! batches of [`EngineOp`]s. An [`Engine`] holds one adapter's loaded parser
 //! ([`ParserModule`]) and its runs, performs those ops in order and answers every line with its
-//! raw [`LineOutcome`] (the host settles it with the one line rule). After a line whose outcome
+//! raw outcome, the value as JSON text ([`ReturnJson`]; the host decodes it into a
+//! [`LineOutcome`](parsebox_transcript::LineOutcome) and settles it with the one line rule). After a line whose outcome
 //! calls for it ([`outcome_resets_parser`]) the run is reset before its next line, exactly where
 //! the host journals the reset for replay.
 //!
@@ -17,7 +18,7 @@ use parsebox_host::{
     EngineConfig, EngineOp, EngineRuns, InstanceFactory, LoadError, ParserInstance, Seq,
 };
 use parsebox_sandbox::{ParserModule, ParserRun, SandboxOptions};
-use parsebox_transcript::{FailureCode, LineFailure, LineOutcome};
+use parsebox_transcript::{FailureCode, LineFailure, ReturnJson};
 
 /// The sandbox's load error as the host core's data: the one conversion, for every host.
 pub fn load_error(e: parsebox_sandbox::LoadError) -> LoadError {
@@ -73,8 +74,9 @@ impl InstanceFactory for Loaded {
 struct Instance(ParserRun);
 
 impl ParserInstance for Instance {
-    fn parse(&mut self, line: &str, ts: &str) -> LineOutcome {
-        self.0.parse_line_raw(line, ts)
+    type Value = ReturnJson;
+    fn parse(&mut self, line: &str, ts: &str) -> Result<ReturnJson, LineFailure> {
+        self.0.parse_line_json(line, ts)
     }
     fn reset(&mut self) -> Result<(), LineFailure> {
         self.0.reset()
@@ -97,13 +99,14 @@ impl Engine {
         Ok((engine, entry))
     }
 
-    /// Performs `ops` in order and returns the outcome of every line, in order. `began(seq)`
-    /// is called before each live (not replayed) line starts, so the host can arm its deadline.
+    /// Performs `ops` in order and returns the outcome of every line, in order, each value as
+    /// JSON text. `began(seq)` is called before each live (not replayed) line starts, so the
+    /// host can arm its deadline.
     pub fn run_ops(
         &mut self,
         ops: Vec<EngineOp>,
         began: impl FnMut(Seq),
-    ) -> Vec<(Seq, LineOutcome)> {
+    ) -> Vec<(Seq, Result<ReturnJson, LineFailure>)> {
         self.runs.run_ops(ops, began)
     }
 }

@@ -56,7 +56,11 @@ impl Executor {
         for seq in began {
             self.host.handle_began(self.now, engine, seq);
         }
+        // What the page's core does with an engine instance's answer: decode the JSON text.
         answers
+            .into_iter()
+            .map(|(seq, o)| (seq, o.map(|j| serde_json::from_str(j.as_str()).unwrap())))
+            .collect()
     }
 
     /// Performs every queued command.

@@ -4,14 +4,21 @@
 
 use std::collections::HashMap;
 
-use parsebox_transcript::{outcome_resets_parser, FailureCode, LineFailure, LineOutcome};
+use parsebox_transcript::{outcome_resets_parser, FailureCode, LineFailure, ReturnShape};
 
 use crate::{EngineOp, RunId, Seq};
 
 /// One parser instance (one run's state).
 pub trait ParserInstance {
+    /// What a line's parser returned, as this engine hands it on: a
+    /// [`Value`](serde_json::Value), or JSON text
+    /// ([`ReturnJson`](parsebox_transcript::ReturnJson)) an engine instance sends as is.
+    type Value: ReturnShape;
     /// Parses one line; the raw outcome, before the line rule.
-    fn parse(&mut self, line: &str, ts: &str) -> LineOutcome;
+    ///
+    /// # Errors
+    /// Why the parser gave no value (it threw, ran over budget, …).
+    fn parse(&mut self, line: &str, ts: &str) -> Result<Self::Value, LineFailure>;
     /// Calls the parser's `reset()`.
     ///
     /// # Errors
@@ -29,6 +36,10 @@ pub trait InstanceFactory {
     /// Why the instance could not be made; every line of the run then fails with it.
     fn new_instance(&mut self) -> Result<Self::Instance, LineFailure>;
 }
+
+/// One line's outcome from the instances `F` makes.
+pub type OutcomeOf<F> =
+    Result<<<F as InstanceFactory>::Instance as ParserInstance>::Value, LineFailure>;
 
 /// An engine's runs, driven by the core's ops.
 pub struct EngineRuns<F: InstanceFactory> {
@@ -64,7 +75,7 @@ impl<F: InstanceFactory> EngineRuns<F> {
         &mut self,
         ops: Vec<EngineOp>,
         mut began: impl FnMut(Seq),
-    ) -> Vec<(Seq, LineOutcome)> {
+    ) -> Vec<(Seq, OutcomeOf<F>)> {
         let mut answers = Vec::new();
         for op in ops {
             match op {
@@ -109,7 +120,7 @@ impl<F: InstanceFactory> EngineRuns<F> {
         answers
     }
 
-    fn line(&mut self, run: RunId, line: &str, ts: &str) -> LineOutcome {
+    fn line(&mut self, run: RunId, line: &str, ts: &str) -> OutcomeOf<F> {
         let Some(slot) = self.runs.get_mut(&run) else {
             return Err(LineFailure::new(
                 FailureCode::RealmUnavailable,

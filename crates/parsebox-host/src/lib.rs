@@ -95,7 +95,7 @@ use serde::{Deserialize, Serialize};
 pub use adapter::{check_contract_version, AdapterState, AdapterStatus};
 pub use command::{Answered, Command, EngineOp, LineStep, LoadError, LoadResult, Placement};
 pub use diagnostics::{count_line, AnsweredBy, Diagnostics, HostCounters};
-pub use engine_runs::{EngineRuns, InstanceFactory, ParserInstance};
+pub use engine_runs::{EngineRuns, InstanceFactory, OutcomeOf, ParserInstance};
 pub use host::Host;
 pub use options::{
     EngineConfig, HostOptions, HostPlacement, OptionsError, DEFAULT_MEMORY_BYTES, MAX_DURATION_MS,

@@ -1,4 +1,6 @@
-//! Native conversion of a guest's return value into a plain [`serde_json::Value`].
+//! Native conversion of a guest's return value into plain data: a [`serde_json::Value`]
+//! ([`ValueSink`]), or JSON text written as the walk goes ([`JsonSink`], what an engine
+//! instance sends its host: no value tree is built, hashed and encoded again).
 //!
 //! The walk reads own data properties of ordinary objects and arrays directly from boa's property
 //! storage: it never runs guest code. Whatever it cannot read that way without changing the
@@ -37,42 +39,228 @@ pub(crate) struct Caps {
     pub(crate) deadline: crate::clock::Deadline,
 }
 
-pub(crate) struct Walk<'c> {
+/// Where a walk writes what it reads, in order: one [`Walk`] for every output, so the value
+/// tree and the JSON text always agree.
+pub(crate) trait Sink {
+    /// What the sink gives once the walk is done.
+    type Output;
+    fn null(&mut self);
+    fn bool(&mut self, b: bool);
+    /// A JSON number (see [`number`]).
+    fn number(&mut self, n: Number);
+    fn string(&mut self, s: &str);
+    fn begin_array(&mut self, len: usize);
+    fn end_array(&mut self);
+    fn begin_object(&mut self, len: usize);
+    /// The key of the object member whose value comes next.
+    fn key(&mut self, k: &str);
+    fn end_object(&mut self);
+    fn finish(self) -> Self::Output;
+}
+
+/// Builds a [`Value`].
+#[derive(Default)]
+pub(crate) struct ValueSink {
+    open: Vec<Open>,
+    done: Option<Value>,
+}
+
+enum Open {
+    Array(Vec<Value>),
+    Object(Map<String, Value>, String),
+}
+
+impl ValueSink {
+    fn put(&mut self, v: Value) {
+        match self.open.last_mut() {
+            Some(Open::Array(items)) => items.push(v),
+            Some(Open::Object(map, key)) => {
+                map.insert(std::mem::take(key), v);
+            }
+            None => self.done = Some(v),
+        }
+    }
+}
+
+impl Sink for ValueSink {
+    type Output = Value;
+    fn null(&mut self) {
+        self.put(Value::Null);
+    }
+    fn bool(&mut self, b: bool) {
+        self.put(Value::Bool(b));
+    }
+    fn number(&mut self, n: Number) {
+        self.put(Value::Number(n));
+    }
+    fn string(&mut self, s: &str) {
+        self.put(Value::String(s.to_owned()));
+    }
+    fn begin_array(&mut self, len: usize) {
+        self.open
+            .push(Open::Array(Vec::with_capacity(len.min(4096))));
+    }
+    fn end_array(&mut self) {
+        if let Some(Open::Array(items)) = self.open.pop() {
+            self.put(Value::Array(items));
+        }
+    }
+    fn begin_object(&mut self, len: usize) {
+        self.open
+            .push(Open::Object(Map::with_capacity(len), String::new()));
+    }
+    fn key(&mut self, k: &str) {
+        if let Some(Open::Object(_, key)) = self.open.last_mut() {
+            k.clone_into(key);
+        }
+    }
+    fn end_object(&mut self) {
+        if let Some(Open::Object(map, _)) = self.open.pop() {
+            self.put(Value::Object(map));
+        }
+    }
+    fn finish(self) -> Value {
+        self.done.unwrap_or(Value::Null)
+    }
+}
+
+/// Writes JSON text, byte for byte what `serde_json` writes for the [`Value`] the same walk
+/// would build.
+pub(crate) struct JsonSink {
+    out: Vec<u8>,
+    /// Whether the next value or key follows a sibling (needs a comma).
+    after_item: bool,
+}
+
+impl Default for JsonSink {
+    fn default() -> Self {
+        Self {
+            // A line's entries are a few hundred bytes: most lines never grow the buffer.
+            out: Vec::with_capacity(512),
+            after_item: false,
+        }
+    }
+}
+
+impl JsonSink {
+    fn separate(&mut self) {
+        if self.after_item {
+            self.out.push(b',');
+        }
+    }
+    fn text(&mut self, s: &str) {
+        // Writing into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut self.out, s);
+    }
+}
+
+impl Sink for JsonSink {
+    type Output = String;
+    fn null(&mut self) {
+        self.separate();
+        self.out.extend_from_slice(b"null");
+        self.after_item = true;
+    }
+    fn bool(&mut self, b: bool) {
+        self.separate();
+        self.out
+            .extend_from_slice(if b { b"true" } else { b"false" });
+        self.after_item = true;
+    }
+    fn number(&mut self, n: Number) {
+        self.separate();
+        let _ = serde_json::to_writer(&mut self.out, &n);
+        self.after_item = true;
+    }
+    fn string(&mut self, s: &str) {
+        self.separate();
+        self.text(s);
+        self.after_item = true;
+    }
+    fn begin_array(&mut self, _len: usize) {
+        self.separate();
+        self.out.push(b'[');
+        self.after_item = false;
+    }
+    fn end_array(&mut self) {
+        self.out.push(b']');
+        self.after_item = true;
+    }
+    fn begin_object(&mut self, _len: usize) {
+        self.separate();
+        self.out.push(b'{');
+        self.after_item = false;
+    }
+    fn key(&mut self, k: &str) {
+        self.separate();
+        self.text(k);
+        self.out.push(b':');
+        self.after_item = false;
+    }
+    fn end_object(&mut self) {
+        self.out.push(b'}');
+        self.after_item = true;
+    }
+    fn finish(self) -> String {
+        if self.out.is_empty() {
+            return "null".to_owned();
+        }
+        // Only UTF-8 was written: serde_json's strings and ASCII punctuation.
+        String::from_utf8(self.out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+}
+
+pub(crate) struct Walk<'c, S> {
     ctx: &'c mut Context,
     caps: Caps,
     values: usize,
     bytes: usize,
     stack: Vec<JsObject>,
     clean_protos: Vec<JsObject>,
+    sink: S,
 }
 
-/// A JS number as JSON: non-finite → null, integral values → integers (so `1200` stays `1200`).
-pub(crate) fn number(f: f64) -> Value {
+/// A JS number as JSON: non-finite → `None` (null), integral values → integers (so `1200`
+/// stays `1200`).
+pub(crate) fn number(f: f64) -> Option<Number> {
     if !f.is_finite() {
-        return Value::Null;
+        return None;
     }
     if f.fract() == 0.0 {
         if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) {
             #[allow(clippy::cast_possible_truncation)]
-            return Value::Number(Number::from(f as i64));
+            return Some(Number::from(f as i64));
         }
         if (0.0..18_446_744_073_709_551_616.0).contains(&f) {
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            return Value::Number(Number::from(f as u64));
+            return Some(Number::from(f as u64));
         }
     }
-    Number::from_f64(f).map_or(Value::Null, Value::Number)
+    Number::from_f64(f)
 }
 
-/// A JS string as Rust text, unpaired surrogates → U+FFFD (as `to_std_string_lossy`, without
-/// its per-character formatter: this runs for every string of every entry).
-pub(crate) fn text(s: &JsString) -> String {
+/// Calls `f` with a JS string as Rust text, unpaired surrogates → U+FFFD (as
+/// `to_std_string_lossy`, without its per-character formatter: this runs for every string of
+/// every entry), borrowing it when it is ASCII (nearly every string of a log): no copy at all.
+fn with_text<T>(s: &JsString, f: impl FnOnce(&str) -> T) -> T {
     match s.as_str().variant() {
-        // ASCII (nearly every string of a log) is already UTF-8: one copy, no per-char work.
-        JsStrVariant::Latin1(b) if b.is_ascii() => String::from_utf8(b.to_vec())
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
-        JsStrVariant::Latin1(b) => b.iter().map(|&c| char::from(c)).collect(),
-        JsStrVariant::Utf16(u) => String::from_utf16_lossy(u),
+        JsStrVariant::Latin1(b) if b.is_ascii() => match std::str::from_utf8(b) {
+            Ok(t) => f(t),
+            Err(_) => f(&String::from_utf8_lossy(b)),
+        },
+        JsStrVariant::Latin1(b) => f(&b.iter().map(|&c| char::from(c)).collect::<String>()),
+        JsStrVariant::Utf16(u) => f(&String::from_utf16_lossy(u)),
+    }
+}
+
+/// Whether `v` is left out of JSON (as `JSON.stringify` does): `undefined`, a symbol, a
+/// function. An object member with such a value is skipped; an array item becomes `null`.
+fn absent(v: &JsValue) -> bool {
+    match v.variant() {
+        JsVariant::Undefined | JsVariant::Symbol(_) => true,
+        JsVariant::Object(o) => o.is_callable(),
+        _ => false,
     }
 }
 
@@ -84,8 +272,8 @@ fn plain(obj: &JsObject) -> bool {
     obj.is_ordinary() || obj.is_array()
 }
 
-impl<'c> Walk<'c> {
-    pub(crate) fn new(ctx: &'c mut Context, caps: Caps) -> Self {
+impl<'c, S: Sink> Walk<'c, S> {
+    pub(crate) fn new(ctx: &'c mut Context, caps: Caps, sink: S) -> Self {
         Self {
             ctx,
             caps,
@@ -93,11 +281,47 @@ impl<'c> Walk<'c> {
             bytes: 0,
             stack: Vec::new(),
             clean_protos: Vec::new(),
+            sink,
         }
     }
 
-    /// Converts `v`; `Ok(None)` means "absent" (undefined, a function or a symbol).
-    pub(crate) fn value(&mut self, v: &JsValue, depth: usize) -> Result<Option<Value>, Conv> {
+    /// Converts `v` whole; an absent value (undefined, a function or a symbol) is `null`.
+    pub(crate) fn convert(mut self, v: &JsValue) -> Result<S::Output, Conv> {
+        if absent(v) {
+            self.sink.null();
+        } else {
+            self.value(v, 0)?;
+        }
+        Ok(self.sink.finish())
+    }
+
+    /// Writes `v`, which is not [absent].
+    fn value(&mut self, v: &JsValue, depth: usize) -> Result<(), Conv> {
+        self.count()?;
+        match v.variant() {
+            JsVariant::Null | JsVariant::Undefined | JsVariant::Symbol(_) => self.sink.null(),
+            JsVariant::Boolean(b) => self.sink.bool(b),
+            JsVariant::Integer32(i) => self.sink.number(Number::from(i)),
+            JsVariant::Float64(f) => match number(f) {
+                Some(n) => self.sink.number(n),
+                None => self.sink.null(),
+            },
+            JsVariant::BigInt(_) => return Err(Conv::Bail),
+            JsVariant::String(s) => {
+                self.bytes = self.bytes.saturating_add(s.len());
+                if self.bytes > self.caps.max_string_bytes {
+                    return Err(Conv::TooLarge("string bytes"));
+                }
+                let sink = &mut self.sink;
+                with_text(&s, |t| sink.string(t));
+            }
+            JsVariant::Object(o) => return self.object(&o, depth),
+        }
+        Ok(())
+    }
+
+    /// Counts one value (absent ones too) against the cap, checking the deadline now and then.
+    fn count(&mut self) -> Result<(), Conv> {
         self.values += 1;
         if self.values > self.caps.max_values {
             return Err(Conv::TooLarge("values"));
@@ -105,27 +329,7 @@ impl<'c> Walk<'c> {
         if self.values & 1023 == 0 && self.caps.deadline.passed() {
             return Err(Conv::Deadline);
         }
-        Ok(Some(match v.variant() {
-            JsVariant::Null => Value::Null,
-            JsVariant::Undefined | JsVariant::Symbol(_) => return Ok(None),
-            JsVariant::Boolean(b) => Value::Bool(b),
-            JsVariant::Integer32(i) => Value::Number(Number::from(i)),
-            JsVariant::Float64(f) => number(f),
-            JsVariant::BigInt(_) => return Err(Conv::Bail),
-            JsVariant::String(s) => {
-                self.bytes = self.bytes.saturating_add(s.len());
-                if self.bytes > self.caps.max_string_bytes {
-                    return Err(Conv::TooLarge("string bytes"));
-                }
-                Value::String(text(&s))
-            }
-            JsVariant::Object(o) => {
-                if o.is_callable() {
-                    return Ok(None);
-                }
-                return self.object(&o, depth).map(Some);
-            }
-        }))
+        Ok(())
     }
 
     /// Whether `[[Get]](o, key)` would find nothing guest-defined along the prototype chain
@@ -156,7 +360,7 @@ impl<'c> Walk<'c> {
         Ok(())
     }
 
-    fn object(&mut self, o: &JsObject, depth: usize) -> Result<Value, Conv> {
+    fn object(&mut self, o: &JsObject, depth: usize) -> Result<(), Conv> {
         if !plain(o) {
             return Err(Conv::Bail);
         }
@@ -180,7 +384,7 @@ impl<'c> Walk<'c> {
         out
     }
 
-    fn array(&mut self, o: &JsObject, depth: usize) -> Result<Value, Conv> {
+    fn array(&mut self, o: &JsObject, depth: usize) -> Result<(), Conv> {
         let len = match own(o, &js_string!("length").into()).and_then(|d| d.value().cloned()) {
             Some(v) => v.as_number().unwrap_or(0.0),
             None => return Err(Conv::Bail),
@@ -190,7 +394,7 @@ impl<'c> Walk<'c> {
         }
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let len = len as u32;
-        let mut out = Vec::with_capacity(len.min(4096) as usize);
+        self.sink.begin_array(len as usize);
         for i in 0..len {
             let key = PropertyKey::from(i);
             let item = match own(o, &key) {
@@ -208,21 +412,22 @@ impl<'c> Walk<'c> {
                     JsValue::undefined()
                 }
             };
-            out.push(self.value(&item, depth + 1)?.unwrap_or(Value::Null));
+            if absent(&item) {
+                self.count()?;
+                self.sink.null();
+            } else {
+                self.value(&item, depth + 1)?;
+            }
         }
-        Ok(Value::Array(out))
+        self.sink.end_array();
+        Ok(())
     }
 
-    fn map(&mut self, o: &JsObject, depth: usize) -> Result<Value, Conv> {
+    fn map(&mut self, o: &JsObject, depth: usize) -> Result<(), Conv> {
         // Ordinary objects: [[OwnPropertyKeys]] is the ordinary one and runs no guest code.
         let keys = o.own_property_keys(self.ctx).map_err(|_| Conv::Bail)?;
-        let mut out = Map::with_capacity(keys.len());
+        self.sink.begin_object(keys.len());
         for key in keys {
-            let name = match &key {
-                PropertyKey::String(s) => text(s),
-                PropertyKey::Index(i) => i.get().to_string(),
-                PropertyKey::Symbol(_) => continue,
-            };
             let Some(desc) = own(o, &key) else { continue };
             if desc.enumerable() != Some(true) {
                 continue;
@@ -231,23 +436,40 @@ impl<'c> Walk<'c> {
                 return Err(Conv::Bail);
             }
             let item = desc.value().cloned().unwrap_or_default();
-            self.bytes = self.bytes.saturating_add(name.len());
-            if let Some(v) = self.value(&item, depth + 1)? {
-                out.insert(name, v);
+            let name_len = match &key {
+                PropertyKey::String(s) => s.len(),
+                PropertyKey::Index(i) => i.get().to_string().len(),
+                PropertyKey::Symbol(_) => continue,
+            };
+            self.bytes = self.bytes.saturating_add(name_len);
+            if absent(&item) {
+                self.count()?;
+                continue;
             }
+            match &key {
+                PropertyKey::String(s) => {
+                    let sink = &mut self.sink;
+                    with_text(s, |t| sink.key(t));
+                }
+                PropertyKey::Index(i) => self.sink.key(&i.get().to_string()),
+                PropertyKey::Symbol(_) => continue,
+            }
+            self.value(&item, depth + 1)?;
         }
-        Ok(Value::Object(out))
+        self.sink.end_object();
+        Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{number, text};
+    use super::{number, with_text, JsonSink, Sink, ValueSink};
     use boa_engine::JsString;
-    use serde_json::json;
+    use serde_json::{json, Number, Value};
 
     #[test]
     fn strings_convert_losslessly_or_with_replacement() {
+        let text = |s: &JsString| with_text(s, str::to_owned);
         assert_eq!(text(&JsString::from("plain ascii")), "plain ascii");
         assert_eq!(text(&JsString::from("café Ã©")), "café Ã©"); // Latin1, not ASCII
         assert_eq!(text(&JsString::from("┊ 💬 x")), "┊ 💬 x"); // UTF-16
@@ -257,11 +479,41 @@ mod tests {
 
     #[test]
     fn numbers_serialise_like_javascript() {
-        assert_eq!(number(1200.0).to_string(), "1200");
-        assert_eq!(number(-0.0).to_string(), "0");
-        assert_eq!(number(1.5).to_string(), "1.5");
-        assert_eq!(number(f64::NAN), json!(null));
-        assert_eq!(number(f64::INFINITY), json!(null));
-        assert_eq!(number(2f64.powi(60)), json!(1_152_921_504_606_846_976_i64));
+        let n = |f: f64| number(f).map_or(Value::Null, Value::Number);
+        assert_eq!(n(1200.0).to_string(), "1200");
+        assert_eq!(n(-0.0).to_string(), "0");
+        assert_eq!(n(1.5).to_string(), "1.5");
+        assert_eq!(n(f64::NAN), json!(null));
+        assert_eq!(n(f64::INFINITY), json!(null));
+        assert_eq!(n(2f64.powi(60)), json!(1_152_921_504_606_846_976_i64));
+    }
+
+    #[test]
+    fn the_json_text_is_what_serde_json_writes_for_the_value() {
+        fn feed<S: Sink>(mut s: S) -> S::Output {
+            s.begin_array(3);
+            s.begin_object(4);
+            s.key("kind");
+            s.string("tool_call");
+            s.key("quote \"x\"\n\u{1}");
+            s.number(Number::from(-3));
+            s.key("ok");
+            s.bool(true);
+            s.key("empty");
+            s.begin_object(0);
+            s.end_object();
+            s.end_object();
+            s.null();
+            s.begin_array(0);
+            s.end_array();
+            s.end_array();
+            s.finish()
+        }
+        let value = feed(ValueSink::default());
+        let text = feed(JsonSink::default());
+        assert_eq!(text, serde_json::to_string(&value).unwrap());
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
+        assert_eq!(JsonSink::default().finish(), "null");
+        assert_eq!(ValueSink::default().finish(), Value::Null);
     }
 }

@@ -20,10 +20,9 @@ use boa_engine::{
     js_string, Context, JsError, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source,
 };
 use parsebox_transcript::FailureCode;
-use serde_json::Value;
 
 use crate::clock::Deadline;
-use crate::convert::{Caps, Conv, Walk};
+use crate::convert::{Caps, Conv, Sink, Walk};
 use crate::regex_screen::screen_pattern;
 use crate::source::{Prepared, Shape};
 use crate::{EntryPoint, SandboxOptions};
@@ -449,13 +448,13 @@ impl Realm {
         js
     }
 
-    /// Calls the parser on one line and converts its return value.
-    pub(crate) fn parse_line(
+    /// Calls the parser on one line and converts its return value into `S`'s output.
+    pub(crate) fn parse_line<S: Sink + Default>(
         &mut self,
         line: &str,
         ts: &str,
         opts: &SandboxOptions,
-    ) -> Result<Result<Value, (FailureCode, String)>, Stop> {
+    ) -> Result<Result<S::Output, (FailureCode, String)>, Stop> {
         let deadline = Deadline::after(opts.line_budget_ms, opts);
         let ts = self.set_time(ts);
         put(
@@ -467,19 +466,19 @@ impl Realm {
         let call = self.call.clone();
         let ret = self.run(&call, deadline, opts);
         let out = match ret {
-            Ok(ret) => self.convert(ret, deadline, opts),
+            Ok(ret) => self.convert::<S>(ret, deadline, opts),
             Err(stop) => Err(stop),
         };
         self.clock.millis.set(0);
         out
     }
 
-    fn convert(
+    fn convert<S: Sink + Default>(
         &mut self,
         ret: JsValue,
         deadline: Deadline,
         opts: &SandboxOptions,
-    ) -> Result<Result<Value, (FailureCode, String)>, Stop> {
+    ) -> Result<Result<S::Output, (FailureCode, String)>, Stop> {
         let caps = Caps {
             max_depth: opts.max_result_depth,
             max_values: opts.max_result_values,
@@ -492,8 +491,8 @@ impl Realm {
                 format!("return value too large ({what})"),
             )
         };
-        match Walk::new(&mut self.ctx, caps).value(&ret, 0) {
-            Ok(v) => return Ok(Ok(v.unwrap_or(Value::Null))),
+        match Walk::new(&mut self.ctx, caps, S::default()).convert(&ret) {
+            Ok(v) => return Ok(Ok(v)),
             Err(Conv::Cycle) => {
                 return Ok(Err((
                     FailureCode::BadReturn,
@@ -529,15 +528,17 @@ impl Realm {
                 .unwrap_or_default();
             return Ok(Err((FailureCode::BadReturn, why)));
         }
-        Ok(match Walk::new(&mut self.ctx, caps).value(&value, 0) {
-            Ok(v) => Ok(v.unwrap_or(Value::Null)),
-            Err(Conv::TooLarge(what)) => Err(too_large(what)),
-            Err(Conv::Deadline) => Err(deadline_passed()),
-            Err(Conv::Bail | Conv::Cycle) => Err((
-                FailureCode::EngineFault,
-                "converted value is not plain data".to_owned(),
-            )),
-        })
+        Ok(
+            match Walk::new(&mut self.ctx, caps, S::default()).convert(&value) {
+                Ok(v) => Ok(v),
+                Err(Conv::TooLarge(what)) => Err(too_large(what)),
+                Err(Conv::Deadline) => Err(deadline_passed()),
+                Err(Conv::Bail | Conv::Cycle) => Err((
+                    FailureCode::EngineFault,
+                    "converted value is not plain data".to_owned(),
+                )),
+            },
+        )
     }
 
     /// Calls the instance's `reset()` (if it has one) under the line budget.

@@ -41,9 +41,10 @@ use std::rc::Rc;
 
 use parsebox_transcript::{
     entries_from_return, settle_line, CheckedEntries, EntryLimits, FailureCode, LineFailure,
-    LineOutcome, LineParser, SettledLine, TranscriptEntry,
+    LineOutcome, LineParser, ReturnJson, SettledLine, TranscriptEntry,
 };
 
+use convert::{JsonSink, Sink, ValueSink};
 use engine::{Realm, Stop};
 pub use exports::{ModuleExports, ModuleFormat};
 use load_error::init_error;
@@ -503,7 +504,7 @@ impl ParserRun {
             let dirty = match self.history.get(k) {
                 Some(Op::Line(l, t)) => {
                     self.diagnostics.replayed_lines += 1;
-                    matches!(realm.parse_line(l, t, &module.options), Err(ref s) if s.dirties())
+                    matches!(realm.parse_line::<JsonSink>(l, t, &module.options), Err(ref s) if s.dirties())
                 }
                 Some(Op::Reset) => {
                     matches!(realm.reset(&module.options), Err(ref s) if s.dirties())
@@ -553,6 +554,24 @@ impl ParserRun {
     /// # Errors
     /// As [`ParserRun::parse_line`], without the validation step.
     pub fn parse_line_raw(&mut self, line: &str, ts: &str) -> LineOutcome {
+        self.parse_line_into::<ValueSink>(line, ts)
+    }
+
+    /// [`parse_line_raw`](Self::parse_line_raw) with the value as JSON text, written as the
+    /// guest value is walked: what an engine instance answers its host with.
+    ///
+    /// # Errors
+    /// As [`ParserRun::parse_line_raw`].
+    pub fn parse_line_json(&mut self, line: &str, ts: &str) -> Result<ReturnJson, LineFailure> {
+        self.parse_line_into::<JsonSink>(line, ts)
+            .map(ReturnJson::new)
+    }
+
+    fn parse_line_into<S: Sink + Default>(
+        &mut self,
+        line: &str,
+        ts: &str,
+    ) -> Result<S::Output, LineFailure> {
         let opts = &self.module.options;
         if line.len() > opts.max_line_bytes {
             return Err(LineFailure::new(
@@ -567,7 +586,7 @@ impl ParserRun {
         self.ensure_realm()?;
         let realm = self.realm.as_mut().ok_or_else(unavailable)?;
         let opts = &self.module.options;
-        match realm.parse_line(line, ts, opts) {
+        match realm.parse_line::<S>(line, ts, opts) {
             Ok(v) => {
                 self.remember(Op::Line(line.to_owned(), ts.to_owned()));
                 v.map_err(|(code, msg)| LineFailure::new(code, msg))

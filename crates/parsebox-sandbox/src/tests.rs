@@ -98,6 +98,29 @@ fn conversion_matches_json_stringify() {
         "bad_return"
     );
     assert_eq!(run.parse_line("plain", TS0).unwrap().entries.len(), 1);
+    // The JSON text an engine instance sends is, byte for byte, the value the same walk
+    // builds, encoded: for plain data, the bytecode fallback, and every failure.
+    let mut run = m.new_run().unwrap();
+    for w in [
+        "plain", "getter", "tojson", "proxy", "cycle", "keys", "string", "undef", "bigint", "boxed",
+    ] {
+        let value = run.parse_line_raw(w, TS0);
+        let text = run.parse_line_json(w, TS0);
+        match (value, text) {
+            (Ok(v), Ok(t)) => assert_eq!(t.as_str(), v.to_string(), "{w}"),
+            (Err(a), Err(b)) => assert_eq!(a.code, b.code, "{w}"),
+            (a, b) => panic!("{w}: {a:?} against {b:?}"),
+        }
+    }
+    let unicode = load(
+        "export function parseStdoutLine() { return [{ 'ké\\u00ff': 'a\\u0000\\n\\\"\\u2028\\ud83d\\ude00\\ud800', e: [], o: {}, big: 2 ** 70, small: -1e-7 }]; }",
+    );
+    let mut run = unicode.new_run().unwrap();
+    let v = run.parse_line_raw("x", TS0).unwrap();
+    assert_eq!(
+        run.parse_line_json("x", TS0).unwrap().as_str(),
+        v.to_string()
+    );
 }
 
 #[test]

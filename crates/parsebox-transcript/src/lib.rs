@@ -20,7 +20,7 @@ pub use builder::{Chunk, LineAnswer, LineParser, Stream, TranscriptBuilder, Tran
 pub use entry::{DiffChangeType, Extra, TranscriptEntry};
 pub use line_rule::{
     outcome_resets_parser, settle_failure, settle_line, FailureCode, LineFailure, LineOutcome,
-    SettledLine,
+    ReturnJson, ReturnShape, SettledLine,
 };
 pub use ndjson::{read_stored_run, StoredRun};
 pub use validate::{

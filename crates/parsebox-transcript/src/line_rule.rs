@@ -204,14 +204,55 @@ pub fn settle_line(
     }
 }
 
+/// A parser's return value as JSON text, as an engine instance's converter writes it while it
+/// walks the guest value (no value tree built, hashed and encoded again). The host decodes it
+/// into a [`LineOutcome`] and trusts nothing about it beyond that.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReturnJson(String);
+
+impl ReturnJson {
+    /// Wraps JSON text the caller wrote (an engine's converter).
+    pub fn new(json: String) -> Self {
+        Self(json)
+    }
+
+    /// The JSON text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// What the reset rule reads of a returned value: whether it is `null`, an array or an object
+/// (entries, or nothing), the shapes after which a stateful parser keeps its state.
+pub trait ReturnShape {
+    /// `null`, an array or an object.
+    fn is_entries_shaped(&self) -> bool;
+}
+
+impl ReturnShape for Value {
+    fn is_entries_shaped(&self) -> bool {
+        self.is_null() || self.is_array() || self.is_object()
+    }
+}
+
+impl ReturnShape for ReturnJson {
+    fn is_entries_shaped(&self) -> bool {
+        matches!(
+            self.0.trim_start().as_bytes().first(),
+            Some(b'n' | b'[' | b'{')
+        )
+    }
+}
+
 /// Whether a stateful parser must be reset after this outcome, decided from the outcome alone
 /// (no limits needed), so an engine running a batch of lines resets exactly where
 /// [`SettledLine::resets_parser`] says the host would: after a failure, and after a return
-/// value that is not an array, an entry object or `null`.
-pub fn outcome_resets_parser(outcome: &LineOutcome) -> bool {
+/// value that is not an array, an entry object or `null`. The same rule for a value and for its
+/// JSON text ([`ReturnShape`]).
+pub fn outcome_resets_parser<V: ReturnShape>(outcome: &Result<V, LineFailure>) -> bool {
     match outcome {
         Err(_) => true,
-        Ok(v) => !(v.is_null() || v.is_array() || v.is_object()),
+        Ok(v) => !v.is_entries_shaped(),
     }
 }
 
@@ -356,6 +397,12 @@ mod tests {
                 outcome_resets_parser(&outcome_copy),
                 resets,
                 "{what}: engine-side rule"
+            );
+            let as_json = outcome_copy.map(|v| ReturnJson::new(serde_json::to_string(&v).unwrap()));
+            assert_eq!(
+                outcome_resets_parser(&as_json),
+                resets,
+                "{what}: engine-side rule on JSON text"
             );
             if fallback.is_some() {
                 assert_eq!(

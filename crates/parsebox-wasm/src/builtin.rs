@@ -90,6 +90,7 @@ impl InstanceFactory for BuiltinParser {
 }
 
 impl ParserInstance for BuiltinRun {
+    type Value = serde_json::Value;
     fn parse(&mut self, line: &str, ts: &str) -> LineOutcome {
         let out = self
             .parse_line
