@@ -130,6 +130,31 @@ test("adapter(type) is a drop-in for getUIAdapter: each createStdoutParser() is 
   registry.dispose();
 });
 
+test("adapter objects are stable per type and parser, and their functions work detached", () => {
+  const registry = new ParserRegistry({ loadSource: null });
+  registry.registerSource("counter", COUNTER);
+  const source = registry.adapter("counter");
+  assert.equal(registry.adapter("counter"), source);
+  // As Paperclip's buildTranscript takes them: detached from their objects.
+  const { createStdoutParser, parseStdoutLine } = source;
+  const p = createStdoutParser();
+  const { parseLine, reset } = p;
+  parseLine("x", "t");
+  assert.equal(parseLine("y", "t")[0].text.split(":")[2], "y");
+  assert.equal(parseLine("y", "t")[0].text.split(":")[1], "3");
+  reset();
+  assert.equal(parseLine("z", "t")[0].text.split(":")[1], "1");
+  assert.equal(parseStdoutLine("w", "t")[0].kind, "assistant");
+  // A new parser for the type: a new object (a React dependency on it sees the change).
+  registry.registerSource("counter", COUNTER.replace("assistant", "system"));
+  const next = registry.adapter("counter");
+  assert.notEqual(next, source);
+  assert.equal(next.parseStdoutLine("w", "t")[0].kind, "system");
+  assert.equal(registry.adapter("counter"), next);
+  p.dispose();
+  registry.dispose();
+});
+
 test("registerBuiltin calls trusted functions directly", () => {
   const registry = new ParserRegistry({ loadSource: null });
   const status = registry.registerBuiltin("claude_local", { parseStdoutLine: (line, ts) => ({ kind: "assistant", ts, text: line.toUpperCase() }) });

@@ -116,18 +116,21 @@ export interface ParserRegistryOptions {
   loadSource?: ((adapterType: string) => LoadedSource | Promise<LoadedSource>) | null;
 }
 
-/** A stateful parser instance, as `createStdoutParser()` returns it. */
+/** A stateful parser instance, as `createStdoutParser()` returns it. Its functions work detached. */
 export interface StdoutParser {
-  parseLine(line: string, ts: string): TranscriptEntry[];
-  reset(): void;
-  dispose(): void;
+  readonly parseLine: (line: string, ts: string) => TranscriptEntry[];
+  readonly reset: () => void;
+  readonly dispose: () => void;
   [Symbol.dispose](): void;
 }
 
-/** The shape of Paperclip's `getUIAdapter(type)` parser source. */
+/**
+ * The shape of Paperclip's `getUIAdapter(type)` parser source: one frozen object per type until
+ * its parser changes; its functions work detached.
+ */
 export interface AdapterParser {
-  parseStdoutLine(line: string, ts: string): TranscriptEntry[];
-  createStdoutParser(): StdoutParser;
+  readonly parseStdoutLine: (line: string, ts: string) => TranscriptEntry[];
+  readonly createStdoutParser: () => StdoutParser;
 }
 
 /** Trusted first-party parser functions for `registerBuiltin`. */

@@ -24,6 +24,7 @@ export class ParserRegistry {
   #builders = new Map(); // run id -> WeakRef of its TranscriptBuilder (a dropped builder is collected)
   #lateBuilders = new Set();
   #flushQueued = false;
+  #adapters = new Map(); // type -> { generation, adapter }: adapter(type) objects
 
   constructor(options) {
     const o = checkOptions(options, { ...OPTION_TYPES, loadSource: "function?", host: "host" }, "ParserRegistry");
@@ -77,16 +78,21 @@ export class ParserRegistry {
   }
 
   /**
-   * A drop-in for Paperclip's `getUIAdapter(type)` parser source. Each `createStdoutParser()`
-   * call is a fresh run with its own state.
+   * A drop-in for Paperclip's `getUIAdapter(type)` parser source. The same object for a type
+   * until its parser changes (its status `generation`), so a React dependency on it holds; its
+   * functions work detached. Each `createStdoutParser()` call is a fresh run with its own state.
    */
   adapter(type) {
     checkString(type, "type");
-    this.#live(() => undefined);
-    return {
+    const { generation } = this.status(type);
+    const known = this.#adapters.get(type);
+    if (known?.generation === generation) return known.adapter;
+    const adapter = Object.freeze({
       parseStdoutLine: (line, ts) => this.parseLine(type, line, ts),
       createStdoutParser: () => new Run(this, type),
-    };
+    });
+    this.#adapters.set(type, { generation, adapter });
+    return adapter;
   }
 
   /** The status of `type`. */
