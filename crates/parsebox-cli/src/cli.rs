@@ -23,7 +23,8 @@ pub enum Command {
     /// Conformance report: module shape, imports, size, package.json contract, determinism,
     /// robustness on a sample log and on built-in awkward lines, validity of every entry.
     Check(CheckArgs),
-    /// Parse a log with the parser and print the transcript (coloured, or JSON lines).
+    /// Parse a log with the parser and print the transcript (coloured, or JSON lines), or its
+    /// render-ready timeline (JSON lines).
     Parse(ParseArgs),
 }
 
@@ -134,4 +135,7 @@ pub enum Format {
     Pretty,
     /// One TranscriptEntry JSON object per line.
     Jsonl,
+    /// The render-ready timeline: one item JSON object per line (tool calls paired with their
+    /// results and diff lines, statuses, timeline positions), printed once the log has ended.
+    Timeline,
 }

@@ -1,6 +1,7 @@
 //! `parsebox parse`: a log through a [`TranscriptBuilder`] whose line parser is a sandboxed
 //! [`ParserRun`], printed as it is built. An entry is printed once it can no longer change
 //! (a later entry exists, so no delta can merge into it), which keeps `tail -f` piping live.
+//! `--format timeline` prints the [`Timeline`] of the whole transcript once the log has ended.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -8,6 +9,7 @@ use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::time::{Duration, Instant};
 
 use parsebox_sandbox::{ParserModule, ParserRun};
+use parsebox_timeline::Timeline;
 use parsebox_transcript::{
     read_stored_run, Chunk, LineFailure, LineParser, TranscriptBuilder, TranscriptEntry,
     TranscriptOptions,
@@ -71,8 +73,11 @@ struct Output<W: Write> {
 }
 
 impl<W: Write> Output<W> {
-    /// Writes `entries[self.written..upto]`.
+    /// Writes `entries[self.written..upto]` (nothing for the timeline: see [`Self::finish`]).
     fn emit(&mut self, entries: &[TranscriptEntry], upto: usize) -> Result<(), CliError> {
+        if self.format == Format::Timeline {
+            return Ok(());
+        }
         let Some(new) = entries.get(self.written..upto) else {
             return Ok(());
         };
@@ -90,11 +95,26 @@ impl<W: Write> Output<W> {
                     self.out.write_all(pretty(e, &self.painter).as_bytes())?;
                     self.out.write_all(b"\n")?;
                 }
+                Format::Timeline => {}
             }
         }
         self.written = upto;
         if self.flush_each {
             self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Writes what is left once the run has ended: the last entries, or the whole timeline
+    /// (an item can change until the end: a result may still come for any call).
+    fn finish(&mut self, entries: &[TranscriptEntry]) -> Result<(), CliError> {
+        if self.format != Format::Timeline {
+            return self.emit(entries, entries.len());
+        }
+        for item in Timeline::from_entries(entries, true).items() {
+            serde_json::to_writer(&mut self.out, item)
+                .map_err(|e| CliError::write(&io::Error::from(e)))?;
+            self.out.write_all(b"\n")?;
         }
         Ok(())
     }
@@ -235,7 +255,7 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
     }
     builder.finish();
     let entries = builder.entries();
-    output.emit(entries, entries.len())?;
+    output.finish(entries)?;
     output.out.flush()?;
     progress.clear();
 

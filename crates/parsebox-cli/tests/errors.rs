@@ -111,7 +111,8 @@ fn bad_flags_are_usage_errors() {
         run.stderr
     );
     assert!(
-        run.stderr.contains("[possible values: pretty, jsonl]"),
+        run.stderr
+            .contains("[possible values: pretty, jsonl, timeline]"),
         "{}",
         run.stderr
     );

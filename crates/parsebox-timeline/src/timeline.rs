@@ -1,0 +1,378 @@
+//! [`Timeline`]: the incremental builder that keeps a transcript's timeline up to date from the
+//! transcript builder's change ranges, and [`TimelineUpdate`], what each step changed.
+
+use std::ops::Range;
+
+use parsebox_transcript::TranscriptEntry;
+use serde::{Deserialize, Serialize};
+
+use crate::fold::{join, new_item};
+use crate::item::{TimelineItem, ToolStatus};
+use crate::pairing::{PairKey, Pairing};
+use crate::positions::position;
+
+/// Which items one [`Timeline::update`] or [`Timeline::finish`] touched, by id, each list in
+/// timeline order. A renderer re-renders `changed`, mounts `added` and unmounts `removed`; every
+/// other item is exactly as it was.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TimelineUpdate {
+    /// Items that were there before and differ now (a result arrived, a delta merged, a
+    /// neighbour changed `isLast`, …).
+    pub changed: Vec<String>,
+    /// Items that are new.
+    pub added: Vec<String>,
+    /// Items that are gone: the transcript was replaced from an earlier entry, or shrank.
+    pub removed: Vec<String>,
+}
+
+impl TimelineUpdate {
+    /// `true` when nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.changed.is_empty() && self.added.is_empty() && self.removed.is_empty()
+    }
+}
+
+/// A transcript's render-ready timeline (SPEC §9), kept up to date as the transcript grows.
+///
+/// Feed it the transcript after each change with the range the
+/// [`TranscriptBuilder`](parsebox_transcript::TranscriptBuilder) returned; it does work
+/// proportional to the entries from `changed.start` on (plus the items those entries touch), and
+/// says which items changed.
+///
+/// # Rules
+///
+/// - **One item per entry, except tool cards and diff blocks.** `user`, `assistant`,
+///   `thinking`, `init`, `result`, `system`, `stderr` and `stdout` entries are one item each, of
+///   the same type.
+/// - **Pairing.** A `tool_call` starts a `tool_call` item, status `pending`. A `tool_result`
+///   joins, in this order of preference: the oldest unanswered call with its `toolUseId`; the
+///   latest call with that id (a duplicate result); the oldest unanswered call with the
+///   result's `toolName` (case-insensitive; any call when the result's id is empty, only calls
+///   without an id otherwise); when the result has no `toolName`, the oldest unanswered call
+///   without an id. An empty `toolUseId` counts as none.
+/// - **Status.** A result appends `{ type: "content", text, isError }` to the card and sets its
+///   status from *that* result: `failed` when `isError`, else `completed`. Duplicate results all
+///   stay in the card, in order; the latest decides the status.
+/// - **Orphan results.** A result that joins nothing is its own `tool_result` item with the
+///   same card (`completed` or `failed`, title its `toolName` or `""`). Later results with its
+///   id join it. A result that came before its call (out of order) is such an orphan until a
+///   `tool_call` with the same id arrives: that call joins the orphan's item, which becomes a
+///   `tool_call` item at the orphan's place, with the call's name and input and the result's
+///   status. Its id does not change and nothing is dropped.
+/// - **Never answered.** [`finish`](Self::finish) turns every call still `pending` into
+///   `unanswered`. A result that arrives after that (a late answer) still pairs with it.
+/// - **Diffs.** A `diff` line joins the tool card of the latest `tool_call` or `tool_result`
+///   entry before it (its results and diffs stay together), as long as only `diff`, `system`,
+///   `stderr` or `stdout` entries came in between; any other entry ends that. A diff line with
+///   no such card starts a `diff` item, which the following diff lines join on the same terms.
+/// - **Positions.** `isFirst` / `isLast` as the seed computes them from the neighbours: a `user`
+///   item breaks the sequence (and is itself `true`/`true`); every other type takes part.
+/// - **Ids.** `"e<index>"` of the item's first entry: stable while the run grows at the end. When
+///   entries from some index on are replaced, the items they started are rebuilt; an id that
+///   comes back shows in `changed` (or nowhere, if the item is the same), one that does not
+///   in `removed`.
+///
+/// ```
+/// use parsebox_timeline::{Timeline, TimelineItemType, ToolStatus};
+/// use parsebox_transcript::TranscriptEntry;
+/// use serde_json::json;
+///
+/// let entry = |v| serde_json::from_value::<TranscriptEntry>(v).unwrap();
+/// let mut entries = vec![
+///     entry(json!({"kind": "user", "ts": "t0", "text": "fix the test"})),
+///     entry(json!({"kind": "tool_call", "ts": "t1", "name": "Bash",
+///                  "input": {"command": "pytest"}, "toolUseId": "c1"})),
+/// ];
+/// let mut timeline = Timeline::new();
+/// let up = timeline.update(&entries, 0..2);
+/// assert_eq!(up.added, ["e0", "e1"]);
+/// assert_eq!(timeline.items()[1].tool_call.as_ref().unwrap().status, ToolStatus::Pending);
+///
+/// entries.push(entry(json!({"kind": "tool_result", "ts": "t2", "toolUseId": "c1",
+///                           "content": "1 passed", "isError": false})));
+/// let up = timeline.update(&entries, 2..3);
+/// assert_eq!(up.changed, ["e1"]); // the card, not a new item
+/// let card = timeline.items()[1].tool_call.as_ref().unwrap();
+/// assert_eq!(card.status, ToolStatus::Completed);
+/// assert_eq!(timeline.items()[1].entries, [1, 2]);
+/// assert_eq!(timeline.items()[1].item_type, TimelineItemType::ToolCall);
+/// ```
+#[derive(Debug, Default)]
+pub struct Timeline {
+    items: Vec<TimelineItem>,
+    /// Per transcript entry: the position of the item that shows it.
+    item_of: Vec<usize>,
+    /// Per transcript entry: the tool card or diff block that a diff line after it joins.
+    diff_target: Vec<Option<usize>>,
+    pairing: Pairing,
+    finished: bool,
+    /// Reused between updates: the positions an update touched.
+    touched: Vec<usize>,
+}
+
+impl Timeline {
+    /// An empty timeline for a run that has not finished.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The timeline of `entries` built in one go; with `finished`, as after
+    /// [`finish`](Self::finish). Gives the same items as any sequence of
+    /// [`update`](Self::update)s that ends with the same entries.
+    pub fn from_entries(entries: &[TranscriptEntry], finished: bool) -> Self {
+        let mut timeline = Self::new();
+        timeline.apply(entries, 0, false);
+        if finished {
+            timeline.finish();
+        }
+        timeline
+    }
+
+    /// Brings the timeline up to date with `entries`, the whole transcript, after a change
+    /// that touched `changed` (the range a transcript builder's `push`, `finish`,
+    /// `replace_lines` returned: entries before `changed.start` are as they were at the last
+    /// update). After a rebuild from scratch pass `0..entries.len()`. The transcript may have
+    /// grown, been replaced from an index, or shrunk.
+    ///
+    /// Costs work proportional to the entries from `changed.start` on, plus the size of the
+    /// items that entries from there had joined.
+    pub fn update(&mut self, entries: &[TranscriptEntry], changed: Range<usize>) -> TimelineUpdate {
+        self.apply(entries, changed.start, true)
+    }
+
+    /// Ends the run: every call no result has answered becomes
+    /// [`ToolStatus::Unanswered`]. Calls that arrive in later updates (late answers replacing
+    /// entries) start out unanswered. Calling it again changes nothing.
+    pub fn finish(&mut self) -> TimelineUpdate {
+        self.finished = true;
+        let mut update = TimelineUpdate::default();
+        let open: Vec<usize> = self.pairing.open_calls().collect();
+        for pos in open {
+            let Some(item) = self.items.get_mut(pos) else {
+                continue;
+            };
+            if let Some(call) = item.tool_call.as_mut() {
+                if call.status == ToolStatus::Pending {
+                    call.status = ToolStatus::Unanswered;
+                    update.changed.push(item.id.clone());
+                }
+            }
+        }
+        update
+    }
+
+    /// The items, in timeline order (the order of their first entries).
+    pub fn items(&self) -> &[TimelineItem] {
+        &self.items
+    }
+
+    /// The item that shows transcript entry `index`, if the timeline has seen that entry.
+    pub fn item_for_entry(&self, index: usize) -> Option<&TimelineItem> {
+        self.item_of.get(index).and_then(|&pos| self.items.get(pos))
+    }
+
+    /// Whether [`finish`](Self::finish) has been called.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Rolls back to `start` (bounded by what has been seen and by `entries`), places every
+    /// entry from there, and recomputes the positions that can have moved. With `report`, says
+    /// what changed.
+    fn apply(&mut self, entries: &[TranscriptEntry], start: usize, report: bool) -> TimelineUpdate {
+        let start = start.min(self.item_of.len()).min(entries.len());
+        let mut before = Vec::new();
+        if start < self.item_of.len() {
+            self.roll_back(entries, start, report.then_some(&mut before));
+        }
+        let kept = self.items.len();
+        let mut touched = std::mem::take(&mut self.touched);
+        touched.clear();
+        for (index, entry) in entries.iter().enumerate().skip(start) {
+            let pos = self.place(index, entry);
+            if report {
+                touched.push(pos);
+            }
+        }
+        for pos in kept.saturating_sub(1)..self.items.len() {
+            let (first, last) = position(&self.items, pos);
+            if let Some(item) = self.items.get_mut(pos) {
+                if (item.is_first, item.is_last) != (first, last) {
+                    item.is_first = first;
+                    item.is_last = last;
+                    touched.push(pos);
+                }
+            }
+        }
+        let update = if report {
+            self.report(&mut touched, &before, kept)
+        } else {
+            TimelineUpdate::default()
+        };
+        self.touched = touched;
+        update
+    }
+
+    /// Undoes everything entries from `start` on did: items they started go, items they joined
+    /// are rebuilt from their earlier entries (keeping their positions). With `before`, keeps
+    /// every item it replaces or removes, as it was, for the report (moved, not copied).
+    fn roll_back(
+        &mut self,
+        entries: &[TranscriptEntry],
+        start: usize,
+        mut before: Option<&mut Vec<(usize, TimelineItem)>>,
+    ) {
+        let mut affected: Vec<usize> = self.item_of.get(start..).unwrap_or_default().to_vec();
+        affected.sort_unstable();
+        affected.dedup();
+        // Items are in order of their first entries: those that start at `start` or later are
+        // a suffix, and all of them are affected.
+        let cut = self
+            .items
+            .partition_point(|item| item.entries.first().is_some_and(|&e| e < start));
+        for pos in affected {
+            let Some(item) = self.items.get_mut(pos) else {
+                continue;
+            };
+            if let Some(key) = PairKey::of(item) {
+                self.pairing.remove(pos, &key);
+            }
+            if pos < cut {
+                let keep = item.entries.partition_point(|&e| e < start);
+                let members = item.entries.get(..keep).unwrap_or_default();
+                if let Some(mut rebuilt) = rebuild(entries, members, self.finished) {
+                    rebuilt.is_first = item.is_first;
+                    rebuilt.is_last = item.is_last;
+                    let old = std::mem::replace(item, rebuilt);
+                    if let Some(before) = before.as_deref_mut() {
+                        before.push((pos, old));
+                    }
+                }
+                if let Some(key) = PairKey::of(item) {
+                    self.pairing.insert(pos, &key);
+                }
+            }
+        }
+        let gone = self.items.drain(cut..).enumerate();
+        if let Some(before) = before {
+            before.extend(gone.map(|(k, item)| (cut + k, item)));
+        }
+        self.item_of.truncate(start);
+        self.diff_target.truncate(start);
+    }
+
+    /// Places entry `index` (the next one): starts an item or joins one. Returns the item's
+    /// position.
+    fn place(&mut self, index: usize, entry: &TranscriptEntry) -> usize {
+        let carried = index
+            .checked_sub(1)
+            .and_then(|p| self.diff_target.get(p).copied().flatten());
+        let joins = match entry {
+            TranscriptEntry::ToolCall(c) => self.pairing.call_target(c.tool_use_id.as_deref()),
+            TranscriptEntry::ToolResult(r) => self
+                .pairing
+                .result_target(&r.tool_use_id, r.tool_name.as_deref()),
+            TranscriptEntry::Diff(_) => carried,
+            _ => None,
+        };
+        let pos = match joins {
+            Some(pos) => self.join_at(pos, index, entry),
+            None => self.push_new(index, entry),
+        };
+        let target = match entry {
+            TranscriptEntry::ToolCall(_)
+            | TranscriptEntry::ToolResult(_)
+            | TranscriptEntry::Diff(_) => Some(pos),
+            TranscriptEntry::System(_)
+            | TranscriptEntry::Stderr(_)
+            | TranscriptEntry::Stdout(_) => carried,
+            _ => None,
+        };
+        self.item_of.push(pos);
+        self.diff_target.push(target);
+        pos
+    }
+
+    /// Entry `index` joins the item at `pos`, re-registered for pairing.
+    fn join_at(&mut self, pos: usize, index: usize, entry: &TranscriptEntry) -> usize {
+        let Some(item) = self.items.get_mut(pos) else {
+            return self.push_new(index, entry);
+        };
+        if let Some(key) = PairKey::of(item) {
+            self.pairing.remove(pos, &key);
+        }
+        join(item, index, entry);
+        if let Some(key) = PairKey::of(item) {
+            self.pairing.insert(pos, &key);
+        }
+        pos
+    }
+
+    /// Entry `index` starts a new item at the end.
+    fn push_new(&mut self, index: usize, entry: &TranscriptEntry) -> usize {
+        let item = new_item(index, entry, self.finished);
+        let pos = self.items.len();
+        if let Some(key) = PairKey::of(&item) {
+            self.pairing.insert(pos, &key);
+        }
+        self.items.push(item);
+        pos
+    }
+
+    /// What changed: `touched` positions and the items in `before` (as they were before a
+    /// roll-back, in timeline order) against the items now; items from position `kept` on are
+    /// new unless an item with the same id (the same first entry) was there before.
+    fn report(
+        &self,
+        touched: &mut Vec<usize>,
+        before: &[(usize, TimelineItem)],
+        kept: usize,
+    ) -> TimelineUpdate {
+        let mut update = TimelineUpdate::default();
+        touched.extend(before.iter().map(|(pos, _)| *pos));
+        touched.sort_unstable();
+        touched.dedup();
+        let mut matched = vec![false; before.len()];
+        for &pos in touched.iter() {
+            let Some(item) = self.items.get(pos) else {
+                continue;
+            };
+            let same_id =
+                before.binary_search_by_key(&item.entries.first(), |(_, old)| old.entries.first());
+            match same_id {
+                Ok(k) => {
+                    if let Some(seen) = matched.get_mut(k) {
+                        *seen = true;
+                    }
+                    if before.get(k).is_some_and(|(_, old)| old != item) {
+                        update.changed.push(item.id.clone());
+                    }
+                }
+                Err(_) if pos >= kept => update.added.push(item.id.clone()),
+                Err(_) => update.changed.push(item.id.clone()),
+            }
+        }
+        update.removed = before
+            .iter()
+            .zip(&matched)
+            .filter(|(_, seen)| !**seen)
+            .map(|((_, old), _)| old.id.clone())
+            .collect();
+        update
+    }
+}
+
+/// The item that `members` (ascending transcript indices, all below the replaced range) make:
+/// the first starts it, the others join it, exactly as they did when they arrived.
+fn rebuild(entries: &[TranscriptEntry], members: &[usize], finished: bool) -> Option<TimelineItem> {
+    let (&first, rest) = members.split_first()?;
+    let mut item = new_item(first, entries.get(first)?, finished);
+    for &index in rest {
+        if let Some(entry) = entries.get(index) {
+            join(&mut item, index, entry);
+        }
+    }
+    Some(item)
+}

@@ -1,0 +1,269 @@
+//! Property tests: nothing is lost, and the incremental path is the from-scratch path, however
+//! the transcript arrives (random chunkings, tails replaced from random indices, shrinking,
+//! a finish in the middle) — and every update says exactly what changed.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    missing_docs
+)]
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::entry;
+use parsebox_timeline::{Timeline, TimelineItem, TimelineItemType, TimelineUpdate};
+use parsebox_transcript::{
+    Chunk, LineFailure, TranscriptBuilder, TranscriptEntry, TranscriptOptions,
+};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// A small world of ids and names, so pairing, reuse, orphans and mismatches all happen.
+fn arb_entry_json() -> impl Strategy<Value = Value> {
+    let id = prop_oneof![
+        Just(None),
+        Just(Some("")),
+        Just(Some("a")),
+        Just(Some("b")),
+        Just(Some("c")),
+    ];
+    let name = prop_oneof![Just("Bash"), Just("bash"), Just("Read"), Just("Edit")];
+    let tool_name = prop_oneof![Just(None), name.clone().prop_map(Some)];
+    let change = prop_oneof![Just("add"), Just("remove"), Just("hunk"), Just("context")];
+    let text = prop_oneof![Just("x"), Just("y"), Just("")];
+    prop_oneof![
+        2 => text.clone().prop_map(|t| json!({"kind": "user", "text": t})),
+        3 => (text.clone(), any::<bool>()).prop_map(|(t, d)| json!({"kind": "assistant", "text": t, "delta": d})),
+        1 => text.clone().prop_map(|t| json!({"kind": "thinking", "text": t})),
+        1 => text.clone().prop_map(|t| json!({"kind": "system", "text": t})),
+        1 => text.clone().prop_map(|t| json!({"kind": "stdout", "text": t})),
+        1 => text.clone().prop_map(|t| json!({"kind": "stderr", "text": t})),
+        1 => Just(json!({"kind": "init", "model": "m", "sessionId": "s"})),
+        1 => any::<bool>().prop_map(|e| json!({"kind": "result", "text": "r", "inputTokens": 1,
+                "outputTokens": 2, "cachedTokens": 0, "costUsd": 0, "subtype": "s",
+                "isError": e, "errors": []})),
+        5 => (name, id.clone()).prop_map(|(n, id)| {
+            let mut v = json!({"kind": "tool_call", "name": n, "input": {"path": "p"}});
+            if let Some(id) = id { v["toolUseId"] = json!(id); }
+            v
+        }),
+        5 => (id, tool_name, any::<bool>(), text.clone()).prop_map(|(id, tn, e, t)| {
+            let mut v = json!({"kind": "tool_result", "toolUseId": id.unwrap_or(""),
+                               "content": t, "isError": e});
+            if let Some(tn) = tn { v["toolName"] = json!(tn); }
+            v
+        }),
+        4 => (change, text).prop_map(|(c, t)| json!({"kind": "diff", "changeType": c, "text": t})),
+    ]
+}
+
+fn arb_entries(max: usize) -> impl Strategy<Value = Vec<TranscriptEntry>> {
+    prop::collection::vec(arb_entry_json(), 0..max).prop_map(|vs| {
+        vs.into_iter()
+            .enumerate()
+            .map(|(i, mut v)| {
+                v["ts"] = json!(format!("t{i}"));
+                entry(v)
+            })
+            .collect()
+    })
+}
+
+/// The seed's position rule, computed independently of the crate.
+fn expected_positions(items: &[TimelineItem]) -> Vec<(bool, bool)> {
+    let user = |i: Option<&TimelineItem>| i.is_some_and(|i| i.item_type == TimelineItemType::User);
+    (0..items.len())
+        .map(|k| {
+            if items[k].item_type == TimelineItemType::User {
+                return (true, true);
+            }
+            let first = k == 0 || user(items.get(k - 1));
+            let last = k + 1 == items.len() || user(items.get(k + 1));
+            (first, last)
+        })
+        .collect()
+}
+
+/// Every entry in exactly one item, ids from first entries, items in order, positions right.
+fn assert_well_formed(items: &[TimelineItem], n: usize) {
+    let mut owner = vec![None; n];
+    let mut last_first = None;
+    for (k, item) in items.iter().enumerate() {
+        assert!(!item.entries.is_empty(), "empty item {item:?}");
+        assert!(item.entries.windows(2).all(|w| w[0] < w[1]), "{item:?}");
+        assert_eq!(item.id, format!("e{}", item.entries[0]));
+        assert!(last_first < Some(item.entries[0]), "items out of order");
+        last_first = Some(item.entries[0]);
+        for &e in &item.entries {
+            assert!(e < n, "entry {e} out of range in {item:?}");
+            assert_eq!(owner[e], None, "entry {e} in two items");
+            owner[e] = Some(k);
+        }
+    }
+    assert!(owner.iter().all(Option::is_some), "an entry is in no item");
+    let got: Vec<(bool, bool)> = items.iter().map(|i| (i.is_first, i.is_last)).collect();
+    assert_eq!(got, expected_positions(items));
+}
+
+/// The update that turns `prev` into `next`, computed by comparing them.
+fn diff_of(prev: &[TimelineItem], next: &[TimelineItem]) -> TimelineUpdate {
+    let old: HashMap<&str, &TimelineItem> = prev.iter().map(|i| (i.id.as_str(), i)).collect();
+    let new: HashMap<&str, &TimelineItem> = next.iter().map(|i| (i.id.as_str(), i)).collect();
+    TimelineUpdate {
+        changed: next
+            .iter()
+            .filter(|i| old.get(i.id.as_str()).is_some_and(|o| *o != *i))
+            .map(|i| i.id.clone())
+            .collect(),
+        added: next
+            .iter()
+            .filter(|i| !old.contains_key(i.id.as_str()))
+            .map(|i| i.id.clone())
+            .collect(),
+        removed: prev
+            .iter()
+            .filter(|i| !new.contains_key(i.id.as_str()))
+            .map(|i| i.id.clone())
+            .collect(),
+    }
+}
+
+/// One edit of the transcript between two updates.
+#[derive(Clone, Debug)]
+enum Op {
+    /// The next `n` entries of the final transcript arrive.
+    Append(usize),
+    /// The tail from `back` entries before the agreed prefix is replaced with other entries
+    /// (a late answer, a rebuild with another parser).
+    Replace(usize, Vec<TranscriptEntry>),
+    /// The last `n` entries go.
+    Truncate(usize),
+    /// The run ends.
+    Finish,
+}
+
+fn arb_op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => (1usize..6).prop_map(Op::Append),
+        2 => (0usize..6, arb_entries(4)).prop_map(|(b, g)| Op::Replace(b, g)),
+        1 => (0usize..4).prop_map(Op::Truncate),
+        1 => Just(Op::Finish),
+    ]
+}
+
+/// Feeds `ops` and then the rest of `target`, checking after every step that the timeline is
+/// the from-scratch one and that the update named exactly what changed.
+fn run_script(target: &[TranscriptEntry], ops: &[Op]) {
+    let mut timeline = Timeline::new();
+    let mut cur: Vec<TranscriptEntry> = Vec::new();
+    let mut agreed = 0; // cur[..agreed] == target[..agreed]
+    let mut finished = false;
+    let steps = ops.iter().cloned().chain([Op::Append(target.len())]);
+    for op in steps {
+        let prev = timeline.items().to_vec();
+        let update = match op {
+            Op::Append(n) => {
+                let end = (agreed + n).min(target.len());
+                cur.truncate(agreed);
+                cur.extend_from_slice(&target[agreed..end]);
+                let start = agreed;
+                agreed = end;
+                timeline.update(&cur, start..cur.len())
+            }
+            Op::Replace(back, garbage) => {
+                let k = agreed.saturating_sub(back);
+                cur.truncate(k);
+                cur.extend(garbage);
+                agreed = k;
+                timeline.update(&cur, k..cur.len())
+            }
+            Op::Truncate(n) => {
+                let k = cur.len().saturating_sub(n);
+                cur.truncate(k);
+                agreed = agreed.min(k);
+                timeline.update(&cur, k..k)
+            }
+            Op::Finish => {
+                finished = true;
+                timeline.finish()
+            }
+        };
+        let scratch = Timeline::from_entries(&cur, finished);
+        assert_eq!(timeline.items(), scratch.items(), "after {update:?}");
+        assert_well_formed(timeline.items(), cur.len());
+        assert_eq!(update, diff_of(&prev, timeline.items()));
+    }
+    assert_eq!(cur, target);
+}
+
+/// A line parser for the builder test: each line is an entry's JSON, or stdout.
+fn json_line(line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
+    let entry = match serde_json::from_str::<Value>(line) {
+        Ok(mut v) => {
+            v["ts"] = json!(ts);
+            serde_json::from_value(v).unwrap_or_else(|_| TranscriptEntry::stdout(ts, line))
+        }
+        Err(_) => TranscriptEntry::stdout(ts, line),
+    };
+    Ok(vec![entry])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn every_entry_lands_in_exactly_one_item(entries in arb_entries(60), finished in any::<bool>()) {
+        let timeline = Timeline::from_entries(&entries, finished);
+        assert_well_formed(timeline.items(), entries.len());
+    }
+
+    #[test]
+    fn chunked_updates_give_the_from_scratch_timeline(
+        target in arb_entries(40),
+        ops in prop::collection::vec(arb_op(), 0..16),
+    ) {
+        run_script(&target, &ops);
+    }
+
+    #[test]
+    fn one_entry_at_a_time_gives_the_from_scratch_timeline(target in arb_entries(60)) {
+        let mut timeline = Timeline::new();
+        for n in 1..=target.len() {
+            timeline.update(&target[..n], n - 1..n);
+        }
+        timeline.finish();
+        let scratch = Timeline::from_entries(&target, true);
+        prop_assert_eq!(timeline.items(), scratch.items());
+    }
+
+    #[test]
+    fn the_builder_ranges_keep_the_timeline_exact(
+        lines in prop::collection::vec(arb_entry_json(), 0..40),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..12),
+    ) {
+        // Real change ranges, delta merges included: the log cut into chunks anywhere.
+        let text: String = lines.iter().map(|v| format!("{v}\n")).collect();
+        let mut at: Vec<usize> = cuts.iter().map(|i| i.index(text.len() + 1)).collect();
+        at.push(0);
+        at.push(text.len());
+        at.sort_unstable();
+        at.dedup();
+        let mut builder = TranscriptBuilder::new(json_line, TranscriptOptions::default());
+        let mut timeline = Timeline::new();
+        for w in at.windows(2) {
+            let Some(piece) = text.get(w[0]..w[1]) else { continue };
+            let changed = builder.push(&Chunk::stdout("t", piece));
+            timeline.update(builder.entries(), changed);
+            let scratch = Timeline::from_entries(builder.entries(), false);
+            prop_assert_eq!(timeline.items(), scratch.items());
+        }
+        let changed = builder.finish();
+        timeline.update(builder.entries(), changed);
+        timeline.finish();
+        let scratch = Timeline::from_entries(builder.entries(), true);
+        prop_assert_eq!(timeline.items(), scratch.items());
+        assert_well_formed(timeline.items(), builder.entries().len());
+    }
+}
