@@ -176,10 +176,11 @@ test("a hostile parser's bad lines fall back while requestAnimationFrame keeps t
   assert.equal(diag.fallbacks.threw, 6, JSON.stringify(diag));
   assert.equal(diag.dropped.unknown_kind, 1, JSON.stringify(diag));
   const shown = await entries(page);
-  const raw = shown.filter((e) => e.kind === "stdout").map((e) => e.text);
-  assert.equal(raw.filter((t) => t.includes('"type":"spin"')).length, 3, "each infinite-loop line is shown raw");
-  assert.equal(raw.filter((t) => t.includes('"type":"crash"')).length, 2);
-  assert.equal(raw.filter((t) => t.includes('"type":"exfiltrate"')).length, 2);
+  // Each failed line shows Paperclip's parse-error entry, quoting the line.
+  const failed = shown.filter((e) => e.kind === "result" && e.text.includes("Chat transcript error: ")).map((e) => e.text);
+  assert.equal(failed.filter((t) => t.includes('"type":"spin"')).length, 3, "each infinite-loop line shows the parse-error entry");
+  assert.equal(failed.filter((t) => t.includes('"type":"crash"')).length, 2);
+  assert.equal(failed.filter((t) => t.includes('"type":"exfiltrate"')).length, 2);
   assert.ok(shown.some((e) => e.kind === "system" && e.text.includes("host globals the parser can see: none")));
   assert.equal(await page.$$eval("[data-testid=tool-card]", (els) => els.length), 4);
   assert.equal(await page.$$eval("[data-testid=tool-card][data-state=error]", (els) => els.length), 1);

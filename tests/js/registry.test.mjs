@@ -155,6 +155,38 @@ test("adapter objects are stable per type and parser, and their functions work d
   registry.dispose();
 });
 
+test("a failed line shows Paperclip's parse-error entry in a transcript, byte for byte, after a reset", () => {
+  const registry = new ParserRegistry({ loadSource: null });
+  registry.registerSource("counter", COUNTER);
+  const builder = new TranscriptBuilder(registry, "counter", { redactHomePaths: true });
+  builder.push({ ts: "t1", stream: "stdout", chunk: "a\nb\n" });
+  const long = `throw /Users/alice/${"x".repeat(200)}`;
+  const { entries } = builder.push({ ts: "t2", stream: "stdout", chunk: "throw\n" });
+  assert.equal(
+    JSON.stringify(entries),
+    JSON.stringify([{ kind: "result", ts: "t2", text: "Chat transcript error: bad line. Falling back for line: throw", inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, subtype: "transcript_parse_error", isError: true, errors: [] }]),
+  );
+  // The stateful parser was reset after the failure.
+  assert.equal(builder.push({ ts: "t3", stream: "stdout", chunk: "c\n" }).entries[0].text.split(":")[1], "1");
+  // Long lines are quoted to 157 UTF-16 units and "..."; the text is redacted.
+  const [cut] = builder.push({ ts: "t4", stream: "stdout", chunk: `${long.replace("throw", "x")}\n` }).entries;
+  assert.equal(cut.kind, "assistant");
+  builder.dispose();
+  // A parser that throws on a long line with a home path.
+  const thrower = new ParserRegistry({ loadSource: null });
+  thrower.registerSource("t", "export function parseStdoutLine() { throw new Error('no'); }");
+  const b2 = new TranscriptBuilder(thrower, "t", { redactHomePaths: true });
+  const [e2] = b2.push({ ts: "t", stream: "stdout", chunk: `${long}\n` }).entries;
+  assert.equal(e2.text, `Chat transcript error: no. Falling back for line: ${long.slice(0, 157).replace("/Users/alice", "/Users/a****")}...`);
+  // The generic style keeps the raw line; a single parseLine never turns into the entry.
+  const b3 = new TranscriptBuilder(thrower, "t", { failedLineEntry: "generic" });
+  assert.deepEqual(b3.push({ ts: "t", stream: "stdout", chunk: "raw\n" }).entries, [{ kind: "stdout", ts: "t", text: "raw" }]);
+  assert.deepEqual(thrower.parseLine("t", "raw", "t"), [{ kind: "stdout", ts: "t", text: "raw" }]);
+  assert.throws(() => new TranscriptBuilder(thrower, "t", { failedLineEntry: "loud" }), ParseboxOptionsError);
+  registry.dispose();
+  thrower.dispose();
+});
+
 test("registerBuiltin calls trusted functions directly", () => {
   const registry = new ParserRegistry({ loadSource: null });
   const status = registry.registerBuiltin("claude_local", { parseStdoutLine: (line, ts) => ({ kind: "assistant", ts, text: line.toUpperCase() }) });

@@ -2,7 +2,8 @@
 //! live run), and the one path that settles, journals, counts and delivers a line.
 
 use parsebox_transcript::{
-    settle_failure, settle_line, EntryLimits, FailureCode, LineFailure, LineOutcome, SettledLine,
+    settle_failure, settle_line, EntryLimits, FailedLineEntry, FailureCode, LineFailure,
+    LineOutcome, SettledLine,
 };
 
 use crate::diagnostics::{count_line, AnsweredBy};
@@ -92,8 +93,8 @@ impl Host {
         outcome: LineOutcome,
         sink: &mut Vec<Answered>,
     ) -> Option<Option<FailureCode>> {
-        self.settle_with(run, seq, sink, |line, ts, limits| {
-            settle_line(line, ts, outcome, limits)
+        self.settle_with(run, seq, sink, |line, ts, limits, style| {
+            settle_line(line, ts, outcome, limits, style)
         })
     }
 
@@ -105,8 +106,8 @@ impl Host {
         failure: LineFailure,
         sink: &mut Vec<Answered>,
     ) {
-        self.settle_with(run, seq, sink, |line, ts, _| {
-            settle_failure(line, ts, failure)
+        self.settle_with(run, seq, sink, |line, ts, _, style| {
+            settle_failure(line, ts, failure, style)
         });
     }
 
@@ -115,12 +116,17 @@ impl Host {
         run: RunId,
         seq: Seq,
         sink: &mut Vec<Answered>,
-        rule: impl FnOnce(&str, &str, &EntryLimits) -> SettledLine,
+        rule: impl FnOnce(&str, &str, &EntryLimits, FailedLineEntry) -> SettledLine,
     ) -> Option<Option<FailureCode>> {
         let r = self.runs.get_mut(&run)?;
         let index = r.journal.find_pending(seq)?;
         let l = r.journal.line(index)?;
-        let settled = rule(&l.line, &l.ts, &self.options.entry_limits);
+        let settled = rule(
+            &l.line,
+            &l.ts,
+            &self.options.entry_limits,
+            r.failed_line_entry,
+        );
         let (line, ts) = (l.line.clone(), l.ts.clone());
         let delivery = r.journal.settle(index, settled.resets_parser())?;
         let a = self.adapters.get_mut(&r.adapter_type)?;

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use parsebox_transcript::{generic_entry, SettledLine};
+use parsebox_transcript::{generic_entry, FailedLineEntry, SettledLine};
 
 use crate::adapter::Adapter;
 use crate::diagnostics::{count_line, AnsweredBy};
@@ -21,6 +21,8 @@ pub(crate) struct Run {
     /// The engine that was sent this run's `NewRun` (`None`: not bound yet).
     pub(crate) engine: Option<EngineId>,
     pub(crate) journal: Journal,
+    /// What this run's failed lines show.
+    pub(crate) failed_line_entry: FailedLineEntry,
 }
 
 /// The sans-IO host core: see the crate documentation.
@@ -103,6 +105,19 @@ impl Host {
     /// # Errors
     /// [`HostError::Disposed`] after [`Host::dispose`].
     pub fn create_run(&mut self, adapter_type: &str) -> Result<RunId, HostError> {
+        self.create_run_showing(adapter_type, FailedLineEntry::Generic)
+    }
+
+    /// [`create_run`](Self::create_run) whose failed lines show `failed_line_entry`: a
+    /// transcript builder's run shows Paperclip's parse-error entry, as `buildTranscript` does.
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`Host::dispose`].
+    pub fn create_run_showing(
+        &mut self,
+        adapter_type: &str,
+        failed_line_entry: FailedLineEntry,
+    ) -> Result<RunId, HostError> {
         self.check_live()?;
         self.touch(adapter_type);
         let id = RunId(self.next_run);
@@ -113,6 +128,7 @@ impl Host {
                 adapter_type: adapter_type.to_owned(),
                 engine: None,
                 journal: Journal::default(),
+                failed_line_entry,
             },
         );
         if let Some(a) = self.adapters.get_mut(adapter_type) {

@@ -332,7 +332,7 @@ impl Host {
             r.engine = None;
             for l in r.journal.take_pending() {
                 let failure = LineFailure::new(code, reason);
-                let s = settle_failure(&l.line, &l.ts, failure);
+                let s = settle_failure(&l.line, &l.ts, failure, r.failed_line_entry);
                 settled.push((*id, l.seq, l.line, l.ts, l.pending, s));
             }
         }

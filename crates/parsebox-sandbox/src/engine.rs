@@ -94,8 +94,13 @@ fn ensure_ballast(bytes: usize) {
 /// How a budgeted evaluation ended when it did not return a value.
 #[derive(Debug)]
 pub(crate) enum Stop {
-    /// The guest threw (a catchable error): the realm is still clean.
-    Threw(String),
+    /// The guest threw (a catchable error): the realm is still clean. `message` describes the
+    /// thrown value for diagnostics (`TypeError: x is not a function`); `thrown` words it as
+    /// Paperclip's transcript does ([`thrown_text`]).
+    Threw {
+        message: String,
+        thrown: Option<String>,
+    },
     /// The wall-clock deadline passed: the evaluation was dropped mid-flight.
     Deadline,
     /// The heap grew more than allowed.
@@ -109,7 +114,7 @@ pub(crate) enum Stop {
 impl Stop {
     /// Whether boa's VM stack may hold abandoned frames: the realm must be rebuilt.
     pub(crate) fn dirties(&self) -> bool {
-        !matches!(self, Stop::Threw(_))
+        !matches!(self, Stop::Threw { .. })
     }
 }
 
@@ -146,6 +151,23 @@ fn key(s: &'static str) -> PropertyKey {
     PropertyKey::from(JsString::from(s))
 }
 
+/// A string data property of `o` or its first prototypes, read without running guest code (an
+/// accessor, or anything not a string, reads as `None`).
+fn data_string(o: &JsObject, k: &'static str) -> Option<String> {
+    let mut p = Some(o.clone());
+    for _ in 0..8 {
+        let obj = p?;
+        if let Some(d) = obj.borrow().properties().get(&key(k)) {
+            return d
+                .value()
+                .and_then(JsValue::as_string)
+                .map(|s| s.to_std_string_lossy());
+        }
+        p = obj.prototype();
+    }
+    None
+}
+
 /// A short description of a thrown value, read without running guest code.
 fn describe(err: &JsError) -> String {
     if let Some(native) = err.as_native() {
@@ -156,20 +178,7 @@ fn describe(err: &JsError) -> String {
     };
     match v.variant() {
         JsVariant::Object(o) => {
-            let read = |k: &'static str| -> Option<String> {
-                let mut p = Some(o.clone());
-                for _ in 0..8 {
-                    let obj = p?;
-                    if let Some(d) = obj.borrow().properties().get(&key(k)) {
-                        return d
-                            .value()
-                            .and_then(JsValue::as_string)
-                            .map(|s| s.to_std_string_lossy());
-                    }
-                    p = obj.prototype();
-                }
-                None
-            };
+            let read = |k: &'static str| data_string(&o, k);
             match (read("name"), read("message")) {
                 (Some(n), Some(m)) if !m.is_empty() => format!("{n}: {m}"),
                 (Some(n), _) => n,
@@ -182,11 +191,54 @@ fn describe(err: &JsError) -> String {
     }
 }
 
-fn classify(err: JsError) -> Stop {
+fn classify(err: &JsError, ctx: &mut Context, deadline: Deadline) -> Stop {
     match err.as_engine() {
         Some(EngineError::RuntimeLimit(l)) => Stop::Limit(l.to_string()),
         Some(other) => Stop::Fault(other.to_string()),
-        None => Stop::Threw(describe(&err)),
+        None => Stop::Threw {
+            message: describe(err),
+            thrown: thrown_text(err, ctx, deadline),
+        },
+    }
+}
+
+/// What was thrown, as Paperclip's transcript words it: an `Error`'s message when it has one,
+/// a thrown string when it is not empty, else the value as JSON (`42`, `{"code":1}`, `{}` for
+/// an `Error("")`); `None` when that is nothing (`undefined`, a function, a symbol). Read
+/// natively, running no guest code: a value whose JSON would need guest code (a getter,
+/// `toJSON`, a Proxy) is worded by [`describe`] instead.
+fn thrown_text(err: &JsError, ctx: &mut Context, deadline: Deadline) -> Option<String> {
+    if let Some(native) = err.as_native() {
+        let message = native.message();
+        return Some(if message.is_empty() {
+            "{}".to_owned()
+        } else {
+            message.to_owned()
+        });
+    }
+    let v = err.as_opaque()?;
+    match v.variant() {
+        JsVariant::Undefined | JsVariant::Symbol(_) => None,
+        JsVariant::String(s) if s.is_empty() => Some("\"\"".to_owned()),
+        JsVariant::String(s) => Some(s.to_std_string_lossy()),
+        JsVariant::BigInt(b) => Some(b.to_string()),
+        JsVariant::Object(o) if o.is_callable() => None,
+        JsVariant::Object(o) if o.is::<boa_engine::builtins::error::Error>() => {
+            let message = data_string(&o, "message").filter(|m| !m.is_empty());
+            Some(message.unwrap_or_else(|| "{}".to_owned()))
+        }
+        _ => {
+            let caps = Caps {
+                max_depth: 16,
+                max_values: 1_000,
+                max_string_bytes: 64 << 10,
+                deadline,
+            };
+            match Walk::new(ctx, caps, crate::convert::JsonSink::default()).convert(v) {
+                Ok(json) => Some(json),
+                Err(_) => Some(describe(err)),
+            }
+        }
     }
 }
 
@@ -392,7 +444,7 @@ impl Realm {
             let mut fut = Box::pin(script.evaluate_async_with_budget(ctx, cycles));
             loop {
                 match fut.as_mut().poll(&mut cx) {
-                    Poll::Ready(r) => return r.map_err(classify),
+                    Poll::Ready(r) => return Ok(r),
                     Poll::Pending => {
                         if deadline.passed() {
                             return Err(Stop::Deadline);
@@ -408,7 +460,9 @@ impl Realm {
             }
         }));
         match outcome {
-            Ok(r) => r,
+            Ok(Ok(Ok(v))) => Ok(v),
+            Ok(Ok(Err(e))) => Err(classify(&e, &mut self.ctx, deadline)),
+            Ok(Err(stop)) => Err(stop),
             Err(panic) => {
                 let msg = panic
                     .downcast_ref::<&str>()

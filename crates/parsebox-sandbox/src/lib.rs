@@ -40,8 +40,8 @@ use std::fmt;
 use std::rc::Rc;
 
 use parsebox_transcript::{
-    entries_from_return, settle_line, CheckedEntries, EntryLimits, FailureCode, LineFailure,
-    LineOutcome, LineParser, ReturnJson, SettledLine, TranscriptEntry,
+    entries_from_return, settle_line, CheckedEntries, EntryLimits, FailedLineEntry, FailureCode,
+    LineFailure, LineOutcome, LineParser, ReturnJson, SettledLine, TranscriptEntry,
 };
 
 use convert::{JsonSink, Sink, ValueSink};
@@ -361,7 +361,7 @@ fn unavailable() -> LineFailure {
 
 fn stop_failure(stop: &Stop, budget_ms: f64) -> LineFailure {
     match stop {
-        Stop::Threw(m) => LineFailure::new(FailureCode::Threw, m.clone()),
+        Stop::Threw { message, thrown } => LineFailure::threw(message.clone(), thrown.clone()),
         Stop::Deadline => LineFailure::new(
             FailureCode::BudgetExceeded,
             format!("parser exceeded its {budget_ms} ms budget"),
@@ -536,7 +536,13 @@ impl ParserRun {
     pub fn parse_line_settled(&mut self, line: &str, ts: &str) -> SettledLine {
         self.diagnostics.lines += 1;
         let outcome = self.parse_line_raw(line, ts);
-        let settled = settle_line(line, ts, outcome, &self.module.options.entry_limits);
+        let settled = settle_line(
+            line,
+            ts,
+            outcome,
+            &self.module.options.entry_limits,
+            FailedLineEntry::default(),
+        );
         for d in &settled.dropped {
             *self.diagnostics.dropped.entry(d.code()).or_default() += 1;
         }

@@ -138,7 +138,7 @@ pub(crate) fn init_error(e: InitError) -> LoadError {
             C::NoExport,
             "module has no usable export: neither createStdoutParser nor parseStdoutLine is a function",
         ),
-        InitError::Stopped(Stop::Threw(m)) => {
+        InitError::Stopped(Stop::Threw { message: m, .. }) => {
             LoadError::new(C::InitThrew, format!("module initialisation threw: {m}"))
         }
         InitError::Stopped(Stop::Deadline) => LoadError::new(

@@ -242,3 +242,56 @@ fn hoisted_regexes_behave_like_fresh_literals() {
         ]
     );
 }
+
+/// What a thrown value reads as in Paperclip's parse-error entry (`formatTranscriptParserError`):
+/// an Error's message, a non-empty string, else JSON; nothing for `undefined`.
+#[test]
+fn thrown_values_are_worded_as_paperclip_words_them() {
+    let src = "export function parseStdoutLine(line) {\n\
+          if (line === 'error') throw new Error('bad line');\n\
+          if (line === 'type') null.x;\n\
+          if (line === 'empty') throw new Error('');\n\
+          if (line === 'string') throw 'plain words';\n\
+          if (line === 'blank') throw '';\n\
+          if (line === 'number') throw 42;\n\
+          if (line === 'object') throw { code: 7, why: 'x' };\n\
+          if (line === 'undefined') throw undefined;\n\
+          if (line === 'null') throw null;\n\
+          if (line === 'getter') throw { get boom() { for (;;) {} } };\n\
+          return [];\n\
+        }";
+    let m = load(src);
+    let mut run = m.new_run().unwrap();
+    let table: [(&str, Option<&str>); 10] = [
+        ("error", Some("bad line")),
+        ("type", None),
+        ("empty", Some("{}")),
+        ("string", Some("plain words")),
+        ("blank", Some("\"\"")),
+        ("number", Some("42")),
+        ("object", Some(r#"{"code":7,"why":"x"}"#)),
+        ("undefined", None),
+        ("null", Some("null")),
+        ("getter", None),
+    ];
+    for (line, want) in table {
+        let f = run.parse_line_raw(line, TS0).unwrap_err();
+        assert_eq!(f.code, "threw", "{line}");
+        match (line, want) {
+            // A native TypeError: its message, whatever boa words it as.
+            ("type", _) => assert!(
+                f.thrown
+                    .as_deref()
+                    .is_some_and(|t| !t.is_empty() && !t.starts_with("TypeError")),
+                "{f:?}"
+            ),
+            // JSON would run the getter: described without running it.
+            ("getter", _) => assert!(f.thrown.is_some(), "{f:?}"),
+            _ => assert_eq!(f.thrown.as_deref(), want, "{line}"),
+        }
+        // Diagnostics keep the error's name.
+        if line == "error" {
+            assert_eq!(f.message, "Error: bad line");
+        }
+    }
+}

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::entry::TranscriptEntry;
 use crate::jsstr::js_trim;
-use crate::line_rule::LineFailure;
+use crate::line_rule::{failed_line_entry, FailedLineEntry, LineFailure};
 use crate::redact::{redact_entry_paths, redact_home_paths};
 
 /// Which stream a chunk of run output came from.
@@ -149,6 +149,8 @@ pub struct TranscriptOptions {
     /// answers after the line was shown with its provisional generic entry. Costs a second
     /// copy of the entries.
     pub track_lines: bool,
+    /// What a line whose parser failed shows (Paperclip's parse-error entry by default).
+    pub failed_line_entry: FailedLineEntry,
 }
 
 /// What one appended unit (a stdout line, or a stderr/system chunk) produced, with what is
@@ -385,10 +387,15 @@ impl<P: LineParser> TranscriptBuilder<P> {
         };
         let mut produced = match answer {
             Ok(entries) => entries,
-            Err(_) => {
+            Err(failure) => {
                 self.failures += 1;
                 self.parser.reset();
-                vec![crate::generic_entry(line, ts)]
+                vec![failed_line_entry(
+                    line,
+                    ts,
+                    &failure,
+                    self.options.failed_line_entry,
+                )]
             }
         };
         self.redact_all(&mut produced);

@@ -19,8 +19,8 @@ pub mod validate;
 pub use builder::{Chunk, LineAnswer, LineParser, Stream, TranscriptBuilder, TranscriptOptions};
 pub use entry::{DiffChangeType, Extra, TranscriptEntry};
 pub use line_rule::{
-    outcome_resets_parser, settle_failure, settle_line, FailureCode, LineFailure, LineOutcome,
-    ReturnJson, ReturnShape, SettledLine,
+    failed_line_entry, outcome_resets_parser, settle_failure, settle_line, FailedLineEntry,
+    FailureCode, LineFailure, LineOutcome, ReturnJson, ReturnShape, SettledLine,
 };
 pub use ndjson::{read_stored_run, StoredRun};
 pub use validate::{

@@ -12,7 +12,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::entry::TranscriptEntry;
+use crate::entry::{Extra, RunResult, TranscriptEntry};
 use crate::validate::{entries_from_return, CheckedEntries, EntryLimits, Rejection};
 
 /// Why a line fell back to the generic entry. The snake_case names are stable: diagnostics
@@ -106,6 +106,11 @@ pub struct LineFailure {
     pub code: FailureCode,
     /// A human-readable explanation.
     pub message: String,
+    /// For `threw`: the thrown value as Paperclip's transcript words it (the `Error`'s
+    /// message, the thrown string, else the value as JSON); absent when that gives nothing
+    /// (a thrown `undefined`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thrown: Option<String>,
 }
 
 impl LineFailure {
@@ -114,8 +119,100 @@ impl LineFailure {
         Self {
             code,
             message: message.into(),
+            thrown: None,
         }
     }
+
+    /// A `threw` failure: `message` for diagnostics, `thrown` for the transcript (see
+    /// [`LineFailure::thrown`]).
+    pub fn threw(message: impl Into<String>, thrown: Option<String>) -> Self {
+        Self {
+            code: FailureCode::Threw,
+            message: message.into(),
+            thrown,
+        }
+    }
+
+    /// The error text of Paperclip's parse-error entry: what was thrown, or for a failure that
+    /// is not a throw (over budget, a bad return value, …) the message; `unknown parser
+    /// error` when that is empty.
+    pub fn error_text(&self) -> &str {
+        let text = match self.code {
+            FailureCode::Threw => self.thrown.as_deref().unwrap_or(""),
+            _ => &self.message,
+        };
+        if text.is_empty() {
+            "unknown parser error"
+        } else {
+            text
+        }
+    }
+}
+
+/// What the transcript shows for a line whose parser failed (it threw, ran over budget,
+/// returned something that is not entries).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FailedLineEntry {
+    /// Paperclip's `buildTranscript` entry, byte for byte: `{ kind: "result", ts, text:
+    /// "Chat transcript error: <error>. Falling back for line: <line>", inputTokens: 0,
+    /// outputTokens: 0, cachedTokens: 0, costUsd: 0, subtype: "transcript_parse_error",
+    /// isError: true, errors: [] }`, the line cut to 157 UTF-16 units and `...` when it is
+    /// longer than 160. What a transcript shows by default in the package (Paperclip's
+    /// `TranscriptBuilder` drop-in).
+    ParseError,
+    /// The generic parser's `{ kind: "stdout", ts, text: line }`: the raw line, as if no
+    /// parser were registered. What a single `parseLine` answers (Paperclip's own would
+    /// throw), and the Rust default.
+    #[default]
+    Generic,
+}
+
+/// Longest line Paperclip's parse-error entry quotes whole, in UTF-16 units.
+const PREVIEW_UNITS: usize = 160;
+
+/// `line` as Paperclip's parse-error entry quotes it: whole up to 160 UTF-16 units, else the
+/// first 157 and `...` (a surrogate pair cut in half becomes U+FFFD, as a string cannot hold
+/// half a pair).
+fn line_preview(line: &str) -> String {
+    if line.len() <= PREVIEW_UNITS || line.encode_utf16().nth(PREVIEW_UNITS).is_none() {
+        return line.to_owned();
+    }
+    let head: Vec<u16> = line.encode_utf16().take(PREVIEW_UNITS - 3).collect();
+    let mut out = String::from_utf16_lossy(&head);
+    out.push_str("...");
+    out
+}
+
+/// The entry a failed line shows: the one rule for every path that gives up on a line (the
+/// line rule, a builder's own parser, the host's fallbacks). A line whose entries were all
+/// invalid ran to completion and shows the generic entry whatever the style.
+pub fn failed_line_entry(
+    line: &str,
+    ts: &str,
+    failure: &LineFailure,
+    style: FailedLineEntry,
+) -> TranscriptEntry {
+    if style == FailedLineEntry::Generic || failure.code == FailureCode::AllEntriesInvalid {
+        return crate::generic_entry(line, ts);
+    }
+    TranscriptEntry::Result(Box::new(RunResult {
+        ts: ts.to_owned(),
+        text: format!(
+            "Chat transcript error: {}. Falling back for line: {}",
+            failure.error_text(),
+            line_preview(line)
+        ),
+        input_tokens: 0.into(),
+        output_tokens: 0.into(),
+        cached_tokens: 0.into(),
+        cost_usd: 0.into(),
+        subtype: "transcript_parse_error".to_owned(),
+        is_error: true,
+        errors: Vec::new(),
+        extra: Extra::new(),
+    }))
 }
 
 impl fmt::Display for LineFailure {
@@ -185,16 +282,17 @@ pub fn settle_line(
     ts: &str,
     outcome: LineOutcome,
     limits: &EntryLimits,
+    style: FailedLineEntry,
 ) -> SettledLine {
     let checked = outcome.and_then(|value| {
         entries_from_return(value, limits).map_err(|m| LineFailure::new(FailureCode::BadReturn, m))
     });
     match checked {
-        Err(failure) => fell_back(line, ts, failure, Vec::new()),
+        Err(failure) => fell_back(line, ts, failure, Vec::new(), style),
         Ok(CheckedEntries { entries, dropped }) if entries.is_empty() && !dropped.is_empty() => {
             let message = dropped.first().map(ToString::to_string).unwrap_or_default();
             let failure = LineFailure::new(FailureCode::AllEntriesInvalid, message);
-            fell_back(line, ts, failure, dropped)
+            fell_back(line, ts, failure, dropped, style)
         }
         Ok(CheckedEntries { entries, dropped }) => SettledLine {
             entries,
@@ -257,13 +355,24 @@ pub fn outcome_resets_parser<V: ReturnShape>(outcome: &Result<V, LineFailure>) -
 }
 
 /// [`settle_line`] for a line no parser answered (`failure` says why).
-pub fn settle_failure(line: &str, ts: &str, failure: LineFailure) -> SettledLine {
-    fell_back(line, ts, failure, Vec::new())
+pub fn settle_failure(
+    line: &str,
+    ts: &str,
+    failure: LineFailure,
+    style: FailedLineEntry,
+) -> SettledLine {
+    fell_back(line, ts, failure, Vec::new(), style)
 }
 
-fn fell_back(line: &str, ts: &str, failure: LineFailure, dropped: Vec<Rejection>) -> SettledLine {
+fn fell_back(
+    line: &str,
+    ts: &str,
+    failure: LineFailure,
+    dropped: Vec<Rejection>,
+    style: FailedLineEntry,
+) -> SettledLine {
     SettledLine {
-        entries: vec![crate::generic_entry(line, ts)],
+        entries: vec![failed_line_entry(line, ts, &failure, style)],
         fallback: Some(failure),
         dropped,
     }
@@ -382,7 +491,13 @@ mod tests {
         ];
         for (what, outcome, kinds, fallback, dropped, resets) in rows {
             let outcome_copy = outcome.clone();
-            let s = settle_line(LINE, TS, outcome, &EntryLimits::default());
+            let s = settle_line(
+                LINE,
+                TS,
+                outcome,
+                &EntryLimits::default(),
+                FailedLineEntry::Generic,
+            );
             let got: Vec<&str> = s.entries.iter().map(TranscriptEntry::kind).collect();
             assert_eq!(got, kinds, "{what}: kinds");
             assert_eq!(
@@ -419,7 +534,13 @@ mod tests {
     fn configured_limits_are_the_ones_applied() {
         let big = "x".repeat(1_500_000);
         let entry = json!({ "kind": "assistant", "ts": TS, "text": big });
-        let default = settle_line(LINE, TS, Ok(entry.clone()), &EntryLimits::default());
+        let default = settle_line(
+            LINE,
+            TS,
+            Ok(entry.clone()),
+            &EntryLimits::default(),
+            FailedLineEntry::Generic,
+        );
         assert_eq!(
             default.fallback.unwrap().code,
             FailureCode::AllEntriesInvalid
@@ -428,7 +549,7 @@ mod tests {
             max_string_bytes: 4 << 20,
             ..EntryLimits::default()
         };
-        let raised = settle_line(LINE, TS, Ok(entry), &limits);
+        let raised = settle_line(LINE, TS, Ok(entry), &limits, FailedLineEntry::Generic);
         assert!(raised.is_clean());
         assert_eq!(raised.entries[0].text().map(str::len), Some(1_500_000));
 
@@ -440,7 +561,7 @@ mod tests {
             ..EntryLimits::default()
         };
         assert_eq!(
-            settle_line(LINE, TS, Ok(json!(many)), &limits)
+            settle_line(LINE, TS, Ok(json!(many)), &limits, FailedLineEntry::Generic)
                 .entries
                 .len(),
             2_003
@@ -450,14 +571,83 @@ mod tests {
     #[test]
     fn settling_settled_entries_changes_nothing() {
         let out = json!([{ "toolUseId": "t1", "kind": "tool_call", "ts": TS, "name": "ls", "input": {} }]);
-        let once = settle_line(LINE, TS, Ok(out), &EntryLimits::default());
+        let once = settle_line(
+            LINE,
+            TS,
+            Ok(out),
+            &EntryLimits::default(),
+            FailedLineEntry::Generic,
+        );
         let again = settle_line(
             LINE,
             TS,
             Ok(serde_json::to_value(&once.entries).unwrap()),
             &EntryLimits::default(),
+            FailedLineEntry::Generic,
         );
         assert_eq!(once, again);
+    }
+
+    /// Paperclip's parse-error entry, byte for byte, for each kind of failure.
+    #[test]
+    fn a_failed_line_shows_paperclips_parse_error_entry() {
+        let expect = |error: &str, line: &str| {
+            format!(
+                r#"{{"kind":"result","ts":"{TS}","text":"Chat transcript error: {error}. Falling back for line: {line}","inputTokens":0,"outputTokens":0,"cachedTokens":0,"costUsd":0,"subtype":"transcript_parse_error","isError":true,"errors":[]}}"#
+            )
+        };
+        let shown = |outcome: LineOutcome, line: &str| {
+            let s = settle_line(
+                line,
+                TS,
+                outcome,
+                &EntryLimits::default(),
+                FailedLineEntry::ParseError,
+            );
+            assert_eq!(s.entries.len(), 1);
+            serde_json::to_string(&s.entries[0]).unwrap()
+        };
+        let threw =
+            |thrown: Option<&str>| Err(LineFailure::threw("Error: x", thrown.map(str::to_owned)));
+        assert_eq!(shown(threw(Some("bad line")), "l"), expect("bad line", "l"));
+        assert_eq!(shown(threw(Some("42")), "l"), expect("42", "l"));
+        assert_eq!(shown(threw(None), "l"), expect("unknown parser error", "l"));
+        let budget = Err(LineFailure::new(
+            FailureCode::BudgetExceeded,
+            "parser exceeded its 50 ms budget",
+        ));
+        assert_eq!(
+            shown(budget, "l"),
+            expect("parser exceeded its 50 ms budget", "l")
+        );
+        // Lines up to 160 UTF-16 units are quoted whole; longer ones cut to 157 and "...".
+        let exact = "é".repeat(160);
+        assert_eq!(shown(threw(Some("e")), &exact), expect("e", &exact));
+        let long = format!("{}💬{}", "a".repeat(150), "b".repeat(20));
+        let cut = format!("{}💬{}...", "a".repeat(150), "b".repeat(5));
+        assert_eq!(shown(threw(Some("e")), &long), expect("e", &cut));
+        // A line whose entries were all invalid ran to completion: the generic entry.
+        let all_invalid = settle_line(
+            "l",
+            TS,
+            Ok(json!([{ "kind": "nope" }])),
+            &EntryLimits::default(),
+            FailedLineEntry::ParseError,
+        );
+        assert_eq!(all_invalid.entries, vec![crate::generic_entry("l", TS)]);
+        // The generic style keeps the raw line.
+        let generic = settle_line(
+            "l",
+            TS,
+            threw(Some("e")),
+            &EntryLimits::default(),
+            FailedLineEntry::Generic,
+        );
+        assert_eq!(generic.entries, vec![crate::generic_entry("l", TS)]);
+        assert_eq!(
+            serde_json::to_value(FailedLineEntry::ParseError).unwrap(),
+            json!("parseError")
+        );
     }
 
     #[test]

@@ -248,7 +248,13 @@ fn rule_3_a_tool_call_may_leave_input_out() {
         ),
     ];
     for (what, entry, kind, json_text) in rows {
-        let settled = settle_line("the line", "t", Ok(entry), &EntryLimits::default());
+        let settled = settle_line(
+            "the line",
+            "t",
+            Ok(entry),
+            &EntryLimits::default(),
+            Default::default(),
+        );
         assert_eq!(settled.entries.len(), 1, "{what}");
         assert_eq!(settled.entries[0].kind(), kind, "{what}");
         assert_eq!(

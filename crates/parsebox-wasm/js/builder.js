@@ -22,7 +22,7 @@ export class TranscriptBuilder {
   constructor(registry, type, options) {
     if (!(registry instanceof ParserRegistry)) throw new ParseboxOptionsError("TranscriptBuilder needs a ParserRegistry");
     checkString(type, "type");
-    const json = JSON.stringify(checkOptions(options, { redactHomePaths: "boolean" }, "TranscriptBuilder"));
+    const json = JSON.stringify(checkOptions(options, { redactHomePaths: "boolean", failedLineEntry: "failedLineEntry" }, "TranscriptBuilder"));
     this.#registry = registry;
     this.#core = guarded(() => new TranscriptBuilderCore(registry._core(), type, json));
     this.#run = this.#core.run();

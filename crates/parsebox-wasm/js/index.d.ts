@@ -2,6 +2,7 @@
 // status and counters) are generated from the Rust types (types.d.ts, embedded in
 // parsebox_wasm.d.ts); the classes and what the JS host adds to those shapes are declared here.
 import type {
+  FailedLineEntry,
   FailureCode,
   CoreDiagnostics,
   RegistryStatus,
@@ -10,6 +11,7 @@ import type {
 } from "./parsebox_wasm.js";
 
 export type {
+  FailedLineEntry,
   Placement,
   AdapterState,
   DeltaTextBody,
@@ -179,6 +181,11 @@ export declare class ParserRegistry {
 export interface TranscriptBuilderOptions {
   /** Mask user names in home paths (`/Users/alice` → `/Users/a****`). */
   redactHomePaths?: boolean;
+  /**
+   * What a line whose parser failed shows: Paperclip's parse-error `result` entry
+   * (`"parseError"`, the default, as `buildTranscript` shows it) or the raw line (`"generic"`).
+   */
+  failedLineEntry?: FailedLineEntry;
 }
 
 /** What a `push`/`finish` changed: entries from index `from` on. */

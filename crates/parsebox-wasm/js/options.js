@@ -25,6 +25,9 @@ export function checkOptions(options, allowed, what) {
       throw new ParseboxOptionsError(`${what} option "${key}" must be a positive number, got ${String(v)}`);
     }
     if (want === "boolean" && typeof v !== "boolean") throw new ParseboxOptionsError(`${what} option "${key}" must be a boolean`);
+    if (want === "failedLineEntry" && !["parseError", "generic"].includes(v)) {
+      throw new ParseboxOptionsError(`${what} option "${key}" must be "parseError" or "generic", got ${JSON.stringify(v)}`);
+    }
     if (want === "host" && !["inline", "worker", "auto"].includes(v)) {
       throw new ParseboxOptionsError(`${what} option "${key}" must be "inline", "worker" or "auto", got ${JSON.stringify(v)}`);
     }

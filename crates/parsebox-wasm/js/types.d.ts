@@ -148,6 +148,8 @@ export type DiffChangeType = "add" | "remove" | "context" | "hunk" | "file_heade
 
 export type FailureCode = "all_entries_invalid" | "bad_return" | "budget_exceeded" | "deadline" | "engine_fault" | "line_too_long" | "memory_exceeded" | "realm_unavailable" | "threw" | "worker_fault";
 
+export type FailedLineEntry = "parseError" | "generic";
+
 export type RunLogChunk = { 
 /**
  * When the chunk was produced (ISO timestamp).

@@ -4,8 +4,8 @@ use std::rc::Rc;
 
 use parsebox_host::RunId;
 use parsebox_transcript::{
-    generic_entry, Chunk, LineAnswer, LineFailure, LineParser, TranscriptBuilder, TranscriptEntry,
-    TranscriptOptions,
+    generic_entry, Chunk, FailedLineEntry, LineAnswer, LineFailure, LineParser, TranscriptBuilder,
+    TranscriptEntry, TranscriptOptions,
 };
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -66,6 +66,8 @@ impl Drop for HostLine {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct BuilderOptions {
     redact_home_paths: Option<bool>,
+    /// What a line whose parser failed shows; Paperclip's parse-error entry unless given.
+    failed_line_entry: Option<FailedLineEntry>,
 }
 
 /// One transcript of one adapter type, built chunk by chunk.
@@ -94,12 +96,18 @@ impl TranscriptBuilderCore {
         })?;
         let run = {
             let mut s = host.core.enter()?;
-            let run = s.host.create_run(adapter_type).map_err(|_| {
-                into_error(
-                    "ParseboxDisposedError",
-                    "ParserRegistry used after dispose()",
-                )
-            })?;
+            let style = options
+                .failed_line_entry
+                .unwrap_or(FailedLineEntry::ParseError);
+            let run = s
+                .host
+                .create_run_showing(adapter_type, style)
+                .map_err(|_| {
+                    into_error(
+                        "ParseboxDisposedError",
+                        "ParserRegistry used after dispose()",
+                    )
+                })?;
             s.builder_runs.insert(run);
             s.pump();
             run
@@ -112,6 +120,9 @@ impl TranscriptBuilderCore {
             redact_home_paths: options.redact_home_paths.unwrap_or(false),
             retain_chunks: true,
             track_lines: true,
+            // Unused: the host core settles every line (with the run's style) before the
+            // builder sees it, so no line reaches the builder as a failure.
+            failed_line_entry: FailedLineEntry::Generic,
         };
         Ok(Self {
             inner: TranscriptBuilder::new(parser, options),

@@ -34,6 +34,7 @@ fn declarations() -> String {
         Diff::decl(&cfg),
         DiffChangeType::decl(&cfg),
         FailureCode::decl(&cfg),
+        parsebox_transcript::FailedLineEntry::decl(&cfg),
         Chunk::decl(&cfg),
         Stream::decl(&cfg),
         AdapterState::decl(&cfg),

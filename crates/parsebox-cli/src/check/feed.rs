@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use parsebox_sandbox::{ParserRun, SandboxOptions};
 use parsebox_transcript::{
-    settle_line, validate_entry, EntryLimits, FailureCode, LineFailure, Rejection, TranscriptEntry,
+    settle_line, validate_entry, EntryLimits, FailedLineEntry, FailureCode, LineFailure, Rejection,
+    TranscriptEntry,
 };
 use serde_json::Value;
 
@@ -83,7 +84,13 @@ fn feed(
     };
     let limits = &options.entry_limits;
     let returned = raw.as_ref().ok().cloned();
-    let settled = settle_line(&line.text, &line.ts, raw, limits);
+    let settled = settle_line(
+        &line.text,
+        &line.ts,
+        raw,
+        limits,
+        FailedLineEntry::default(),
+    );
     *reset_owed = settled.resets_parser();
     let invalid = match returned {
         Some(value) if !settled.dropped.is_empty() => invalid_entries(value, limits),
