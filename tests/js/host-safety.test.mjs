@@ -180,12 +180,13 @@ test("a chunk the core refuses is not part of the transcript", () => {
   registry.registerSource("counter", COUNTER);
   const builder = new TranscriptBuilder(registry, "counter");
   builder.push({ ts: "t1", stream: "stdout", chunk: "a\n" });
-  // A lone surrogate does not survive JSON: the core refuses the chunk.
-  assert.throws(() => builder.push({ ts: "t2", stream: "stdout", chunk: "b\ud800\n" }), ParseboxChunkError);
-  builder.push({ ts: "t3", stream: "stdout", chunk: "c\n" });
-  assert.deepEqual(builder.entries().map((e) => e.text), ["1:a", "2:c"]);
+  // A chunk whose seq is not a number: the core refuses it, and it is not kept for rebuilds.
+  assert.throws(() => builder.push({ ts: "t2", stream: "stdout", chunk: "b\n", seq: "two" }), ParseboxChunkError);
+  // A lone surrogate is not a reason to refuse a chunk: it shows as U+FFFD.
+  builder.push({ ts: "t3", stream: "stdout", chunk: "c\ud800\n" });
+  assert.deepEqual(builder.entries().map((e) => e.text), ["1:a", "2:c\ufffd"]);
   builder.rebuild();
-  assert.deepEqual(builder.entries().map((e) => e.text), ["1:a", "2:c"]);
+  assert.deepEqual(builder.entries().map((e) => e.text), ["1:a", "2:c\ufffd"]);
   registry.dispose();
 });
 

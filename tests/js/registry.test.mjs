@@ -187,6 +187,21 @@ test("a failed line shows Paperclip's parse-error entry in a transcript, byte fo
   thrower.dispose();
 });
 
+test("a surrogate pair the server split between two chunks is joined; no chunk is refused", () => {
+  const registry = new ParserRegistry({ loadSource: null });
+  const builder = new TranscriptBuilder(registry, "plain");
+  const text = "tool 💬 done\n";
+  const cut = text.indexOf("💬") + 1; // between the two halves, as an 8,192-unit cut can fall
+  assert.deepEqual(builder.push({ ts: "t1", stream: "stdout", chunk: text.slice(0, cut) }).entries, []);
+  assert.deepEqual(builder.push({ ts: "t2", stream: "stdout", chunk: text.slice(cut) }).entries, [{ kind: "stdout", ts: "t2", text: "tool 💬 done" }]);
+  // A truly lone half is U+FFFD; the line around it is kept.
+  builder.push({ ts: "t3", stream: "stdout", chunk: "x\uD83D" });
+  assert.deepEqual(builder.push({ ts: "t4", stream: "stdout", chunk: "y\n" }).entries, [{ kind: "stdout", ts: "t4", text: "x\uFFFDy" }]);
+  assert.deepEqual(builder.push({ ts: "t5", stream: "stderr", chunk: "\uDC2C err" }).entries, [{ kind: "stderr", ts: "t5", text: "\uFFFD err" }]);
+  builder.dispose();
+  registry.dispose();
+});
+
 test("registerBuiltin calls trusted functions directly", () => {
   const registry = new ParserRegistry({ loadSource: null });
   const status = registry.registerBuiltin("claude_local", { parseStdoutLine: (line, ts) => ({ kind: "assistant", ts, text: line.toUpperCase() }) });

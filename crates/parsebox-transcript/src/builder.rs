@@ -186,6 +186,9 @@ pub struct TranscriptBuilder<P> {
     pending: String,
     /// Undecoded trailing bytes of a multi-byte character split across byte chunks.
     pending_bytes: Vec<u8>,
+    /// A high surrogate that ended a UTF-16 stdout chunk: the first half of a pair whose
+    /// second half may start the next chunk.
+    pending_high: Option<u16>,
     last_ts: Option<String>,
     chunks: Vec<Chunk>,
     lines: u64,
@@ -205,6 +208,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             entries: Vec::new(),
             pending: String::new(),
             pending_bytes: Vec::new(),
+            pending_high: None,
             last_ts: None,
             chunks: Vec::new(),
             lines: 0,
@@ -248,6 +252,51 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// Appends one chunk. Returns the range of [`entries`](Self::entries) that this chunk
     /// changed: new entries, and the last earlier entry when a delta merged into it.
     pub fn push(&mut self, chunk: &Chunk) -> Range<usize> {
+        if chunk.stream == Stream::Stdout {
+            if let Some(_lone) = self.pending_high.take() {
+                // The half pair held back was not followed by its other half.
+                let mut text = String::from('\u{fffd}');
+                text.push_str(&chunk.chunk);
+                return self.push_text(&Chunk {
+                    chunk: text,
+                    ..chunk.clone()
+                });
+            }
+        }
+        self.push_text(chunk)
+    }
+
+    /// Appends a chunk given as UTF-16 code units, what a JS string holds (the server cuts
+    /// live chunks by UTF-16 units, so a surrogate pair can be split between two chunks): a
+    /// pair split between two stdout chunks is joined, as Paperclip's line buffer joins it; a
+    /// truly lone surrogate becomes U+FFFD (a Rust string cannot hold it). Never refuses a
+    /// chunk.
+    pub fn push_utf16(
+        &mut self,
+        ts: &str,
+        stream: Stream,
+        units: &[u16],
+        seq: Option<u64>,
+    ) -> Range<usize> {
+        let chunk = if stream == Stream::Stdout {
+            let mut all: Vec<u16> = self.pending_high.take().into_iter().collect();
+            all.extend_from_slice(units);
+            if all.last().is_some_and(|u| (0xD800..0xDC00).contains(u)) {
+                self.pending_high = all.pop();
+            }
+            String::from_utf16_lossy(&all)
+        } else {
+            String::from_utf16_lossy(units)
+        };
+        self.push_text(&Chunk {
+            ts: ts.to_owned(),
+            stream,
+            chunk,
+            seq,
+        })
+    }
+
+    fn push_text(&mut self, chunk: &Chunk) -> Range<usize> {
         let start = self.entries.len();
         let mut first_changed = start;
         if self.options.retain_chunks {
@@ -284,6 +333,9 @@ impl<P: LineParser> TranscriptBuilder<P> {
     pub fn finish(&mut self) -> Range<usize> {
         let start = self.entries.len();
         let mut first_changed = start;
+        if self.pending_high.take().is_some() {
+            self.pending.push('\u{fffd}');
+        }
         if !self.pending_bytes.is_empty() {
             let bytes = std::mem::take(&mut self.pending_bytes);
             self.pending.push_str(&String::from_utf8_lossy(&bytes));
@@ -303,7 +355,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.parser.reset();
         self.entries.clear();
         self.pending.clear();
-        self.pending_bytes.clear();
+        // Held-back bytes and surrogate halves are in no retained chunk: they stay pending.
         self.last_ts = None;
         self.lines = 0;
         self.failures = 0;

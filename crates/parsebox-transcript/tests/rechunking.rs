@@ -102,3 +102,51 @@ proptest! {
         prop_assert_eq!(build_chunks(&stored.chunks), build_chunks(&chunks));
     }
 }
+
+type FnBuilder = TranscriptBuilder<fn(&str, &str) -> Result<Vec<TranscriptEntry>, LineFailure>>;
+
+fn texts(b: &FnBuilder) -> Vec<String> {
+    b.entries()
+        .iter()
+        .map(|e| e.text().unwrap_or_default().to_owned())
+        .collect()
+}
+
+fn utf16_builder() -> FnBuilder {
+    let options = TranscriptOptions {
+        retain_chunks: true,
+        ..TranscriptOptions::default()
+    };
+    TranscriptBuilder::new(parser as fn(&str, &str) -> _, options)
+}
+
+/// Paperclip's server cuts live chunks by UTF-16 units: a surrogate pair split between two
+/// stdout chunks is one character again, a truly lone half is U+FFFD, and no chunk is refused.
+#[test]
+fn a_surrogate_pair_split_between_chunks_is_joined() {
+    let units: Vec<u16> = "a💬b\n".encode_utf16().collect();
+    let (head, tail) = units.split_at(2); // "a" + the high half | the low half + "b\n"
+    let mut b = utf16_builder();
+    assert_eq!(b.push_utf16("t1", Stream::Stdout, head, None), 0..0);
+    b.push_utf16("t2", Stream::Stdout, tail, Some(2));
+    assert_eq!(texts(&b), ["a💬b"]);
+    // A rebuild between the halves keeps the held-back half.
+    b.push_utf16("t3", Stream::Stdout, head, None);
+    b.rebuild();
+    b.push_utf16("t4", Stream::Stdout, tail, None);
+    assert_eq!(texts(&b), ["a💬b", "a💬b"]);
+
+    let mut lone = utf16_builder();
+    lone.push_utf16("t", Stream::Stdout, head, None);
+    lone.push(&Chunk::stdout("t", "c\n")); // the other half never came
+    lone.push_utf16("t", Stream::Stdout, &[0x78, 0xDC00, 0x0A], None); // a lone low half
+    lone.push_utf16("t", Stream::Stdout, head, None);
+    lone.finish();
+    assert_eq!(texts(&lone), ["a\u{fffd}c", "x\u{fffd}", "a\u{fffd}"]);
+
+    // stderr chunks are entries of their own: each half is U+FFFD, as Paperclip renders it.
+    let mut err = utf16_builder();
+    err.push_utf16("t", Stream::Stderr, head, None);
+    err.push_utf16("t", Stream::Stderr, tail, None);
+    assert_eq!(texts(&err), ["a\u{fffd}", "\u{fffd}b\n"]);
+}

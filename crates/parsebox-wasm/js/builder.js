@@ -7,6 +7,16 @@ import { ParserRegistry } from "./registry.js";
 
 const STREAMS = new Set(["stdout", "stderr", "system"]);
 
+/** Whether `s` holds no lone surrogate (`String.prototype.isWellFormed` where it exists). */
+const wellFormed = (s) => (typeof s.isWellFormed === "function" ? s.isWellFormed() : !/[\uD800-\uDFFF]/.test(s));
+
+/** The UTF-16 code units of `s`. */
+function utf16(s) {
+  const units = new Uint16Array(s.length);
+  for (let i = 0; i < s.length; i++) units[i] = s.charCodeAt(i);
+  return units;
+}
+
 /**
  * A run's transcript, built chunk by chunk with Paperclip's `buildTranscript` semantics; each
  * `push` costs work proportional to the chunk and returns what changed.
@@ -73,6 +83,11 @@ export class TranscriptBuilder {
     this.#live();
     if (!chunk || typeof chunk !== "object" || typeof chunk.ts !== "string" || typeof chunk.chunk !== "string" || !STREAMS.has(chunk.stream)) {
       throw new ParseboxChunkError('a chunk is { ts: string, stream: "stdout" | "stderr" | "system", chunk: string, seq?: number }');
+    }
+    if (!wellFormed(chunk.chunk)) {
+      // Half a surrogate pair (the server cuts chunks by UTF-16 units): the core joins it with
+      // its other half, which JSON and UTF-8 could not carry.
+      return this.#call(() => this.#core.pushUtf16(chunk.ts, chunk.stream, utf16(chunk.chunk), chunk.seq));
     }
     const c = chunk.seq === undefined ? { ts: chunk.ts, stream: chunk.stream, chunk: chunk.chunk } : { ts: chunk.ts, stream: chunk.stream, chunk: chunk.chunk, seq: chunk.seq };
     return this.#call(() => this.#core.push(JSON.stringify(c)));

@@ -4,8 +4,8 @@ use std::rc::Rc;
 
 use parsebox_host::RunId;
 use parsebox_transcript::{
-    generic_entry, Chunk, FailedLineEntry, LineAnswer, LineFailure, LineParser, TranscriptBuilder,
-    TranscriptEntry, TranscriptOptions,
+    generic_entry, Chunk, FailedLineEntry, LineAnswer, LineFailure, LineParser, Stream,
+    TranscriptBuilder, TranscriptEntry, TranscriptOptions,
 };
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -147,6 +147,27 @@ impl TranscriptBuilderCore {
             )
         })?;
         let range = self.inner.push(&chunk);
+        self.changed(range)
+    }
+
+    /// Appends a chunk whose text is not well-formed UTF-16 (it holds half a surrogate pair),
+    /// given as its code units: a pair split between two stdout chunks is joined, a lone half
+    /// becomes U+FFFD, the chunk is never refused. Same result shape as `push`.
+    ///
+    /// # Errors
+    /// `ParseboxChunkError` for a stream that is not `stdout`, `stderr` or `system`.
+    #[wasm_bindgen(js_name = pushUtf16)]
+    pub fn push_utf16(
+        &mut self,
+        ts: &str,
+        stream: &str,
+        units: &[u16],
+        seq: Option<f64>,
+    ) -> Result<String, JsValue> {
+        let stream: Stream = serde_json::from_value(serde_json::Value::from(stream))
+            .map_err(|e| into_error("ParseboxChunkError", format!("invalid chunk stream: {e}")))?;
+        let seq = seq.filter(|s| s.is_finite() && *s >= 0.0).map(|s| s as u64);
+        let range = self.inner.push_utf16(ts, stream, units, seq);
         self.changed(range)
     }
 
