@@ -207,6 +207,12 @@ test("registerBuiltin calls trusted functions directly", () => {
   const status = registry.registerBuiltin("claude_local", { parseStdoutLine: (line, ts) => ({ kind: "assistant", ts, text: line.toUpperCase() }) });
   assert.equal(status.state, "builtin");
   assert.deepEqual(registry.parseLine("claude_local", "hi", "t"), [{ kind: "assistant", ts: "t", text: "HI" }]);
+  // A built-in that throws shows Paperclip's parse-error entry in a transcript, worded alike.
+  registry.registerBuiltin("thrower", { parseStdoutLine: (line) => { throw line === "obj" ? { code: 7 } : new TypeError("nope"); } });
+  const builder = new TranscriptBuilder(registry, "thrower");
+  const { entries } = builder.push({ ts: "t", stream: "stdout", chunk: "x\nobj\n" });
+  assert.deepEqual(entries.map((e) => e.text), ["Chat transcript error: nope. Falling back for line: x", 'Chat transcript error: {"code":7}. Falling back for line: obj']);
+  builder.dispose();
   registry.dispose();
 });
 

@@ -67,9 +67,7 @@ impl InstanceFactory for BuiltinParser {
                 )),
             };
         };
-        let instance = create
-            .call0(&JsValue::NULL)
-            .map_err(|e| LineFailure::new(FailureCode::Threw, describe(&e)))?;
+        let instance = create.call0(&JsValue::NULL).map_err(|e| threw(&e))?;
         let get = |name: &str| {
             js_sys::Reflect::get(&instance, &JsValue::from_str(name))
                 .ok()
@@ -95,7 +93,7 @@ impl ParserInstance for BuiltinRun {
         let out = self
             .parse_line
             .call2(&self.this, &JsValue::from_str(line), &JsValue::from_str(ts))
-            .map_err(|e| LineFailure::new(FailureCode::Threw, describe(&e)))?;
+            .map_err(|e| threw(&e))?;
         if out.is_undefined() {
             return Ok(serde_json::Value::Null);
         }
@@ -105,10 +103,22 @@ impl ParserInstance for BuiltinRun {
 
     fn reset(&mut self) -> Result<(), LineFailure> {
         if let Some(reset) = &self.reset {
-            reset
-                .call0(&self.this)
-                .map_err(|e| LineFailure::new(FailureCode::Threw, describe(&e)))?;
+            reset.call0(&self.this).map_err(|e| threw(&e))?;
         }
         Ok(())
     }
+}
+
+/// A built-in's exception as a `threw` failure: described for diagnostics, and worded as
+/// Paperclip's transcript words it (an `Error`'s message, a non-empty string, else the value as
+/// JSON; nothing for `undefined`). Built-ins are trusted page code, so `JSON.stringify` may run.
+fn threw(e: &JsValue) -> LineFailure {
+    let message = e
+        .dyn_ref::<js_sys::Error>()
+        .map(|err| String::from(err.message()))
+        .filter(|m| !m.is_empty());
+    let thrown = message
+        .or_else(|| e.as_string().filter(|s| !s.is_empty()))
+        .or_else(|| js_sys::JSON::stringify(e).ok().and_then(|s| s.as_string()));
+    LineFailure::threw(describe(e), thrown)
 }
