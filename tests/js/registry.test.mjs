@@ -202,6 +202,27 @@ test("a surrogate pair the server split between two chunks is joined; no chunk i
   registry.dispose();
 });
 
+test("adapter(type).parseStdoutLine is the module's own stateless function when it has one", () => {
+  // Like grok's parser: a stateless export beside the factory.
+  const BOTH = `
+export function parseStdoutLine(line, ts) { return [{ kind: "assistant", ts, text: line }]; }
+export function createStdoutParser() {
+  let seen = 0;
+  return { parseLine(line, ts) { seen++; return [{ kind: "assistant", ts, text: (seen > 1 ? "\\n" : "") + line }]; } };
+}`;
+  const registry = new ParserRegistry({ loadSource: null });
+  registry.registerSource("grok", BOTH);
+  const { parseStdoutLine, createStdoutParser } = registry.adapter("grok");
+  assert.equal(parseStdoutLine("Confirmed", "t")[0].text, "Confirmed");
+  assert.equal(parseStdoutLine("Confirmed", "t")[0].text, "Confirmed");
+  assert.equal(registry.parseLine("grok", "Confirmed", "t")[0].text, "Confirmed");
+  // A run is a createStdoutParser() instance, with its state.
+  const run = createStdoutParser();
+  assert.equal(run.parseLine("a", "t")[0].text, "a");
+  assert.equal(run.parseLine("b", "t")[0].text, "\nb");
+  registry.dispose();
+});
+
 test("registerBuiltin calls trusted functions directly", () => {
   const registry = new ParserRegistry({ loadSource: null });
   const status = registry.registerBuiltin("claude_local", { parseStdoutLine: (line, ts) => ({ kind: "assistant", ts, text: line.toUpperCase() }) });

@@ -44,7 +44,11 @@ fn main() {
     let config = br#"{"lineBudgetMs":1000,"initBudgetMs":1000,"maxSourceBytes":1048576,"maxLineBytes":4194304,"maxMemoryBytes":268435456}"#;
     let started = session.start(&source, config);
     assert!(started.starts_with(r#"{"Ok""#), "start failed: {started}");
-    let new_run = serde_json::to_vec(&[EngineOp::NewRun { run: RunId(1) }]).unwrap();
+    let new_run = serde_json::to_vec(&[EngineOp::NewRun {
+        run: RunId(1),
+        stateless: false,
+    }])
+    .unwrap();
     session.run(&new_run, |_| {});
 
     let t0 = Instant::now();

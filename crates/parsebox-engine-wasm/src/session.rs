@@ -247,7 +247,10 @@ mod tests {
     #[test]
     fn a_frame_and_its_json_give_the_same_answers() {
         let ops = [
-            EngineOp::NewRun { run: RunId(1) },
+            EngineOp::NewRun {
+                run: RunId(1),
+                stateless: false,
+            },
             EngineOp::Line {
                 seq: 5,
                 run: RunId(1),

@@ -60,8 +60,13 @@ struct Loaded(ParserModule);
 
 impl InstanceFactory for Loaded {
     type Instance = Instance;
-    fn new_instance(&mut self) -> Result<Instance, LineFailure> {
-        self.0.new_run().map(Instance).map_err(|e| {
+    fn new_instance(&mut self, stateless: bool) -> Result<Instance, LineFailure> {
+        let run = if stateless {
+            self.0.new_stateless_run()
+        } else {
+            self.0.new_run()
+        };
+        run.map(Instance).map_err(|e| {
             LineFailure::new(
                 FailureCode::RealmUnavailable,
                 format!("could not start the run: {e}"),

@@ -34,6 +34,11 @@ pub enum EngineOp {
     NewRun {
         /// The run to create.
         run: RunId,
+        /// Call the module's own `parseStdoutLine` on each line, when it exports one besides
+        /// `createStdoutParser`: a type's default run, since Paperclip's
+        /// `adapter.parseStdoutLine` is the module's stateless function.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        stateless: bool,
     },
     /// Parse one line in `run` and answer it with `seq` through
     /// [`Host::handle_answers`](crate::Host::handle_answers). Before starting a line with

@@ -30,11 +30,12 @@ pub trait ParserInstance {
 pub trait InstanceFactory {
     /// The instance type.
     type Instance: ParserInstance;
-    /// A fresh instance (fresh module state).
+    /// A fresh instance (fresh module state); `stateless`: one that calls the module's own
+    /// `parseStdoutLine` when it has one (see [`EngineOp::NewRun`]).
     ///
     /// # Errors
     /// Why the instance could not be made; every line of the run then fails with it.
-    fn new_instance(&mut self) -> Result<Self::Instance, LineFailure>;
+    fn new_instance(&mut self, stateless: bool) -> Result<Self::Instance, LineFailure>;
 }
 
 /// One line's outcome from the instances `F` makes.
@@ -79,8 +80,8 @@ impl<F: InstanceFactory> EngineRuns<F> {
         let mut answers = Vec::new();
         for op in ops {
             match op {
-                EngineOp::NewRun { run } => {
-                    let instance = self.factory.new_instance();
+                EngineOp::NewRun { run, stateless } => {
+                    let instance = self.factory.new_instance(stateless);
                     self.runs.insert(
                         run,
                         Slot {

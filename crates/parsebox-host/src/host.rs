@@ -23,6 +23,8 @@ pub(crate) struct Run {
     pub(crate) journal: Journal,
     /// What this run's failed lines show.
     pub(crate) failed_line_entry: FailedLineEntry,
+    /// The type's default run: the module's own `parseStdoutLine` answers its lines.
+    pub(crate) stateless: bool,
 }
 
 /// The sans-IO host core: see the crate documentation.
@@ -129,6 +131,7 @@ impl Host {
                 engine: None,
                 journal: Journal::default(),
                 failed_line_entry,
+                stateless: false,
             },
         );
         if let Some(a) = self.adapters.get_mut(adapter_type) {
@@ -149,6 +152,9 @@ impl Host {
             return Ok(run);
         }
         let run = self.create_run(adapter_type)?;
+        if let Some(r) = self.runs.get_mut(&run) {
+            r.stateless = true;
+        }
         if let Some(a) = self.adapters.get_mut(adapter_type) {
             a.default_run = Some(run);
         }
@@ -428,8 +434,9 @@ impl Host {
         }
         r.journal = Journal::default();
         r.engine = Some(engine);
+        let stateless = r.stateless;
         if let Some(e) = self.engines.get_mut(&engine) {
-            e.queue(EngineOp::NewRun { run });
+            e.queue(EngineOp::NewRun { run, stateless });
         }
     }
 

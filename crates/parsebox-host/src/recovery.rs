@@ -188,8 +188,9 @@ impl Host {
             }
             r.engine = Some(new);
             let ops = r.journal.replay_ops(run);
+            let stateless = r.stateless;
             if let Some(e) = self.engines.get_mut(&new) {
-                e.queue(EngineOp::NewRun { run });
+                e.queue(EngineOp::NewRun { run, stateless });
                 for op in ops {
                     e.queue(op);
                 }

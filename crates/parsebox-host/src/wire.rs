@@ -8,7 +8,7 @@
 //!
 //! ```text
 //! record   = tag:u8  len:u32le  body[len]
-//! newRun   = 0xB1, body = run:u64le
+//! newRun   = 0xB1, body = run:u64le [stateless:u8]
 //! line     = 0xB2, body = run:u64le seq:u64le replay:u8 tsLen:u32le ts[tsLen] line[rest]
 //! reset    = 0xB3, body = run:u64le
 //! dropRun  = 0xB4, body = run:u64le
@@ -42,7 +42,19 @@ fn put_u32(out: &mut Vec<u8>, n: usize) {
 pub fn encode_ops(ops: &[EngineOp], out: &mut Vec<u8>) {
     for op in ops {
         match op {
-            EngineOp::NewRun { run } => short(out, NEW_RUN, *run),
+            EngineOp::NewRun {
+                run,
+                stateless: false,
+            } => short(out, NEW_RUN, *run),
+            EngineOp::NewRun {
+                run,
+                stateless: true,
+            } => {
+                out.push(NEW_RUN);
+                put_u32(out, 9);
+                out.extend_from_slice(&run.0.to_le_bytes());
+                out.push(1);
+            }
             EngineOp::Reset { run } => short(out, RESET, *run),
             EngineOp::DropRun { run } => short(out, DROP_RUN, *run),
             EngineOp::Line {
@@ -118,7 +130,10 @@ fn decode_record(tag: u8, body: &[u8]) -> Result<EngineOp, String> {
     let (run, rest) = take_u64(body)?;
     let run = RunId(run);
     match tag {
-        NEW_RUN => Ok(EngineOp::NewRun { run }),
+        NEW_RUN => Ok(EngineOp::NewRun {
+            run,
+            stateless: rest.first().is_some_and(|&f| f != 0),
+        }),
         RESET => Ok(EngineOp::Reset { run }),
         DROP_RUN => Ok(EngineOp::DropRun { run }),
         LINE => {
@@ -194,7 +209,14 @@ mod tests {
     #[test]
     fn every_op_survives_the_round_trip() {
         let ops = vec![
-            EngineOp::NewRun { run: RunId(7) },
+            EngineOp::NewRun {
+                run: RunId(7),
+                stateless: false,
+            },
+            EngineOp::NewRun {
+                run: RunId(8),
+                stateless: true,
+            },
             line(1, "plain", "2026-01-01T00:00:00Z", false),
             line(u64::MAX, "ünïcødé 💬 and \"quotes\"\n", "", true),
             line(3, "", "t", false),

@@ -14,6 +14,23 @@ fn worker() -> parsebox_host::HostOptions {
     options(|o| o.host = HostPlacement::Worker)
 }
 
+/// A created run (a `createStdoutParser()` instance) is not stateless.
+#[test]
+fn a_created_run_is_a_factory_instance() {
+    let mut sim = Sim::with_parser(options(|_| {}), "a");
+    let run = sim.host.create_run("a").unwrap();
+    let LineStep::RunNow { ops, .. } = sim.host.parse_line(run, "x", TS).unwrap() else {
+        panic!("inline lines run now")
+    };
+    assert!(matches!(
+        ops[0],
+        EngineOp::NewRun {
+            stateless: false,
+            ..
+        }
+    ));
+}
+
 /// Inline: the executor runs the ops at once and the answer comes back from
 /// `handle_answers`; the run's state carries from line to line; everything is counted once.
 #[test]
@@ -24,7 +41,10 @@ fn an_inline_line_is_answered_synchronously() {
     let LineStep::RunNow { engine, seq, ops } = step else {
         panic!("inline lines run now: {step:?}")
     };
-    assert!(matches!(ops[0], EngineOp::NewRun { run: r } if r == run));
+    // The type's default run calls the module's own parseStdoutLine (Paperclip's
+    // adapter.parseStdoutLine); a created run is a createStdoutParser() instance.
+    assert!(matches!(ops[0], EngineOp::NewRun { run: r, stateless: true } if r == run));
+
     assert!(matches!(&ops[1], EngineOp::Line { seq: s, replay: false, .. } if *s == seq));
     let answered = sim.host.handle_answers(
         0.0,

@@ -128,6 +128,8 @@ pub(crate) struct Realm {
     /// share their chunk's ts, so most lines skip both conversions.
     last_ts: Option<(String, JsString, i64)>,
     call: Script,
+    /// Calls the module's `parseStdoutLine` (`__parsebox.f`).
+    direct: Script,
     conv: Script,
     reset: Script,
     pub(crate) entry: EntryPoint,
@@ -397,6 +399,7 @@ impl Realm {
             date_parse,
             last_ts: None,
             call,
+            direct: direct.clone(),
             conv,
             reset,
             entry: EntryPoint::ParseStdoutLine,
@@ -424,6 +427,14 @@ impl Realm {
             _ => return Err(InitError::Exports("no_export")),
         };
         Ok(realm)
+    }
+
+    /// Sends lines to the module's own `parseStdoutLine` instead of the factory's instance,
+    /// when the module exports both (a no-op otherwise).
+    pub(crate) fn use_stateless(&mut self) {
+        if self.also_stateless {
+            self.call = self.direct.clone();
+        }
     }
 
     /// Evaluates `script` under the budget: boa yields every `opts.budget_cycles` "cycles"; at

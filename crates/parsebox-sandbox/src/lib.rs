@@ -283,18 +283,36 @@ impl ParserModule {
     /// The same initialisation errors as [`ParserModule::load`] (a module that behaved at load
     /// time but not now, e.g. because it ran out of budget on a loaded machine).
     pub fn new_run(&self) -> Result<ParserRun, LoadError> {
+        self.start_run(false)
+    }
+
+    /// A run whose lines go to the module's own `parseStdoutLine` when it exports one besides
+    /// `createStdoutParser` (otherwise the same as [`new_run`](Self::new_run)): what Paperclip's
+    /// `adapter.parseStdoutLine` calls, the module's stateless function.
+    ///
+    /// # Errors
+    /// As [`new_run`](Self::new_run).
+    pub fn new_stateless_run(&self) -> Result<ParserRun, LoadError> {
+        self.start_run(true)
+    }
+
+    fn start_run(&self, stateless: bool) -> Result<ParserRun, LoadError> {
         let spare = self
             .spare
             .0
             .try_borrow_mut()
             .ok()
             .and_then(|mut s| s.take());
-        let realm = match spare {
+        let mut realm = match spare {
             Some(realm) => realm,
             None => Realm::new(&self.prepared, &self.options).map_err(init_error)?,
         };
+        if stateless {
+            realm.use_stateless();
+        }
         Ok(ParserRun {
             module: self.clone(),
+            stateless,
             realm: Some(realm),
             history: Vec::new(),
             history_bytes: 0,
@@ -336,6 +354,8 @@ enum Op {
 /// One run's parser: a realm with one parser instance. Not `Send` (boa contexts are not).
 pub struct ParserRun {
     module: ParserModule,
+    /// Lines go to the module's own `parseStdoutLine` (see [`ParserModule::new_stateless_run`]).
+    stateless: bool,
     realm: Option<Realm>,
     history: Vec<Op>,
     history_bytes: usize,
@@ -491,6 +511,9 @@ impl ParserRun {
             })
         };
         let mut realm = fresh()?;
+        if self.stateless {
+            realm.use_stateless();
+        }
         if !self.history_complete {
             self.diagnostics.state_lost += 1;
             self.realm = Some(realm);

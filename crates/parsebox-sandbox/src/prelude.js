@@ -521,8 +521,11 @@
       var inst = factory();
       if (!inst || typeof inst.parseLine !== "function") return "bad_factory";
       defineProperty(P, "i", { __proto__: null, value: inst });
-      // The stateless export too, when there is one (ParserModule::exports reports it).
-      return typeof direct === "function" ? "createStdoutParser+parseStdoutLine" : "createStdoutParser";
+      // The stateless export too, when there is one (ParserModule::exports reports it; a
+      // type's default run calls it, as Paperclip's adapter.parseStdoutLine does).
+      if (typeof direct !== "function") return "createStdoutParser";
+      defineProperty(P, "f", { __proto__: null, value: direct });
+      return "createStdoutParser+parseStdoutLine";
     }
     if (typeof direct === "function") {
       defineProperty(P, "f", { __proto__: null, value: direct });

@@ -295,3 +295,27 @@ fn thrown_values_are_worded_as_paperclip_words_them() {
         }
     }
 }
+
+/// A module that exports both: runs are `createStdoutParser()` instances, and a stateless run
+/// calls the module's own `parseStdoutLine`, as Paperclip's `adapter.parseStdoutLine` does.
+#[test]
+fn a_stateless_run_calls_the_modules_own_function() {
+    let src = "export function parseStdoutLine(line, ts) { return [{ kind: 'stdout', ts, text: 'plain ' + line }]; }\n\
+        export function createStdoutParser() { let n = 0; return { parseLine(line, ts) { n++; return [{ kind: 'stdout', ts, text: n + ' ' + line }]; } }; }";
+    let m = load(src);
+    let text = |run: &mut ParserRun, line: &str| {
+        let v = run.parse_line_raw(line, TS0).unwrap();
+        v[0]["text"].as_str().unwrap().to_owned()
+    };
+    let mut stateful = m.new_run().unwrap();
+    assert_eq!(text(&mut stateful, "a"), "1 a");
+    assert_eq!(text(&mut stateful, "b"), "2 b");
+    let mut stateless = m.new_stateless_run().unwrap();
+    assert_eq!(text(&mut stateless, "a"), "plain a");
+    assert_eq!(text(&mut stateless, "b"), "plain b");
+    // A module with the factory alone: a stateless run is an instance like any other.
+    let only = load("export function createStdoutParser() { let n = 0; return { parseLine(l, ts) { n++; return [{ kind: 'stdout', ts, text: String(n) }]; } }; }");
+    let mut run = only.new_stateless_run().unwrap();
+    assert_eq!(text(&mut run, "a"), "1");
+    assert_eq!(text(&mut run, "b"), "2");
+}

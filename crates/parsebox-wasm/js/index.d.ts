@@ -157,7 +157,11 @@ export type ChangeListener = (adapterType: string, status: AdapterStatus, lines:
 /** The parser registry. See the README for the lifecycle. */
 export declare class ParserRegistry {
   constructor(options?: ParserRegistryOptions);
-  /** Parses one line synchronously; never throws for parser failures. */
+  /**
+   * Parses one line synchronously; never throws for parser failures. Lines go to the type's
+   * default run: the module's own `parseStdoutLine` when it exports one (as Paperclip's
+   * `adapter.parseStdoutLine`), else one long-lived `createStdoutParser()` instance.
+   */
   parseLine(adapterType: string, line: string, ts: string): TranscriptEntry[];
   /** Compiles `source` as `adapterType`'s parser now and returns the resulting status. */
   registerSource(adapterType: string, source: string, contractVersion?: string | null): AdapterStatus;

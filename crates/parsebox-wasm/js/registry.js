@@ -37,7 +37,10 @@ export class ParserRegistry {
     this.#executor.attach(this.#core, this.#core.engineConfig());
   }
 
-  /** Parses one line of `type`'s output, synchronously. Never throws for parser failures. */
+  /**
+   * Parses one line of `type`'s output, synchronously, in the type's default run (the module's
+   * own `parseStdoutLine` when it has one). Never throws for parser failures.
+   */
   parseLine(type, line, ts) {
     checkString(type, "type");
     checkString(line, "line");

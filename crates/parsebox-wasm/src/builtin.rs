@@ -53,8 +53,18 @@ pub(crate) struct BuiltinRun {
 impl InstanceFactory for BuiltinParser {
     type Instance = BuiltinRun;
 
-    fn new_instance(&mut self) -> Result<BuiltinRun, LineFailure> {
-        let Some(create) = &self.create_stdout_parser else {
+    fn new_instance(&mut self, stateless: bool) -> Result<BuiltinRun, LineFailure> {
+        // A type's default run calls the stateless function when there is one, as Paperclip's
+        // adapter.parseStdoutLine does; other runs get a createStdoutParser() instance.
+        let create = match (
+            &self.create_stdout_parser,
+            stateless,
+            &self.parse_stdout_line,
+        ) {
+            (Some(_), true, Some(_)) => None,
+            (create, _, _) => create.as_ref(),
+        };
+        let Some(create) = create else {
             return match &self.parse_stdout_line {
                 Some(parse) => Ok(BuiltinRun {
                     this: JsValue::NULL,

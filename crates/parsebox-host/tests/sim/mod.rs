@@ -210,7 +210,7 @@ impl Sim {
             .expect("ops for a live engine");
         for op in ops {
             match op {
-                EngineOp::NewRun { run } | EngineOp::Reset { run } => {
+                EngineOp::NewRun { run, .. } | EngineOp::Reset { run } => {
                     e.runs.insert(run, 0);
                 }
                 EngineOp::DropRun { run } => {
@@ -255,7 +255,7 @@ impl Sim {
             return false;
         };
         match op {
-            EngineOp::NewRun { run } | EngineOp::Reset { run } => {
+            EngineOp::NewRun { run, .. } | EngineOp::Reset { run } => {
                 e.runs.insert(run, 0);
             }
             EngineOp::DropRun { run } => {
