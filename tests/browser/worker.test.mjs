@@ -145,6 +145,18 @@ test("auto host: a parser moves to the worker after its first budget overrun inl
   assert.deepEqual(shown, ["one #1", "error for attack", "two #2", "error for attack", "three #3"], JSON.stringify(out));
 });
 
+test("auto host: the clock decides — a long native step inline moves the parser to the worker", async () => {
+  // /\s+$/ over many spaces is one quadratic native regex step: the in-engine budget never
+  // sees it; the host times the call and moves the type off the main thread after it.
+  const source = "export function parseStdoutLine(line, ts) { return [{ kind: 'system', ts, text: line.trim().slice(0, 5) + ' ' + /\\s+$/.test(line) }]; }";
+  const spaces = " ".repeat(6000);
+  const out = await page.evaluate(([s, slow]) => window.runAuto(s, ["one", "two" + slow + "x", "three"]), [source, spaces]);
+  assert.deepEqual(out.statuses, ["inline", "worker", "worker"], JSON.stringify(out));
+  assert.deepEqual(out.texts, ["one false", "two   false", "three false"], JSON.stringify(out));
+  assert.equal(out.counters.clockOverruns, 1, JSON.stringify(out));
+  assert.equal(out.counters.placementMoves, 1, JSON.stringify(out));
+});
+
 test("late answers from the worker keep what the registry's limits allow, counted once in the page", async () => {
   const source = `export function parseStdoutLine(line, ts) {
     // Two halves: repeat() of 2^20 or more counts against the loop limit (the never-block issue).

@@ -190,6 +190,18 @@ test("a chunk the core refuses is not part of the transcript", () => {
   registry.dispose();
 });
 
+test("the clock decides: one long native step inline is counted, its answer kept", () => {
+  // /\s+$/ on a long run of spaces is one native regex step, quadratic, unseen by the
+  // in-engine budget; the host times the call instead.
+  const registry = new ParserRegistry({ loadSource: null, lineBudgetMs: 5 });
+  registry.registerSource("slow", "export function parseStdoutLine(line, ts) { return [{ kind: 'system', ts, text: String(/\\s+$/.test(line)) }]; }");
+  registry.parseLine("slow", "warm", "t"); // the run's first call builds its realm: not counted
+  assert.equal(registry.diagnostics("slow").host.clockOverruns, 0);
+  assert.deepEqual(registry.parseLine("slow", " ".repeat(3000) + "x", "t"), [{ kind: "system", ts: "t", text: "false" }]);
+  assert.equal(registry.diagnostics("slow").host.clockOverruns, 1);
+  registry.dispose();
+});
+
 test("a line over budget falls back alone and the parser carries on", () => {
   const registry = new ParserRegistry({ loadSource: null, lineBudgetMs: 50 });
   registry.registerSource("spin", "export function parseStdoutLine(line, ts) { if (line === 'spin') { for (;;) {} } return [{ kind: 'system', ts, text: line }]; }");

@@ -83,6 +83,57 @@ impl Host {
         out
     }
 
+    /// [`handle_answers`](Self::handle_answers) for one synchronous call into an inline engine
+    /// that took `elapsed_ms` by the executor's clock. The clock decides, not the engine's own
+    /// counters: a call with live lines, no replay and no run start (a fresh realm is the
+    /// engine's work, not the parser's) that took longer than their line budgets
+    /// together is an overrun whatever ran inside it (a getter, a Proxy trap, one long native
+    /// step the in-engine budget cannot see), counted as `clockOverruns`; under `host: auto` the
+    /// type then moves to a Worker, where a deadline can stop it. The answers are kept: they are
+    /// right, only late.
+    pub fn handle_inline_answers(
+        &mut self,
+        now_ms: f64,
+        engine: EngineId,
+        answers: Vec<(Seq, LineOutcome)>,
+        elapsed_ms: f64,
+    ) -> Vec<Answered> {
+        let started_run = self
+            .engines
+            .get(&engine)
+            .is_some_and(|e| e.last_batch_started_run);
+        let (live, replays) = self.engines.get(&engine).map_or((0, 0), |e| {
+            let owed = e.in_flight.iter().take(answers.len());
+            owed.fold((0usize, 0usize), |(l, r), f| {
+                if f.replay {
+                    (l, r + 1)
+                } else {
+                    (l + 1, r)
+                }
+            })
+        });
+        let inline_type = self
+            .engines
+            .get(&engine)
+            .filter(|e| e.placement == Placement::Inline)
+            .map(|e| e.adapter_type.clone());
+        let out = self.handle_answers(now_ms, engine, answers);
+        #[allow(clippy::cast_precision_loss)]
+        let budget = self.options.line_budget_ms * live as f64;
+        let Some(adapter_type) = inline_type else {
+            return out;
+        };
+        if live > 0 && replays == 0 && !started_run && elapsed_ms > budget {
+            if let Some(a) = self.adapters.get_mut(&adapter_type) {
+                a.diag.host.clock_overruns += 1;
+            }
+            if self.options.host == HostPlacement::Auto {
+                self.move_to_worker(now_ms, engine);
+            }
+        }
+        out
+    }
+
     /// Settles line `seq` of `run` with `outcome`: the one path every answered line takes.
     /// Returns `None` when the line is gone (its run dropped), else the fallback code, if the
     /// line fell back.

@@ -50,6 +50,9 @@ pub struct HostCounters {
     pub state_lost: u64,
     /// Moves of a type from an inline engine to a Worker engine.
     pub placement_moves: u64,
+    /// Calls into an inline engine that took longer than their lines' budget by the host's
+    /// clock (whatever the engine's own budget saw).
+    pub clock_overruns: u64,
     /// Lines shown provisionally and settled later ([`Command::LateAnswer`](crate::Command::LateAnswer)).
     pub late_answers: u64,
     /// Answers ignored: from an ended engine, for a dropped run, out of order or duplicated.

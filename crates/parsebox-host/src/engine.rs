@@ -51,6 +51,8 @@ pub(crate) struct Engine {
     pub(crate) replay_deadline: Option<f64>,
     /// When `StartEngine` was issued (executor clock): the load time is measured from it.
     pub(crate) start_requested_ms: f64,
+    /// The last batch sent started a run (a `NewRun`: a fresh realm, not the parser's work).
+    pub(crate) last_batch_started_run: bool,
 }
 
 impl Engine {
@@ -67,6 +69,7 @@ impl Engine {
             line_deadline: None,
             replay_deadline: None,
             start_requested_ms: 0.0,
+            last_batch_started_run: false,
         }
     }
 
@@ -91,6 +94,10 @@ impl Engine {
     /// Takes the outbox for sending: everything owed so far has now been sent.
     pub(crate) fn take_outbox(&mut self) -> Vec<EngineOp> {
         self.sent = self.in_flight.len();
+        self.last_batch_started_run = self
+            .outbox
+            .iter()
+            .any(|op| matches!(op, EngineOp::NewRun { .. }));
         std::mem::take(&mut self.outbox)
     }
 

@@ -307,3 +307,67 @@ fn an_inline_trap_answers_the_caller_and_moves_the_type() {
         "reset after the trap, like any failed line"
     );
 }
+
+/// The clock decides: an inline call that answered correctly but took longer than its line's
+/// budget (work the engine's own counters cannot see: a getter, a Proxy trap, one long native
+/// step) is counted, keeps its answer, and under `auto` moves the type to a Worker.
+#[test]
+fn an_inline_call_over_budget_by_the_clock_moves_the_type() {
+    for (placement, moves) in [(HostPlacement::Auto, true), (HostPlacement::Inline, false)] {
+        let mut sim = Sim::with_parser(options(|o| o.host = placement), "a");
+        let run = sim.host.default_run("a").unwrap();
+        assert_eq!(text(&sim.parse(run, "a")), "a#1");
+        let LineStep::RunNow { engine, seq, .. } = sim.host.parse_line(run, "b", TS).unwrap()
+        else {
+            panic!("inline lines run now")
+        };
+        // The engine answered in 900 ms of wall time against a 50 ms budget.
+        let slow = 900.0;
+        let answer = vec![(
+            seq,
+            Ok(serde_json::json!({ "kind": "stdout", "ts": TS, "text": "b#2" })),
+        )];
+        let answered = sim
+            .host
+            .handle_inline_answers(sim.now, engine, answer, slow);
+        assert_eq!(text(&answered[0].entries), "b#2", "the answer is kept");
+        sim.pump();
+        let d = sim.host.diagnostics(Some("a"));
+        assert_eq!(d.host.clock_overruns, 1);
+        let expected = if moves {
+            Placement::Worker
+        } else {
+            Placement::Inline
+        };
+        assert_eq!(
+            sim.host.status("a").placement,
+            Some(expected),
+            "{placement:?}"
+        );
+
+        // Within budget: nothing counted.
+        let mut quick = Sim::with_parser(options(|o| o.host = placement), "a");
+        let run = quick.host.default_run("a").unwrap();
+        let LineStep::RunNow { engine, seq, .. } = quick.host.parse_line(run, "c", TS).unwrap()
+        else {
+            panic!("inline lines run now")
+        };
+        let answer = vec![(seq, Ok(serde_json::json!([])))];
+        quick
+            .host
+            .handle_inline_answers(quick.now, engine, answer, 3.0);
+        assert_eq!(quick.host.diagnostics(Some("a")).host.clock_overruns, 0);
+        assert_eq!(quick.host.status("a").placement, Some(Placement::Inline));
+        // A run's first call also builds its realm: that is the engine's time, not counted.
+        let fresh = quick.host.create_run("a").unwrap();
+        let LineStep::RunNow { engine, seq, .. } = quick.host.parse_line(fresh, "d", TS).unwrap()
+        else {
+            panic!("inline lines run now")
+        };
+        let answer = vec![(seq, Ok(serde_json::json!([])))];
+        quick
+            .host
+            .handle_inline_answers(quick.now, engine, answer, 500.0);
+        assert_eq!(quick.host.diagnostics(Some("a")).host.clock_overruns, 0);
+    }
+}

@@ -300,6 +300,11 @@ stateLost: number,
  */
 placementMoves: number, 
 /**
+ * Calls into an inline engine that took longer than their lines' budget by the host's
+ * clock (whatever the engine's own budget saw).
+ */
+clockOverruns: number, 
+/**
  * Lines shown provisionally and settled later ([`Command::LateAnswer`](crate::Command::LateAnswer)).
  */
 lateAnswers: number, 
