@@ -175,8 +175,9 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
 
     let stdout = io::stdout();
     let stdout_tty = stdout.is_terminal();
+    let shared = SharedOut::new(stdout);
     let mut output = Output {
-        out: io::BufWriter::with_capacity(64 * 1024, stdout.lock()),
+        out: shared.clone(),
         format: args.format,
         painter: Painter {
             color: args.format == Format::Pretty && use_color(args.color.color),
@@ -191,9 +192,12 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
     );
 
     let quiet = args.quiet;
+    let hung_out = shared.clone();
     let watch = Watch::spawn(
         Duration::from_millis(args.hang_timeout_ms),
         move |label, elapsed| {
+            // The entries before the stuck line are final: let a reader of the file see them.
+            hung_out.flush_now();
             if !quiet {
                 eprintln!(
                 "\nparsebox: warning: the parser has run for {} s on {label} and the sandbox cannot interrupt \
@@ -248,9 +252,9 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
             }
             builder.push(&Chunk::stdout(&ts, &text));
         }
-        // Everything but the last entry is final.
-        let entries = builder.entries();
-        output.emit(entries, entries.len().saturating_sub(1))?;
+        // What no later chunk can change is written now (a streamed delta may still grow).
+        let upto = builder.final_len();
+        output.emit(builder.entries(), upto)?;
         progress.update(bytes_read, builder.lines_parsed());
     }
     builder.finish();
@@ -325,4 +329,41 @@ fn counts<K: std::fmt::Display>(map: &BTreeMap<K, u64>) -> String {
         .map(|(k, v)| format!("{k} ×{v}"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Buffered stdout that the watchdog thread can flush too: when the parser is stuck in a call
+/// the sandbox cannot interrupt, the entries already final reach a file or pipe instead of
+/// waiting in the buffer behind the stuck line.
+#[derive(Clone)]
+struct SharedOut(std::sync::Arc<std::sync::Mutex<io::BufWriter<io::Stdout>>>);
+
+impl SharedOut {
+    fn new(stdout: io::Stdout) -> Self {
+        Self(std::sync::Arc::new(std::sync::Mutex::new(
+            io::BufWriter::with_capacity(64 * 1024, stdout),
+        )))
+    }
+
+    /// Flushes from any thread; a write error shows on the main thread's next write.
+    fn flush_now(&self) {
+        if let Ok(mut out) = self.0.lock() {
+            let _ = out.flush();
+        }
+    }
+}
+
+impl Write for SharedOut {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.0.lock() {
+            Ok(mut out) => out.write(buf),
+            Err(_) => Err(io::Error::other("the output lock was poisoned")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.0.lock() {
+            Ok(mut out) => out.flush(),
+            Err(_) => Err(io::Error::other("the output lock was poisoned")),
+        }
+    }
 }

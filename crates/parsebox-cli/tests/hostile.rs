@@ -308,3 +308,54 @@ fn uninterruptible_calls_are_reported() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `parsebox parse > file` on a line that never returns: the entries before it are final, so a
+/// reader of the file sees them once the call outlives --hang-timeout-ms (they used to wait in
+/// the output buffer behind the stuck line, forever).
+#[test]
+fn a_stuck_line_does_not_hold_back_the_entries_before_it() {
+    let dir = std::env::temp_dir().join(format!("parsebox-cli-stuck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("stuck.log");
+    // Quadratic and one native step: minutes on a 400 KB line.
+    std::fs::write(
+        &log,
+        format!("first\nsecond\nSLOW{}\n", "x".repeat(400_000)),
+    )
+    .unwrap();
+    let out_path = dir.join("out.jsonl");
+    let out = std::fs::File::create(&out_path).unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("parsebox"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "parse",
+            "--parser",
+            "tests/fixtures/hostile/quadratic-split.js",
+            "--format",
+            "jsonl",
+            "-q",
+            "--hang-timeout-ms",
+            "300",
+        ])
+        .arg(&log)
+        .stdout(out)
+        .spawn()
+        .unwrap();
+    let mut written = String::new();
+    for _ in 0..100 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        written = std::fs::read_to_string(&out_path).unwrap();
+        if written.lines().count() >= 2 {
+            break;
+        }
+    }
+    let still_running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(still_running, "the stuck line should still be running");
+    let texts: Vec<String> = written
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["text"].to_string())
+        .collect();
+    assert_eq!(texts, [r#""first""#, r#""second""#], "{written}");
+}

@@ -328,6 +328,19 @@ impl<P: LineParser> TranscriptBuilder<P> {
         })
     }
 
+    /// How many entries, from the first, no later chunk can change: all of them, unless the
+    /// last is a streamed delta that a later one may still merge into. (A rebuild or a late
+    /// answer can change any entry; this is for appending only.)
+    pub fn final_len(&self) -> usize {
+        let len = self.entries.len();
+        match self.entries.last() {
+            Some(TranscriptEntry::Assistant(d) | TranscriptEntry::Thinking(d)) if d.is_delta() => {
+                len - 1
+            }
+            _ => len,
+        }
+    }
+
     /// Ends the run: a non-empty pending partial line is parsed as a full line with the last
     /// chunk's ts. Returns the range of entries that changed.
     pub fn finish(&mut self) -> Range<usize> {
@@ -587,13 +600,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
     ) {
         let last_index = self.entries.len().checked_sub(1);
         if let (Some(i), Some(last)) = (last_index, self.entries.last_mut()) {
-            let mergeable = match (&*last, &entry) {
-                (TranscriptEntry::Assistant(a), TranscriptEntry::Assistant(b))
-                | (TranscriptEntry::Thinking(a), TranscriptEntry::Thinking(b)) => {
-                    a.is_delta() && b.is_delta()
-                }
-                _ => false,
-            };
+            let mergeable = merges(last, &entry);
             if mergeable {
                 if let Some((len_before, saved)) = unit {
                     if i < len_before && saved.is_none() {
@@ -646,4 +653,17 @@ fn incomplete_utf8_tail(buf: &[u8]) -> usize {
         return if needed > back { back } else { 0 };
     }
     0
+}
+
+/// Whether `next` merges into `last` (SPEC §5, as Paperclip's `buildTranscript`): two
+/// consecutive assistant (or thinking) entries that are both deltas
+/// ([`DeltaText::is_delta`](crate::entry::DeltaText::is_delta)).
+fn merges(last: &TranscriptEntry, next: &TranscriptEntry) -> bool {
+    match (last, next) {
+        (TranscriptEntry::Assistant(a), TranscriptEntry::Assistant(b))
+        | (TranscriptEntry::Thinking(a), TranscriptEntry::Thinking(b)) => {
+            a.is_delta() && b.is_delta()
+        }
+        _ => false,
+    }
 }

@@ -309,3 +309,27 @@ fn chunks_that_already_carry_fffd_keep_it() {
     ]);
     assert_eq!(got, vec![stdout("t", "caf\u{FFFD}\u{FFFD} ok")]);
 }
+
+/// What a streaming writer may print at once: every entry, except a last streamed delta that a
+/// later chunk may still merge into.
+#[test]
+fn final_len_holds_back_only_a_delta_that_may_still_grow() {
+    let delta =
+        |line: &str, ts: &str| -> Result<Vec<parsebox_transcript::TranscriptEntry>, LineFailure> {
+            let v = match line.strip_prefix('+') {
+                Some(t) => json!({ "kind": "assistant", "ts": ts, "text": t, "delta": true }),
+                None => json!({ "kind": "stdout", "ts": ts, "text": line }),
+            };
+            Ok(vec![validate_entry(v, &EntryLimits::default()).unwrap()])
+        };
+    let mut b = TranscriptBuilder::new(delta, TranscriptOptions::default());
+    b.push(&Chunk::stdout("t", "plain\n"));
+    assert_eq!(b.final_len(), 1);
+    b.push(&Chunk::stdout("t", "+hel\n"));
+    assert_eq!(b.final_len(), 1, "the delta may still grow");
+    b.push(&Chunk::stdout("t", "+lo\n"));
+    assert_eq!((b.entries().len(), b.final_len()), (2, 1));
+    b.push(&Chunk::stdout("t", "after\n"));
+    assert_eq!(b.final_len(), 3);
+    assert_eq!(b.entries()[1].text(), Some("hello"));
+}
