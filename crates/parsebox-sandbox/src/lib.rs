@@ -44,6 +44,7 @@ use parsebox_transcript::{
     LineFailure, LineOutcome, LineParser, ReturnJson, SettledLine, TranscriptEntry,
 };
 
+use clock::Deadline;
 use convert::{JsonSink, Sink, ValueSink};
 use engine::{Realm, Stop};
 pub use exports::{ModuleExports, ModuleFormat};
@@ -89,6 +90,10 @@ pub struct SandboxOptions {
     /// Bytes of earlier lines kept for replay after a realm rebuild; beyond this a rebuild
     /// loses the parser's state (counted in [`RunDiagnostics::state_lost`]).
     pub max_replay_bytes: usize,
+    /// Longest a rebuild may spend replaying earlier lines, in milliseconds, so recovery never
+    /// blocks the thread for long: past it the replay is given up and the run starts fresh
+    /// (counted in [`RunDiagnostics::state_lost`]).
+    pub replay_budget_ms: f64,
     /// Optional probe of the bytes currently allocated (a counting global allocator, or wasm
     /// memory size). Checked at each budget yield.
     pub heap_probe: Option<fn() -> usize>,
@@ -130,6 +135,7 @@ impl Default for SandboxOptions {
             max_result_values: 200_000,
             max_result_string_bytes: 32 << 20,
             max_replay_bytes: 64 << 20,
+            replay_budget_ms: 250.0,
             heap_probe: None,
             clock: None,
             max_heap_growth_bytes: 256 << 20,
@@ -177,6 +183,7 @@ impl SandboxOptions {
     /// A sentence naming the first option out of range (in the JS option's name).
     pub fn validate(&self) -> Result<(), String> {
         check_budget_ms("lineBudgetMs", self.line_budget_ms)?;
+        check_budget_ms("replayBudgetMs", self.replay_budget_ms)?;
         check_budget_ms("initBudgetMs", self.init_budget_ms)?;
         check_range("maxSourceBytes", self.max_source_bytes, 1, 64 << 20)?;
         check_range("maxLineBytes", self.max_line_bytes, 1, 1 << 30)?;
@@ -510,10 +517,16 @@ impl ParserRun {
                 )
             })
         };
+        let stateless = self.stateless;
+        let fresh = || {
+            fresh().map(|mut realm| {
+                if stateless {
+                    realm.use_stateless();
+                }
+                realm
+            })
+        };
         let mut realm = fresh()?;
-        if self.stateless {
-            realm.use_stateless();
-        }
         if !self.history_complete {
             self.diagnostics.state_lost += 1;
             self.realm = Some(realm);
@@ -523,7 +536,16 @@ impl ParserRun {
         // stops the realm (it ran near its budget before) is dropped from the history.
         let mut k = 0;
         let mut attempts = 0;
+        let deadline = Deadline::after(module.options.replay_budget_ms, &module.options);
         while k < self.history.len() {
+            if deadline.passed() {
+                // Bounded recovery: a fresh run now rather than a frozen thread.
+                self.diagnostics.state_lost += 1;
+                self.history.clear();
+                self.history_bytes = 0;
+                realm = fresh()?;
+                break;
+            }
             let dirty = match self.history.get(k) {
                 Some(Op::Line(l, t)) => {
                     self.diagnostics.replayed_lines += 1;

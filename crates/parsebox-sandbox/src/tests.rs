@@ -319,3 +319,34 @@ fn a_stateless_run_calls_the_modules_own_function() {
     assert_eq!(text(&mut run, "a"), "1");
     assert_eq!(text(&mut run, "b"), "2");
 }
+
+/// Recovery is bounded: after a line that leaves the realm dirty, the next line replays the
+/// run's history only within `replay_budget_ms`; past it the run starts fresh (state lost,
+/// counted) instead of blocking the thread for as long as the history takes.
+#[test]
+fn a_replay_past_its_budget_starts_the_run_fresh() {
+    let src = "export function createStdoutParser() { let n = 0; return { parseLine(line, ts) {\n\
+          if (line === 'spin') for (;;) {}\n\
+          n++; let x = 0; for (let i = 0; i < 20000; i++) x += i;\n\
+          return [{ kind: 'stdout', ts, text: String(n) }]; } }; }";
+    for (budget_ms, fresh) in [(5.0, true), (60_000.0, false)] {
+        let options = SandboxOptions {
+            replay_budget_ms: budget_ms,
+            line_budget_ms: 200.0,
+            ..SandboxOptions::default()
+        };
+        let m = ParserModule::load(src, options).unwrap();
+        let mut run = m.new_run().unwrap();
+        for _ in 0..60 {
+            run.parse_line_raw("line", TS0).unwrap();
+        }
+        assert_eq!(
+            run.parse_line_raw("spin", TS0).unwrap_err().code,
+            "budget_exceeded"
+        );
+        let next = run.parse_line_raw("next", TS0).unwrap();
+        let expect = if fresh { "1" } else { "61" };
+        assert_eq!(next[0]["text"], expect, "replay budget {budget_ms} ms");
+        assert_eq!(run.diagnostics().state_lost, u64::from(fresh));
+    }
+}
