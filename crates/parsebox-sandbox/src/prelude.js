@@ -294,9 +294,17 @@
     cap(e - s, MAX_ELEMENTS, "Array.prototype.fill count");
     return nativeFill(o, value, s, e);
   }, 1);
+  var REPEAT_BLOCK = 65536;
   method(SP, "repeat", function repeat(count) {
     var s = S(toObject(this, "String.prototype.repeat") && this), n = toIntegerOrInfinity(count);
     if (n > 0 && n !== Infinity) cap(s.length * n, MAX_STRING, "String.prototype.repeat result length");
+    // boa charges every repetition to the loop-iteration limit, a safety net meant for runaway
+    // loops: "x".repeat(2e6) is honest work (SPEC §10). Repeat a block instead; the length
+    // cap above bounds the work.
+    if (n > REPEAT_BLOCK) {
+      var q = M.floor(n / REPEAT_BLOCK);
+      return nativeRepeat(nativeRepeat(s, REPEAT_BLOCK), q) + nativeRepeat(s, n - q * REPEAT_BLOCK);
+    }
     return nativeRepeat(s, n);
   }, 1);
   function pad(name, native) {

@@ -350,3 +350,19 @@ fn a_replay_past_its_budget_starts_the_run_fresh() {
         assert_eq!(run.diagnostics().state_lost, u64::from(fresh));
     }
 }
+
+/// Honest work is not refused (SPEC §10): a two-million-character string is a legitimate line's
+/// work, though boa charges each repetition to its loop-iteration safety net.
+#[test]
+fn a_long_repeat_is_honest_work() {
+    let m = load("export function parseStdoutLine(line, ts) { const n = Number(line); return [{ kind: 'stdout', ts, text: String('ab'.repeat(n).length) + String('x'.padStart(n).length) }]; }");
+    let mut run = m.new_run().unwrap();
+    for (n, want) in [
+        (3, "63"),
+        (2_000_000, "40000002000000"),
+        (65_537, "13107465537"),
+    ] {
+        let v = run.parse_line_raw(&n.to_string(), TS0).unwrap();
+        assert_eq!(v[0]["text"], want, "{n}");
+    }
+}
