@@ -17,6 +17,25 @@ use crate::entry::Core;
 use crate::host_core::HostCore;
 use crate::{into_error, to_json};
 
+/// Most bytes the reused output buffer keeps between calls (a rebuild of a long run may grow it
+/// far past what a push needs).
+const KEPT_OUTPUT_BYTES: usize = 1 << 20;
+
+/// Serialises `value` as JSON into `buf` (cleared first, its capacity reused from call to call:
+/// no regrowth per update) and hands it to JS as one string.
+fn encode(buf: &mut Vec<u8>, value: &impl Serialize) -> Result<js_sys::JsString, JsValue> {
+    buf.clear();
+    if buf.capacity() > KEPT_OUTPUT_BYTES {
+        buf.shrink_to(KEPT_OUTPUT_BYTES);
+    }
+    serde_json::to_writer(&mut *buf, value)
+        .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))?;
+    // serde_json writes UTF-8 only; the check is a formality.
+    let text = std::str::from_utf8(buf)
+        .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))?;
+    Ok(js_sys::JsString::from(text))
+}
+
 /// A host run as the builder's line parser: a line a Worker answers later is shown with the
 /// generic entry and replaced in place by [`TranscriptBuilderCore::apply_late`].
 struct HostLine {
@@ -129,6 +148,8 @@ pub struct TranscriptBuilderCore {
     inner: TranscriptBuilder<HostLine>,
     /// The run's timeline, unless the options turned it off.
     timeline: Option<Timeline>,
+    /// The JSON of the last result, reused (see [`encode`]).
+    out: Vec<u8>,
 }
 
 #[wasm_bindgen]
@@ -174,6 +195,7 @@ impl TranscriptBuilderCore {
         Ok(Self {
             inner: TranscriptBuilder::new(parser, options),
             timeline,
+            out: Vec::new(),
         })
     }
 
@@ -189,7 +211,7 @@ impl TranscriptBuilderCore {
     ///
     /// # Errors
     /// `ParseboxChunkError` for a malformed chunk.
-    pub fn push(&mut self, chunk_json: &str) -> Result<String, JsValue> {
+    pub fn push(&mut self, chunk_json: &str) -> Result<js_sys::JsString, JsValue> {
         let chunk: Chunk = serde_json::from_str(chunk_json).map_err(|e| {
             into_error(
                 "ParseboxChunkError",
@@ -202,7 +224,7 @@ impl TranscriptBuilderCore {
 
     /// Flushes the pending partial line and ends the timeline's run (calls still pending
     /// become unanswered); same result shape as `push`.
-    pub fn finish(&mut self) -> Result<String, JsValue> {
+    pub fn finish(&mut self) -> Result<js_sys::JsString, JsValue> {
         let range = self.inner.finish();
         self.changed(range, true)
     }
@@ -210,24 +232,27 @@ impl TranscriptBuilderCore {
     /// Re-parses every chunk from scratch (after the adapter's parser changed) and rebuilds
     /// the timeline from it; returns `{"from":0,"length":n,"entries":[…]}` (no `timeline`:
     /// `timeline()` gives the rebuilt one whole).
-    pub fn rebuild(&mut self) -> Result<String, JsValue> {
+    pub fn rebuild(&mut self) -> Result<js_sys::JsString, JsValue> {
         self.inner.rebuild();
         let all = self.inner.entries();
         if let Some(timeline) = self.timeline.as_mut() {
             *timeline = Timeline::from_entries(all, timeline.is_finished());
         }
-        to_json(&Changes {
-            from: 0,
-            length: all.len(),
-            entries: all,
-            timeline: None,
-        })
+        encode(
+            &mut self.out,
+            &Changes {
+                from: 0,
+                length: all.len(),
+                entries: all,
+                timeline: None,
+            },
+        )
     }
 
     /// Folds in the late answers the core holds for this builder's run (one fold for all of
     /// them); same result shape as `push`.
     #[wasm_bindgen(js_name = applyLate)]
-    pub fn apply_late(&mut self) -> Result<String, JsValue> {
+    pub fn apply_late(&mut self) -> Result<js_sys::JsString, JsValue> {
         let answers = {
             let run = self.inner.parser().run;
             let mut s = self.inner.parser().core.enter()?;
@@ -258,7 +283,11 @@ impl TranscriptBuilderCore {
 
     /// Brings the timeline up to date with the transcript after a change to `range` (and ends
     /// its run with `finishing`), and serialises what changed.
-    fn changed(&mut self, range: Range<usize>, finishing: bool) -> Result<String, JsValue> {
+    fn changed(
+        &mut self,
+        range: Range<usize>,
+        finishing: bool,
+    ) -> Result<js_sys::JsString, JsValue> {
         let all = self.inner.entries();
         let timeline = self.timeline.as_mut().map(|timeline| {
             let mut update = timeline.update(all, range.start..range.end);
@@ -268,15 +297,18 @@ impl TranscriptBuilderCore {
             }
             update
         });
-        to_json(&Changes {
-            from: range.start,
-            length: all.len(),
-            entries: all.get(range).unwrap_or(&[]),
-            timeline: self
-                .timeline
-                .as_ref()
-                .zip(timeline)
-                .map(|(timeline, update)| TimelineChanges::of(timeline, update)),
-        })
+        encode(
+            &mut self.out,
+            &Changes {
+                from: range.start,
+                length: all.len(),
+                entries: all.get(range).unwrap_or(&[]),
+                timeline: self
+                    .timeline
+                    .as_ref()
+                    .zip(timeline)
+                    .map(|(timeline, update)| TimelineChanges::of(timeline, update)),
+            },
+        )
     }
 }
