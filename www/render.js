@@ -293,6 +293,7 @@ export class TranscriptView {
   clear() {
     this.steps = new Map(); // id -> step element
     this.firsts = []; // first entry index of each step, ascending (the DOM order)
+    this.ids = []; // the id of each step, in the same order
     this.root.replaceChildren();
   }
 
@@ -304,6 +305,7 @@ export class TranscriptView {
       const step = this.#step(item, entries, null);
       this.steps.set(item.id, step);
       this.firsts.push(item.entries[0]);
+      this.ids.push(item.id);
       frag.append(step);
     }
     this.root.append(frag);
@@ -331,8 +333,9 @@ export class TranscriptView {
   #insert(item, step) {
     const first = item.entries[0];
     const at = this.firsts.length && first < this.firsts[this.firsts.length - 1] ? lowerBound(this.firsts, first) : this.firsts.length;
-    const before = at < this.firsts.length ? this.steps.get(`e${this.firsts[at]}`) : null;
+    const before = at < this.ids.length ? this.steps.get(this.ids[at]) : null;
     this.firsts.splice(at, 0, first);
+    this.ids.splice(at, 0, item.id);
     this.steps.set(item.id, step);
     this.root.insertBefore(step, before ?? null);
   }
@@ -340,8 +343,11 @@ export class TranscriptView {
   #remove(id, step) {
     step.remove();
     this.steps.delete(id);
-    const at = lowerBound(this.firsts, Number(id.slice(1)));
-    this.firsts.splice(at, 1);
+    const at = this.ids.lastIndexOf(id); // removals come from the end: a replaced tail
+    if (at >= 0) {
+      this.firsts.splice(at, 1);
+      this.ids.splice(at, 1);
+    }
   }
 
   #step(item, entries, old) {
