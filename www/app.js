@@ -5,7 +5,8 @@
 // adapter's ui-parser.js loads in the background; when onChange reports "ready" the transcript
 // is rebuilt with the real parser. Chunks are fed one line at a time in short time slices so a
 // parser that burns its whole line budget never shares a task with another line, and the DOM is
-// updated once per animation frame from the `{ from, entries }` ranges push() reports.
+// updated once per animation frame from what push() reports: the timeline items that changed,
+// were added or removed (the transcript view) and the entries from `from` on (the raw view).
 import init, { ParserRegistry, TranscriptBuilder } from "../pkg/index.js";
 import { chunkPlainText, detectFormat, parseStoredNdjson, splitForIngest } from "./chunks.js";
 import { h, formatMs, RawView, TranscriptView } from "./render.js";
@@ -167,6 +168,8 @@ function startRun(spec) {
     partial: "",
     entries: [],
     dirtyFrom: Infinity,
+    items: new Map(), // timeline changes since the last frame: id -> item, or null when removed
+    resetTimeline: null, // a whole timeline to draw from scratch (after a rebuild)
     lineTimes: [],
     statusHistory: [],
     status: null,
@@ -310,16 +313,20 @@ function pump(run) {
   scheduleRender();
 }
 
-function apply(run, { from, entries }) {
+function apply(run, { from, entries, timeline }) {
   run.entries.length = Math.min(run.entries.length, from);
   for (const e of entries) run.entries.push(e);
   run.dirtyFrom = Math.min(run.dirtyFrom, from);
+  for (const id of timeline.removed) run.items.set(id, null);
+  for (const item of timeline.changed) run.items.set(item.id, item);
+  for (const item of timeline.added) run.items.set(item.id, item);
 }
 
 function rebuild(run) {
   if (current !== run) return;
   const t0 = performance.now();
   const entries = run.builder.rebuild();
+  const items = run.builder.timeline();
   run.rebuildMs = performance.now() - t0;
   run.record.rebuildEnd = t0 + run.rebuildMs;
   if (run.rebuildMs > 40) run.record.longTasks.push({ what: "rebuild", start: t0, ms: run.rebuildMs });
@@ -328,6 +335,8 @@ function rebuild(run) {
   run.record.rebuildMs = run.rebuildMs;
   run.entries = entries;
   run.dirtyFrom = 0;
+  run.resetTimeline = items;
+  run.items.clear();
   scheduleRender();
 }
 
@@ -346,11 +355,14 @@ function render() {
   const run = current;
   if (!run) return;
   const pane = $("pane");
-  if (run.dirtyFrom !== Infinity) {
+  if (run.dirtyFrom !== Infinity || run.items.size || run.resetTimeline) {
     const from = run.dirtyFrom;
     run.dirtyFrom = Infinity;
-    view.update(run.entries, from);
-    if (rawActive) raw.update(run.entries, from);
+    if (run.resetTimeline) view.reset(run.resetTimeline, run.entries);
+    run.resetTimeline = null;
+    view.apply(run.items, run.entries);
+    run.items.clear();
+    if (rawActive && from !== Infinity) raw.update(run.entries, from);
     if (run.firstEntryMs === null && run.entries.length) {
       run.firstEntryMs = performance.now() - run.startedAt;
       run.record.firstEntryMs = run.firstEntryMs;

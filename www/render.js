@@ -1,11 +1,12 @@
-// Renders a transcript (TranscriptEntry[]) into the DOM, incrementally: `update(entries, from)`
-// touches only entries from index `from` on, which is what TranscriptBuilder.push reports.
-// Entries are untrusted parser output: text only ever reaches the DOM through textContent.
+// Renders a run's timeline (the TimelineItem[] that parsebox's TranscriptBuilder keeps) into
+// the DOM, incrementally: `apply(changes, entries)` touches only the items a push changed, added
+// or removed. Pairing, statuses and positions are the timeline's; this file only draws them.
+// Items and entries are untrusted parser output: text only ever reaches the DOM through
+// textContent.
 //
-// Layout rules: assistant/user messages, collapsible thinking, init and result events; tool
-// calls are cards that a later tool_result with the same toolUseId attaches to (red when it is
-// an error, with the call → result duration); consecutive stdout lines, stderr/system lines and
-// diff lines are grouped.
+// Layout: assistant/user messages, collapsible thinking, init and result events, tool cards
+// (status badge, call → result duration, results and diff lines), raw and log lines; a connector
+// on the left joins the items between two user messages (isFirst / isLast).
 
 /** `h("div.cls", { attrs }, ...children)`: a tiny element helper. */
 export function h(tag, attrs, ...children) {
@@ -69,10 +70,12 @@ function inputSummary(input) {
   return firstLine(JSON.stringify(input), 100);
 }
 
+/** Milliseconds from the call to its latest result: a duration field, or the two timestamps. */
 function durationBetween(call, result) {
   for (const e of [result, call]) {
     for (const k of ["durationMs", "duration_ms", "elapsedMs"]) if (typeof e?.[k] === "number" && e[k] >= 0) return e[k];
   }
+  if (!call) return null;
   const d = Date.parse(result.ts) - Date.parse(call.ts);
   return Number.isFinite(d) && d > 0 ? d : null;
 }
@@ -81,234 +84,205 @@ function entryAttrs(kind, index, extra = {}) {
   return { testid: "entry", "data-kind": kind, "data-index": index, ...extra };
 }
 
-/** A block renders entries [start, end) (plus results attached to a card). */
-class Block {
-  constructor(start, el) {
-    this.start = start;
-    this.end = start + 1;
-    this.el = el;
-  }
-  /** Groups take more entries of their kind; single-entry blocks never do. */
-  accept() {
-    return false;
-  }
-  /** Forgets entries from `index` on (only groups span several entries). */
-  truncate() {}
+/** How a card shows each status: `data-state` (CSS, tests) and the badge's text. */
+const STATUS = {
+  pending: { state: "running", badge: "running" },
+  completed: { state: "done", badge: "done" },
+  failed: { state: "error", badge: "error" },
+  unanswered: { state: "unanswered", badge: "never answered" },
+};
+
+function diffLine(line, index) {
+  const type = String(line.changeType);
+  const sign = { add: "+", remove: "−", context: " " }[type] ?? "";
+  return h(`div.line.${type}`, entryAttrs("diff", index, { "data-change": type }), h("span.sign", { text: sign }), h("span.text", { text: line.text }));
 }
 
-class GroupBlock extends Block {
-  constructor(start, el, body, kinds) {
-    super(start, el);
-    this.body = body;
-    this.kinds = kinds;
-    this.items = [];
-    this.end = start;
+/** Diff lines as a block: `lines` is `[{ line, index }]`. */
+function diffBlock(lines) {
+  return h("div.group.diff", { testid: "diff-block" }, h("div.lines", null, ...lines.map(({ line, index }) => diffLine(line, index))));
+}
+
+/**
+ * A tool card from its `toolCall` data; `entries` (the transcript) gives the entry index of each
+ * piece and the timestamps of the duration. `wasOpen`: the reader had opened this card.
+ */
+function toolCard(item, entries, wasOpen) {
+  const tc = item.toolCall;
+  const shown = STATUS[tc.status] ?? STATUS.pending;
+  // The entries the card shows: the call (if it has one) and, in order, one per content piece.
+  let callIndex = null;
+  const pieceIndex = [];
+  for (const i of item.entries) {
+    const kind = entries[i]?.kind;
+    if (kind === "tool_call") callIndex ??= i;
+    else if (kind === "tool_result" || kind === "diff") pieceIndex.push(i);
   }
-  accept(entry, index) {
-    if (!this.kinds.has(entry.kind)) return false;
-    this.add(entry, index);
-    return true;
+  const call = callIndex === null ? null : entries[callIndex];
+  let lastResult = null;
+  for (const i of pieceIndex) if (entries[i]?.kind === "tool_result") lastResult = entries[i];
+
+  const name = h("span.tool-name", { text: tc.title || "tool result" });
+  const arg = h("span.tool-arg", { text: inputSummary(tc.rawInput) });
+  const badge = h("span.badge", { text: shown.badge });
+  const d = lastResult ? durationBetween(call, lastResult) : null;
+  const dur = h("span.dur", { testid: "tool-duration", text: d === null ? "" : formatMs(d) });
+  const summary = h("summary", null, name, arg, h("span.spacer"), badge, dur);
+  const body = h("div.tool-body");
+  if (callIndex !== null) {
+    body.append(h("div.tool-call", entryAttrs("tool_call", callIndex), h("div.label", { text: "input" }), h("pre", { text: JSON.stringify(tc.rawInput ?? null, null, 2) })));
   }
-  add(entry, index) {
-    const el = this.line(entry, index);
-    this.items.push(el);
-    this.body.append(el);
-    this.end = index + 1;
-    this.changed();
-  }
-  truncate(index) {
-    while (this.end > index && this.items.length) {
-      this.items.pop().remove();
-      this.end -= 1;
+  let latest = null;
+  const diffs = [];
+  tc.content.forEach((piece, k) => {
+    const index = pieceIndex[k];
+    if (piece.type === "diff") {
+      diffs.push({ line: piece, index });
+      return;
     }
-    this.changed();
-  }
-  changed() {}
-}
-
-class StdoutGroup extends GroupBlock {
-  constructor(start) {
-    const body = h("div.lines");
-    const label = h("div.group-label", { text: "raw output" });
-    super(start, h("div.group.stdout", { testid: "stdout-group" }, label, body), body, new Set(["stdout"]));
-    this.label = label;
-  }
-  line(entry, index) {
-    return h("div.line", entryAttrs("stdout", index, { text: entry.text, title: clockTime(entry.ts) }));
-  }
-  changed() {
-    this.label.textContent = this.items.length === 1 ? "raw output" : `raw output · ${this.items.length} lines`;
-  }
-}
-
-class LogGroup extends GroupBlock {
-  constructor(start) {
-    const body = h("div.lines");
-    const summary = h("summary");
-    const details = h("details", { open: true }, summary, body);
-    super(start, h("div.group.log", { testid: "log-group" }, details), body, new Set(["stderr", "system"]));
-    this.summary = summary;
-    this.counts = { stderr: 0, system: 0 };
-  }
-  line(entry, index) {
-    this.counts[entry.kind] += 1;
-    const el = h(`div.line.${entry.kind}`, entryAttrs(entry.kind, index), h("span.tag", { text: entry.kind }), h("span.text", { text: String(entry.text).replace(/\n$/, "") }));
-    el.dataset.countedKind = entry.kind;
-    return el;
-  }
-  truncate(index) {
-    while (this.end > index && this.items.length) {
-      const el = this.items.pop();
-      this.counts[el.dataset.countedKind] -= 1;
-      el.remove();
-      this.end -= 1;
-    }
-    this.changed();
-  }
-  changed() {
-    const parts = [];
-    if (this.counts.stderr) parts.push(`${this.counts.stderr} stderr`);
-    if (this.counts.system) parts.push(`${this.counts.system} system`);
-    this.summary.textContent = parts.join(" · ");
-    this.summary.hidden = this.items.length < 2;
-    this.el.classList.toggle("has-stderr", this.counts.stderr > 0);
-  }
-}
-
-class DiffGroup extends GroupBlock {
-  constructor(start) {
-    const body = h("div.lines");
-    super(start, h("div.group.diff", { testid: "diff-block" }, body), body, new Set(["diff"]));
-  }
-  line(entry, index) {
-    const type = String(entry.changeType);
-    const sign = { add: "+", remove: "−", context: " " }[type] ?? "";
-    return h(`div.line.${type}`, entryAttrs("diff", index, { "data-change": type }), h("span.sign", { text: sign }), h("span.text", { text: entry.text }));
-  }
-}
-
-class ToolCard extends Block {
-  constructor(start, call) {
-    const name = h("span.tool-name", { text: call.kind === "tool_call" ? call.name : call.toolName ?? "tool result" });
-    const arg = h("span.tool-arg", { text: call.kind === "tool_call" ? inputSummary(call.input) : "" });
-    const badge = h("span.badge", { text: "running" });
-    const dur = h("span.dur", { testid: "tool-duration" });
-    const summary = h("summary", null, name, arg, h("span.spacer"), badge, dur);
-    const preview = h("div.preview", { testid: "tool-preview" });
-    const body = h("div.tool-body");
-    const details = h("details", null, summary, body);
-    super(start, h("div.tool", { testid: "tool-card", "data-state": "running" }, details, preview));
-    this.call = call;
-    this.details = details;
-    this.badge = badge;
-    this.dur = dur;
-    this.preview = preview;
-    this.body = body;
-    this.result = null;
-    this.resultEl = null;
-    if (call.kind === "tool_call") {
-      this.el.dataset.toolUseId = call.toolUseId ?? "";
-      const callEl = h("div.tool-call", entryAttrs("tool_call", start), h("div.label", { text: "input" }), h("pre", { text: JSON.stringify(call.input, null, 2) }));
-      this.body.append(callEl);
-    }
-  }
-  attach(result, index) {
-    this.result = result;
-    const isError = result.isError === true;
-    this.el.dataset.state = isError ? "error" : "done";
-    this.badge.textContent = isError ? "error" : "done";
-    const d = this.call.kind === "tool_call" ? durationBetween(this.call, result) : null;
-    this.dur.textContent = d === null ? "" : formatMs(d);
-    const content = String(result.content ?? "");
-    this.preview.textContent = content.trim() ? firstLine(content, 160) : "(no output)";
-    this.resultEl = h(
-      "div.tool-result",
-      entryAttrs("tool_result", index, { "data-error": isError }),
-      h("div.label", { text: isError ? "error" : "result" }),
-      h("pre", { text: content }),
+    latest = piece;
+    body.append(
+      h(
+        "div.tool-result",
+        entryAttrs("tool_result", index, { "data-error": piece.isError }),
+        h("div.label", { text: piece.isError ? "error" : "result" }),
+        h("pre", { text: piece.text }),
+      ),
     );
-    this.body.append(this.resultEl);
-    if (isError) this.details.open = true;
-  }
-  detach() {
-    this.result = null;
-    this.resultEl?.remove();
-    this.resultEl = null;
-    this.el.dataset.state = "running";
-    this.badge.textContent = "running";
-    this.dur.textContent = "";
-    this.preview.textContent = "";
-    this.details.open = false;
-  }
-}
-
-function messageBlock(entry, index) {
-  const who = entry.kind === "user" ? "User" : "Assistant";
+  });
+  if (tc.status === "unanswered") body.append(h("div.label", { text: "the run ended before this call was answered" }));
+  const details = h("details", { open: wasOpen || tc.status === "failed" }, summary, body);
+  const previewText = latest ? (latest.text.trim() ? firstLine(latest.text, 160) : "(no output)") : "";
+  const preview = h("div.preview", { testid: "tool-preview", text: previewText });
   return h(
-    `div.msg.${entry.kind}`,
-    entryAttrs(entry.kind, index),
-    h("div.who", null, h("span", { text: who }), h("time", { text: clockTime(entry.ts) })),
-    richText("div.text", entry.text),
+    "div.tool",
+    { testid: "tool-card", "data-state": shown.state, "data-status": tc.status, "data-tool-kind": tc.kind, "data-tool-use-id": tc.toolCallId ?? "" },
+    details,
+    preview,
+    diffs.length ? diffBlock(diffs) : null,
   );
 }
 
-function thinkingBlock(entry, index, open) {
+function messageBlock(item) {
+  const who = item.type === "user" ? "User" : "Assistant";
+  return h(
+    `div.msg.${item.type}`,
+    entryAttrs(item.type, item.entries[0]),
+    h("div.who", null, h("span", { text: who }), h("time", { text: clockTime(item.timestamp) })),
+    richText("div.text", item.content ?? ""),
+  );
+}
+
+function thinkingBlock(item, open) {
+  const text = item.content ?? "";
   return h(
     "details.thinking",
-    entryAttrs("thinking", index, { open, testid: "entry" }),
-    h("summary", null, h("span.label", { text: "Thinking" }), h("span.think-preview", { text: firstLine(entry.text, 140) })),
-    richText("div.text", entry.text),
+    entryAttrs("thinking", item.entries[0], { open, testid: "entry" }),
+    h("summary", null, h("span.label", { text: "Thinking" }), h("span.think-preview", { text: firstLine(text, 140) })),
+    richText("div.text", text),
   );
 }
 
-function initBlock(entry, index) {
+function initBlock(item) {
+  const init = item.init ?? { model: "", sessionId: "" };
   return h(
     "div.event.init",
-    entryAttrs("init", index, { "data-role": "init-event" }),
+    entryAttrs("init", item.entries[0], { "data-role": "init-event" }),
     h("span.event-label", { text: "Session started" }),
-    h("span.chip", { text: `model ${entry.model}` }),
-    h("span.chip.mono", { text: `session ${entry.sessionId}` }),
+    h("span.chip", { text: `model ${init.model}` }),
+    h("span.chip.mono", { text: `session ${init.sessionId}` }),
   );
 }
 
-function resultBlock(entry, index) {
-  const isError = entry.isError === true;
+function resultBlock(item) {
+  const r = item.result ?? { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, subtype: "", isError: false, errors: [] };
   const chips = h(
     "div.chips",
     null,
-    h("span.chip", { text: `${formatInt(entry.inputTokens)} in` }),
-    h("span.chip", { text: `${formatInt(entry.outputTokens)} out` }),
-    h("span.chip", { text: `${formatInt(entry.cachedTokens)} cached` }),
-    h("span.chip.cost", { testid: "result-cost", text: formatCost(Number(entry.costUsd) || 0) }),
-    h("span.chip", { text: entry.subtype }),
+    h("span.chip", { text: `${formatInt(r.inputTokens)} in` }),
+    h("span.chip", { text: `${formatInt(r.outputTokens)} out` }),
+    h("span.chip", { text: `${formatInt(r.cachedTokens)} cached` }),
+    h("span.chip.cost", { testid: "result-cost", text: formatCost(Number(r.costUsd) || 0) }),
+    h("span.chip", { text: r.subtype }),
   );
-  const errors = Array.isArray(entry.errors) && entry.errors.length ? h("ul.errors", null, ...entry.errors.map((e) => h("li", { text: e }))) : null;
+  const errors = r.errors.length ? h("ul.errors", null, ...r.errors.map((e) => h("li", { text: e }))) : null;
   return h(
-    `div.event.result${isError ? ".error" : ""}`,
-    entryAttrs("result", index, { "data-role": "result-event" }),
-    h("span.event-label", { text: isError ? "Run ended with an error" : "Result" }),
+    `div.event.result${r.isError ? ".error" : ""}`,
+    entryAttrs("result", item.entries[0], { "data-role": "result-event" }),
+    h("span.event-label", { text: r.isError ? "Run ended with an error" : "Result" }),
     chips,
-    entry.text ? richText("div.text", entry.text) : null,
+    item.content ? richText("div.text", item.content) : null,
     errors,
   );
 }
 
-function rawBlock(entry, index) {
-  return h("pre.unknown", entryAttrs(String(entry.kind), index, { text: JSON.stringify(entry, null, 2) }));
+function stdoutLine(item) {
+  const index = item.entries[0];
+  return h("div.group.stdout", { testid: "stdout-group" }, h("div.lines", null, h("div.line", entryAttrs("stdout", index, { text: item.content ?? "", title: clockTime(item.timestamp) }))));
 }
 
+function logLine(item) {
+  const kind = item.type;
+  const line = h(`div.line.${kind}`, entryAttrs(kind, item.entries[0]), h("span.tag", { text: kind }), h("span.text", { text: String(item.content ?? "").replace(/\n$/, "") }));
+  return h(`div.group.log${kind === "stderr" ? ".has-stderr" : ""}`, { testid: "log-group" }, h("div.lines", null, line));
+}
+
+/** The element of one timeline item. */
+function itemBlock(item, entries, { thinkingOpen, cardOpen }) {
+  switch (item.type) {
+    case "tool_call":
+    case "tool_result":
+      return item.toolCall ? toolCard(item, entries, cardOpen) : null;
+    case "user":
+    case "assistant":
+      return messageBlock(item);
+    case "thinking":
+      return thinkingBlock(item, thinkingOpen);
+    case "init":
+      return initBlock(item);
+    case "result":
+      return resultBlock(item);
+    case "stdout":
+      return stdoutLine(item);
+    case "stderr":
+    case "system":
+      return logLine(item);
+    case "diff":
+      return diffBlock((item.diff ?? []).map((line, k) => ({ line, index: item.entries[k] })));
+    default:
+      return null;
+  }
+}
+
+/** The first index in the ascending `list` that is ≥ `value`. */
+function lowerBound(list, value) {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The timeline view: one element per item, keyed by the item's id, in the order of the items'
+ * first entries. Each item is a step of the connector: `data-first` / `data-last` end it.
+ */
 export class TranscriptView {
   constructor(root) {
     this.root = root;
-    this.openThinking = new Set(); // entry indices whose thinking the reader opened
+    this.openThinking = new Set(); // ids of thinking items the reader opened
     this.root.addEventListener(
       "toggle",
       (e) => {
         const t = e.target;
         if (t instanceof HTMLDetailsElement && t.classList.contains("thinking")) {
-          const i = Number(t.dataset.index);
-          if (t.open) this.openThinking.add(i);
-          else this.openThinking.delete(i);
+          const id = t.closest("[data-id]")?.dataset.id;
+          if (id === undefined) return;
+          if (t.open) this.openThinking.add(id);
+          else this.openThinking.delete(id);
         }
       },
       true,
@@ -317,83 +291,69 @@ export class TranscriptView {
   }
 
   clear() {
-    this.blocks = [];
-    this.cards = new Map(); // toolUseId -> ToolCard
-    this.attachments = []; // { index, card }, in entry order
+    this.steps = new Map(); // id -> step element
+    this.firsts = []; // first entry index of each step, ascending (the DOM order)
+    this.ids = []; // the id of each step, in the same order
     this.root.replaceChildren();
-    this.openThinking.clear();
   }
 
-  /** Renders `entries` from index `from` on; earlier entries are unchanged. */
-  update(entries, from) {
-    if (from <= 0) {
-      const open = new Set(this.openThinking);
-      this.clear();
-      for (const i of open) this.openThinking.add(i);
-      from = 0;
-    }
-    while (this.attachments.length && this.attachments.at(-1).index >= from) this.attachments.pop().card.detach();
-    while (this.blocks.length && this.blocks.at(-1).start >= from) {
-      const b = this.blocks.pop();
-      b.el.remove();
-      if (b instanceof ToolCard && b.call.toolUseId && this.cards.get(b.call.toolUseId) === b) this.cards.delete(b.call.toolUseId);
-    }
-    const last = this.blocks.at(-1);
-    if (last && last.end > from) last.truncate(from);
+  /** Draws `items` (a whole timeline) from scratch; thinking the reader opened stays open. */
+  reset(items, entries) {
+    this.clear();
     const frag = document.createDocumentFragment();
-    for (let i = from; i < entries.length; i++) this.#add(entries[i], i, frag);
+    for (const item of items) {
+      const step = this.#step(item, entries, null);
+      this.steps.set(item.id, step);
+      this.firsts.push(item.entries[0]);
+      this.ids.push(item.id);
+      frag.append(step);
+    }
     this.root.append(frag);
   }
 
-  #add(entry, index, frag) {
-    const last = this.blocks.at(-1);
-    if (last?.accept(entry, index)) return;
-    let block;
-    switch (entry.kind) {
-      case "stdout":
-        block = new StdoutGroup(index);
-        break;
-      case "stderr":
-      case "system":
-        block = new LogGroup(index);
-        break;
-      case "diff":
-        block = new DiffGroup(index);
-        break;
-      case "tool_call":
-        block = new ToolCard(index, entry);
-        if (entry.toolUseId) this.cards.set(entry.toolUseId, block);
-        break;
-      case "tool_result": {
-        const card = this.cards.get(entry.toolUseId);
-        if (card && !card.result) {
-          card.attach(entry, index);
-          this.attachments.push({ index, card });
-          return;
-        }
-        block = new ToolCard(index, entry); // a result whose call we never saw
-        block.attach(entry, index);
-        break;
+  /**
+   * Applies one frame's changes: `changes` maps an id to its latest item, or to null when it is
+   * gone. Only those items' elements are touched.
+   */
+  apply(changes, entries) {
+    for (const [id, item] of changes) {
+      const old = this.steps.get(id);
+      if (item === null) {
+        if (old) this.#remove(id, old);
+        continue;
       }
-      case "assistant":
-      case "user":
-        block = new Block(index, messageBlock(entry, index));
-        break;
-      case "thinking":
-        block = new Block(index, thinkingBlock(entry, index, this.openThinking.has(index)));
-        break;
-      case "init":
-        block = new Block(index, initBlock(entry, index));
-        break;
-      case "result":
-        block = new Block(index, resultBlock(entry, index));
-        break;
-      default:
-        block = new Block(index, rawBlock(entry, index));
+      const step = this.#step(item, entries, old ?? null);
+      if (old) {
+        old.replaceWith(step);
+        this.steps.set(id, step);
+      } else this.#insert(item, step);
     }
-    if (block instanceof GroupBlock) block.add(entry, index);
-    this.blocks.push(block);
-    frag.append(block.el);
+  }
+
+  #insert(item, step) {
+    const first = item.entries[0];
+    const at = this.firsts.length && first < this.firsts[this.firsts.length - 1] ? lowerBound(this.firsts, first) : this.firsts.length;
+    const before = at < this.ids.length ? this.steps.get(this.ids[at]) : null;
+    this.firsts.splice(at, 0, first);
+    this.ids.splice(at, 0, item.id);
+    this.steps.set(item.id, step);
+    this.root.insertBefore(step, before ?? null);
+  }
+
+  #remove(id, step) {
+    step.remove();
+    this.steps.delete(id);
+    const at = this.ids.lastIndexOf(id); // removals come from the end: a replaced tail
+    if (at >= 0) {
+      this.firsts.splice(at, 1);
+      this.ids.splice(at, 1);
+    }
+  }
+
+  #step(item, entries, old) {
+    const cardOpen = old?.querySelector(".tool > details")?.open === true;
+    const block = itemBlock(item, entries, { thinkingOpen: this.openThinking.has(item.id), cardOpen }) ?? h("pre.unknown", { text: JSON.stringify(item, null, 2) });
+    return h("div.step", { testid: "timeline-item", "data-id": item.id, "data-type": item.type, "data-first": item.isFirst, "data-last": item.isLast }, block);
   }
 }
 

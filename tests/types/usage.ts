@@ -1,6 +1,6 @@
 // Type test: compiled with `tsc --noEmit` against the built package. Each line after an
 // expect-error directive must NOT compile; if one does, tsc fails the test.
-import init, { initSync, ParserRegistry, ParseboxReentrancyError, TranscriptBuilder, type TranscriptEntry, type AdapterStatus, type FailureCode, type StatusError, type Placement } from "parsebox";
+import init, { initSync, ParserRegistry, ParseboxReentrancyError, TranscriptBuilder, type TranscriptEntry, type AdapterStatus, type FailureCode, type StatusError, type Placement, type TimelineItem, type ToolStatus, type ToolKind, type TimelineChanges } from "parsebox";
 
 export async function usage(): Promise<string[]> {
   await init();
@@ -71,7 +71,35 @@ export async function usage(): Promise<string[]> {
   initSync({ module: new Uint8Array() });
   // @ts-expect-error: a chunk's stream is stdout, stderr or system
   builder.push({ ts: "t", stream: "video", chunk: "x" });
+  // The timeline: tool cards with a status, items keyed by a stable id, updates that name them.
+  const changes: TimelineChanges = update.timeline;
+  const touched: TimelineItem[] = [...changes.changed, ...changes.added];
+  const gone: string[] = changes.removed;
+  for (const item of [...touched, ...builder.timeline()]) {
+    texts.push(item.id, item.type, item.timestamp, String(item.isFirst && item.isLast), String(item.entries[0]));
+    if (item.toolCall) {
+      const status: ToolStatus = item.toolCall.status;
+      const kind: ToolKind = item.toolCall.kind;
+      texts.push(status, kind, item.toolCall.title, item.toolCall.toolCallId ?? "");
+      for (const piece of item.toolCall.content) texts.push(piece.type === "content" ? `${piece.isError}: ${piece.text}` : `${piece.changeType} ${piece.text}`);
+    }
+    if (item.result) texts.push(String(item.result.costUsd));
+  }
+  texts.push(...gone, ...builder.finish().timeline.removed);
+  builder.onUpdate((late) => texts.push(...late.timeline.added.map((i) => i.id)));
+  // @ts-expect-error: "running" is the viewer's word; the status is pending
+  const running: ToolStatus = "running";
+  // @ts-expect-error: removed items are ids, not items
+  const removedItems: TimelineItem[] = changes.removed;
+  // Without a timeline, updates carry none.
+  const plain = new TranscriptBuilder(registry, "hermes", { timeline: false });
+  const plainUpdate = plain.push({ ts: "t", stream: "stdout", chunk: "x\n" });
+  texts.push(String(plainUpdate.from));
+  // @ts-expect-error: a builder made with timeline: false reports no timeline
+  plainUpdate.timeline;
   void wrongKind;
   void missingField;
+  void running;
+  void removedItems;
   return texts;
 }

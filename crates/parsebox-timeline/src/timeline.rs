@@ -173,6 +173,12 @@ impl Timeline {
         self.item_of.get(index).and_then(|&pos| self.items.get(pos))
     }
 
+    /// The item with id `id` (as [`TimelineUpdate`] names it), if there is one now.
+    pub fn item(&self, id: &str) -> Option<&TimelineItem> {
+        let first: usize = id.strip_prefix('e')?.parse().ok()?;
+        self.item_for_entry(first).filter(|item| item.id == id)
+    }
+
     /// Whether [`finish`](Self::finish) has been called.
     pub fn is_finished(&self) -> bool {
         self.finished

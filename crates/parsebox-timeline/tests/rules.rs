@@ -622,3 +622,16 @@ fn item_for_entry_finds_the_card_of_a_result() {
     assert!(timeline.item_for_entry(3).is_none());
     assert!(timeline.is_finished());
 }
+
+#[test]
+fn an_update_names_items_that_item_finds() {
+    let entries = [assistant("hi"), call("Read", Some("c1"))];
+    let mut timeline = parsebox_timeline::Timeline::new();
+    let up = timeline.update(&entries, 0..2);
+    for id in &up.added {
+        assert_eq!(&timeline.item(id).unwrap().id, id);
+    }
+    assert!(timeline.item("e2").is_none());
+    assert!(timeline.item("x1").is_none());
+    assert!(timeline.item("e").is_none());
+}

@@ -1,5 +1,6 @@
 // TranscriptBuilder: a run's transcript built chunk by chunk (TranscriptBuilderCore, over a run
-// of the registry's core), with late answers from Worker engines folded in once per frame.
+// of the registry's core), with late answers from Worker engines folded in once per frame. The
+// core keeps the run's timeline beside it; this file only hands its changes on.
 import { TranscriptBuilderCore } from "./parsebox_wasm.js";
 import { ParseboxChunkError, ParseboxDisposedError, ParseboxOptionsError, guarded } from "./errors.js";
 import { checkOptions, checkString } from "./options.js";
@@ -18,8 +19,9 @@ function utf16(s) {
 }
 
 /**
- * A run's transcript, built chunk by chunk with Paperclip's `buildTranscript` semantics; each
- * `push` costs work proportional to the chunk and returns what changed.
+ * A run's transcript, built chunk by chunk with Paperclip's `buildTranscript` semantics, and its
+ * render-ready timeline; each `push` costs work proportional to the chunk and returns what
+ * changed in both.
  */
 export class TranscriptBuilder {
   #registry;
@@ -32,7 +34,7 @@ export class TranscriptBuilder {
   constructor(registry, type, options) {
     if (!(registry instanceof ParserRegistry)) throw new ParseboxOptionsError("TranscriptBuilder needs a ParserRegistry");
     checkString(type, "type");
-    const json = JSON.stringify(checkOptions(options, { redactHomePaths: "boolean", failedLineEntry: "failedLineEntry" }, "TranscriptBuilder"));
+    const json = JSON.stringify(checkOptions(options, { redactHomePaths: "boolean", failedLineEntry: "failedLineEntry", timeline: "boolean" }, "TranscriptBuilder"));
     this.#registry = registry;
     this.#core = guarded(() => new TranscriptBuilderCore(registry._core(), type, json));
     this.#run = this.#core.run();
@@ -40,8 +42,9 @@ export class TranscriptBuilder {
   }
 
   /**
-   * Calls `listener({ from, entries })` (at most once per animation frame) when late answers
-   * from a Worker engine changed entries in place: `entries` are those from index `from` on.
+   * Calls `listener({ from, entries, timeline })` (at most once per animation frame) when late
+   * answers from a Worker engine changed entries in place: `entries` are those from index `from`
+   * on, `timeline` the items that changed, were added or removed.
    */
   onUpdate(listener) {
     if (typeof listener !== "function") throw new ParseboxOptionsError("onUpdate needs a function");
@@ -52,9 +55,8 @@ export class TranscriptBuilder {
   /** @internal The registry's frame: fold in the late answers the core holds for this run. */
   _applyLate() {
     if (this.#disposed) return;
-    const { from } = this.#apply(guarded(() => this.#core.applyLate()));
-    if (from >= this.#entries.length && from > 0) return;
-    const update = { from, entries: this.#entries.slice(from) };
+    const update = this.#apply(guarded(() => this.#core.applyLate()));
+    if (update.from >= this.#entries.length && update.from > 0) return;
     for (const l of [...this.#listeners]) l(update);
   }
 
@@ -64,11 +66,11 @@ export class TranscriptBuilder {
   }
 
   #apply(json) {
-    const { from, length, entries } = JSON.parse(json);
+    const { from, length, entries, timeline } = JSON.parse(json);
     this.#entries.length = from;
     for (const e of entries) this.#entries.push(e);
     this.#entries.length = length;
-    return { from, entries };
+    return timeline === undefined ? { from, entries } : { from, entries, timeline };
   }
 
   #call(fn) {
@@ -78,7 +80,10 @@ export class TranscriptBuilder {
     return update;
   }
 
-  /** Appends a chunk; returns `{ from, entries }`: the entries from index `from` that changed. */
+  /**
+   * Appends a chunk; returns `{ from, entries, timeline }`: the entries from index `from` that
+   * changed, and the timeline's `{ changed, added, removed }` (items, items, ids).
+   */
   push(chunk) {
     this.#live();
     if (!chunk || typeof chunk !== "object" || typeof chunk.ts !== "string" || typeof chunk.chunk !== "string" || !STREAMS.has(chunk.stream)) {
@@ -93,12 +98,15 @@ export class TranscriptBuilder {
     return this.#call(() => this.#core.push(JSON.stringify(c)));
   }
 
-  /** Ends the run: flushes the partial last line. */
+  /** Ends the run: flushes the partial last line; calls never answered become `unanswered`. */
   finish() {
     return this.#call(() => this.#core.finish());
   }
 
-  /** Re-parses the whole run (call it when `onChange` says the adapter's parser changed). */
+  /**
+   * Re-parses the whole run (call it when `onChange` says the adapter's parser changed) and
+   * returns the transcript; `timeline()` then gives the rebuilt timeline.
+   */
   rebuild() {
     this.#call(() => this.#core.rebuild());
     return this.entries();
@@ -108,6 +116,12 @@ export class TranscriptBuilder {
   entries() {
     this.#live();
     return this.#entries.slice();
+  }
+
+  /** The whole timeline so far: every item, in order (throws when made with `timeline: false`). */
+  timeline() {
+    this.#live();
+    return JSON.parse(guarded(() => this.#core.timeline()));
   }
 
   /** Frees the builder and its run. */

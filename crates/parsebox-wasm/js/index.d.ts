@@ -1,5 +1,5 @@
 // Types of the parsebox package. The data shapes (entries, chunks, failure codes, the core's
-// status and counters) are generated from the Rust types (types.d.ts, embedded in
+// status and counters, timeline items) are generated from the Rust types (types.d.ts, embedded in
 // parsebox_wasm.d.ts); the classes and what the JS host adds to those shapes are declared here.
 import type {
   FailedLineEntry,
@@ -7,6 +7,7 @@ import type {
   CoreDiagnostics,
   RegistryStatus,
   RunLogChunk,
+  TimelineItem,
   TranscriptEntry,
 } from "./parsebox_wasm.js";
 
@@ -32,6 +33,17 @@ export type {
   ToolCallBody,
   ToolResultBody,
   TranscriptEntry,
+  TimelineItem,
+  TimelineItemType,
+  ToolCallData,
+  ToolKind,
+  ToolStatus,
+  ToolContent,
+  ToolOutput,
+  DiffLine,
+  ToolLocation,
+  InitInfo,
+  ResultInfo,
 } from "./parsebox_wasm.js";
 
 /** The entry of one `kind`. */
@@ -182,7 +194,7 @@ export declare class ParserRegistry {
 }
 
 /** Options of a `TranscriptBuilder`. */
-export interface TranscriptBuilderOptions {
+export interface TranscriptBuilderOptions<WithTimeline extends boolean = boolean> {
   /** Mask user names in home paths (`/Users/alice` → `/Users/a****`). */
   redactHomePaths?: boolean;
   /**
@@ -190,24 +202,48 @@ export interface TranscriptBuilderOptions {
    * (`"parseError"`, the default, as `buildTranscript` shows it) or the raw line (`"generic"`).
    */
   failedLineEntry?: FailedLineEntry;
+  /**
+   * Keep the run's timeline beside the transcript (default `true`). With `false`, updates carry
+   * no `timeline` and `timeline()` throws.
+   */
+  timeline?: WithTimeline;
 }
 
-/** What a `push`/`finish` changed: entries from index `from` on. */
-export interface TranscriptUpdate {
+/**
+ * What one update changed in the timeline. Re-render `changed`, mount `added`, unmount
+ * `removed`; every other item is as it was. An item's place is the order of `entries[0]`.
+ */
+export interface TimelineChanges {
+  /** Items that were there before and differ now (a result arrived, `isLast` moved, …), whole. */
+  changed: TimelineItem[];
+  /** New items, whole, in timeline order. */
+  added: TimelineItem[];
+  /** Ids of items that are gone (entries were replaced from an earlier index). */
+  removed: string[];
+}
+
+/**
+ * What a `push`/`finish` (or a late answer) changed: entries from index `from` on, and the
+ * timeline's changes (unless the builder was made with `timeline: false`).
+ */
+export type TranscriptUpdate<WithTimeline extends boolean = true> = {
   from: number;
   entries: TranscriptEntry[];
-}
+} & (WithTimeline extends false ? unknown : { timeline: TimelineChanges });
 
-/** A run's transcript, built incrementally with Paperclip's `buildTranscript` semantics. */
-export declare class TranscriptBuilder {
-  constructor(registry: ParserRegistry, adapterType: string, options?: TranscriptBuilderOptions);
-  push(chunk: RunLogChunk): TranscriptUpdate;
-  finish(): TranscriptUpdate;
-  /** Re-parses the whole run, e.g. when the adapter's parser became ready. */
+/** A run's transcript, built incrementally with Paperclip's `buildTranscript` semantics, and its timeline. */
+export declare class TranscriptBuilder<WithTimeline extends boolean = true> {
+  constructor(registry: ParserRegistry, adapterType: string, options?: TranscriptBuilderOptions<WithTimeline>);
+  push(chunk: RunLogChunk): TranscriptUpdate<WithTimeline>;
+  /** Ends the run: flushes the partial last line; calls never answered become `unanswered`. */
+  finish(): TranscriptUpdate<WithTimeline>;
+  /** Re-parses the whole run, e.g. when the adapter's parser became ready; `timeline()` then gives the rebuilt timeline. */
   rebuild(): TranscriptEntry[];
   entries(): TranscriptEntry[];
+  /** The whole timeline so far, in order (throws `ParseboxOptionsError` when made with `timeline: false`). */
+  timeline(): TimelineItem[];
   /** Late answers from the worker host changed entries in place (at most once per frame). */
-  onUpdate(listener: (update: TranscriptUpdate) => void): () => void;
+  onUpdate(listener: (update: TranscriptUpdate<WithTimeline>) => void): () => void;
   dispose(): void;
   [Symbol.dispose](): void;
 }

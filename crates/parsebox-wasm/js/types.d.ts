@@ -316,3 +316,157 @@ staleAnswers: number,
  * Lines sent to an engine and not settled yet.
  */
 linesPending: number, };
+
+export type TimelineItem = { 
+/**
+ * Stable id: `e` and the transcript index of the item's first entry, e.g. `"e12"`.
+ */
+id: string, 
+/**
+ * What the item is; decides which of the optional fields are present.
+ */
+type: TimelineItemType, 
+/**
+ * ISO timestamp of the item's first entry.
+ */
+timestamp: string, 
+/**
+ * The text of `user`, `assistant`, `thinking`, `system`, `stderr`, `stdout` and `result`
+ * items.
+ */
+content?: string, 
+/**
+ * The tool card of `tool_call` and `tool_result` items.
+ */
+toolCall?: ToolCallData, 
+/**
+ * The lines of a `diff` item (diff lines that follow no tool call).
+ */
+diff?: Array<DiffLine>, 
+/**
+ * Model and session of an `init` item.
+ */
+init?: InitInfo, 
+/**
+ * Usage, cost and errors of a `result` item.
+ */
+result?: ResultInfo, 
+/**
+ * The item starts a sequence: it is the first item, or a `user` item comes before it.
+ * `user` items themselves have `isFirst` and `isLast` both `true` (no connector).
+ */
+isFirst: boolean, 
+/**
+ * The item ends a sequence: it is the last item, or a `user` item comes after it.
+ */
+isLast: boolean, 
+/**
+ * The transcript indices of the entries this item shows, ascending. Every entry of the
+ * transcript is in exactly one item; a tool card's entries need not be adjacent (its result
+ * may come after other items).
+ */
+entries: Array<number>, };
+
+export type TimelineItemType = "user" | "assistant" | "thinking" | "tool_call" | "tool_result" | "diff" | "init" | "result" | "system" | "stderr" | "stdout";
+
+export type ToolCallData = { 
+/**
+ * The call's `toolUseId` (for an orphan result, the result's), when it has a non-empty one.
+ */
+toolCallId?: string, 
+/**
+ * What sort of tool it is, from its name ([`tool_kind`](crate::tool_kind)).
+ */
+kind: ToolKind, 
+/**
+ * The tool's name as the parser gave it (an orphan result's `toolName`, or `""`).
+ */
+title: string, 
+/**
+ * Where the call stands.
+ */
+status: ToolStatus, 
+/**
+ * The call's `input`, when it had one.
+ */
+rawInput?: JsonValue, 
+/**
+ * Results and diff lines, in transcript order.
+ */
+content: Array<ToolContent>, 
+/**
+ * File paths named by the input (`file_path`, `path`, `paths`, …), when there are any.
+ */
+locations?: Array<ToolLocation>, };
+
+export type ToolKind = "read" | "write" | "edit" | "shell" | "search" | "fetch" | "think" | "other";
+
+export type ToolStatus = "pending" | "completed" | "failed" | "unanswered";
+
+export type ToolContent = { "type": "content" } & ToolOutput | { "type": "diff" } & DiffLine;
+
+export type ToolOutput = { 
+/**
+ * The result's `content`.
+ */
+text: string, 
+/**
+ * The result's `isError`.
+ */
+isError: boolean, };
+
+export type DiffLine = { 
+/**
+ * What the line is (added, removed, context, hunk header, …).
+ */
+changeType: DiffChangeType, 
+/**
+ * The line's text.
+ */
+text: string, };
+
+export type ToolLocation = { 
+/**
+ * The path as the input gave it.
+ */
+path: string, };
+
+export type InitInfo = { 
+/**
+ * The model the agent runs.
+ */
+model: string, 
+/**
+ * The agent's session id.
+ */
+sessionId: string, };
+
+export type ResultInfo = { 
+/**
+ * Input tokens used.
+ */
+inputTokens: number, 
+/**
+ * Output tokens used.
+ */
+outputTokens: number, 
+/**
+ * Cached input tokens.
+ */
+cachedTokens: number, 
+/**
+ * Cost in US dollars.
+ */
+costUsd: number, 
+/**
+ * Result subtype, e.g. `success`.
+ */
+subtype: string, 
+/**
+ * `true` when the turn ended in error.
+ */
+isError: boolean, 
+/**
+ * Error messages.
+ */
+errors: Array<string>, };

@@ -1,18 +1,40 @@
-//! `TranscriptBuilderCore`: the incremental transcript builder over one run of the host core.
+//! `TranscriptBuilderCore`: the incremental transcript builder over one run of the host core,
+//! with the run's timeline beside it, fed by the same change ranges.
 
+use std::ops::Range;
 use std::rc::Rc;
 
 use parsebox_host::RunId;
+use parsebox_timeline::{Timeline, TimelineItem, TimelineUpdate};
 use parsebox_transcript::{
     generic_entry, Chunk, FailedLineEntry, LineAnswer, LineFailure, LineParser, Stream,
     TranscriptBuilder, TranscriptEntry, TranscriptOptions,
 };
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use crate::entry::Core;
 use crate::host_core::HostCore;
 use crate::{into_error, to_json};
+
+/// Most bytes the reused output buffer keeps between calls (a rebuild of a long run may grow it
+/// far past what a push needs).
+const KEPT_OUTPUT_BYTES: usize = 1 << 20;
+
+/// Serialises `value` as JSON into `buf` (cleared first, its capacity reused from call to call:
+/// no regrowth per update) and hands it to JS as one string.
+fn encode(buf: &mut Vec<u8>, value: &impl Serialize) -> Result<js_sys::JsString, JsValue> {
+    buf.clear();
+    if buf.capacity() > KEPT_OUTPUT_BYTES {
+        buf.shrink_to(KEPT_OUTPUT_BYTES);
+    }
+    serde_json::to_writer(&mut *buf, value)
+        .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))?;
+    // serde_json writes UTF-8 only; the check is a formality.
+    let text = std::str::from_utf8(buf)
+        .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))?;
+    Ok(js_sys::JsString::from(text))
+}
 
 /// A host run as the builder's line parser: a line a Worker answers later is shown with the
 /// generic entry and replaced in place by [`TranscriptBuilderCore::apply_late`].
@@ -68,12 +90,68 @@ struct BuilderOptions {
     redact_home_paths: Option<bool>,
     /// What a line whose parser failed shows; Paperclip's parse-error entry unless given.
     failed_line_entry: Option<FailedLineEntry>,
+    timeline: Option<bool>,
+}
+
+/// What one call changed, as the JS side reads it: the entries from `from` on, the transcript's
+/// new length, and (with a timeline) the timeline items that changed or were added, in full,
+/// and the ids of those removed.
+#[derive(Serialize)]
+struct Changes<'a> {
+    from: usize,
+    length: usize,
+    entries: &'a [TranscriptEntry],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timeline: Option<TimelineChanges<'a>>,
+}
+
+/// A [`TimelineUpdate`] with the items themselves instead of their ids (only those items are
+/// serialised: the cost follows the change, not the run).
+#[derive(Serialize)]
+struct TimelineChanges<'a> {
+    changed: Vec<&'a TimelineItem>,
+    added: Vec<&'a TimelineItem>,
+    removed: Vec<String>,
+}
+
+impl<'a> TimelineChanges<'a> {
+    fn of(timeline: &'a Timeline, update: TimelineUpdate) -> Self {
+        let items = |ids: &[String]| ids.iter().filter_map(|id| timeline.item(id)).collect();
+        Self {
+            changed: items(&update.changed),
+            added: items(&update.added),
+            removed: update.removed,
+        }
+    }
+}
+
+/// `finish`'s update folded into the update before it: ids it changed that are not already
+/// named, in timeline order.
+fn merge(update: &mut TimelineUpdate, later: TimelineUpdate, timeline: &Timeline) {
+    let mut extra = false;
+    for id in later.changed {
+        if !update.changed.contains(&id) && !update.added.contains(&id) {
+            update.changed.push(id);
+            extra = true;
+        }
+    }
+    if extra {
+        update.changed.sort_by_key(|id| {
+            timeline
+                .item(id)
+                .and_then(|item| item.entries.first().copied())
+        });
+    }
 }
 
 /// One transcript of one adapter type, built chunk by chunk.
 #[wasm_bindgen]
 pub struct TranscriptBuilderCore {
     inner: TranscriptBuilder<HostLine>,
+    /// The run's timeline, unless the options turned it off.
+    timeline: Option<Timeline>,
+    /// The JSON of the last result, reused (see [`encode`]).
+    out: Vec<u8>,
 }
 
 #[wasm_bindgen]
@@ -116,6 +194,7 @@ impl TranscriptBuilderCore {
             core: Rc::clone(&host.core),
             run,
         };
+        let timeline = options.timeline.unwrap_or(true).then(Timeline::new);
         let options = TranscriptOptions {
             redact_home_paths: options.redact_home_paths.unwrap_or(false),
             retain_chunks: true,
@@ -126,6 +205,8 @@ impl TranscriptBuilderCore {
         };
         Ok(Self {
             inner: TranscriptBuilder::new(parser, options),
+            timeline,
+            out: Vec::new(),
         })
     }
 
@@ -135,11 +216,13 @@ impl TranscriptBuilderCore {
     }
 
     /// Appends a chunk (`{ts, stream, chunk, seq?}` as JSON); returns
-    /// `{"from":n,"length":n,"entries":[…]}`: the entries from `from` on changed.
+    /// `{"from":n,"length":n,"entries":[…],"timeline":{"changed":[…],"added":[…],"removed":[…]}}`:
+    /// the entries from `from` on changed, and the timeline items that changed or were added
+    /// (in full) or removed (ids). `timeline` is absent when the builder keeps none.
     ///
     /// # Errors
     /// `ParseboxChunkError` for a malformed chunk.
-    pub fn push(&mut self, chunk_json: &str) -> Result<String, JsValue> {
+    pub fn push(&mut self, chunk_json: &str) -> Result<js_sys::JsString, JsValue> {
         let chunk: Chunk = serde_json::from_str(chunk_json).map_err(|e| {
             into_error(
                 "ParseboxChunkError",
@@ -147,7 +230,7 @@ impl TranscriptBuilderCore {
             )
         })?;
         let range = self.inner.push(&chunk);
-        self.changed(range)
+        self.changed(range, false)
     }
 
     /// Appends a chunk whose text is not well-formed UTF-16 (it holds half a surrogate pair),
@@ -163,37 +246,52 @@ impl TranscriptBuilderCore {
         stream: &str,
         units: &[u16],
         seq: Option<f64>,
-    ) -> Result<String, JsValue> {
+    ) -> Result<js_sys::JsString, JsValue> {
         let stream: Stream = serde_json::from_value(serde_json::Value::from(stream))
             .map_err(|e| into_error("ParseboxChunkError", format!("invalid chunk stream: {e}")))?;
         let seq = seq.filter(|s| s.is_finite() && *s >= 0.0).map(|s| s as u64);
         let range = self.inner.push_utf16(ts, stream, units, seq);
-        self.changed(range)
+        self.changed(range, false)
     }
 
-    /// Flushes the pending partial line; same result shape as `push`.
-    pub fn finish(&mut self) -> Result<String, JsValue> {
+    /// Flushes the pending partial line and ends the timeline's run (calls still pending
+    /// become unanswered); same result shape as `push`.
+    pub fn finish(&mut self) -> Result<js_sys::JsString, JsValue> {
         let range = self.inner.finish();
-        self.changed(range)
+        self.changed(range, true)
     }
 
-    /// Re-parses every chunk from scratch (after the adapter's parser changed).
-    pub fn rebuild(&mut self) -> Result<String, JsValue> {
+    /// Re-parses every chunk from scratch (after the adapter's parser changed) and rebuilds
+    /// the timeline from it; returns `{"from":0,"length":n,"entries":[…]}` (no `timeline`:
+    /// `timeline()` gives the rebuilt one whole).
+    pub fn rebuild(&mut self) -> Result<js_sys::JsString, JsValue> {
         self.inner.rebuild();
-        self.changed(0..self.inner.entries().len())
+        let all = self.inner.entries();
+        if let Some(timeline) = self.timeline.as_mut() {
+            *timeline = Timeline::from_entries(all, timeline.is_finished());
+        }
+        encode(
+            &mut self.out,
+            &Changes {
+                from: 0,
+                length: all.len(),
+                entries: all,
+                timeline: None,
+            },
+        )
     }
 
     /// Folds in the late answers the core holds for this builder's run (one fold for all of
     /// them); same result shape as `push`.
     #[wasm_bindgen(js_name = applyLate)]
-    pub fn apply_late(&mut self) -> Result<String, JsValue> {
+    pub fn apply_late(&mut self) -> Result<js_sys::JsString, JsValue> {
         let answers = {
             let run = self.inner.parser().run;
             let mut s = self.inner.parser().core.enter()?;
             s.builder_late.remove(&run).unwrap_or_default()
         };
         let range = self.inner.replace_answers(answers);
-        self.changed(range)
+        self.changed(range, false)
     }
 
     /// The whole transcript as a JSON array.
@@ -201,11 +299,48 @@ impl TranscriptBuilderCore {
         to_json(&self.inner.entries())
     }
 
-    fn changed(&self, range: std::ops::Range<usize>) -> Result<String, JsValue> {
-        let from = range.start;
-        let entries = self.inner.entries().get(range).unwrap_or(&[]);
-        to_json(
-            &serde_json::json!({ "from": from, "length": self.inner.entries().len(), "entries": entries }),
+    /// The whole timeline as a JSON array of items.
+    ///
+    /// # Errors
+    /// `ParseboxOptionsError` when the builder was made with `timeline: false`.
+    pub fn timeline(&self) -> Result<String, JsValue> {
+        match &self.timeline {
+            Some(timeline) => to_json(&timeline.items()),
+            None => Err(into_error(
+                "ParseboxOptionsError",
+                "this TranscriptBuilder keeps no timeline (it was made with timeline: false)",
+            )),
+        }
+    }
+
+    /// Brings the timeline up to date with the transcript after a change to `range` (and ends
+    /// its run with `finishing`), and serialises what changed.
+    fn changed(
+        &mut self,
+        range: Range<usize>,
+        finishing: bool,
+    ) -> Result<js_sys::JsString, JsValue> {
+        let all = self.inner.entries();
+        let timeline = self.timeline.as_mut().map(|timeline| {
+            let mut update = timeline.update(all, range.start..range.end);
+            if finishing {
+                let ended = timeline.finish();
+                merge(&mut update, ended, timeline);
+            }
+            update
+        });
+        encode(
+            &mut self.out,
+            &Changes {
+                from: range.start,
+                length: all.len(),
+                entries: all.get(range).unwrap_or(&[]),
+                timeline: self
+                    .timeline
+                    .as_ref()
+                    .zip(timeline)
+                    .map(|(timeline, update)| TimelineChanges::of(timeline, update)),
+            },
         )
     }
 }

@@ -9,6 +9,10 @@
 use std::path::PathBuf;
 
 use parsebox_host::{AdapterState, AdapterStatus, Diagnostics, LoadError, Placement};
+use parsebox_timeline::{
+    DiffLine, InitInfo, ResultInfo, TimelineItem, TimelineItemType, ToolCallData, ToolContent,
+    ToolKind, ToolLocation, ToolOutput, ToolStatus,
+};
 use parsebox_transcript::entry::{
     DeltaText, Diff, DiffChangeType, Init, RunResult, Text, ToolCall, ToolResult,
 };
@@ -44,6 +48,17 @@ fn declarations() -> String {
         parsebox_sandbox::LoadErrorCode::decl(&cfg),
         Diagnostics::decl(&cfg),
         parsebox_host::HostCounters::decl(&cfg),
+        TimelineItem::decl(&cfg),
+        TimelineItemType::decl(&cfg),
+        ToolCallData::decl(&cfg),
+        ToolKind::decl(&cfg),
+        ToolStatus::decl(&cfg),
+        ToolContent::decl(&cfg),
+        ToolOutput::decl(&cfg),
+        DiffLine::decl(&cfg),
+        ToolLocation::decl(&cfg),
+        InitInfo::decl(&cfg),
+        ResultInfo::decl(&cfg),
     ];
     let mut out = String::from(HEADER);
     for d in decls {

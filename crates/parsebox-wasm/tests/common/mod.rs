@@ -146,16 +146,27 @@ pub fn the_builder_reports_what_changed() {
     let mut b = TranscriptBuilderCore::new(&core, "counter", "{}").unwrap();
     let first = parse(
         b.push(r#"{"ts":"t1","stream":"stdout","chunk":"a\nb"}"#)
-            .unwrap(),
+            .unwrap()
+            .into(),
     );
+    let item = |id: &str, index: usize, text: &str, last: bool| {
+        json!({"id": id, "type": "assistant", "timestamp": "t1", "content": text,
+               "isFirst": index == 0, "isLast": last, "entries": [index]})
+    };
     assert_eq!(
         first,
-        json!({"from":0,"length":1,"entries":[{"kind":"assistant","ts":"t1","text":"1:a"}]})
+        json!({"from":0,"length":1,"entries":[{"kind":"assistant","ts":"t1","text":"1:a"}],
+               "timeline":{"changed":[],"added":[item("e0", 0, "1:a", true)],"removed":[]}})
     );
-    let end = parse(b.finish().unwrap());
+    let end = parse(b.finish().unwrap().into());
     assert_eq!(
         end["entries"],
         json!([{"kind":"assistant","ts":"t1","text":"2:b"}])
+    );
+    // The new item, and the one before it, which stopped being the last.
+    assert_eq!(
+        end["timeline"],
+        json!({"changed":[item("e0", 0, "1:a", false)],"added":[item("e1", 1, "2:b", true)],"removed":[]})
     );
     assert!(b.push(r#"{"ts":"t","stream":"video","chunk":""}"#).is_err());
 }

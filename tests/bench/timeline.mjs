@@ -1,0 +1,105 @@
+// What the timeline adds to a live run's main-thread time (issue 15): the same 100,000-line
+// hermes-style run through TranscriptBuilder in Node (inline host), with the timeline (the
+// default) and without (`timeline: false`), side by side in one run: each trial is a fresh Node
+// process (a warm-up run, then the timed one), the two modes alternate. A benchmark, not a test.
+//
+//   node tests/bench/timeline.mjs [--pkg DIR] [--lines 100000] [--trials 5] [--chunk 4096]
+//
+// Wall time is what the page feels; the process's CPU time (user + system, all threads) is
+// steadier when other work shares the cores, so both are printed.
+//
+// Each trial feeds the log as ~4 KB stdout chunks cut anywhere (as the side-by-side live run
+// does) and times every push() and the finish(), including JSON.parse of their result and the
+// renderer's bookkeeping a consumer must do (the entries array; with the timeline, a Map of
+// items by id).
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+import { chunkLog, newRegistry } from "./core.mjs";
+import { hermesLog } from "./gen-log.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+function arg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 || process.argv[i + 1] === undefined ? fallback : process.argv[i + 1];
+}
+const pkgDir = resolve(arg("pkg", join(here, "../../pkg")));
+const lines = Number(arg("lines", 100000));
+const trials = Number(arg("trials", 5));
+const chunkSize = Number(arg("chunk", 4096));
+const child = arg("child", null); // "with" | "without": one trial in this process
+
+let pb;
+let source;
+let chunks;
+
+/** One live run; returns main-thread ms and what it produced. */
+function run(withTimeline) {
+  const registry = newRegistry(pb, {});
+  const status = registry.registerSource("hermes_local", source);
+  if (status.state !== "ready") throw new Error(`parser not ready: ${status.reason}`);
+  const builder = new pb.TranscriptBuilder(registry, "hermes_local", { timeline: withTimeline });
+  const entries = [];
+  const items = new Map();
+  const take = ({ from, entries: changed, timeline }) => {
+    entries.length = from;
+    for (const e of changed) entries.push(e);
+    if (timeline) {
+      for (const id of timeline.removed) items.delete(id);
+      for (const item of timeline.changed) items.set(item.id, item);
+      for (const item of timeline.added) items.set(item.id, item);
+    }
+  };
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  for (const c of chunks) take(builder.push(c));
+  take(builder.finish());
+  const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  builder.dispose();
+  registry.dispose();
+  return { ms, cpuMs, entries: entries.length, items: items.size };
+}
+
+if (child !== null) {
+  pb = await import(pathToFileURL(join(pkgDir, "index.js")).href);
+  pb.initSync({ module: readFileSync(join(pkgDir, "parsebox_wasm_bg.wasm")), engine: readFileSync(join(pkgDir, "parsebox_engine.wasm")) });
+  source = readFileSync(join(here, "hermes-parser.js"), "utf8");
+  chunks = chunkLog(hermesLog(lines), chunkSize);
+  run(child === "with"); // warm-up: compiled code paths, grown memories
+  console.log(JSON.stringify({ ...run(child === "with"), chunks: chunks.length }));
+  process.exit(0);
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const times = { without: [], with: [] };
+const cpu = { without: [], with: [] };
+const ratios = []; // per trial: with ÷ without, the two runs back to back
+let shape = null;
+for (let t = 0; t < trials; t++) {
+  // Alternate the order so drift on a shared machine falls on both.
+  for (const mode of t % 2 ? ["with", "without"] : ["without", "with"]) {
+    const args = [fileURLToPath(import.meta.url), "--child", mode, "--pkg", pkgDir, "--lines", String(lines), "--chunk", String(chunkSize)];
+    const r = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 1 << 24 });
+    if (r.status !== 0) throw new Error(`trial failed: ${r.stderr}`);
+    const out = JSON.parse(r.stdout.trim().split("\n").at(-1));
+    times[mode].push(out.ms);
+    cpu[mode].push(out.cpuMs);
+    if (mode === "with") shape = out;
+  }
+  ratios.push(times.with[t] / times.without[t]);
+}
+const a = median(times.without);
+const b = median(times.with);
+console.log(`${lines.toLocaleString("en")} lines, ${shape.chunks.toLocaleString("en")} chunks of ~${chunkSize} B, ${shape.entries.toLocaleString("en")} entries, ${shape.items.toLocaleString("en")} timeline items, ${trials} trials (${pkgDir})`);
+const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(", ");
+console.log(`| builder | wall ms (median) | per trial | process CPU ms (median) | per trial |`);
+console.log(`|---|---|---|---|---|`);
+console.log(`| timeline: false | ${a.toFixed(0)} | ${fmt(times.without)} | ${median(cpu.without).toFixed(0)} | ${fmt(cpu.without)} |`);
+console.log(`| timeline (default) | ${b.toFixed(0)} | ${fmt(times.with)} | ${median(cpu.with).toFixed(0)} | ${fmt(cpu.with)} |`);
+const cpuAdded = ((median(cpu.with) - median(cpu.without)) / median(cpu.without)) * 100;
+console.log(`added by the timeline, CPU time (steadier on a shared machine): ${cpuAdded.toFixed(1)} %`);
+console.log(`added by the timeline: ${(((b - a) / a) * 100).toFixed(1)} % (ratio of the medians); ${((median(ratios) - 1) * 100).toFixed(1)} % (median of the per-trial ratios: ${ratios.map((r) => r.toFixed(3)).join(", ")})`);
