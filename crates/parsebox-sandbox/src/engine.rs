@@ -127,8 +127,11 @@ pub(crate) struct Realm {
     /// The last line's `ts`, as a JS string and as `Date.parse` milliseconds: lines of one chunk
     /// share their chunk's ts, so most lines skip both conversions.
     last_ts: Option<(String, JsString, i64)>,
+    /// Calls the instance's `parseLine`, or the module's `parseStdoutLine` when that is the only
+    /// export.
     call: Script,
-    /// Calls the module's `parseStdoutLine` (`__parsebox.f`).
+    /// Calls the module's `parseStdoutLine` (`__parsebox.f`): what a stateless line runs when
+    /// the module also exports it.
     direct: Script,
     conv: Script,
     reset: Script,
@@ -429,14 +432,6 @@ impl Realm {
         Ok(realm)
     }
 
-    /// Sends lines to the module's own `parseStdoutLine` instead of the factory's instance,
-    /// when the module exports both (a no-op otherwise).
-    pub(crate) fn use_stateless(&mut self) {
-        if self.also_stateless {
-            self.call = self.direct.clone();
-        }
-    }
-
     /// Evaluates `script` under the budget: boa yields every `opts.budget_cycles` "cycles"; at
     /// each yield the deadline and the heap probe are checked, and the evaluation is dropped
     /// when either is exceeded.
@@ -514,10 +509,13 @@ impl Realm {
     }
 
     /// Calls the parser on one line and converts its return value into `S`'s output.
+    /// `stateless`: call the module's own `parseStdoutLine` when it exports one besides the
+    /// factory, instead of the instance.
     pub(crate) fn parse_line<S: Sink + Default>(
         &mut self,
         line: &str,
         ts: &str,
+        stateless: bool,
         opts: &SandboxOptions,
     ) -> Result<Result<S::Output, (FailureCode, String)>, Stop> {
         let deadline = Deadline::after(opts.line_budget_ms, opts);
@@ -528,7 +526,11 @@ impl Realm {
             JsValue::from(JsString::from(line)),
         );
         put(&self.host, js_string!("t"), JsValue::from(ts));
-        let call = self.call.clone();
+        let call = if stateless && self.also_stateless {
+            self.direct.clone()
+        } else {
+            self.call.clone()
+        };
         let ret = self.run(&call, deadline, opts);
         let out = match ret {
             Ok(ret) => self.convert::<S>(ret, deadline, opts),

@@ -310,13 +310,10 @@ impl ParserModule {
             .try_borrow_mut()
             .ok()
             .and_then(|mut s| s.take());
-        let mut realm = match spare {
+        let realm = match spare {
             Some(realm) => realm,
             None => Realm::new(&self.prepared, &self.options).map_err(init_error)?,
         };
-        if stateless {
-            realm.use_stateless();
-        }
         Ok(ParserRun {
             module: self.clone(),
             stateless,
@@ -517,15 +514,6 @@ impl ParserRun {
                 )
             })
         };
-        let stateless = self.stateless;
-        let fresh = || {
-            fresh().map(|mut realm| {
-                if stateless {
-                    realm.use_stateless();
-                }
-                realm
-            })
-        };
         let mut realm = fresh()?;
         if !self.history_complete {
             self.diagnostics.state_lost += 1;
@@ -549,7 +537,9 @@ impl ParserRun {
             let dirty = match self.history.get(k) {
                 Some(Op::Line(l, t)) => {
                     self.diagnostics.replayed_lines += 1;
-                    matches!(realm.parse_line::<JsonSink>(l, t, &module.options), Err(ref s) if s.dirties())
+                    let replayed =
+                        realm.parse_line::<JsonSink>(l, t, self.stateless, &module.options);
+                    matches!(replayed, Err(ref s) if s.dirties())
                 }
                 Some(Op::Reset) => {
                     matches!(realm.reset(&module.options), Err(ref s) if s.dirties())
@@ -637,7 +627,7 @@ impl ParserRun {
         self.ensure_realm()?;
         let realm = self.realm.as_mut().ok_or_else(unavailable)?;
         let opts = &self.module.options;
-        match realm.parse_line::<S>(line, ts, opts) {
+        match realm.parse_line::<S>(line, ts, self.stateless, opts) {
             Ok(v) => {
                 self.remember(Op::Line(line.to_owned(), ts.to_owned()));
                 v.map_err(|(code, msg)| LineFailure::new(code, msg))
