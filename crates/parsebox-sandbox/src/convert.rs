@@ -254,6 +254,16 @@ fn with_text<T>(s: &JsString, f: impl FnOnce(&str) -> T) -> T {
     }
 }
 
+/// Calls `f` with a property key as `JSON.stringify` names it (see [`with_text`]); `None` for
+/// a symbol, which JSON leaves out.
+fn with_key<T>(key: &PropertyKey, f: impl FnOnce(&str) -> T) -> Option<T> {
+    match key {
+        PropertyKey::String(s) => Some(with_text(s, f)),
+        PropertyKey::Index(i) => Some(f(&i.get().to_string())),
+        PropertyKey::Symbol(_) => None,
+    }
+}
+
 /// Whether `v` is left out of JSON (as `JSON.stringify` does): `undefined`, a symbol, a
 /// function. An object member with such a value is skipped; an array item becomes `null`.
 fn absent(v: &JsValue) -> bool {
@@ -436,24 +446,16 @@ impl<'c, S: Sink> Walk<'c, S> {
                 return Err(Conv::Bail);
             }
             let item = desc.value().cloned().unwrap_or_default();
-            let name_len = match &key {
-                PropertyKey::String(s) => s.len(),
-                PropertyKey::Index(i) => i.get().to_string().len(),
-                PropertyKey::Symbol(_) => continue,
+            let Some(name_len) = with_key(&key, str::len) else {
+                continue;
             };
             self.bytes = self.bytes.saturating_add(name_len);
             if absent(&item) {
                 self.count()?;
                 continue;
             }
-            match &key {
-                PropertyKey::String(s) => {
-                    let sink = &mut self.sink;
-                    with_text(s, |t| sink.key(t));
-                }
-                PropertyKey::Index(i) => self.sink.key(&i.get().to_string()),
-                PropertyKey::Symbol(_) => continue,
-            }
+            let sink = &mut self.sink;
+            with_key(&key, |name| sink.key(name));
             self.value(&item, depth + 1)?;
         }
         self.sink.end_object();
