@@ -149,7 +149,8 @@ pub struct TranscriptOptions {
     /// answers after the line was shown with its provisional generic entry. Costs a second
     /// copy of the entries.
     pub track_lines: bool,
-    /// What a line whose parser failed shows (Paperclip's parse-error entry by default).
+    /// What a line whose parser failed shows: the raw line by default; Paperclip's parse-error
+    /// entry with [`FailedLineEntry::ParseError`].
     pub failed_line_entry: FailedLineEntry,
 }
 
@@ -252,16 +253,14 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// Appends one chunk. Returns the range of [`entries`](Self::entries) that this chunk
     /// changed: new entries, and the last earlier entry when a delta merged into it.
     pub fn push(&mut self, chunk: &Chunk) -> Range<usize> {
-        if chunk.stream == Stream::Stdout {
-            if let Some(_lone) = self.pending_high.take() {
-                // The half pair held back was not followed by its other half.
-                let mut text = String::from('\u{fffd}');
-                text.push_str(&chunk.chunk);
-                return self.push_text(&Chunk {
-                    chunk: text,
-                    ..chunk.clone()
-                });
-            }
+        if chunk.stream == Stream::Stdout && self.pending_high.take().is_some() {
+            // The half pair held back was not followed by its other half.
+            let mut text = String::from('\u{fffd}');
+            text.push_str(&chunk.chunk);
+            return self.push_text(&Chunk {
+                chunk: text,
+                ..chunk.clone()
+            });
         }
         self.push_text(chunk)
     }
@@ -334,9 +333,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
     pub fn final_len(&self) -> usize {
         let len = self.entries.len();
         match self.entries.last() {
-            Some(TranscriptEntry::Assistant(d) | TranscriptEntry::Thinking(d)) if d.is_delta() => {
-                len - 1
-            }
+            Some(last) if streamed(last) => len - 1,
             _ => len,
         }
     }
@@ -656,14 +653,17 @@ fn incomplete_utf8_tail(buf: &[u8]) -> usize {
 }
 
 /// Whether `next` merges into `last` (SPEC §5, as Paperclip's `buildTranscript`): two
-/// consecutive assistant (or thinking) entries that are both deltas
-/// ([`DeltaText::is_delta`](crate::entry::DeltaText::is_delta)).
+/// consecutive entries of the same kind that are both [`streamed`] deltas.
 fn merges(last: &TranscriptEntry, next: &TranscriptEntry) -> bool {
-    match (last, next) {
-        (TranscriptEntry::Assistant(a), TranscriptEntry::Assistant(b))
-        | (TranscriptEntry::Thinking(a), TranscriptEntry::Thinking(b)) => {
-            a.is_delta() && b.is_delta()
-        }
+    std::mem::discriminant(last) == std::mem::discriminant(next) && streamed(last) && streamed(next)
+}
+
+/// An assistant (or thinking) entry that is a delta
+/// ([`DeltaText::is_delta`](crate::entry::DeltaText::is_delta)): one a later delta of its kind
+/// merges into.
+fn streamed(entry: &TranscriptEntry) -> bool {
+    match entry {
+        TranscriptEntry::Assistant(d) | TranscriptEntry::Thinking(d) => d.is_delta(),
         _ => false,
     }
 }
