@@ -98,32 +98,24 @@ impl Host {
         answers: Vec<(Seq, LineOutcome)>,
         elapsed_ms: f64,
     ) -> Vec<Answered> {
-        let started_run = self
+        // Over budget by the clock, with live lines only: a replay or a run start is the
+        // engine's own work, under budgets of its own. The type is taken before the answers
+        // are handled, which may end the engine.
+        let budget_ms = self.options.line_budget_ms;
+        let slow_type = self
             .engines
             .get(&engine)
-            .is_some_and(|e| e.last_batch_started_run);
-        let (live, replays) = self.engines.get(&engine).map_or((0, 0), |e| {
-            let owed = e.in_flight.iter().take(answers.len());
-            owed.fold((0usize, 0usize), |(l, r), f| {
-                if f.replay {
-                    (l, r + 1)
-                } else {
-                    (l + 1, r)
-                }
+            .filter(|e| e.placement == Placement::Inline && !e.last_batch_started_run)
+            .filter(|e| {
+                let owed = || e.in_flight.iter().take(answers.len());
+                let live = owed().count();
+                #[allow(clippy::cast_precision_loss)]
+                let over = elapsed_ms > budget_ms * live as f64;
+                live > 0 && !owed().any(|f| f.replay) && over
             })
-        });
-        let inline_type = self
-            .engines
-            .get(&engine)
-            .filter(|e| e.placement == Placement::Inline)
             .map(|e| e.adapter_type.clone());
         let out = self.handle_answers(now_ms, engine, answers);
-        #[allow(clippy::cast_precision_loss)]
-        let budget = self.options.line_budget_ms * live as f64;
-        let Some(adapter_type) = inline_type else {
-            return out;
-        };
-        if live > 0 && replays == 0 && !started_run && elapsed_ms > budget {
+        if let Some(adapter_type) = slow_type {
             if let Some(a) = self.adapters.get_mut(&adapter_type) {
                 a.diag.host.clock_overruns += 1;
             }

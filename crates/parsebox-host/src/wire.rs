@@ -42,21 +42,11 @@ fn put_u32(out: &mut Vec<u8>, n: usize) {
 pub fn encode_ops(ops: &[EngineOp], out: &mut Vec<u8>) {
     for op in ops {
         match op {
-            EngineOp::NewRun {
-                run,
-                stateless: false,
-            } => short(out, NEW_RUN, *run),
-            EngineOp::NewRun {
-                run,
-                stateless: true,
-            } => {
-                out.push(NEW_RUN);
-                put_u32(out, 9);
-                out.extend_from_slice(&run.0.to_le_bytes());
-                out.push(1);
+            EngineOp::NewRun { run, stateless } => {
+                short(out, NEW_RUN, *run, *stateless);
             }
-            EngineOp::Reset { run } => short(out, RESET, *run),
-            EngineOp::DropRun { run } => short(out, DROP_RUN, *run),
+            EngineOp::Reset { run } => short(out, RESET, *run, false),
+            EngineOp::DropRun { run } => short(out, DROP_RUN, *run, false),
             EngineOp::Line {
                 seq,
                 run,
@@ -77,10 +67,14 @@ pub fn encode_ops(ops: &[EngineOp], out: &mut Vec<u8>) {
     }
 }
 
-fn short(out: &mut Vec<u8>, tag: u8, run: RunId) {
+/// A record whose body is a run id, and a flag byte when `flag` is set.
+fn short(out: &mut Vec<u8>, tag: u8, run: RunId, flag: bool) {
     out.push(tag);
-    put_u32(out, 8);
+    put_u32(out, 8 + usize::from(flag));
     out.extend_from_slice(&run.0.to_le_bytes());
+    if flag {
+        out.push(1);
+    }
 }
 
 /// `ops` as a new frame.

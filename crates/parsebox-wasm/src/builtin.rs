@@ -56,13 +56,10 @@ impl InstanceFactory for BuiltinParser {
     fn new_instance(&mut self, stateless: bool) -> Result<BuiltinRun, LineFailure> {
         // A type's default run calls the stateless function when there is one, as Paperclip's
         // adapter.parseStdoutLine does; other runs get a createStdoutParser() instance.
-        let create = match (
-            &self.create_stdout_parser,
-            stateless,
-            &self.parse_stdout_line,
-        ) {
-            (Some(_), true, Some(_)) => None,
-            (create, _, _) => create.as_ref(),
+        let create = if stateless && self.parse_stdout_line.is_some() {
+            None
+        } else {
+            self.create_stdout_parser.as_ref()
         };
         let Some(create) = create else {
             return match &self.parse_stdout_line {

@@ -67,7 +67,7 @@ impl Shared {
             LineStep::Answered(entries) => (entries, None),
             LineStep::Deferred { seq, entries } => (entries, Some(seq)),
             LineStep::RunNow { engine, seq, ops } => {
-                let answered = self.run_in_thread(None, engine, ops);
+                let answered = self.run_in_thread(engine, ops);
                 let entries = answered
                     .into_iter()
                     .find(|a| a.seq == seq)
@@ -82,26 +82,17 @@ impl Shared {
     /// Runs `ops` in an engine of this thread and reports the answers (or the engine's
     /// death) to the core; returns what the core settled for waiting callers. An inline
     /// engine's call is timed on the clock the core's deadlines use: the core decides whether
-    /// it ran over budget. `now`: the time already read for this event, if any.
-    fn run_in_thread(
-        &mut self,
-        now: Option<f64>,
-        engine: EngineId,
-        ops: Vec<EngineOp>,
-    ) -> Vec<Answered> {
+    /// it ran over budget.
+    fn run_in_thread(&mut self, engine: EngineId, ops: Vec<EngineOp>) -> Vec<Answered> {
         let inline = self.placements.get(&engine) == Some(&Placement::Inline);
-        let start = if inline { Some(now_ms()) } else { now };
+        let start = now_ms();
         let result = self.run_ops(engine, ops);
-        let end = if inline {
-            now_ms()
-        } else {
-            start.unwrap_or_else(now_ms)
-        };
+        // A built-in's call is not timed: it is trusted page code, never moved.
+        let end = if inline { now_ms() } else { start };
         match result {
             Ok(answers) if inline => {
-                let elapsed = end - start.unwrap_or(end);
                 self.host
-                    .handle_inline_answers(end, engine, answers, elapsed)
+                    .handle_inline_answers(end, engine, answers, end - start)
             }
             Ok(answers) => self.host.handle_answers(end, engine, answers),
             Err(reason) => self.host.handle_engine_died(end, engine, &reason),
@@ -174,7 +165,7 @@ impl Shared {
                     } else {
                         // Nobody waits on these lines synchronously: what the core settles
                         // for them comes back as late answers.
-                        let _ = self.run_in_thread(Some(now()), engine, ops);
+                        let _ = self.run_in_thread(engine, ops);
                     }
                 }
                 Command::EndEngine { engine } => match self.placements.remove(&engine) {
