@@ -11,10 +11,11 @@
 
 use boa_engine::object::JsObject;
 use boa_engine::property::{PropertyDescriptor, PropertyKey};
-use boa_engine::string::JsStrVariant;
 use boa_engine::value::JsVariant;
-use boa_engine::{js_string, Context, JsString, JsValue};
+use boa_engine::{js_string, Context, JsValue};
 use serde_json::{Map, Number, Value};
+
+use crate::text::with_text;
 
 /// Why the native walk stopped.
 #[derive(Debug)]
@@ -238,20 +239,6 @@ pub(crate) fn number(f: f64) -> Option<Number> {
         }
     }
     Number::from_f64(f)
-}
-
-/// Calls `f` with a JS string as Rust text, unpaired surrogates → U+FFFD (as
-/// `to_std_string_lossy`, without its per-character formatter: this runs for every string of
-/// every entry), borrowing it when it is ASCII (nearly every string of a log): no copy at all.
-fn with_text<T>(s: &JsString, f: impl FnOnce(&str) -> T) -> T {
-    match s.as_str().variant() {
-        JsStrVariant::Latin1(b) if b.is_ascii() => match std::str::from_utf8(b) {
-            Ok(t) => f(t),
-            Err(_) => f(&String::from_utf8_lossy(b)),
-        },
-        JsStrVariant::Latin1(b) => f(&b.iter().map(|&c| char::from(c)).collect::<String>()),
-        JsStrVariant::Utf16(u) => f(&String::from_utf16_lossy(u)),
-    }
 }
 
 /// Calls `f` with a property key as `JSON.stringify` names it (see [`with_text`]); `None` for

@@ -489,7 +489,7 @@ impl Realm {
                 return js.clone();
             }
         }
-        let js = JsString::from(ts);
+        let js = crate::text::to_js(ts);
         let parsed = self
             .date_parse
             .call(
@@ -523,7 +523,7 @@ impl Realm {
         put(
             &self.host,
             js_string!("l"),
-            JsValue::from(JsString::from(line)),
+            JsValue::from(crate::text::to_js(line)),
         );
         put(&self.host, js_string!("t"), JsValue::from(ts));
         let call = if stateless && self.also_stateless {

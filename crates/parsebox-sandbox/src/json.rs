@@ -223,23 +223,32 @@ impl<'a, T: Unit> Parser<'a, T> {
         Ok(v)
     }
 
+    /// How many units from `self.i` on need no attention in a string: not a quote, a
+    /// backslash or a control character. Strings are most of a JSON line: one tight scan.
+    fn plain_run(&self) -> usize {
+        let rest = self.s.get(self.i..).unwrap_or(&[]);
+        rest.iter()
+            .position(|u| {
+                let c = u.get();
+                c == 0x22 || c == 0x5c || c < 0x20
+            })
+            .unwrap_or(rest.len())
+    }
+
     /// A string token starting at the opening quote.
     fn string(&mut self) -> JsResult<JsString> {
         self.i += 1;
         let start = self.i;
         // Fast path: no escapes, the string is a slice of the input.
-        loop {
-            match self.peek() {
-                None => return Err(self.fail()),
-                Some(0x22) => {
-                    let units = self.s.get(start..self.i).unwrap_or(&[]);
-                    self.i += 1;
-                    return Ok(T::js_string(units));
-                }
-                Some(0x5c) => break,
-                Some(c) if c < 0x20 => return Err(self.fail()),
-                Some(_) => self.i += 1,
+        self.i += self.plain_run();
+        match self.peek() {
+            Some(0x22) => {
+                let units = self.s.get(start..self.i).unwrap_or(&[]);
+                self.i += 1;
+                return Ok(T::js_string(units));
             }
+            Some(0x5c) => {}
+            _ => return Err(self.fail()),
         }
         self.buf.clear();
         self.buf.extend(
@@ -251,7 +260,6 @@ impl<'a, T: Unit> Parser<'a, T> {
         );
         loop {
             match self.peek() {
-                None => return Err(self.fail()),
                 Some(0x22) => {
                     self.i += 1;
                     return Ok(JsString::from(&self.buf[..]));
@@ -269,20 +277,22 @@ impl<'a, T: Unit> Parser<'a, T> {
                         0x75 => {
                             self.i += 1;
                             let u = self.hex4()?;
-                            self.buf.push(u);
-                            continue;
+                            // hex4 stops after its digits; the `+= 1` below steps past
+                            // the escape's last character as for the one-letter escapes.
+                            self.i -= 1;
+                            u
                         }
                         _ => return Err(self.fail()),
                     };
                     self.i += 1;
                     self.buf.push(unit);
                 }
-                Some(c) if c < 0x20 => return Err(self.fail()),
-                Some(c) => {
-                    self.i += 1;
-                    self.buf.push(c);
-                }
+                _ => return Err(self.fail()),
             }
+            let run = self.plain_run();
+            let units = self.s.get(self.i..self.i + run).unwrap_or(&[]);
+            self.buf.extend(units.iter().map(|u| u.get()));
+            self.i += run;
         }
     }
 
@@ -371,6 +381,14 @@ mod tests {
         check(r#"jp('"\\ud83d"').length === 1 && jp('"\\ud83d"').charCodeAt(0) === 0xd83d"#);
         check(r#"jp('"😀┊"') === "😀┊" && jp(' [ ] ').length === 0 && Array.isArray(jp("[[]]"))"#);
         check(r#"var o = jp('{"1":"a","0":"b"}'); Object.keys(o).join() === "0,1""#);
+    }
+
+    #[test]
+    fn escapes_between_plain_text_keep_every_character() {
+        // Each kind of escape with plain text on both sides, in Latin1 and UTF-16 input.
+        check(r#"jp('"ab\\u0041cd\\nef\\"gh\\u00e9"') === 'ab\u0041cd\nef"gh\u00e9'"#);
+        check(r#"jp('"→\\u0041→\\t→"') === "→A→\t→""#);
+        check(r#"jp('"\\u0041\\u0042"') === "AB" && jp('"x\\\\"') === "x\\""#);
     }
 
     #[test]

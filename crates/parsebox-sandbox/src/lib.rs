@@ -33,6 +33,7 @@ mod json;
 mod load_error;
 pub mod regex_screen;
 mod source;
+mod text;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
