@@ -11,18 +11,17 @@ use crate::journal::Delivery;
 use crate::{Answered, EngineId, Host, HostPlacement, Placement, RunId, Seq};
 
 impl Host {
-    /// The engine reports it is starting line `seq` (a non-replay line). For a Worker engine
-    /// this arms the line's deadline, `hard_deadline_ms` from `now_ms`. Reports for anything
-    /// but the engine's head line are ignored.
+    /// The engine reports it is starting line `seq` (a non-replay line) after being idle. For
+    /// a Worker engine this arms the line's deadline, `hard_deadline_ms` from `now_ms`. Reports
+    /// for anything but the engine's head line are ignored. Lines that follow an answered one
+    /// need no report: the answer arms the next line's deadline.
     pub fn handle_began(&mut self, now_ms: f64, engine: EngineId, seq: Seq) {
         let deadline = self.options.hard_deadline_ms;
         let Some(e) = self.engines.get_mut(&engine) else {
             return;
         };
-        if let Some(head) = e.sent_head() {
-            if head.seq == seq && !head.replay && e.killable() {
-                e.line_deadline = Some(now_ms + deadline);
-            }
+        if e.sent_head().is_some_and(|head| head.seq == seq) {
+            e.arm_head(now_ms, deadline);
         }
     }
 
@@ -54,6 +53,8 @@ impl Host {
                 }
             }
             let Some(head) = e.pop_head() else { continue };
+            // The engine goes straight on to its next line: that line's time starts now.
+            e.arm_head(now_ms, self.options.hard_deadline_ms);
             let placement = e.placement;
             let adapter_type = e.adapter_type.clone();
             if let Some(a) = self.adapters.get_mut(&adapter_type) {

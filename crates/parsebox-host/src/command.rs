@@ -41,8 +41,9 @@ pub enum EngineOp {
         stateless: bool,
     },
     /// Parse one line in `run` and answer it with `seq` through
-    /// [`Host::handle_answers`](crate::Host::handle_answers). Before starting a line with
-    /// `replay: false` the engine reports [`Host::handle_began`](crate::Host::handle_began).
+    /// [`Host::handle_answers`](crate::Host::handle_answers). Before starting the first line
+    /// with `replay: false` of a batch the engine reports
+    /// [`Host::handle_began`](crate::Host::handle_began).
     Line {
         /// The answer's address.
         seq: Seq,

@@ -123,6 +123,19 @@ impl Engine {
         self.in_flight.front().copied()
     }
 
+    /// Arms the head line's deadline, `deadline_ms` from `now_ms`, when the engine has just
+    /// reached it: the head was sent, is a live line (a replay runs under the replay budget)
+    /// and the engine can be ended from outside. Called when the engine reports `began`, and
+    /// when the answer before the head arrives (the engine starts its next line right after
+    /// answering one), so a Worker need not report every line it begins.
+    pub(crate) fn arm_head(&mut self, now_ms: f64, deadline_ms: f64) {
+        if let Some(head) = self.sent_head() {
+            if !head.replay && self.killable() {
+                self.line_deadline = Some(now_ms + deadline_ms);
+            }
+        }
+    }
+
     /// Whether the host can end this engine at a deadline.
     pub(crate) fn killable(&self) -> bool {
         self.placement == Placement::Worker

@@ -54,12 +54,15 @@
 //!   [`EngineOp::Line`] in that order with its `seq`, replay lines included. Reset a stateful
 //!   run after a line whose outcome [`parsebox_transcript::outcome_resets_parser`] — the core
 //!   journals a reset in the same place.
-//! - **Report `began`** ([`Host::handle_began`]) before starting each line with
-//!   `replay: false`, and before any op queued ahead of that line since the previous line (a
-//!   `reset()` that hangs then counts against that line). This is when the line's deadline
-//!   (`hard_deadline_ms`) is armed, so a line never pays for time it spent queued behind
-//!   others. Only Worker engines get deadlines: inline and builtin engines cannot be stopped
-//!   from outside, and their own in-engine budget bounds them.
+//! - **Report `began`** ([`Host::handle_began`]) when the engine starts a line with
+//!   `replay: false` after being idle: before the first such line of each batch it is sent,
+//!   and before any op queued ahead of that line (a `reset()` that hangs then counts against
+//!   that line). This arms the line's deadline (`hard_deadline_ms`). Later lines of the batch
+//!   need no report: each answer arms the next line's deadline when it arrives (the engine
+//!   goes straight on), so a line never pays for time it spent queued behind others and a
+//!   Worker posts one message per line, not two. Only Worker engines get deadlines: inline
+//!   and builtin engines cannot be stopped from outside, and their own in-engine budget (and
+//!   the clock, [`Host::handle_inline_answers`]) bounds them.
 //! - **Report deaths** ([`Host::handle_engine_died`]): a trap, out of memory, a Worker
 //!   `error` event. Inline, a trap during [`LineStep::RunNow`] is reported instead of the
 //!   answers (answers obtained before it first, via [`Host::handle_answers`]); the returned

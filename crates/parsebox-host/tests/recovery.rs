@@ -115,6 +115,42 @@ fn a_line_past_its_deadline_is_killed() {
     assert_eq!(sim.host.poll_timeout(), None, "nothing left armed");
 }
 
+/// A Worker reports `began` only for the first line of a batch; each answer arms the next
+/// line's deadline from the moment it arrives, so a line queued behind a slow one does not pay
+/// for the time it waited, and a hang right after an answer is still caught.
+#[test]
+fn each_answer_arms_the_next_lines_deadline() {
+    let mut sim = Sim::with_parser(worker(), "a");
+    let run = sim.host.default_run("a").unwrap();
+    let seqs: Vec<_> = ["first", "second"]
+        .iter()
+        .map(|l| match sim.host.parse_line(run, l, TS).unwrap() {
+            LineStep::Deferred { seq, .. } => seq,
+            other => panic!("a worker line is deferred, got {other:?}"),
+        })
+        .collect();
+    sim.pump();
+    let engine = *sim.engine_ids().last().unwrap();
+    sim.host.handle_began(0.0, engine, seqs[0]);
+    assert_eq!(sim.host.poll_timeout(), Some(100.0), "began at 0 + 100 ms");
+    // The first line took 70 ms; the second starts when its answer arrives.
+    let mut count = 0;
+    let first = sim::answer("first", &mut count);
+    sim.host
+        .handle_answers(70.0, engine, vec![(seqs[0], first)]);
+    assert_eq!(
+        sim.host.poll_timeout(),
+        Some(170.0),
+        "armed by the answer at 70"
+    );
+    sim.now = 169.0;
+    sim.advance(0.0);
+    assert_eq!(sim.host.diagnostics(Some("a")).host.deadline_kills, 0);
+    sim.advance(1.0);
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!((d.host.deadline_kills, d.fallbacks["deadline"]), (1, 1));
+}
+
 /// The kill-loop case: a run with 3,000 lines of history moves to a Worker whose replay keeps
 /// dying. The replay is given up once (state lost), the next engine starts without history,
 /// and the next honest line is answered. The number of engines started stays small.

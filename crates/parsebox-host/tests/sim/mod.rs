@@ -41,6 +41,8 @@ pub struct SimEngine {
     pub queue: VecDeque<EngineOp>,
     pub hung: bool,
     pub replayed: usize,
+    /// The next live line is the first of a batch: report `began` for it.
+    pub report_began: bool,
 }
 
 pub struct Sim {
@@ -160,6 +162,7 @@ impl Sim {
                             queue: VecDeque::new(),
                             hung: false,
                             replayed: 0,
+                            report_began: false,
                         },
                     );
                     match self.start_mode.clone() {
@@ -178,7 +181,9 @@ impl Sim {
                     let worker =
                         self.engines.get(&engine).map(|e| e.placement) == Some(Placement::Worker);
                     if worker {
-                        self.engines.get_mut(&engine).unwrap().queue.extend(ops);
+                        let e = self.engines.get_mut(&engine).unwrap();
+                        e.queue.extend(ops);
+                        e.report_began = true;
                     } else {
                         let answered = match self.run_ops(engine, ops) {
                             Ran::Answers(a) => self.host.handle_answers(self.now, engine, a),
@@ -274,7 +279,9 @@ impl Sim {
                         self.host.handle_engine_died(self.now, id, "out of memory");
                         return true;
                     }
-                } else {
+                } else if std::mem::take(&mut e.report_began) {
+                    // As worker.js: `began` for the first live line of each batch only; the
+                    // answer to a line arms the next one's deadline.
                     self.host.handle_began(self.now, id, seq);
                 }
                 let e = self.engines.get_mut(&id).unwrap();
