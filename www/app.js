@@ -305,8 +305,14 @@ function pump(run) {
     if (run.player.done && !run.finished) {
       run.finished = true;
       apply(run, run.builder.finish());
-      run.record.done = true;
-      viewer.phase = "done";
+      // Done once the Worker's last answers are in and drawn (they land a frame or two later).
+      run.registry.idle().then(() =>
+        requestAnimationFrame(() => {
+          if (current !== run) return;
+          run.record.done = true;
+          viewer.phase = "done";
+        }),
+      );
     }
   } else schedulePump(run);
   if (run.status.state === "generic" || run.status.state === "loading") noteStatus(run, run.registry.status(run.type));

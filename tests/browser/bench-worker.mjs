@@ -61,6 +61,39 @@ const server = await serve(repo, {
     registry.dispose();
     return { ms: (answered?.at ?? performance.now()) - t0, text: answered?.text, kills: d.deadlineKills, replayed: d.replayedLines };
   };
+  // How long a line stays generic in the worker host: a live run's pace (a chunk of \`perChunk\`
+  // lines every \`gapMs\`), each line timed from its push to the onUpdate that replaced it, in
+  // ms and in animation frames.
+  window.latency = async (chunks, perChunk, gapMs) => {
+    const registry = new ParserRegistry({ loadSource: null }); // the browser default: worker
+    registry.registerSource("h", "export function parseStdoutLine(line, ts) { return [{ kind: 'assistant', ts, text: line }]; }");
+    await registry.idle();
+    const builder = new TranscriptBuilder(registry, "h");
+    let frame = 0;
+    let ticking = true;
+    const tick = () => { frame++; if (ticking) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+    const pushed = new Map(); // text -> [ms, frame]
+    const waits = [];
+    builder.onUpdate(({ entries }) => {
+      const now = performance.now();
+      for (const e of entries) {
+        const p = e.kind === "assistant" && pushed.get(e.text);
+        if (p) { waits.push([now - p[0], frame - p[1]]); pushed.delete(e.text); }
+      }
+    });
+    for (let c = 0; c < chunks; c++) {
+      const lines = Array.from({ length: perChunk }, (_, i) => "line " + (c * perChunk + i));
+      const now = performance.now();
+      for (const l of lines) pushed.set(l, [now, frame]);
+      builder.push({ ts: "t", stream: "stdout", chunk: lines.join("\\n") + "\\n" });
+      await new Promise((r) => setTimeout(r, gapMs));
+    }
+    await registry.idle();
+    ticking = false;
+    registry.dispose();
+    return { waits, missing: pushed.size, host: "worker" };
+  };
   window.ready = true;
 </script>`,
   }),
@@ -85,6 +118,20 @@ for (const n of [10_000]) {
     const main = stats(rows.map((r) => r.main));
     console.log(`${host.padEnd(6)} ${n} lines: total min ${f(total.min)} ms / median ${f(total.median)} ms (${Math.round(n / (total.median / 1000))} lines/s); main-thread push time median ${f(main.median)} ms; kinds ${rows[0].kinds.join(",")}`);
   }
+}
+console.log(`## how long a line stays generic (worker host, the browser default), ${trials} trials`);
+for (const [chunks, perChunk, gap] of [[200, 1, 20], [100, 10, 50]]) {
+  const waits = [];
+  let missing = 0;
+  for (let t = 0; t < trials; t++) {
+    const r = await page.evaluate(([c, p, g]) => window.latency(c, p, g), [chunks, perChunk, gap]);
+    waits.push(...r.waits);
+    missing += r.missing;
+  }
+  const ms = waits.map((w) => w[0]).sort((a, b) => a - b);
+  const frames = waits.map((w) => w[1]).sort((a, b) => a - b);
+  const q = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+  console.log(`${chunks} chunks of ${perChunk} line(s) every ${gap} ms: generic for median ${f(q(ms, 0.5))} ms / p95 ${f(q(ms, 0.95))} ms / max ${f(ms.at(-1))} ms; frames median ${q(frames, 0.5)}, p95 ${q(frames, 0.95)}, max ${frames.at(-1)}; lines never replaced ${missing}`);
 }
 console.log(`## respawn + replay after a deadline kill (hardDeadlineMs 100), ${trials} trials`);
 for (const earlier of [100, 1_000, 10_000]) {

@@ -31,9 +31,16 @@ async function main() {
   const registry = new ParserRegistry();
   const transcript = new TranscriptBuilder(registry, "hermes_local");
   window.first = transcript.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: "┊ $ ls /home/user/project\\n┊ [done] $ ls /home/user/project — /src  0.3s\\n" }).entries;
+  // The parser runs in a Worker (the browser default): after the rebuild its answers arrive
+  // through onUpdate and replace the generic entries.
   registry.onChange((type, status) => {
-    if (status.state === "ready") window.ready = transcript.rebuild();
+    if (status.state === "ready") transcript.rebuild();
   });
+  transcript.onUpdate(() => {
+    const entries = transcript.entries();
+    if (entries.every((e) => e.kind !== "stdout")) window.ready = entries;
+  });
+  window.host = () => registry.status("hermes_local").host;
 }
 main().catch((e) => { window.failed = String(e); });
 `,
@@ -59,5 +66,6 @@ test("a Vite app built against the tarball turns lines into entries once the par
   assert.equal(await page.evaluate(() => window.failed), undefined);
   assert.deepEqual(await page.evaluate(() => window.first.map((e) => e.kind)), ["stdout", "stdout"]);
   assert.deepEqual(await page.evaluate(() => window.ready.map((e) => e.kind)), ["tool_call", "tool_result"]);
+  assert.equal(await page.evaluate(() => window.host()), "worker", "parsers run in a Worker by default in the browser");
   assert.deepEqual(errors, []);
 });

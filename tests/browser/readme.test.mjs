@@ -52,8 +52,13 @@ test("the README example runs as written and lines become structured once the pa
     send("2026-01-01T00:00:02Z", "stdout", "┊ [done] $ ls /home/user/project — /src /README.md  0.3s\nThe project is a CLI tool.\n");
   });
   await page.waitForFunction(() => window.renders > 0, null, { timeout: 30_000 });
+  // The parser's answers arrive from its Worker and replace the generic entries in place.
+  const want = ["init", "tool_call", "tool_result", "assistant"];
+  await page
+    .waitForFunction((w) => window.rendered.map((e) => e.kind).join() === w.join(), want, { timeout: 30_000 })
+    .catch(() => {});
   const kinds = await page.evaluate(() => window.rendered.map((e) => e.kind));
-  assert.deepEqual(kinds, ["init", "tool_call", "tool_result", "assistant"]);
+  assert.deepEqual(kinds, want);
   const [call, result] = await page.evaluate(() => window.rendered.slice(1, 3));
   assert.equal(call.toolUseId, result.toolUseId);
   assert.deepEqual(errors, []);

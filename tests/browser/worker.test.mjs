@@ -52,7 +52,7 @@ const server = await serve(repo, {
     return out;
   };
   window.runAuto = async (source, lines) => {
-    const registry = new ParserRegistry({ loadSource: null, lineBudgetMs: 50, hardDeadlineMs: 100 });
+    const registry = new ParserRegistry({ host: "auto", loadSource: null, lineBudgetMs: 50, hardDeadlineMs: 100 });
     registry.registerSource("h", source);
     const builder = new TranscriptBuilder(registry, "h");
     const statuses = [];

@@ -333,7 +333,7 @@ impl Host {
             .map(|e| e.placement);
         let host_reason = (placement == Some(Placement::Worker)).then(|| {
             a.and_then(|a| a.moved_because)
-                .unwrap_or("the registry runs every parser in a Worker (host: \"worker\")")
+                .unwrap_or("parsers run in Workers here, so none can block the page (host: \"worker\", the default where Workers exist)")
                 .to_owned()
         });
         AdapterStatus {

@@ -20,6 +20,31 @@ pub enum HostPlacement {
     Auto,
 }
 
+impl HostPlacement {
+    /// Where parsers run given what the caller asked for (`None`: nothing) and whether this
+    /// environment has Web Workers. Where it has, engines default to Workers, so no parser can
+    /// block the page (boa cannot be interrupted inside one native call, a getter or a Proxy
+    /// trap, and the clock only notices after the call returns); where it has not (Node, SSR,
+    /// the CLI) they run inline.
+    ///
+    /// # Errors
+    /// `"worker"` or `"auto"` asked for where there are no Workers.
+    pub fn choose(requested: Option<Self>, workers_available: bool) -> Result<Self, OptionsError> {
+        match requested {
+            None if workers_available => Ok(Self::Worker),
+            None => Ok(Self::Inline),
+            Some(h @ (Self::Worker | Self::Auto)) if !workers_available => Err(OptionsError {
+                option: "host",
+                message: format!(
+                    "is \"{}\", which needs Web Workers, and this environment has none; use \"inline\"",
+                    if h == Self::Worker { "worker" } else { "auto" }
+                ),
+            }),
+            Some(h) => Ok(h),
+        }
+    }
+}
+
 /// Options of a [`Host`](crate::Host). Durations are milliseconds, sizes are bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HostOptions {
@@ -213,6 +238,52 @@ impl HostOptions {
             max_source_bytes: self.max_source_bytes,
             max_line_bytes: self.max_line_bytes,
             max_memory_bytes: self.max_memory_bytes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::HostPlacement;
+
+    #[test]
+    fn engines_default_to_workers_where_workers_exist_and_inline_elsewhere() {
+        assert_eq!(HostPlacement::choose(None, true), Ok(HostPlacement::Worker));
+        assert_eq!(
+            HostPlacement::choose(None, false),
+            Ok(HostPlacement::Inline)
+        );
+    }
+
+    #[test]
+    fn what_the_caller_asks_for_is_kept_where_it_can_work() {
+        for h in [
+            HostPlacement::Inline,
+            HostPlacement::Worker,
+            HostPlacement::Auto,
+        ] {
+            assert_eq!(HostPlacement::choose(Some(h), true), Ok(h));
+        }
+        assert_eq!(
+            HostPlacement::choose(Some(HostPlacement::Inline), false),
+            Ok(HostPlacement::Inline)
+        );
+    }
+
+    #[test]
+    fn asking_for_workers_without_workers_is_an_options_error() {
+        for (h, name) in [
+            (HostPlacement::Worker, "worker"),
+            (HostPlacement::Auto, "auto"),
+        ] {
+            let e = HostPlacement::choose(Some(h), false).unwrap_err();
+            assert_eq!(e.option, "host");
+            assert!(
+                e.to_string()
+                    .contains(&format!("\"{name}\", which needs Web Workers")),
+                "{e}"
+            );
         }
     }
 }

@@ -100,10 +100,11 @@ export interface ParserRegistryOptions {
   /** Longest line handed to a parser, in bytes; longer lines get the generic entry. */
   maxLineBytes?: number;
   /**
-   * Where sandboxed parsers run. `"inline"`: in this thread (synchronous answers; Node's only
-   * choice). `"worker"`: every parser in a Web Worker with a hard deadline per line.
-   * `"auto"` (the default where Workers exist): inline until a parser runs over its budget,
-   * then in the worker host for good.
+   * Where sandboxed parsers run. `"worker"` (the default where Workers exist): every parser in
+   * a Web Worker with a hard deadline per line, so none can block the page; lines show the
+   * generic entry until their answer arrives (`onUpdate`, `onChange`). `"inline"`: in this
+   * thread, synchronous answers (Node's only choice; cannot stop one long native step).
+   * `"auto"`: inline until a parser runs over its budget, then in the worker host for good.
    */
   host?: "inline" | "worker" | "auto";
   /**

@@ -60,24 +60,8 @@ impl RegistryOptions {
             }
             o.max_memory_bytes = v as u64;
         }
-        // Where Workers exist parsers start inline and move when they overrun (`auto`); where
-        // they do not (Node), everything runs inline and asking for Workers is an error.
-        let workers = self.workers_available.unwrap_or(false);
-        o.host = match self.host {
-            None if workers => HostPlacement::Auto,
-            None => HostPlacement::Inline,
-            Some(h @ (HostPlacement::Worker | HostPlacement::Auto)) if !workers => {
-                let name = if h == HostPlacement::Worker {
-                    "worker"
-                } else {
-                    "auto"
-                };
-                return Err(format!(
-                    "option \"host\" is \"{name}\", which needs Web Workers, and this environment has none; use \"inline\""
-                ));
-            }
-            Some(h) => h,
-        };
+        o.host = HostPlacement::choose(self.host, self.workers_available.unwrap_or(false))
+            .map_err(|e| e.to_string())?;
         o.load_sources = self.load_sources.unwrap_or(true);
         Ok(o)
     }
