@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::answer_cache::AnswerCache;
+use crate::memo::Memo;
 use crate::{Diagnostics, EngineId, LoadError, Placement, RunId};
 
 /// Where an adapter type is in its lifecycle.
@@ -76,8 +76,9 @@ pub(crate) struct Adapter {
     pub(crate) default_run: Option<RunId>,
     /// Engine starts since a line was last answered by one of this type's engines.
     pub(crate) starts_without_progress: u32,
-    /// Late answers of the default run, for the page's next `parse_line` of the same line.
-    pub(crate) answer_cache: AnswerCache,
+    /// Late answers by history, for the page's next `parse_line` of the same line reached the
+    /// same way (a re-render's fresh run, or the default run).
+    pub(crate) memo: Memo,
     pub(crate) diag: Diagnostics,
 }
 
@@ -97,7 +98,7 @@ impl Adapter {
             engine: None,
             default_run: None,
             starts_without_progress: 0,
-            answer_cache: AnswerCache::default(),
+            memo: Memo::default(),
             diag: Diagnostics::default(),
         }
     }

@@ -69,6 +69,10 @@ impl Host {
             if head.replay {
                 continue;
             }
+            if let Some(orphan) = self.orphans.take(seq) {
+                self.remember_orphan(head.run, seq, orphan, outcome);
+                continue;
+            }
             match self.settle(head.run, seq, outcome, &mut out) {
                 Some(code) => {
                     overrun |=
@@ -142,6 +146,43 @@ impl Host {
         })
     }
 
+    /// The answer to a line of a dropped run: no transcript waits for it, but the next
+    /// render's fresh run will ask for the same line reached the same way, so a good answer is
+    /// remembered, and the type's listeners hear of it (their cue to render again). Not
+    /// counted as a parsed line: no transcript shows it.
+    fn remember_orphan(
+        &mut self,
+        run: RunId,
+        seq: Seq,
+        orphan: crate::memo::Orphan,
+        outcome: LineOutcome,
+    ) {
+        let Some(a) = self.adapters.get_mut(&orphan.adapter_type) else {
+            return;
+        };
+        let l = orphan.line;
+        let settled = settle_line(
+            &l.line,
+            &l.ts,
+            outcome,
+            &self.options.entry_limits,
+            FailedLineEntry::Generic,
+        );
+        if settled.fallback.is_some() {
+            return;
+        }
+        a.memo
+            .insert(a.generation, l.memo_key, &l.line, &l.ts, &settled.entries);
+        let answered = Answered {
+            run,
+            seq,
+            line: l.line,
+            ts: l.ts,
+            entries: settled.entries,
+        };
+        self.deliver_late(orphan.adapter_type, answered);
+    }
+
     /// Settles line `seq` of `run` as a fallback with `failure` (it never got an answer).
     pub(crate) fn settle_failed(
         &mut self,
@@ -171,10 +212,21 @@ impl Host {
             &self.options.entry_limits,
             r.failed_line_entry,
         );
-        let (line, ts) = (l.line.clone(), l.ts.clone());
+        let (line, ts, memo_key) = (l.line.clone(), l.ts.clone(), l.memo_key);
         let delivery = r.journal.settle(index, settled.resets_parser())?;
+        // A failed line of a stateful run ends remembering for it: a deadline or an engine
+        // fault is not a function of the history, so later states may differ from a re-run's.
+        let remember = settled.fallback.is_none() && r.memo_ok;
+        if settled.fallback.is_some() && !r.stateless {
+            r.memo_ok = false;
+        }
         let a = self.adapters.get_mut(&r.adapter_type)?;
         count_line(&mut a.diag, &settled, AnsweredBy::Parser);
+        // Answers that arrive late are what a re-render would wait for again: remember them.
+        if remember && delivery == Delivery::Late {
+            a.memo
+                .insert(a.generation, memo_key, &line, &ts, &settled.entries);
+        }
         let code = settled.fallback.as_ref().map(|f| f.code);
         let answered = Answered {
             run,

@@ -114,7 +114,10 @@ pub enum Command {
     /// The settled entries of a line that was shown provisionally (a
     /// [`LineStep::Deferred`]): replace that line's entries in place.
     LateAnswer {
-        /// The run the line belongs to.
+        /// The type whose parser answered.
+        adapter_type: String,
+        /// The run the line belongs to (it may have been dropped since: a re-rendering page
+        /// drops each render's run, and hears of the answer by its type).
         run: RunId,
         /// The address [`LineStep::Deferred`] gave.
         seq: Seq,

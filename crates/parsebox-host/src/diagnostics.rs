@@ -59,6 +59,9 @@ pub struct HostCounters {
     pub stale_answers: u64,
     /// Lines sent to an engine and not settled yet.
     pub lines_pending: u64,
+    /// Lines answered at once with what the parser answered for the same line reached by the
+    /// same history (a re-render's fresh run re-parsing the log), instead of generically.
+    pub memo_answers: u64,
 }
 
 /// Who answered a settled line.

@@ -3,12 +3,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use parsebox_transcript::{generic_entry, FailedLineEntry, SettledLine};
+use parsebox_transcript::{generic_entry, FailedLineEntry, SettledLine, TranscriptEntry};
 
 use crate::adapter::Adapter;
 use crate::diagnostics::{count_line, AnsweredBy};
 use crate::engine::{Engine, Phase};
 use crate::journal::{Delivery, Journal};
+use crate::memo;
 use crate::{
     AdapterState, AdapterStatus, Command, Diagnostics, EngineId, EngineOp, HostError, HostOptions,
     HostPlacement, LineStep, OptionsError, Placement, RunId, Seq,
@@ -25,6 +26,15 @@ pub(crate) struct Run {
     pub(crate) failed_line_entry: FailedLineEntry,
     /// The type's default run: the module's own `parseStdoutLine` answers its lines.
     pub(crate) stateless: bool,
+    /// The history key after the run's last journaled op ([`crate::memo`]), from
+    /// [`memo::FRESH_RUN`]; a stateless run keys every line from [`memo::STATELESS`] instead.
+    pub(crate) memo_key: u64,
+    /// Whether the run's later answers may be remembered and looked up: false once a line of it
+    /// failed (a deadline is not deterministic) or its history was dropped.
+    pub(crate) memo_ok: bool,
+    /// Journal ops at the end that the engine was never sent: lines answered from the memo, and
+    /// resets after them. Sent as replay before the run's next line goes to the engine.
+    pub(crate) unsent: usize,
 }
 
 /// The sans-IO host core: see the crate documentation.
@@ -39,6 +49,9 @@ pub struct Host {
     pub(crate) commands: VecDeque<Command>,
     /// Types with a `Notify` in `commands`.
     pub(crate) notify_queued: BTreeSet<String>,
+    /// Lines of dropped runs still owed by their engine: their answers are remembered, not
+    /// delivered (a page that re-renders with a fresh run each time drops the last one).
+    pub(crate) orphans: memo::Orphans,
     pub(crate) next_engine: u64,
     pub(crate) next_token: u64,
     next_run: u64,
@@ -57,6 +70,7 @@ impl Host {
             options,
             adapters: BTreeMap::new(),
             runs: BTreeMap::new(),
+            orphans: memo::Orphans::default(),
             engines: BTreeMap::new(),
             retired: BTreeMap::new(),
             commands: VecDeque::new(),
@@ -132,6 +146,9 @@ impl Host {
                 journal: Journal::default(),
                 failed_line_entry,
                 stateless: false,
+                memo_key: memo::FRESH_RUN,
+                memo_ok: true,
+                unsent: 0,
             },
         );
         if let Some(a) = self.adapters.get_mut(adapter_type) {
@@ -200,20 +217,16 @@ impl Host {
             .get(&engine)
             .is_some_and(|e| e.phase == Phase::Running && e.placement != Placement::Worker);
         if !sync {
-            let cached = self.adapters.get(&adapter_type).and_then(|a| {
-                (a.default_run == Some(run))
-                    .then(|| a.answer_cache.get(a.generation, line, ts))
-                    .flatten()
-            });
-            if let Some(entries) = cached {
-                return Ok(LineStep::Answered(entries.to_vec()));
+            if let Some(entries) = self.remembered(run, line, ts) {
+                return Ok(LineStep::Answered(entries));
             }
         }
         self.bind_run(run, engine);
+        self.catch_up(run);
         let seq = self.next_seq;
         self.next_seq += 1;
         let delivery = if sync { Delivery::Now } else { Delivery::Late };
-        self.journal_line(run, seq, line, ts, delivery);
+        self.journal_line(run, seq, line, ts, Some(delivery));
         let Some(e) = self.engines.get_mut(&engine) else {
             return Ok(LineStep::Answered(vec![generic_entry(line, ts)]));
         };
@@ -246,13 +259,23 @@ impl Host {
     pub fn reset_run(&mut self, run: RunId) -> Result<(), HostError> {
         self.check_live()?;
         let r = self.runs.get_mut(&run).ok_or(HostError::UnknownRun(run))?;
-        let Some(engine) = r.engine else {
-            // Not bound: its first op will be a fresh `NewRun` anyway.
+        if r.engine.is_none() && r.journal.len() == 0 {
+            // Nothing run yet: its first op will be a fresh `NewRun` anyway.
             return Ok(());
-        };
-        r.journal.push_reset();
-        if let Some(e) = self.engines.get_mut(&engine) {
-            e.queue(EngineOp::Reset { run });
+        }
+        let pushed = r.journal.push_reset();
+        if !r.stateless {
+            r.memo_key = memo::key(r.memo_key, &memo::Step::Reset);
+        }
+        match r.engine {
+            // Behind on memo answers, or not bound yet: the reset travels with them.
+            Some(_) if r.unsent > 0 => r.unsent += usize::from(pushed),
+            None => {}
+            Some(engine) => {
+                if let Some(e) = self.engines.get_mut(&engine) {
+                    e.queue(EngineOp::Reset { run });
+                }
+            }
         }
         Ok(())
     }
@@ -264,9 +287,14 @@ impl Host {
     /// [`HostError::Disposed`], or [`HostError::UnknownRun`] when `run` does not exist.
     pub fn drop_run(&mut self, run: RunId) -> Result<(), HostError> {
         self.check_live()?;
-        let r = self.runs.remove(&run).ok_or(HostError::UnknownRun(run))?;
+        let mut r = self.runs.remove(&run).ok_or(HostError::UnknownRun(run))?;
         if let Some(e) = r.engine.and_then(|id| self.engines.get_mut(&id)) {
             e.queue(EngineOp::DropRun { run });
+        }
+        if r.memo_ok {
+            for l in r.journal.take_pending() {
+                self.orphans.insert(l.seq, &r.adapter_type, l);
+            }
         }
         Ok(())
     }
@@ -351,11 +379,6 @@ impl Host {
         }
     }
 
-    /// The adapter type `run` belongs to, if the run exists.
-    pub fn run_adapter_type(&self, run: RunId) -> Option<&str> {
-        self.runs.get(&run).map(|r| r.adapter_type.as_str())
-    }
-
     /// Whether nothing is under way: no source loading, no engine starting, no line waiting
     /// for an answer. (What `idle()` of the page waits for, with the executor's own queues.)
     pub fn is_idle(&self) -> bool {
@@ -432,7 +455,14 @@ impl Host {
         if r.engine == Some(engine) {
             return;
         }
-        r.journal = Journal::default();
+        if r.engine.is_some() {
+            // Bound before, to an engine of an earlier parser: that history is not this
+            // parser's.
+            r.journal = Journal::default();
+            r.memo_key = memo::FRESH_RUN;
+        }
+        // Never bound: what it journaled came from the memo, and the engine is sent all of it.
+        r.unsent = r.journal.len();
         r.engine = Some(engine);
         let stateless = r.stateless;
         if let Some(e) = self.engines.get_mut(&engine) {
@@ -440,14 +470,74 @@ impl Host {
         }
     }
 
-    /// Journals an unanswered line, keeping the run under the journal cap.
-    fn journal_line(&mut self, run: RunId, seq: Seq, line: &str, ts: &str, delivery: Delivery) {
+    /// The memo's answer for `line` of `run`, if one was remembered for the same history
+    /// ([`crate::memo`]). A stateful run then journals the line as answered (its engine runs
+    /// it as replay before the run's next line that misses) and its history key moves on.
+    fn remembered(&mut self, run: RunId, line: &str, ts: &str) -> Option<Vec<TranscriptEntry>> {
+        let r = self.runs.get(&run)?;
+        if !r.memo_ok {
+            return None;
+        }
+        let before = if r.stateless {
+            memo::STATELESS
+        } else {
+            r.memo_key
+        };
+        let key = memo::key(before, &memo::Step::Line { line, ts });
+        let a = self.adapters.get_mut(&r.adapter_type)?;
+        let entries = a.memo.get(a.generation, key, line, ts)?.to_vec();
+        a.diag.host.memo_answers += 1;
+        if !r.stateless {
+            let seq = self.next_seq;
+            self.next_seq += 1;
+            self.journal_line(run, seq, line, ts, None);
+            if let Some(r) = self.runs.get_mut(&run) {
+                r.unsent += 1;
+            }
+        }
+        Some(entries)
+    }
+
+    /// Sends `run`'s engine the journal ops it never got (lines answered from the memo), as
+    /// replay, so its parser state is where the run's history says before its next op.
+    pub(crate) fn catch_up(&mut self, run: RunId) {
+        let Some(r) = self.runs.get_mut(&run) else {
+            return;
+        };
+        let n = std::mem::take(&mut r.unsent).min(r.journal.len());
+        let Some(e) = r.engine.and_then(|id| self.engines.get_mut(&id)) else {
+            return;
+        };
+        for op in r.journal.tail_ops(run, n) {
+            e.queue(op);
+        }
+    }
+
+    /// Journals a line (unanswered with its `delivery`, or answered from the memo: `None`),
+    /// moves the run's history key past it, and keeps the run under the journal cap.
+    fn journal_line(
+        &mut self,
+        run: RunId,
+        seq: Seq,
+        line: &str,
+        ts: &str,
+        delivery: Option<Delivery>,
+    ) {
         let cap = self.options.max_journal_bytes;
         let Some(r) = self.runs.get_mut(&run) else {
             return;
         };
-        r.journal.push_line(seq, line, ts, delivery);
+        let key = if r.stateless {
+            memo::key(memo::STATELESS, &memo::Step::Line { line, ts })
+        } else {
+            r.memo_key = memo::key(r.memo_key, &memo::Step::Line { line, ts });
+            r.memo_key
+        };
+        r.journal.push_line(seq, line, ts, delivery, key);
         if r.journal.bytes() > cap && r.journal.drop_history() {
+            // What the engine never got is gone with the history; later answers differ.
+            r.unsent = r.unsent.min(r.journal.len());
+            r.memo_ok = false;
             if let Some(a) = self.adapters.get_mut(&r.adapter_type) {
                 a.diag.host.state_lost += 1;
             }

@@ -32,6 +32,8 @@ pub(crate) struct JournalLine {
     pub(crate) ts: String,
     /// `None` once answered; how to deliver the answer while pending.
     pub(crate) pending: Option<Delivery>,
+    /// The run's history key after this line ([`crate::memo`]): where its answer is remembered.
+    pub(crate) memo_key: u64,
 }
 
 impl JournalLine {
@@ -57,30 +59,50 @@ pub(crate) struct Journal {
 }
 
 impl Journal {
-    /// Appends an unanswered line.
-    pub(crate) fn push_line(&mut self, seq: Seq, line: &str, ts: &str, delivery: Delivery) {
+    /// Appends a line: unanswered (`delivery`: how its answer will reach the page), or already
+    /// answered (`None`: from the memo, so the engine has yet to run it).
+    pub(crate) fn push_line(
+        &mut self,
+        seq: Seq,
+        line: &str,
+        ts: &str,
+        delivery: Option<Delivery>,
+        memo_key: u64,
+    ) {
         let l = JournalLine {
             seq,
             line: line.to_owned(),
             ts: ts.to_owned(),
-            pending: Some(delivery),
+            pending: delivery,
+            memo_key,
         };
         self.bytes += l.bytes();
-        self.pending += 1;
-        if self.pending == 1 {
-            self.first_pending = self.ops.len();
+        if delivery.is_some() {
+            self.pending += 1;
+            if self.pending == 1 {
+                self.first_pending = self.ops.len();
+            }
+        } else if self.pending == 0 {
+            self.first_pending = self.ops.len() + 1;
         }
         self.ops.push_back(JournalOp::Line(l));
     }
 
-    /// Appends a reset (consecutive resets are one).
-    pub(crate) fn push_reset(&mut self) {
-        if !matches!(self.ops.back(), Some(JournalOp::Reset) | None) {
+    /// Appends a reset (consecutive resets are one); whether one was appended.
+    pub(crate) fn push_reset(&mut self) -> bool {
+        let pushed = !matches!(self.ops.back(), Some(JournalOp::Reset) | None);
+        if pushed {
             self.ops.push_back(JournalOp::Reset);
         }
         if self.pending == 0 {
             self.first_pending = self.ops.len();
         }
+        pushed
+    }
+
+    /// Ops journaled (lines and resets).
+    pub(crate) fn len(&self) -> usize {
+        self.ops.len()
     }
 
     /// Bytes of line text and timestamps held.
@@ -171,8 +193,15 @@ impl Journal {
     /// every unanswered line: answered lines as `replay: true`, resets, unanswered lines as
     /// `replay: false`. Does not include the `NewRun`.
     pub(crate) fn replay_ops(&self, run: RunId) -> Vec<EngineOp> {
+        self.tail_ops(run, self.ops.len())
+    }
+
+    /// [`Journal::replay_ops`] of the last `n` ops only: what an engine that has the rest
+    /// still needs.
+    pub(crate) fn tail_ops(&self, run: RunId, n: usize) -> Vec<EngineOp> {
         self.ops
             .iter()
+            .skip(self.ops.len().saturating_sub(n))
             .map(|op| match op {
                 JournalOp::Reset => EngineOp::Reset { run },
                 JournalOp::Line(l) => EngineOp::Line {
@@ -211,10 +240,10 @@ mod tests {
         let mut j = Journal::default();
         j.push_reset(); // nothing to reset yet: not journaled
         for (seq, l) in [(1, "a"), (2, "b"), (3, "c")] {
-            j.push_line(seq, l, "t", Delivery::Late);
+            j.push_line(seq, l, "t", Some(Delivery::Late), 0);
         }
         j.push_reset();
-        j.push_line(4, "d", "t", Delivery::Now);
+        j.push_line(4, "d", "t", Some(Delivery::Now), 0);
         assert_eq!(j.pending(), 4);
         assert_eq!(j.find_pending(1), Some(0));
         assert_eq!(j.settle(0, false), Some(Delivery::Late));

@@ -78,7 +78,6 @@
 //!   is ignored by id.
 
 mod adapter;
-mod answer_cache;
 mod answers;
 mod command;
 mod diagnostics;
@@ -87,6 +86,7 @@ mod engine_runs;
 mod host;
 mod journal;
 mod lifecycle;
+mod memo;
 mod options;
 mod recovery;
 pub mod wire;

@@ -185,8 +185,11 @@ impl Host {
             };
             if !keep_history && r.journal.drop_history() {
                 lost += 1;
+                r.memo_ok = false;
             }
             r.engine = Some(new);
+            // The replay below sends the whole journal, memo answers included.
+            r.unsent = 0;
             let ops = r.journal.replay_ops(run);
             let stateless = r.stateless;
             if let Some(e) = self.engines.get_mut(&new) {
@@ -201,24 +204,23 @@ impl Host {
         }
     }
 
-    /// Delivers an answer whose caller no longer waits as a `LateAnswer`: the one path of
-    /// every late answer. A line of a type's default run is also remembered, so the page's
-    /// next `parse_line` of the same line and ts (a viewer re-parsing the log on each render)
-    /// gets the answer at once.
+    /// Delivers an answer whose caller no longer waits as a `LateAnswer`.
     pub(crate) fn push_late(&mut self, answered: Answered) {
-        let adapter_type = self.runs.get(&answered.run).map(|r| &r.adapter_type);
-        if let Some(a) = adapter_type.and_then(|t| self.adapters.get_mut(t)) {
+        let Some(adapter_type) = self.runs.get(&answered.run).map(|r| r.adapter_type.clone())
+        else {
+            return;
+        };
+        self.deliver_late(adapter_type, answered);
+    }
+
+    /// The one path of every late answer: counted against its type and queued as a
+    /// `LateAnswer` (for a dropped run's line, the type's listeners still hear of it).
+    pub(crate) fn deliver_late(&mut self, adapter_type: String, answered: Answered) {
+        if let Some(a) = self.adapters.get_mut(&adapter_type) {
             a.diag.host.late_answers += 1;
-            if a.default_run == Some(answered.run) {
-                a.answer_cache.insert(
-                    a.generation,
-                    &answered.line,
-                    &answered.ts,
-                    &answered.entries,
-                );
-            }
         }
         self.commands.push_back(Command::LateAnswer {
+            adapter_type,
             run: answered.run,
             seq: answered.seq,
             line: answered.line,

@@ -147,7 +147,8 @@ fn stale_out_of_order_and_duplicate_answers_are_ignored() {
     sim.host.handle_answers(0.0, engine, vec![(9_999, ok())]);
     assert_eq!(sim.host.diagnostics(Some("a")).host.stale_answers, 3);
 
-    // A dropped run: the engine still answers its line; the answer goes nowhere.
+    // A dropped run: the engine still answers its line; the answer is remembered for a later
+    // run reaching the line the same way, and the type's listeners hear of it (not stale).
     sim.host.drop_run(run).unwrap();
     sim.pump();
     assert!(matches!(
@@ -156,8 +157,8 @@ fn stale_out_of_order_and_duplicate_answers_are_ignored() {
     ));
     sim.host.handle_answers(0.0, engine, vec![(seqs[1], ok())]);
     sim.pump();
-    assert_eq!(sim.late.len(), 1, "not delivered");
-    assert_eq!(sim.host.diagnostics(Some("a")).host.stale_answers, 4);
+    assert_eq!(sim.late.len(), 2, "told by type");
+    assert_eq!(sim.host.diagnostics(Some("a")).host.stale_answers, 3);
 
     // A superseded generation: reload ends the engine; its answers are stale.
     sim.host
@@ -169,9 +170,9 @@ fn stale_out_of_order_and_duplicate_answers_are_ignored() {
     sim.host.handle_answers(0.0, engine, vec![(seqs[2], ok())]);
     sim.host.handle_began(0.0, engine, seqs[2]);
     sim.pump();
-    assert_eq!(sim.late.len(), 1);
+    assert_eq!(sim.late.len(), 2);
     let d = sim.host.diagnostics(Some("a"));
-    assert_eq!(d.host.stale_answers, 5);
+    assert_eq!(d.host.stale_answers, 4);
     assert_eq!(d.lines_parsed, 1, "stale answers are not counted as lines");
     assert_eq!(sim.host.poll_timeout(), None, "a stale began arms nothing");
 }
@@ -333,8 +334,9 @@ fn a_reentrant_line_does_not_strand_the_engine() {
 }
 
 /// A viewer that re-parses the whole log on every render (Paperclip's `parseStdoutLine` per
-/// line) sees a Worker's answer on its next render: the default run remembers late answers by
-/// line and ts. Another run (its own state) does not share them, and a new parser forgets them.
+/// line) sees a Worker's answer on its next render: the default run's late answers are
+/// remembered by line and ts. A stateful run's first line (another function) does not share
+/// them.
 #[test]
 fn the_default_run_answers_a_known_line_at_once() {
     let mut sim = Sim::with_parser(options(|o| o.host = HostPlacement::Worker), "a");
@@ -356,4 +358,133 @@ fn the_default_run_answers_a_known_line_at_once() {
         sim.host.parse_line(other, "hello", TS).unwrap(),
         LineStep::Deferred { .. }
     ));
+}
+
+fn deferred(sim: &mut Sim, run: parsebox_host::RunId, line: &str) -> bool {
+    matches!(
+        sim.host.parse_line(run, line, TS).unwrap(),
+        LineStep::Deferred { .. }
+    )
+}
+
+fn at_once(sim: &mut Sim, run: parsebox_host::RunId, line: &str) -> String {
+    match sim.host.parse_line(run, line, TS).unwrap() {
+        LineStep::Answered(entries) => text(&entries).to_owned(),
+        other => panic!("{line}: expected an answer at once, got {other:?}"),
+    }
+}
+
+/// Paperclip's `buildTranscript` makes a fresh `createStdoutParser()` run on every render. With
+/// the parser in a Worker, a fresh run that re-parses the same lines gets the first run's
+/// answers at once; its first new line goes to the engine, which first replays the remembered
+/// lines so the parser's state is right (the sim's parser numbers a run's lines).
+#[test]
+fn a_fresh_run_re_parsing_the_same_lines_is_answered_at_once() {
+    let mut sim = Sim::with_parser(options(|o| o.host = HostPlacement::Worker), "a");
+    let first = sim.host.create_run("a").unwrap();
+    for l in ["a", "b"] {
+        assert!(deferred(&mut sim, first, l));
+    }
+    sim.pump();
+    sim.step();
+    assert_eq!(sim.late_texts(), ["a#1", "b#2"]);
+
+    let second = sim.host.create_run("a").unwrap();
+    assert_eq!(at_once(&mut sim, second, "a"), "a#1");
+    assert_eq!(at_once(&mut sim, second, "b"), "b#2");
+    assert!(
+        deferred(&mut sim, second, "c"),
+        "a new line goes to the engine"
+    );
+    sim.pump();
+    sim.step();
+    assert_eq!(
+        sim.late_texts().last().unwrap(),
+        "c#3",
+        "the engine replayed a and b first"
+    );
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!((d.host.memo_answers, d.host.replayed_lines), (2, 2));
+
+    // A third render: every line, the new one included, at once.
+    let third = sim.host.create_run("a").unwrap();
+    let texts: Vec<String> = ["a", "b", "c"]
+        .iter()
+        .map(|l| at_once(&mut sim, third, l))
+        .collect();
+    assert_eq!(texts, ["a#1", "b#2", "c#3"]);
+}
+
+/// Only the same history gives the same answer: a line reached another way, or after a
+/// `reset()`, goes to the engine; so does everything after a line that failed.
+#[test]
+fn only_the_same_history_is_answered_from_memory() {
+    let mut sim = Sim::with_parser(options(|o| o.host = HostPlacement::Worker), "a");
+    let first = sim.host.create_run("a").unwrap();
+    for l in ["a", "b", "throw", "c"] {
+        assert!(deferred(&mut sim, first, l));
+    }
+    sim.pump();
+    sim.step();
+
+    let other = sim.host.create_run("a").unwrap();
+    assert!(deferred(&mut sim, other, "b"), "b without a before it");
+
+    let reset = sim.host.create_run("a").unwrap();
+    assert_eq!(at_once(&mut sim, reset, "a"), "a#1");
+    sim.host.reset_run(reset).unwrap();
+    assert!(deferred(&mut sim, reset, "b"), "b after a reset");
+    sim.pump();
+    sim.step();
+    assert_eq!(
+        sim.late_texts().last().unwrap(),
+        "b#1",
+        "replayed a, then the reset, then b"
+    );
+
+    let again = sim.host.create_run("a").unwrap();
+    assert_eq!(at_once(&mut sim, again, "a"), "a#1");
+    assert_eq!(at_once(&mut sim, again, "b"), "b#2");
+    assert!(
+        deferred(&mut sim, again, "throw"),
+        "a failed line is not remembered"
+    );
+    assert!(deferred(&mut sim, again, "c"), "nor anything after it");
+}
+
+/// A new parser forgets every remembered answer.
+#[test]
+fn a_new_parser_forgets_remembered_answers() {
+    let mut sim = Sim::with_parser(options(|o| o.host = HostPlacement::Worker), "a");
+    let first = sim.host.create_run("a").unwrap();
+    assert!(deferred(&mut sim, first, "a"));
+    sim.pump();
+    sim.step();
+    sim.host
+        .register_source(0.0, "a", "export function parseStdoutLine() {}", None)
+        .unwrap();
+    sim.pump();
+    let fresh = sim.host.create_run("a").unwrap();
+    assert!(deferred(&mut sim, fresh, "a"));
+}
+
+/// Paperclip drops each render's parser right away: the lines it left with its engine are
+/// still answered there and remembered, and the type's listeners hear of them (the cue to
+/// render again), so the next render has them at once.
+#[test]
+fn a_dropped_runs_answers_are_remembered_for_the_next_render() {
+    let mut sim = Sim::with_parser(options(|o| o.host = HostPlacement::Worker), "a");
+    let first = sim.host.create_run("a").unwrap();
+    for l in ["a", "b"] {
+        assert!(deferred(&mut sim, first, l));
+    }
+    sim.host.drop_run(first).unwrap();
+    sim.pump();
+    sim.step();
+    assert_eq!(sim.late_texts(), ["a#1", "b#2"], "told by type");
+    assert_eq!(sim.host.diagnostics(Some("a")).host.stale_answers, 0);
+
+    let second = sim.host.create_run("a").unwrap();
+    assert_eq!(at_once(&mut sim, second, "a"), "a#1");
+    assert_eq!(at_once(&mut sim, second, "b"), "b#2");
 }

@@ -3,6 +3,10 @@
 import { ParseboxDisposedError } from "./errors.js";
 import { checkString } from "./options.js";
 
+// A run Paperclip never disposes (it makes one per render and lets it go) is dropped in the core
+// when it is collected; the lines it left with a Worker are still remembered there.
+const collected = new FinalizationRegistry(({ registry, id }) => registry._dropRun(id));
+
 /**
  * One `createStdoutParser()` instance: a run with its own state. Its functions are own
  * properties bound to it, so they work detached, as Paperclip's `buildTranscript` calls them
@@ -16,6 +20,7 @@ export class Run {
   constructor(registry, type) {
     this.#registry = registry;
     this.#id = registry._createRun(type);
+    collected.register(this, { registry, id: this.#id }, this);
   }
 
   parseLine = (line, ts) => {
@@ -37,6 +42,7 @@ export class Run {
   dispose = () => {
     if (this.#disposed) return;
     this.#disposed = true;
+    collected.unregister(this);
     this.#registry._dropRun(this.#id);
   };
 

@@ -315,7 +315,12 @@ staleAnswers: number,
 /**
  * Lines sent to an engine and not settled yet.
  */
-linesPending: number, };
+linesPending: number, 
+/**
+ * Lines answered at once with what the parser answered for the same line reached by the
+ * same history (a re-render's fresh run re-parsing the log), instead of generically.
+ */
+memoAnswers: number, };
 
 export type TimelineItem = { 
 /**

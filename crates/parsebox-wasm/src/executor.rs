@@ -183,6 +183,7 @@ impl Shared {
                     None => {}
                 },
                 Command::LateAnswer {
+                    adapter_type,
                     run,
                     seq,
                     line,
@@ -197,9 +198,9 @@ impl Shared {
                         if self.builder_late_told.insert(run) {
                             self.out.push(JsCommand::BuilderLate { run: run.0 });
                         }
-                    } else if let Some(t) = self.host.run_adapter_type(run) {
+                    } else {
                         self.out.push(JsCommand::Late {
-                            adapter_type: t.to_owned(),
+                            adapter_type,
                             line,
                             ts,
                             entries,
