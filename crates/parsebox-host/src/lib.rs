@@ -33,6 +33,14 @@
 //! function. A line that never gets an answer (its engine died on it, or it ran past its
 //! deadline) is settled with [`parsebox_transcript::settle_failure`] on the same path.
 //!
+//! # Remembered answers
+//!
+//! A Worker's answers are remembered by the line's whole history (`memo`): parsers are
+//! deterministic, so a fresh run that reaches the same line by the same ops (a page that
+//! builds its transcript again on every change, as Paperclip's `buildTranscript` does) is
+//! answered at once ([`LineStep::Answered`]), and its engine catches up by replay before the
+//! run's first line that was not seen before. A failed line ends remembering for its run.
+//!
 //! # Recovery
 //!
 //! When an engine dies or its head line misses the deadline, that line falls back and leaves
