@@ -28,7 +28,7 @@ impl Host {
     /// Answers from `engine`, in the order it produced them. Each accepted answer is settled
     /// by the line rule with the configured entry limits, journaled, counted and delivered:
     /// returned here when the caller waits synchronously ([`LineStep::RunNow`](crate::LineStep::RunNow)),
-    /// as a [`Command::LateAnswer`] otherwise. Replayed lines are neither delivered nor
+    /// as a [`Command::LateAnswer`](crate::Command::LateAnswer) otherwise. Replayed lines are neither delivered nor
     /// counted. An answer is ignored (and counted as stale) when its engine was ended, its run
     /// dropped, or its `seq` is not the next one the engine owes (out of order, duplicate).
     /// Under `host: auto` an overrun in an inline engine moves the type to a Worker afterwards.
