@@ -1,0 +1,76 @@
+// Benchmark (not a test): Paperclip's run view builds the transcript again on every change, with
+// a fresh parser run each time. How long does such a re-build of a 2,000-line Claude run take
+// through parsebox (default host: a Worker; the lines were answered once and are remembered by
+// their history) against the parser imported natively into the page (what Paperclip does)?
+//   node tests/browser/bench-rerender.mjs [trials=5]
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { claudeLog, logLines } from "../bench/gen-log.mjs";
+import { serve, launch, newPage } from "./harness.mjs";
+
+const trials = Number(process.argv[2] ?? 5);
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+const parser = await readFile(new URL("../corpus/compat/claude-stream-json/ui-parser.js", import.meta.url), "utf8");
+const lines = logLines(claudeLog(2000));
+
+const server = await serve(repo, {
+  "/rerender.html": () => ({
+    type: "text/html",
+    body: `<!doctype html><script type="module">
+  import init, { ParserRegistry } from "/pkg/index.js";
+  await init();
+  const TS = "2026-01-01T00:00:01Z";
+  window.run = async (source, lines, trials) => {
+    const registry = new ParserRegistry({ loadSource: null });
+    registry.registerSource("claude", source);
+    const registerState = registry.status("claude").state;
+    await registry.idle();
+    // Paperclip's buildTranscript: a fresh createStdoutParser() run, every line through it.
+    const build = () => {
+      const p = registry.adapter("claude").createStdoutParser();
+      const out = [];
+      for (const l of lines) for (const e of p.parseLine(l, TS)) out.push(e);
+      return out;
+    };
+    const t0 = performance.now();
+    const first = build();
+    const firstMs = performance.now() - t0;
+    await registry.idle();
+    const rebuild = [];
+    let again;
+    for (let i = 0; i < trials; i++) {
+      const t = performance.now();
+      again = build();
+      rebuild.push(performance.now() - t);
+    }
+    const native = await import(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
+    const nativeMs = [];
+    for (let i = 0; i < trials; i++) {
+      const t = performance.now();
+      const out = [];
+      for (const l of lines) for (const e of native.parseStdoutLine(l, TS) ?? []) out.push(e);
+      nativeMs.push(performance.now() - t);
+    }
+    const kinds = (xs) => xs.filter((e) => e.kind === "stdout").length;
+    const out = { registerState, host: registry.status("claude").host, firstMs, firstGeneric: kinds(first), rebuild, rebuildGeneric: kinds(again), nativeMs, memo: registry.diagnostics("claude").host.memoAnswers };
+    registry.dispose();
+    return out;
+  };
+  window.ready = true;
+</script>`,
+  }),
+});
+const browser = await launch();
+const page = await newPage(browser, []);
+await page.goto(`${server.url}/rerender.html`);
+await page.waitForFunction(() => window.ready === true, null, { timeout: 30_000 });
+const r = await page.evaluate(([s, l, t]) => window.run(s, l, t), [parser, lines, trials]);
+const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(`## re-building a ${lines.length}-line Claude transcript with a fresh parser run (Chromium ${browser.version()}, ${trials} trials)`);
+console.log(`registerSource returned with state "${r.registerState}"; host ${r.host}`);
+console.log(`first build: ${r.firstMs.toFixed(1)} ms, ${r.firstGeneric} lines generic until the Worker answered`);
+console.log(`re-build through parsebox: median ${med(r.rebuild).toFixed(1)} ms (${r.rebuild.map((x) => x.toFixed(1)).join(", ")}), ${r.rebuildGeneric} generic; memo answers ${r.memo}`);
+console.log(`native parser in the page: median ${med(r.nativeMs).toFixed(1)} ms (${r.nativeMs.map((x) => x.toFixed(1)).join(", ")})`);
+console.log(`ratio: ${(med(r.rebuild) / med(r.nativeMs)).toFixed(2)}x native`);
+await browser.close();
+await server.close();
