@@ -6,7 +6,7 @@
 //   node tests/browser/bench-attacks.mjs
 import { readFile, readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { serve, launch, newPage } from "./harness.mjs";
+import { serve, openReady } from "./harness.mjs";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const dir = new URL("../corpus/hostile/", import.meta.url);
@@ -46,10 +46,7 @@ const server = await serve(repo, {
 </script>`,
   }),
 });
-const browser = await launch();
-const page = await newPage(browser, []);
-await page.goto(`${server.url}/attacks.html`);
-await page.waitForFunction(() => window.ready === true, null, { timeout: 30_000 });
+const { browser, page } = await openReady(server, "/attacks.html");
 console.log(`## longest main-thread block per attack (ms; Chromium ${browser.version()})`);
 console.log("| attack | auto (inline first) | default (worker) |");
 console.log("|---|---|---|");

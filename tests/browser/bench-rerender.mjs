@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { claudeLog, logLines } from "../bench/gen-log.mjs";
-import { serve, launch, newPage } from "./harness.mjs";
+import { serve, openReady } from "./harness.mjs";
 
 const trials = Number(process.argv[2] ?? 5);
 const repo = fileURLToPath(new URL("../..", import.meta.url));
@@ -60,10 +60,7 @@ const server = await serve(repo, {
 </script>`,
   }),
 });
-const browser = await launch();
-const page = await newPage(browser, []);
-await page.goto(`${server.url}/rerender.html`);
-await page.waitForFunction(() => window.ready === true, null, { timeout: 30_000 });
+const { browser, page } = await openReady(server, "/rerender.html");
 const r = await page.evaluate(([s, l, t]) => window.run(s, l, t), [parser, lines, trials]);
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`## re-building a ${lines.length}-line Claude transcript with a fresh parser run (Chromium ${browser.version()}, ${trials} trials)`);

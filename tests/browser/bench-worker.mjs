@@ -3,7 +3,7 @@
 //   node tests/browser/bench-worker.mjs [trials=5]
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { serve, launch, newPage } from "./harness.mjs";
+import { serve, openReady } from "./harness.mjs";
 
 const trials = Number(process.argv[2] ?? 5);
 const repo = fileURLToPath(new URL("../..", import.meta.url));
@@ -98,10 +98,7 @@ const server = await serve(repo, {
 </script>`,
   }),
 });
-const browser = await launch();
-const page = await newPage(browser, []);
-await page.goto(`${server.url}/bench.html`);
-await page.waitForFunction(() => window.ready === true, null, { timeout: 30_000 });
+const { browser, page } = await openReady(server, "/bench.html");
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return { min: s[0], median: s[Math.floor(s.length / 2)] };

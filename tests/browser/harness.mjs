@@ -77,3 +77,15 @@ export async function newPage(browser, errors) {
   });
   return page;
 }
+
+/**
+ * Launches Chromium, opens `server.url + path` and waits until the page sets
+ * `window.ready = true` (the benchmarks' pages do once their helpers are defined).
+ */
+export async function openReady(server, path, errors = []) {
+  const browser = await launch();
+  const page = await newPage(browser, errors);
+  await page.goto(`${server.url}${path}`);
+  await page.waitForFunction(() => window.ready === true, null, { timeout: 30_000 });
+  return { browser, page };
+}
