@@ -183,8 +183,8 @@ function startRun(spec) {
     lastDiag: 0,
   };
   current = run;
-  // longTasks: main-thread calls into parsebox over 40 ms ({ what, start, ms, line? }), so a
-  // frame gap can be traced to the line, compile or rebuild that caused it.
+  // longTasks: main-thread calls into parsebox, and renders, over 40 ms ({ what, start, ms,
+  // line? }), so a frame gap can be traced to the line, compile, rebuild or render that caused it.
   const record = { type, startedAt: run.startedAt, statusHistory: run.statusHistory, firstEntryMs: null, firstEntryState: null, readyMs: null, rebuilds: 0, rebuildMs: null, done: false, lineTimes: run.lineTimes, longTasks: [] };
   run.record = record;
   viewer.runs.push(record);
@@ -354,6 +354,13 @@ function render() {
   renderQueued = false;
   const run = current;
   if (!run) return;
+  const t0 = performance.now();
+  drawRun(run);
+  const ms = performance.now() - t0;
+  if (ms > 40) run.record.longTasks.push({ what: "render", start: t0, ms });
+}
+
+function drawRun(run) {
   const pane = $("pane");
   if (run.dirtyFrom !== Infinity || run.items.size || run.resetTimeline) {
     const from = run.dirtyFrom;
