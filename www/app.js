@@ -107,8 +107,8 @@ class Player {
 // Run state
 
 let current = null; // the run being shown
-const view = new TranscriptView($("transcript"));
-const raw = new RawView($("raw"));
+const view = new TranscriptView($("transcript"), $("pane"));
+const raw = new RawView($("raw"), $("pane"));
 let rawActive = false;
 let follow = true; // keep the newest entry in view
 
@@ -361,7 +361,6 @@ function render() {
 }
 
 function drawRun(run) {
-  const pane = $("pane");
   if (run.dirtyFrom !== Infinity || run.items.size || run.resetTimeline) {
     const from = run.dirtyFrom;
     run.dirtyFrom = Infinity;
@@ -381,7 +380,7 @@ function drawRun(run) {
         requestAnimationFrame(() => (viewer.firstEntryFrameMs = performance.now()));
       }
     }
-    if (follow) pane.scrollTop = pane.scrollHeight;
+    (rawActive ? raw : view).draw({ follow });
   }
   $("progress").textContent = `${run.player.emitted} / ${run.player.total} chunks`;
   $("progress-bar").style.width = `${run.player.total ? (100 * run.player.emitted) / run.player.total : 100}%`;
@@ -508,6 +507,7 @@ function selectTab(rawTab) {
   $("raw").hidden = !rawTab;
   if (rawTab && current) raw.update(current.entries, 0);
   if (!rawTab) raw.clear();
+  (rawTab ? raw : view).draw({ follow });
 }
 
 // Custom files: a parser and/or a log, by picker or drop.
