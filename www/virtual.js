@@ -30,6 +30,7 @@ export class VirtualList {
   #heights = new Heights();
   #rendered = new Map(); // key -> { el, dirty: rebuild it, fresh: not measured yet }
   #window = [0, 0]; // rows [start, end) in the DOM
+  #windowHolds = false; // no row was inserted or removed before the window's end since it was placed
   #anchor = null; // { i, off }: the viewport's top is `off` px into row i; null: take scrollTop
   #atEnd = false; // the reader is at the bottom: rows measured or added keep the end in view
   #learnt = new Map(); // kind -> { sum, n } of measured heights
@@ -79,12 +80,14 @@ export class VirtualList {
     this.#rendered.clear();
     this.#root.replaceChildren();
     this.#window = [0, 0];
+    this.#windowHolds = false;
     this.#anchor = null;
   }
 
   /** A new row at `i` (the rows from i on move down one). */
   insert(i) {
     this.#heights.insert(i, this.#estimate(i));
+    if (i < this.#window[1]) this.#windowHolds = false;
     const r = this.#rendered.get(this.#key(i));
     if (r) r.dirty = true; // a key that comes back may carry other content
     if (this.#anchor && i <= this.#anchor.i && this.#anchor.i < this.length - 1) this.#anchor.i++;
@@ -93,12 +96,14 @@ export class VirtualList {
   /** Row `i` is gone (its element leaves at the next draw). */
   remove(i) {
     this.#heights.remove(i);
+    if (i < this.#window[1]) this.#windowHolds = false;
     if (this.#anchor && i < this.#anchor.i) this.#anchor.i--;
     else if (this.#anchor?.i === i) this.#anchor.off = 0;
   }
 
   /** Keeps the first `n` rows. */
   truncate(n) {
+    if (n < this.#window[1]) this.#windowHolds = false;
     while (this.length > n) this.#heights.pop();
   }
 
@@ -130,7 +135,10 @@ export class VirtualList {
     const viewH = scroller.clientHeight;
     const margin = Math.max(200, viewH * 0.75);
     this.#rootTop = this.#root.getBoundingClientRect().top - scroller.getBoundingClientRect().top - scroller.clientTop + scroller.scrollTop;
-    if (!follow && this.#anchor === null) this.#anchorFromScroll();
+    if (!follow) {
+      if (this.#anchor === null) this.#anchorFromScroll();
+      this.#anchorOnDrawnRow(viewH);
+    }
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       const top = follow ? this.#heights.total - viewH : this.#anchorY();
       const [start, end] = this.#keep(top, viewH, margin, follow) ?? this.#range(top - margin, top + viewH + margin, follow);
@@ -163,6 +171,19 @@ export class VirtualList {
     const y = scroller.scrollTop - this.#rootTop;
     const i = this.#heights.indexAt(y);
     this.#anchor = { i, off: y - this.#heights.start(i) };
+  }
+
+  /**
+   * A reader who scrolled up past the rows in the DOM sees, for a frame, blank space above the
+   * rows that were drawn. The row at the top is then only an estimate, and the rows that were on
+   * screen would move by however wrong it was: anchor on the first drawn row instead.
+   */
+  #anchorOnDrawnRow(viewH) {
+    const [start, end] = this.#window;
+    if (!this.#windowHolds || start >= end) return;
+    const y = this.#anchorY();
+    const top = this.#heights.start(start);
+    if (y < top && top < y + viewH) this.#anchor = { i: start, off: y - top };
   }
 
   #anchorY() {
@@ -229,6 +250,7 @@ export class VirtualList {
       else root.insertBefore(r.el, cursor);
     }
     this.#window = [start, end];
+    this.#windowHolds = true;
     root.style.paddingTop = `${this.#heights.start(start)}px`;
     root.style.paddingBottom = `${this.#heights.total - this.#heights.start(end)}px`;
   }
