@@ -18,7 +18,7 @@ const server = await startServer({ port: 0 });
 const sample = "claude_local";
 const url = `${server.url}/www/?sample=${sample}&speed=1`;
 // Warm the server's compression cache (every file the page loads).
-for (const path of ["/www/", "/www/style.css", "/www/app.js", "/www/render.js", "/www/chunks.js", "/www/samples.js", "/pkg/index.js", "/pkg/parsebox_wasm.js", "/pkg/parsebox_wasm_bg.wasm", `/www/samples/${sample}/run.ndjson`, `/api/adapters/${sample}/ui-parser.js`]) {
+for (const path of ["/www/", "/www/style.css", "/www/app.js", "/www/render.js", "/www/virtual.js", "/www/heights.js", "/www/histogram.js", "/www/chunks.js", "/www/samples.js", "/pkg/index.js", "/pkg/parsebox_wasm.js", "/pkg/parsebox_wasm_bg.wasm", `/www/samples/${sample}/run.ndjson`, `/api/adapters/${sample}/ui-parser.js`]) {
   const r = await fetch(server.url + path, { headers: { "accept-encoding": "br" } });
   if (!r.ok) throw new Error(`${path}: ${r.status}`);
   await r.arrayBuffer();

@@ -1,12 +1,14 @@
 // Renders a run's timeline (the TimelineItem[] that parsebox's TranscriptBuilder keeps) into
 // the DOM, incrementally: `apply(changes, entries)` touches only the items a push changed, added
-// or removed. Pairing, statuses and positions are the timeline's; this file only draws them.
-// Items and entries are untrusted parser output: text only ever reaches the DOM through
-// textContent.
+// or removed, and only the items near the viewport are in the DOM at all (virtual.js), so a run of
+// 100,000 lines costs the page what a screenful does. Pairing, statuses and positions are the
+// timeline's; this file only draws them. Items and entries are untrusted parser output: text only
+// ever reaches the DOM through textContent.
 //
 // Layout: assistant/user messages, collapsible thinking, init and result events, tool cards
 // (status badge, call → result duration, results and diff lines), raw and log lines; a connector
 // on the left joins the items between two user messages (isFirst / isLast).
+import { VirtualList } from "./virtual.js";
 
 /** `h("div.cls", { attrs }, ...children)`: a tiny element helper. */
 export function h(tag, attrs, ...children) {
@@ -105,9 +107,9 @@ function diffBlock(lines) {
 
 /**
  * A tool card from its `toolCall` data; `entries` (the transcript) gives the entry index of each
- * piece and the timestamps of the duration. `wasOpen`: the reader had opened this card.
+ * piece and the timestamps of the duration. `open`: the body shows.
  */
-function toolCard(item, entries, wasOpen) {
+function toolCard(item, entries, open) {
   const tc = item.toolCall;
   const shown = STATUS[tc.status] ?? STATUS.pending;
   // The entries the card shows: the call (if it has one) and, in order, one per content piece.
@@ -151,7 +153,7 @@ function toolCard(item, entries, wasOpen) {
     );
   });
   if (tc.status === "unanswered") body.append(h("div.label", { text: "the run ended before this call was answered" }));
-  const details = h("details", { open: wasOpen || tc.status === "failed" }, summary, body);
+  const details = h("details", { open }, summary, body);
   const previewText = latest ? (latest.text.trim() ? firstLine(latest.text, 160) : "(no output)") : "";
   const preview = h("div.preview", { testid: "tool-preview", text: previewText });
   return h(
@@ -266,116 +268,156 @@ function lowerBound(list, value) {
   return lo;
 }
 
+/** Log lines of one stream in a row read as one block: a step says when the next joins it. */
+const JOINING = new Set(["stdout", "stderr"]);
+
 /**
- * The timeline view: one element per item, keyed by the item's id, in the order of the items'
- * first entries. Each item is a step of the connector: `data-first` / `data-last` end it.
+ * The timeline view: one row per item, keyed by the item's id, in the order of the items' first
+ * entries; only the rows near the viewport are in the DOM. Each item is a step of the connector:
+ * `data-first` / `data-last` end it. What the reader opened (a tool card, a thinking block) stays
+ * open when its row leaves the DOM and comes back, or is redrawn with new content.
  */
 export class TranscriptView {
-  constructor(root) {
-    this.root = root;
+  constructor(root, scroller) {
     this.openThinking = new Set(); // ids of thinking items the reader opened
-    this.root.addEventListener(
+    this.cardOpen = new Map(); // tool card id -> open, as the reader (or its failure) left it
+    root.addEventListener(
       "toggle",
       (e) => {
         const t = e.target;
-        if (t instanceof HTMLDetailsElement && t.classList.contains("thinking")) {
-          const id = t.closest("[data-id]")?.dataset.id;
-          if (id === undefined) return;
+        if (!(t instanceof HTMLDetailsElement)) return;
+        const id = t.closest("[data-id]")?.dataset.id;
+        if (id === undefined) return;
+        if (t.classList.contains("thinking")) {
           if (t.open) this.openThinking.add(id);
           else this.openThinking.delete(id);
-        }
+        } else if (t.parentElement?.classList.contains("tool")) this.cardOpen.set(id, t.open);
       },
       true,
     );
+    this.list = new VirtualList(root, scroller, {
+      key: (i) => this.ids[i],
+      build: (i) => this.#step(i),
+      kind: (i) => this.#kind(this.items.get(this.ids[i])),
+    });
     this.clear();
   }
 
+  /** A new run: nothing drawn, nothing remembered as opened. */
   clear() {
-    this.steps = new Map(); // id -> step element
-    this.firsts = []; // first entry index of each step, ascending (the DOM order)
-    this.ids = []; // the id of each step, in the same order
-    this.root.replaceChildren();
+    this.items = new Map(); // id -> latest item
+    this.firsts = []; // first entry index of each item, ascending (the row order)
+    this.ids = []; // the id of each item, in the same order
+    this.entries = [];
+    this.openThinking.clear();
+    this.cardOpen.clear();
+    this.list.reset(0);
   }
 
-  /** Draws `items` (a whole timeline) from scratch; thinking the reader opened stays open. */
+  /** Takes `items` (a whole timeline) from scratch; what the reader opened stays open. */
   reset(items, entries) {
-    this.clear();
-    const frag = document.createDocumentFragment();
-    for (const item of items) {
-      const step = this.#step(item, entries, null);
-      this.steps.set(item.id, step);
-      this.firsts.push(item.entries[0]);
-      this.ids.push(item.id);
-      frag.append(step);
-    }
-    this.root.append(frag);
+    this.entries = entries;
+    this.items = new Map();
+    this.firsts = new Array(items.length);
+    this.ids = new Array(items.length);
+    items.forEach((item, k) => {
+      this.items.set(item.id, item);
+      this.firsts[k] = item.entries[0];
+      this.ids[k] = item.id;
+    });
+    this.list.reset(items.length);
   }
 
   /**
-   * Applies one frame's changes: `changes` maps an id to its latest item, or to null when it is
-   * gone. Only those items' elements are touched.
+   * Takes one frame's changes: `changes` maps an id to its latest item, or to null when it is
+   * gone. Only those items' rows (and a neighbour's, for joined log lines) are redrawn, and only
+   * if they are in the DOM.
    */
   apply(changes, entries) {
+    this.entries = entries;
     for (const [id, item] of changes) {
-      const old = this.steps.get(id);
+      const known = this.items.has(id);
       if (item === null) {
-        if (old) this.#remove(id, old);
+        if (known) this.#remove(id);
         continue;
       }
-      const step = this.#step(item, entries, old ?? null);
-      if (old) {
-        old.replaceWith(step);
-        this.steps.set(id, step);
-      } else this.#insert(item, step);
+      this.items.set(id, item);
+      if (known) this.list.changed(id);
+      else this.#insert(item);
     }
   }
 
-  #insert(item, step) {
+  /** Updates the DOM; `follow` keeps the last item in view. */
+  draw(options) {
+    this.list.draw(options);
+  }
+
+  #insert(item) {
     const first = item.entries[0];
     const at = this.firsts.length && first < this.firsts[this.firsts.length - 1] ? lowerBound(this.firsts, first) : this.firsts.length;
-    const before = at < this.ids.length ? this.steps.get(this.ids[at]) : null;
     this.firsts.splice(at, 0, first);
     this.ids.splice(at, 0, item.id);
-    this.steps.set(item.id, step);
-    this.root.insertBefore(step, before ?? null);
+    this.list.insert(at);
+    if (at > 0) this.list.changed(this.ids[at - 1]); // it may join the new one now
   }
 
-  #remove(id, step) {
-    step.remove();
-    this.steps.delete(id);
+  #remove(id) {
+    this.items.delete(id);
     const at = this.ids.lastIndexOf(id); // removals come from the end: a replaced tail
-    if (at >= 0) {
-      this.firsts.splice(at, 1);
-      this.ids.splice(at, 1);
-    }
+    if (at < 0) return;
+    this.firsts.splice(at, 1);
+    this.ids.splice(at, 1);
+    this.list.remove(at);
+    if (at > 0) this.list.changed(this.ids[at - 1]);
   }
 
-  #step(item, entries, old) {
-    const cardOpen = old?.querySelector(".tool > details")?.open === true;
-    const block = itemBlock(item, entries, { thinkingOpen: this.openThinking.has(item.id), cardOpen }) ?? h("pre.unknown", { text: JSON.stringify(item, null, 2) });
-    return h("div.step", { testid: "timeline-item", "data-id": item.id, "data-type": item.type, "data-first": item.isFirst, "data-last": item.isLast }, block);
+  #cardIsOpen(item) {
+    return this.cardOpen.get(item.id) ?? item.toolCall?.status === "failed";
+  }
+
+  /** Rows of one kind share a height estimate; an open card is much taller than a closed one. */
+  #kind(item) {
+    return item.toolCall ? `card:${this.#cardIsOpen(item)}` : item.type;
+  }
+
+  #step(i) {
+    const item = this.items.get(this.ids[i]);
+    const next = this.items.get(this.ids[i + 1]);
+    const block =
+      itemBlock(item, this.entries, { thinkingOpen: this.openThinking.has(item.id), cardOpen: this.#cardIsOpen(item) }) ??
+      h("pre.unknown", { text: JSON.stringify(item, null, 2) });
+    const joinsNext = JOINING.has(item.type) && next?.type === item.type;
+    return h(
+      "div.step",
+      { testid: "timeline-item", "data-id": item.id, "data-type": item.type, "data-first": item.isFirst, "data-last": item.isLast, "data-joins-next": joinsNext },
+      block,
+    );
   }
 }
 
-/** The raw view: one JSON line per entry, rendered only while visible. */
+/** The raw view: one JSON line per entry, only those near the viewport in the DOM, drawn only while visible. */
 export class RawView {
-  constructor(root) {
-    this.root = root;
-    this.items = [];
+  constructor(root, scroller) {
+    this.entries = [];
+    this.list = new VirtualList(root, scroller, {
+      key: (i) => String(i),
+      build: (i) => h("li", { "data-index": i, "data-kind": this.entries[i].kind }, h("span.idx", { text: String(i) }), h("code", { text: JSON.stringify(this.entries[i]) })),
+      defaultHeight: 20,
+    });
   }
   clear() {
-    this.items = [];
-    this.root.replaceChildren();
+    this.entries = [];
+    this.list.reset(0);
   }
+  /** `entries` changed from index `from` on. */
   update(entries, from) {
-    if (from <= 0) this.clear();
-    while (this.items.length > Math.max(from, 0)) this.items.pop().remove();
-    const frag = document.createDocumentFragment();
-    for (let i = this.items.length; i < entries.length; i++) {
-      const li = h("li", { "data-index": i, "data-kind": entries[i].kind }, h("span.idx", { text: String(i) }), h("code", { text: JSON.stringify(entries[i]) }));
-      this.items.push(li);
-      frag.append(li);
-    }
-    this.root.append(frag);
+    this.entries = entries;
+    if (from <= 0) return this.list.reset(entries.length);
+    this.list.truncate(Math.min(from, this.list.length));
+    for (let i = this.list.length; i < entries.length; i++) this.list.insert(i);
+  }
+  /** Updates the DOM; `follow` keeps the last entry in view. */
+  draw(options) {
+    this.list.draw(options);
   }
 }

@@ -89,3 +89,32 @@ export async function openReady(server, path, errors = []) {
   await page.waitForFunction(() => window.ready === true, null, { timeout: 30_000 });
   return { browser, page };
 }
+
+/**
+ * What a reader sees scrolling a virtualised list from top to bottom (the viewer keeps only the
+ * rows near the viewport in the DOM): scrolls `scroller` (a selector) to the top, then down half
+ * a screen at a time; at each stop, after the viewer's draw, runs `read` in the page on the
+ * elements matching `selector` and takes the [key, value] pairs it returns. The values come back
+ * in the order their keys were first seen (top to bottom), each the latest seen. The scroll
+ * starts with a pointerdown on the scroller, as a drag of its scrollbar would, so the viewer stops
+ * following the newest entry until the sweep reaches the bottom.
+ */
+export async function sweep(page, { scroller, selector, read }) {
+  const seen = new Map();
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.$eval(scroller, (el) => {
+    el.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
+    el.scrollTop = 0;
+  });
+  for (;;) {
+    await frames();
+    for (const [key, value] of await page.$$eval(selector, read)) seen.set(key, value);
+    const atEnd = await page.$eval(scroller, (el) => {
+      if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) return true;
+      const was = el.scrollTop;
+      el.scrollTop += Math.max(1, el.clientHeight / 2);
+      return el.scrollTop === was; // it cannot go further
+    });
+    if (atEnd) return [...seen.values()];
+  }
+}

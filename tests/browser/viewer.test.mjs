@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launch, newPage } from "./harness.mjs";
+import { launch, newPage, sweep } from "./harness.mjs";
 import { startServer } from "../../www/server.mjs";
 
 const SHOTS = process.env.VIEWER_SCREENSHOTS ?? join(tmpdir(), "parsebox-viewer-screenshots");
@@ -51,8 +51,29 @@ async function open(base, query, { width = 1280, height = 900, rafProbe = false 
 const viewerState = (page) => page.evaluate(() => JSON.parse(JSON.stringify(window.parseboxViewer)));
 const waitDone = (page, runs = 1) =>
   page.waitForFunction((n) => window.parseboxViewer?.runs.length === n && window.parseboxViewer.runs[n - 1].done, runs, { timeout: 60_000 });
+// The viewer keeps only the rows near the viewport in the DOM: what the whole transcript shows is
+// read the way a reader sees it, by scrolling through it (harness.mjs `sweep`).
+const PANE = "[data-testid=pane]";
 const entries = (page) =>
-  page.$$eval("[data-testid=transcript] [data-testid=entry]", (els) => els.map((e) => ({ kind: e.dataset.kind, text: e.textContent })));
+  sweep(page, {
+    scroller: PANE,
+    selector: "[data-testid=transcript] [data-testid=entry]",
+    read: (els) =>
+      els.map((e) => [
+        e.dataset.index,
+        { kind: e.dataset.kind, text: e.textContent, open: e instanceof HTMLDetailsElement ? e.open : null, inLogGroup: !!e.closest("[data-testid=log-group]") },
+      ]),
+  });
+const toolCards = (page) =>
+  sweep(page, {
+    scroller: PANE,
+    selector: "[data-testid=tool-card]",
+    read: (els) =>
+      els.map((e) => [
+        e.closest("[data-testid=timeline-item]").dataset.id,
+        { state: e.dataset.state, duration: e.querySelector("[data-testid=tool-duration]").textContent, id: e.dataset.toolUseId, open: e.querySelector("details").open },
+      ]),
+  });
 
 test("the server answers with the right types, serves parsers by adapter type, and nothing else", async () => {
   const get = (path) => fetch(server.url + path, { redirect: "manual" });
@@ -106,25 +127,25 @@ test("the first entries render before the parser is ready, and are re-rendered w
   await page.click("[data-testid=replay-all-button]");
   await waitDone(page);
   await page.waitForFunction(() => document.querySelector("[data-testid=progress]").textContent.startsWith("41 / 41"));
-  const cards = await page.$$eval("[data-testid=tool-card]", (els) =>
-    els.map((e) => ({ state: e.dataset.state, duration: e.querySelector("[data-testid=tool-duration]").textContent, id: e.dataset.toolUseId })),
-  );
+  const cards = await toolCards(page);
   assert.equal(cards.length, 11);
   assert.ok(cards.every((c) => c.state === "done" || c.state === "error"), "every call got its result");
   assert.equal(cards.filter((c) => c.state === "error").length, 1);
   assert.ok(cards.filter((c) => /\d( ms| s)$/.test(c.duration)).length >= 10, "durations are shown");
-  const errorCard = await page.$eval("[data-testid=tool-card][data-state=error]", (e) => ({ color: getComputedStyle(e).borderLeftColor, open: e.querySelector("details").open }));
-  assert.ok(errorCard.open, "an error result is expanded");
+  assert.ok(cards.find((c) => c.state === "error").open, "an error result is expanded");
+  // The sweep ends at the bottom, where the result is.
   assert.match(await page.textContent("[data-kind=result] [data-testid=result-cost]"), /^\$0\.4821$/);
-  assert.ok(await page.$("[data-kind=thinking]"), "thinking is rendered");
-  assert.equal(await page.$eval("[data-kind=thinking]", (e) => e.open), false, "thinking starts collapsed");
-  assert.ok(await page.$("[data-testid=log-group] [data-kind=stderr]"), "stderr lines are grouped");
+  const shown = await entries(page);
+  const thinking = shown.find((e) => e.kind === "thinking");
+  assert.ok(thinking, "thinking is rendered");
+  assert.equal(thinking.open, false, "thinking starts collapsed");
+  assert.ok(shown.some((e) => e.kind === "stderr" && e.inLogGroup), "stderr lines are grouped");
   assert.notEqual(await page.textContent("[data-testid=diag-p50]"), "—");
   assert.match(await page.textContent("[data-testid=diag-load-ms]"), /\d/);
 
   // The raw view lists the same entries as JSON.
   await page.click("[data-testid=tab-raw]");
-  const rawEntries = await page.$$eval("[data-testid=raw-view] li code", (els) => els.map((e) => JSON.parse(e.textContent)));
+  const rawEntries = await sweep(page, { scroller: PANE, selector: "[data-testid=raw-view] li", read: (els) => els.map((e) => [e.dataset.index, JSON.parse(e.querySelector("code").textContent)]) });
   const count = Number(await page.getAttribute("[data-testid=entry-count]", "data-count"));
   assert.equal(rawEntries.length, count);
   assert.ok(rawEntries.some((e) => e.kind === "tool_call" && e.name === "Read"));
@@ -180,8 +201,9 @@ test("a hostile parser's bad lines fall back while requestAnimationFrame keeps t
   assert.equal(failed.filter((t) => t.includes('"type":"crash"')).length, 2);
   assert.equal(failed.filter((t) => t.includes('"type":"exfiltrate"')).length, 2);
   assert.ok(shown.some((e) => e.kind === "system" && e.text.includes("host globals the parser can see: none")));
-  assert.equal(await page.$$eval("[data-testid=tool-card]", (els) => els.length), 4);
-  assert.equal(await page.$$eval("[data-testid=tool-card][data-state=error]", (els) => els.length), 1);
+  const cards = await toolCards(page);
+  assert.equal(cards.length, 4);
+  assert.equal(cards.filter((c) => c.state === "error").length, 1);
   assert.ok(shown.some((e) => e.kind === "result"));
   assert.equal(await page.title(), "parsebox · run-log viewer", "the parser did not reach the document");
   assert.deepEqual(errors, []);
@@ -272,8 +294,8 @@ test("pause holds the stream; all-at-once finishes it", async () => {
   await page.click("[data-testid=replay-all-button]");
   await waitDone(page);
   await page.waitForFunction(() => /^(\d+) \/ \1 chunks$/.test(document.querySelector("[data-testid=progress]").textContent));
-  // The parser runs in a Worker: its last answers may land a frame or two after the last push.
-  assert.ok(await page.waitForSelector("[data-testid=diff-block] [data-change=add]", { timeout: 10_000 }), "diffs are rendered");
+  const diffs = await sweep(page, { scroller: PANE, selector: "[data-testid=diff-block] [data-change]", read: (els) => els.map((e) => [e.dataset.index, e.dataset.change]) });
+  assert.ok(diffs.includes("add"), "diffs are rendered");
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -286,20 +308,27 @@ for (const width of [1280, 390]) {
       await page.click("[data-testid=replay-all-button]");
       await waitDone(page);
       await page.waitForTimeout(300);
-      // Open every card and thinking block: long inputs and outputs must wrap or scroll inside.
-      await page.$$eval("[data-testid=transcript] details", (els) => els.forEach((d) => (d.open = true)));
-      const m = await page.evaluate(() => {
-        const pane = document.querySelector("[data-testid=transcript]").parentElement;
-        const wide = [...document.querySelectorAll("body *")]
-          .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5 && getComputedStyle(e).position !== "fixed")
-          .map((e) => `${e.tagName.toLowerCase()}.${e.className}`)
-          .slice(0, 5);
-        return { scrollWidth: document.documentElement.scrollWidth, innerWidth, paneScroll: pane.scrollWidth, paneClient: pane.clientWidth, wide };
+      // Open every card and thinking block, a screen at a time through the whole transcript:
+      // long inputs and outputs must wrap or scroll inside.
+      const seen = await sweep(page, {
+        scroller: PANE,
+        selector: "[data-testid=transcript]",
+        read: ([transcript]) => {
+          transcript.querySelectorAll("details").forEach((d) => (d.open = true));
+          const pane = transcript.parentElement;
+          const wide = [...document.querySelectorAll("body *")]
+            .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5 && getComputedStyle(e).position !== "fixed")
+            .map((e) => `${e.tagName.toLowerCase()}.${e.className}`)
+            .slice(0, 5);
+          return [[pane.scrollTop, { scrollWidth: document.documentElement.scrollWidth, innerWidth, paneScroll: pane.scrollWidth, paneClient: pane.clientWidth, wide }]];
+        },
       });
       await page.screenshot({ path: join(SHOTS, `viewer-${sample}-${width}.png`), fullPage: width < 600 });
-      assert.ok(m.scrollWidth <= m.innerWidth, `${sample} @${width}: page is ${m.scrollWidth} px wide: ${m.wide.join(", ")}`);
-      assert.ok(m.paneScroll <= m.paneClient, `${sample} @${width}: transcript overflows its pane (${m.paneScroll} > ${m.paneClient})`);
-      assert.deepEqual(m.wide, [], `${sample} @${width}`);
+      for (const m of seen) {
+        assert.ok(m.scrollWidth <= m.innerWidth, `${sample} @${width}: page is ${m.scrollWidth} px wide: ${m.wide.join(", ")}`);
+        assert.ok(m.paneScroll <= m.paneClient, `${sample} @${width}: transcript overflows its pane (${m.paneScroll} > ${m.paneClient})`);
+        assert.deepEqual(m.wide, [], `${sample} @${width}`);
+      }
       assert.deepEqual(errors, []);
       await page.close();
     }
