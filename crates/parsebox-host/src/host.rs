@@ -37,6 +37,19 @@ pub(crate) struct Run {
     pub(crate) unsent: usize,
 }
 
+impl Run {
+    /// The history key of `line` at `ts` as this run's next line ([`crate::memo`]): chained
+    /// from the run's key, or from [`memo::STATELESS`] for a stateless run.
+    fn next_memo_key(&self, line: &str, ts: &str) -> u64 {
+        let before = if self.stateless {
+            memo::STATELESS
+        } else {
+            self.memo_key
+        };
+        memo::key(before, &memo::Step::Line { line, ts })
+    }
+}
+
 /// The sans-IO host core: see the crate documentation.
 #[derive(Debug)]
 pub struct Host {
@@ -216,8 +229,13 @@ impl Host {
             .engines
             .get(&engine)
             .is_some_and(|e| e.phase == Phase::Running && e.placement != Placement::Worker);
+        self.forget_earlier_parser(run, engine);
+        // The line's history key, hashed once: looked up, then journaled.
+        let Some(key) = self.runs.get(&run).map(|r| r.next_memo_key(line, ts)) else {
+            return Err(HostError::UnknownRun(run));
+        };
         if !sync {
-            if let Some(entries) = self.remembered(run, line, ts) {
+            if let Some(entries) = self.remembered(run, key, line, ts) {
                 return Ok(LineStep::Answered(entries));
             }
         }
@@ -226,7 +244,7 @@ impl Host {
         let seq = self.next_seq;
         self.next_seq += 1;
         let delivery = if sync { Delivery::Now } else { Delivery::Late };
-        self.journal_line(run, seq, line, ts, Some(delivery));
+        self.journal_line(run, seq, line, ts, Some(delivery), key);
         let Some(e) = self.engines.get_mut(&engine) else {
             return Ok(LineStep::Answered(vec![generic_entry(line, ts)]));
         };
@@ -446,8 +464,22 @@ impl Host {
         }
     }
 
-    /// Makes `run` an instance in `engine`: a `NewRun` the first time (or after its parser
-    /// was replaced, when its journal belongs to the old parser and is cleared).
+    /// A run bound to an engine other than `engine` (the type's parser was replaced since)
+    /// starts over: its journal and history key belong to the old parser. It is then unbound,
+    /// like a new run.
+    fn forget_earlier_parser(&mut self, run: RunId, engine: EngineId) {
+        if let Some(r) = self.runs.get_mut(&run) {
+            if r.engine.is_some_and(|e| e != engine) {
+                r.journal = Journal::default();
+                r.memo_key = memo::FRESH_RUN;
+                r.unsent = 0;
+                r.engine = None;
+            }
+        }
+    }
+
+    /// Makes `run` an instance in `engine`: a `NewRun` the first time (after
+    /// [`Host::forget_earlier_parser`], also for a run whose parser was replaced).
     fn bind_run(&mut self, run: RunId, engine: EngineId) {
         let Some(r) = self.runs.get_mut(&run) else {
             return;
@@ -455,13 +487,7 @@ impl Host {
         if r.engine == Some(engine) {
             return;
         }
-        if r.engine.is_some() {
-            // Bound before, to an engine of an earlier parser: that history is not this
-            // parser's.
-            r.journal = Journal::default();
-            r.memo_key = memo::FRESH_RUN;
-        }
-        // Never bound: what it journaled came from the memo, and the engine is sent all of it.
+        // What it journaled while unbound came from the memo: the engine is sent all of it.
         r.unsent = r.journal.len();
         r.engine = Some(engine);
         let stateless = r.stateless;
@@ -473,24 +499,24 @@ impl Host {
     /// The memo's answer for `line` of `run`, if one was remembered for the same history
     /// ([`crate::memo`]). A stateful run then journals the line as answered (its engine runs
     /// it as replay before the run's next line that misses) and its history key moves on.
-    fn remembered(&mut self, run: RunId, line: &str, ts: &str) -> Option<Vec<TranscriptEntry>> {
+    fn remembered(
+        &mut self,
+        run: RunId,
+        key: u64,
+        line: &str,
+        ts: &str,
+    ) -> Option<Vec<TranscriptEntry>> {
         let r = self.runs.get(&run)?;
         if !r.memo_ok {
             return None;
         }
-        let before = if r.stateless {
-            memo::STATELESS
-        } else {
-            r.memo_key
-        };
-        let key = memo::key(before, &memo::Step::Line { line, ts });
         let a = self.adapters.get_mut(&r.adapter_type)?;
         let entries = a.memo.get(a.generation, key, line, ts)?.to_vec();
         a.diag.host.memo_answers += 1;
         if !r.stateless {
             let seq = self.next_seq;
             self.next_seq += 1;
-            self.journal_line(run, seq, line, ts, None);
+            self.journal_line(run, seq, line, ts, None, key);
             if let Some(r) = self.runs.get_mut(&run) {
                 r.unsent += 1;
             }
@@ -513,8 +539,9 @@ impl Host {
         }
     }
 
-    /// Journals a line (unanswered with its `delivery`, or answered from the memo: `None`),
-    /// moves the run's history key past it, and keeps the run under the journal cap.
+    /// Journals a line (unanswered with its `delivery`, or answered from the memo: `None`)
+    /// whose history key is `key` ([`Run::next_memo_key`]), moves the run's history key past
+    /// it, and keeps the run under the journal cap.
     fn journal_line(
         &mut self,
         run: RunId,
@@ -522,17 +549,15 @@ impl Host {
         line: &str,
         ts: &str,
         delivery: Option<Delivery>,
+        key: u64,
     ) {
         let cap = self.options.max_journal_bytes;
         let Some(r) = self.runs.get_mut(&run) else {
             return;
         };
-        let key = if r.stateless {
-            memo::key(memo::STATELESS, &memo::Step::Line { line, ts })
-        } else {
-            r.memo_key = memo::key(r.memo_key, &memo::Step::Line { line, ts });
-            r.memo_key
-        };
+        if !r.stateless {
+            r.memo_key = key;
+        }
         r.journal.push_line(seq, line, ts, delivery, key);
         if r.journal.bytes() > cap && r.journal.drop_history() {
             // What the engine never got is gone with the history; later answers differ.
