@@ -34,7 +34,7 @@ export class TranscriptBuilder {
   constructor(registry, type, options) {
     if (!(registry instanceof ParserRegistry)) throw new ParseboxOptionsError("TranscriptBuilder needs a ParserRegistry");
     checkString(type, "type");
-    const json = JSON.stringify(checkOptions(options, { redactHomePaths: "boolean", failedLineEntry: "failedLineEntry", timeline: "boolean" }, "TranscriptBuilder"));
+    const json = JSON.stringify(checkOptions(options, { redactHomePaths: "boolean", failedLineEntry: ["parseError", "generic"], timeline: "boolean" }, "TranscriptBuilder"));
     this.#registry = registry;
     this.#core = guarded(() => new TranscriptBuilderCore(registry._core(), type, json));
     this.#run = this.#core.run();

@@ -13,6 +13,10 @@ export const OPTION_TYPES = {
   maxMemoryBytes: "number",
 };
 
+/**
+ * Checks `options` against `allowed`: option name → "number" (positive, finite), "boolean",
+ * "function?" (a function or null), or an array of the strings it may be.
+ */
 export function checkOptions(options, allowed, what) {
   if (options === undefined || options === null) return {};
   if (typeof options !== "object") throw new ParseboxOptionsError(`${what} options must be an object`);
@@ -25,11 +29,9 @@ export function checkOptions(options, allowed, what) {
       throw new ParseboxOptionsError(`${what} option "${key}" must be a positive number, got ${String(v)}`);
     }
     if (want === "boolean" && typeof v !== "boolean") throw new ParseboxOptionsError(`${what} option "${key}" must be a boolean`);
-    if (want === "failedLineEntry" && !["parseError", "generic"].includes(v)) {
-      throw new ParseboxOptionsError(`${what} option "${key}" must be "parseError" or "generic", got ${JSON.stringify(v)}`);
-    }
-    if (want === "host" && !["inline", "worker", "auto"].includes(v)) {
-      throw new ParseboxOptionsError(`${what} option "${key}" must be "inline", "worker" or "auto", got ${JSON.stringify(v)}`);
+    if (Array.isArray(want) && !want.includes(v)) {
+      const names = want.map((w) => JSON.stringify(w));
+      throw new ParseboxOptionsError(`${what} option "${key}" must be ${names.slice(0, -1).join(", ")} or ${names.at(-1)}, got ${JSON.stringify(v)}`);
     }
     if (want === "function?" && v !== null && typeof v !== "function") {
       throw new ParseboxOptionsError(`${what} option "${key}" must be a function or null`);

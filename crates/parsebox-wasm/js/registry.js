@@ -27,7 +27,7 @@ export class ParserRegistry {
   #adapters = new Map(); // type -> { generation, adapter }: adapter(type) objects
 
   constructor(options) {
-    const o = checkOptions(options, { ...OPTION_TYPES, loadSource: "function?", host: "host" }, "ParserRegistry");
+    const o = checkOptions(options, { ...OPTION_TYPES, loadSource: "function?", host: ["inline", "worker", "auto"] }, "ParserRegistry");
     engineModule(); // throws ParseboxInitError before init()
     this.#loadSource = o.loadSource === undefined ? (typeof fetch === "function" ? defaultLoadSource : null) : o.loadSource;
     const { loadSource: _loader, ...rest } = o;
