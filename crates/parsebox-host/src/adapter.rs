@@ -36,7 +36,8 @@ pub struct AdapterStatus {
     pub state: AdapterState,
     /// Why the type is `failed` (or `generic` after the loader said it has no parser).
     pub reason: Option<String>,
-    /// Why the type is `failed`, as data (`reason` is the same as a sentence), else null.
+    /// Why the type is `failed` (or `generic` because the loader has no parser for it: code
+    /// `no_parser`), as data (`reason` says the same as a sentence), else null.
     pub error: Option<LoadError>,
     /// Which export answers lines when `ready`, as the engine reported it when it started.
     #[cfg_attr(
@@ -53,6 +54,10 @@ pub struct AdapterStatus {
     pub host_reason: Option<String>,
     /// Bumped whenever the type's parser is replaced (new source, reload, builtin, failure).
     pub generation: u64,
+    /// A built-in parser is registered for the type: it answers when `state` is `builtin`, and
+    /// lies beneath an external parser otherwise (answering again when that one fails, finds no
+    /// parser, or is unregistered).
+    pub has_builtin: bool,
 }
 
 /// The core's record of one adapter type.
@@ -70,6 +75,8 @@ pub(crate) struct Adapter {
     /// Why the type was moved to a Worker, if it was.
     pub(crate) moved_because: Option<&'static str>,
     pub(crate) generation: u64,
+    /// A built-in parser lies beneath whatever answers now ([`AdapterStatus::has_builtin`]).
+    pub(crate) has_builtin: bool,
     /// The load in flight; results carrying another token are stale. 0: none.
     pub(crate) load_token: u64,
     pub(crate) engine: Option<EngineId>,
@@ -94,6 +101,7 @@ impl Adapter {
             placement,
             moved_because: None,
             generation: 0,
+            has_builtin: false,
             load_token: 0,
             engine: None,
             default_run: None,
@@ -106,6 +114,16 @@ impl Adapter {
     /// Lines go to an engine (otherwise the generic parser answers).
     pub(crate) fn answers_with_engine(&self) -> bool {
         matches!(self.state, AdapterState::Ready | AdapterState::Builtin)
+    }
+
+    /// An external parser (a registered or loaded source) answers, is on its way, or failed
+    /// and nothing lies beneath it: the layer `unregister` removes first.
+    pub(crate) fn external_layer(&self) -> bool {
+        self.load_token != 0
+            || matches!(
+                self.state,
+                AdapterState::Loading | AdapterState::Ready | AdapterState::Failed
+            )
     }
 }
 

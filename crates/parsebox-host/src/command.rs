@@ -205,11 +205,12 @@ pub enum LoadResult {
 pub struct LoadError {
     /// A sandbox load code (`syntax_error`, `imports`, `no_export`, `init_threw`, …), or one of
     /// the host's own: `unsupported_contract_version`, `loader_failed` (the source could not be
-    /// fetched), `engine_fault` (the engine trapped or panicked), `run_start_failed`.
+    /// fetched), `no_parser` (the loader says the type has none: the type is `generic`),
+    /// `engine_fault` (the engine trapped or panicked), `run_start_failed`.
     #[cfg_attr(
         feature = "ts",
         ts(
-            type = "LoadErrorCode | \"unsupported_contract_version\" | \"loader_failed\" | \"run_start_failed\""
+            type = "LoadErrorCode | \"unsupported_contract_version\" | \"loader_failed\" | \"no_parser\" | \"run_start_failed\""
         )
     )]
     pub code: String,

@@ -394,6 +394,7 @@ impl Host {
             placement,
             host_reason,
             generation: a.map_or(0, |a| a.generation),
+            has_builtin: a.is_some_and(|a| a.has_builtin),
         }
     }
 

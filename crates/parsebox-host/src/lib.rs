@@ -93,6 +93,7 @@ mod engine;
 mod engine_runs;
 mod host;
 mod journal;
+mod layers;
 mod lifecycle;
 mod memo;
 mod options;

@@ -29,27 +29,10 @@ impl Host {
         Ok(self.status(adapter_type))
     }
 
-    /// Registers a trusted built-in parser for `adapter_type`: the executor calls the host JS
-    /// function it holds for the type. Its engine is never ended at a deadline.
-    ///
-    /// # Errors
-    /// [`HostError::Disposed`] after [`Host::dispose`].
-    pub fn register_builtin(&mut self, adapter_type: &str) -> Result<AdapterStatus, HostError> {
-        self.check_live()?;
-        self.replace_parser(adapter_type);
-        if let Some(a) = self.adapters.get_mut(adapter_type) {
-            a.state = AdapterState::Builtin;
-            a.placement = Placement::Builtin;
-            a.source = None;
-            a.contract_version = None;
-        }
-        self.start_engine(0.0, adapter_type);
-        self.changed(adapter_type);
-        Ok(self.status(adapter_type))
-    }
-
     /// Clears a failure (or a loaded parser) and loads `adapter_type` again: its engine ends,
-    /// the type goes to `loading` and a new [`Command::Load`] is queued. Builtins stay.
+    /// the type goes to `loading` and a new [`Command::Load`] is queued. A type whose built-in
+    /// answers keeps it answering while the loader is asked for an external parser to lay
+    /// over it (Paperclip's override of a built-in type).
     ///
     /// # Errors
     /// [`HostError::Disposed`] after [`Host::dispose`].
@@ -59,7 +42,9 @@ impl Host {
             .adapters
             .get(adapter_type)
             .is_some_and(|a| a.state == AdapterState::Builtin);
-        if !builtin {
+        if builtin {
+            self.request_override(adapter_type);
+        } else {
             self.replace_parser(adapter_type);
             self.request_load(adapter_type);
         }
@@ -85,19 +70,44 @@ impl Host {
                 source,
                 contract_version,
             } => self.install_source(now_ms, adapter_type, &source, contract_version.as_deref()),
+            LoadResult::NoParser
+                if self
+                    .adapters
+                    .get(adapter_type)
+                    .is_some_and(|a| a.has_builtin) =>
+            {
+                if let Some(a) = self.adapters.get_mut(adapter_type) {
+                    a.load_token = 0;
+                }
+                if self.status(adapter_type).state == AdapterState::Builtin {
+                    self.changed(adapter_type);
+                } else {
+                    self.install_builtin(adapter_type);
+                }
+            }
             LoadResult::NoParser => {
                 if let Some(a) = self.adapters.get_mut(adapter_type) {
                     a.load_token = 0;
                     a.state = AdapterState::Generic;
-                    a.reason = Some(
-                        "this adapter type has no ui-parser; the generic parser is used".into(),
-                    );
+                    let reason = "this adapter type has no ui-parser; the generic parser is used";
+                    a.reason = Some(reason.into());
+                    a.error = Some(LoadError::new("no_parser", reason));
                 }
                 self.changed(adapter_type);
             }
             LoadResult::Failed(reason) => {
-                self.fail_type(adapter_type, &reason, None);
-                self.set_error(adapter_type, LoadError::new("loader_failed", reason));
+                let error = LoadError::new("loader_failed", reason.clone());
+                let builtin_answers = self.status(adapter_type).state == AdapterState::Builtin;
+                if builtin_answers {
+                    if let Some(a) = self.adapters.get_mut(adapter_type) {
+                        a.reason = Some(reason);
+                        a.error = Some(error);
+                    }
+                    self.fall_back_to_builtin(adapter_type);
+                } else {
+                    self.fail_type(adapter_type, &reason, None);
+                    self.set_error(adapter_type, error);
+                }
             }
         }
         Some(self.status(adapter_type))
@@ -181,6 +191,10 @@ impl Host {
         contract_version: Option<&str>,
     ) {
         self.replace_parser(adapter_type);
+        if let Some(a) = self.adapters.get_mut(adapter_type) {
+            // The external parser is the type's parser now, even if it fails at once.
+            a.state = AdapterState::Loading;
+        }
         if let Some(Err(reason)) = contract_version.map(check_contract_version) {
             self.fail_type(adapter_type, &reason, None);
             self.set_error(
@@ -207,7 +221,7 @@ impl Host {
 
     /// Makes sure the type exists, supersedes its load, ends its engine (its runs' journals
     /// belong to the old parser) and bumps its generation.
-    fn replace_parser(&mut self, adapter_type: &str) {
+    pub(crate) fn replace_parser(&mut self, adapter_type: &str) {
         if !self.adapters.contains_key(adapter_type) {
             let placement = self.initial_placement();
             self.adapters.insert(
@@ -322,6 +336,10 @@ impl Host {
         code: FailureCode,
         mut sink: Option<&mut Vec<Answered>>,
     ) {
+        let was_builtin = self
+            .adapters
+            .get(adapter_type)
+            .is_some_and(|a| a.state == AdapterState::Builtin);
         self.end_current_engine(adapter_type);
         let mut settled = Vec::new();
         for (id, r) in self
@@ -367,6 +385,9 @@ impl Host {
             a.diag.last_error = Some(reason.to_owned());
         }
         self.changed(adapter_type);
+        if !was_builtin {
+            self.fall_back_to_builtin(adapter_type);
+        }
     }
 
     /// Queues a `Notify` for the type unless one is already waiting.

@@ -178,14 +178,27 @@ export declare class ParserRegistry {
   parseLine(adapterType: string, line: string, ts: string): TranscriptEntry[];
   /** Compiles `source` as `adapterType`'s parser now and returns the resulting status. */
   registerSource(adapterType: string, source: string, contractVersion?: string | null): AdapterStatus;
-  /** Registers trusted parser functions, called directly. */
+  /**
+   * Registers trusted parser functions, called directly. An external parser that answers or is
+   * loading stays on top; the built-in lies beneath it and answers when that one fails or is
+   * unregistered.
+   */
   registerBuiltin(adapterType: string, parser: BuiltinParser): AdapterStatus;
   /** A drop-in for Paperclip's `getUIAdapter(type)` parser source. */
   adapter(adapterType: string): AdapterParser;
   status(adapterType: string): AdapterStatus;
   diagnostics(adapterType?: string): Diagnostics;
-  /** Clears a failure and loads `adapterType` again. */
+  /**
+   * Clears a failure and loads `adapterType` again. A type whose built-in answers keeps it
+   * answering while the loader is asked for an external parser to lie over it.
+   */
   reload(adapterType: string): AdapterStatus;
+  /**
+   * Removes the type's top layer: an external parser gives way to the built-in beneath it
+   * (`status.hasBuiltin`); a built-in, or an external parser with nothing beneath, gives way to
+   * the generic parser until `reload` or a new registration.
+   */
+  unregister(adapterType: string): AdapterStatus;
   /** Subscribes to status changes and late answers; returns the unsubscribe function. */
   onChange(listener: ChangeListener): () => void;
   /** Resolves when nothing is pending: no load, no line waiting for the worker host. */

@@ -118,7 +118,20 @@ export class ParserRegistry {
     return d;
   }
 
-  /** Clears a failure and loads `type` again. */
+  /**
+   * Removes `type`'s top layer, as Paperclip does when an external adapter is paused or
+   * removed: an external parser gives way to the built-in beneath it; a built-in (or an external
+   * parser with nothing beneath) gives way to the generic parser until `reload` or a new
+   * registration.
+   */
+  unregister(type) {
+    checkString(type, "type");
+    const json = this.#live(() => this.#core.unregister(type));
+    this.#scheduleDrain();
+    return this.#status(json);
+  }
+
+  /** Clears a failure and loads `type` again; a built-in type keeps answering until an external parser arrives to lie over it. */
   reload(type) {
     checkString(type, "type");
     const json = this.#live(() => this.#core.reload(type));

@@ -186,7 +186,8 @@ state: AdapterState,
  */
 reason: string | null, 
 /**
- * Why the type is `failed`, as data (`reason` is the same as a sentence), else null.
+ * Why the type is `failed` (or `generic` because the loader has no parser for it: code
+ * `no_parser`), as data (`reason` says the same as a sentence), else null.
  */
 error: StatusError | null, 
 /**
@@ -209,7 +210,13 @@ hostReason: string | null,
 /**
  * Bumped whenever the type's parser is replaced (new source, reload, builtin, failure).
  */
-generation: number, };
+generation: number, 
+/**
+ * A built-in parser is registered for the type: it answers when `state` is `builtin`, and
+ * lies beneath an external parser otherwise (answering again when that one fails, finds no
+ * parser, or is unregistered).
+ */
+hasBuiltin: boolean, };
 
 export type Placement = "inline" | "worker" | "builtin";
 
@@ -217,9 +224,10 @@ export type StatusError = {
 /**
  * A sandbox load code (`syntax_error`, `imports`, `no_export`, `init_threw`, …), or one of
  * the host's own: `unsupported_contract_version`, `loader_failed` (the source could not be
- * fetched), `engine_fault` (the engine trapped or panicked), `run_start_failed`.
+ * fetched), `no_parser` (the loader says the type has none: the type is `generic`),
+ * `engine_fault` (the engine trapped or panicked), `run_start_failed`.
  */
-code: LoadErrorCode | "unsupported_contract_version" | "loader_failed" | "run_start_failed", 
+code: LoadErrorCode | "unsupported_contract_version" | "loader_failed" | "no_parser" | "run_start_failed", 
 /**
  * A human-readable explanation.
  */

@@ -260,7 +260,19 @@ impl HostCore {
         Self::status_json(&mut s, adapter_type)
     }
 
-    /// Clears a failure and loads the type again; returns the status JSON.
+    /// Removes the type's top layer (an external parser gives way to the built-in beneath
+    /// it, a built-in to the generic parser); returns the status JSON.
+    pub fn unregister(&self, adapter_type: &str) -> Result<String, JsValue> {
+        let mut s = self.enter()?;
+        let status = s.host.unregister(adapter_type).map_err(host_error)?;
+        if !status.has_builtin {
+            s.builtin_parsers.remove(adapter_type);
+        }
+        Self::status_json(&mut s, adapter_type)
+    }
+
+    /// Clears a failure and loads the type again (over its built-in, which answers until
+    /// the source arrives); returns the status JSON.
     pub fn reload(&self, adapter_type: &str) -> Result<String, JsValue> {
         let mut s = self.enter()?;
         s.host.reload(adapter_type).map_err(host_error)?;
