@@ -338,6 +338,15 @@ impl<P: LineParser> TranscriptBuilder<P> {
         }
     }
 
+    /// Whether [`TranscriptBuilder::finish`] would parse a last line now: the partial stdout
+    /// line is not blank after trimming, or half a character is held back. When it would not,
+    /// `finish` changes no entry and the run can go on as if it had not been called.
+    pub fn has_pending_line(&self) -> bool {
+        self.pending_high.is_some()
+            || !self.pending_bytes.is_empty()
+            || !js_trim(&self.pending).is_empty()
+    }
+
     /// Ends the run: a non-empty pending partial line is parsed as a full line with the last
     /// chunk's ts. Returns the range of entries that changed.
     pub fn finish(&mut self) -> Range<usize> {

@@ -333,3 +333,19 @@ fn final_len_holds_back_only_a_delta_that_may_still_grow() {
     assert_eq!(b.final_len(), 3);
     assert_eq!(b.entries()[1].text(), Some("hello"));
 }
+
+/// `has_pending_line` says whether `finish` would parse a last line: a blank partial line or
+/// none means the run can go on (a Paperclip re-build reuses the builder), else it cannot.
+#[test]
+fn a_pending_line_is_only_one_that_finish_would_parse() {
+    let mut b = TranscriptBuilder::new(GenericParser, TranscriptOptions::default());
+    assert!(!b.has_pending_line());
+    b.push(&Chunk::stdout("t1", "one\n  \u{FEFF}"));
+    assert!(!b.has_pending_line(), "blank after JS trim");
+    b.push(&Chunk::stdout("t2", "tw"));
+    assert!(b.has_pending_line());
+    b.push(&Chunk::stdout("t3", "o\n"));
+    assert!(!b.has_pending_line());
+    let before = b.entries().len();
+    assert_eq!(b.finish(), before..before);
+}

@@ -98,6 +98,12 @@ export class TranscriptBuilder {
     return this.#call(() => this.#core.push(JSON.stringify(c)));
   }
 
+  /** @internal Whether `finish()` would parse a last, partial line now. */
+  _hasPendingLine() {
+    this.#live();
+    return this.#core.hasPendingLine();
+  }
+
   /** Ends the run: flushes the partial last line; calls never answered become `unanswered`. */
   finish() {
     return this.#call(() => this.#core.finish());

@@ -254,6 +254,13 @@ impl TranscriptBuilderCore {
         self.changed(range, false)
     }
 
+    /// Whether `finish` would parse a last, partial line now (see
+    /// [`parsebox_transcript::TranscriptBuilder::has_pending_line`]).
+    #[wasm_bindgen(js_name = hasPendingLine)]
+    pub fn has_pending_line(&self) -> bool {
+        self.inner.has_pending_line()
+    }
+
     /// Flushes the pending partial line and ends the timeline's run (calls still pending
     /// become unanswered); same result shape as `push`.
     pub fn finish(&mut self) -> Result<js_sys::JsString, JsValue> {

@@ -1,0 +1,161 @@
+// parsebox/paperclip: what Paperclip's UI imports for its run-log parsers, on one shared
+// ParserRegistry. `loadDynamicParser`, `invalidateDynamicParser` and
+// `setDynamicParserResultNotifier` stand in for ui/src/adapters/dynamic-loader.ts;
+// `buildTranscript` for ui/src/adapters/transcript.ts, keeping each run's builder so a re-render
+// parses only the chunks that are new.
+import { ParserRegistry } from "./registry.js";
+import { TranscriptBuilder } from "./builder.js";
+import { ParseboxOptionsError } from "./errors.js";
+
+let shared = null;
+let notifier = null;
+let unsubscribe = null;
+/** Functions of sandboxed parser sources handed out here → their adapter type. */
+const sandboxed = new WeakMap();
+/** Trusted parser functions given to `buildTranscript` → the built-in type made for them. */
+const builtinTypes = new WeakMap();
+let nextBuiltin = 1;
+/** Kept builders, most recently used last (see `buildTranscript`). */
+const kept = [];
+const KEEP_BUILDERS = 16;
+
+/**
+ * Makes `registry` the one the Paperclip functions use (disposing none). Call it once at
+ * start-up, after `init()`, to choose its options; otherwise one with default options is made on
+ * first use.
+ */
+export function usePaperclipRegistry(registry) {
+  if (!(registry instanceof ParserRegistry)) throw new ParseboxOptionsError("usePaperclipRegistry needs a ParserRegistry");
+  for (const k of kept.splice(0)) k.builder.dispose();
+  unsubscribe?.();
+  unsubscribe = null;
+  shared = registry;
+  subscribe();
+}
+
+/** The registry the Paperclip functions share (made with default options on first use). */
+export function paperclipRegistry() {
+  if (!shared) usePaperclipRegistry(new ParserRegistry());
+  return shared;
+}
+
+function subscribe() {
+  if (shared && notifier && !unsubscribe) unsubscribe = shared.onChange(() => notifier?.());
+}
+
+/**
+ * dynamic-loader.ts: `fn` is called when a parser becomes ready or answers lines late (the UI
+ * then re-renders, and `buildTranscript` gives the new entries at once).
+ */
+export function setDynamicParserResultNotifier(fn) {
+  if (fn !== null && typeof fn !== "function") throw new ParseboxOptionsError("setDynamicParserResultNotifier needs a function or null");
+  notifier = fn;
+  if (!fn) {
+    unsubscribe?.();
+    unsubscribe = null;
+  }
+  subscribe();
+}
+
+/**
+ * dynamic-loader.ts: loads `type`'s `ui-parser.js` into its sandbox (over the type's built-in,
+ * if it has one) and resolves to its parser source once it is ready, or to `null` when the
+ * loader has none or it failed. A failure is not retried until `invalidateDynamicParser`.
+ */
+export async function loadDynamicParser(type) {
+  // Paperclip calls this from inside a parser call; the registry is reached after it returns.
+  await Promise.resolve();
+  const registry = paperclipRegistry();
+  const { state, error } = registry.status(type);
+  if (state === "ready") return parserSource(type);
+  const unloaded = error === null && (state === "generic" || state === "builtin");
+  if (unloaded) registry.reload(type);
+  else if (state !== "loading") return null; // failed, or the loader has none: not retried
+  await registry.idle(); // the load and the engine's start
+  return registry.status(type).state === "ready" ? parserSource(type) : null;
+}
+
+/**
+ * dynamic-loader.ts: drops `type`'s sandboxed parser (the built-in beneath answers again, or the
+ * generic parser) so the next `loadDynamicParser` loads it afresh. Returns whether one was ready.
+ */
+export function invalidateDynamicParser(type) {
+  const registry = paperclipRegistry();
+  const { state, error } = registry.status(type);
+  const external = state === "ready" || state === "loading" || state === "failed" || (state === "generic" && error !== null);
+  if (external) registry.unregister(type);
+  return state === "ready";
+}
+
+/** `type`'s parser source (Paperclip's `TranscriptParserSource`), stable per parser generation. */
+export function parserSource(type) {
+  const source = paperclipRegistry().adapter(type);
+  sandboxed.set(source.parseStdoutLine, type);
+  sandboxed.set(source.createStdoutParser, type);
+  return source;
+}
+
+/**
+ * transcript.ts: the transcript of `chunks`, exactly as Paperclip's `buildTranscript` gives it,
+ * for a parser source from `loadDynamicParser` / `parserSource` (sandboxed) or a trusted one
+ * (a function, or `{ parseStdoutLine, createStdoutParser? }`, run as a built-in). The builder is
+ * kept: when the next call's chunks begin with the same chunk objects, only the new ones are
+ * parsed (a live view's re-render), and late answers from a Worker are already in place.
+ */
+export function buildTranscript(chunks, source, opts) {
+  if (!Array.isArray(chunks)) throw new ParseboxOptionsError("buildTranscript needs an array of chunks");
+  const registry = paperclipRegistry();
+  const type = typeOf(registry, source);
+  const redact = opts?.censorUsernameInLogs === true;
+  const generation = registry.status(type).generation;
+  let k = reusable(type, redact, chunks);
+  if (k && k.generation !== generation) {
+    k.builder.rebuild();
+    k.generation = generation;
+  }
+  if (!k) {
+    k = { type, redact, generation, chunks: [], builder: new TranscriptBuilder(registry, type, { redactHomePaths: redact }) };
+    kept.push(k);
+    if (kept.length > KEEP_BUILDERS) kept.shift().builder.dispose();
+  }
+  for (let i = k.chunks.length; i < chunks.length; i++) k.builder.push(chunks[i]);
+  k.chunks = chunks.slice();
+  if (!k.builder._hasPendingLine()) return copies(k.builder.entries());
+  // A partial last line: finishing would end this builder, so a throwaway one finishes instead.
+  const once = new TranscriptBuilder(registry, type, { redactHomePaths: redact });
+  try {
+    for (const c of chunks) once.push(c);
+    once.finish();
+    return copies(once.entries());
+  } finally {
+    once.dispose();
+  }
+}
+
+/** The kept builder whose chunks `chunks` begins with, moved to most recently used. */
+function reusable(type, redact, chunks) {
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const k = kept[i];
+    if (k.type !== type || k.redact !== redact || k.chunks.length > chunks.length) continue;
+    if (!k.chunks.every((c, j) => c === chunks[j])) continue;
+    kept.splice(i, 1);
+    kept.push(k);
+    return k;
+  }
+  return null;
+}
+
+/** Fresh entry objects: a caller may change what it gets without touching the kept builder. */
+const copies = (entries) => entries.map((e) => ({ ...e }));
+
+/** The adapter type whose parser `source` is: its sandboxed type, or a built-in made for it. */
+function typeOf(registry, source) {
+  const fn = typeof source === "function" ? source : source?.createStdoutParser ?? source?.parseStdoutLine;
+  if (typeof fn !== "function") throw new ParseboxOptionsError("buildTranscript needs a parser function or { parseStdoutLine, createStdoutParser? }");
+  const known = sandboxed.get(fn) ?? builtinTypes.get(fn);
+  if (known !== undefined) return known;
+  const type = `paperclip-builtin-${nextBuiltin++}`;
+  registry.registerBuiltin(type, typeof source === "function" ? { parseStdoutLine: source } : { createStdoutParser: source.createStdoutParser, parseStdoutLine: source.parseStdoutLine });
+  builtinTypes.set(fn, type);
+  return type;
+}

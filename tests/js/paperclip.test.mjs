@@ -1,0 +1,185 @@
+// parsebox/paperclip as Paperclip's UI uses it: dynamic-loader.ts's three functions and
+// transcript.ts's buildTranscript, with behaviour written from Paperclip's documented rules.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+import { initSync, ParserRegistry } from "../../pkg/index.js";
+import {
+  buildTranscript,
+  invalidateDynamicParser,
+  loadDynamicParser,
+  paperclipRegistry,
+  parserSource,
+  setDynamicParserResultNotifier,
+  usePaperclipRegistry,
+} from "../../pkg/paperclip.js";
+
+const pkg = (p) => fileURLToPath(new URL(`../../pkg/${p}`, import.meta.url));
+initSync({ module: readFileSync(pkg("parsebox_wasm_bg.wasm")), engine: readFileSync(pkg("parsebox_engine.wasm")) });
+
+const COUNTER = `
+export function createStdoutParser() {
+  let n = 0;
+  return {
+    parseLine(line, ts) { n++; return [{ kind: "assistant", ts, text: n + ":" + line }]; },
+    reset() { n = 0; },
+  };
+}
+export function parseStdoutLine(line, ts) { return [{ kind: "assistant", ts, text: "stateless:" + line }]; }`;
+
+/** A fresh shared registry whose loader serves `sources` (type → source; missing: none). */
+function fresh(sources = {}) {
+  const loads = [];
+  const registry = new ParserRegistry({
+    loadSource: async (type) => {
+      loads.push(type);
+      const s = sources[type];
+      if (s instanceof Error) throw s;
+      return s ?? null;
+    },
+  });
+  usePaperclipRegistry(registry);
+  return { registry, loads };
+}
+
+const out = (ts, chunk) => ({ ts, stream: "stdout", chunk });
+
+test("buildTranscript gives Paperclip's transcript for a trusted stateful parser", () => {
+  fresh();
+  let resets = 0;
+  const source = {
+    parseStdoutLine: () => [],
+    createStdoutParser() {
+      let n = 0;
+      return {
+        parseLine(line, ts) {
+          if (line === "boom") throw new Error("bad /Users/alice/x");
+          n++;
+          if (line.startsWith("d:")) return [{ kind: "assistant", ts, text: line.slice(2), delta: true }];
+          return [{ kind: "assistant", ts, text: `${n}:${line}` }];
+        },
+        reset() {
+          resets++;
+          n = 0;
+        },
+      };
+    },
+  };
+  const chunks = [
+    out("t1", "a\n  \nd:x\n"),
+    { ts: "t2", stream: "stderr", chunk: "warn /home/bob/y\n" },
+    out("t3", "d:y\nboom\nb\npart"),
+    { ts: "t4", stream: "system", chunk: "sys" },
+    out("t5", "ial"),
+  ];
+  const entries = buildTranscript(chunks, source, { censorUsernameInLogs: true });
+  assert.deepEqual(entries, [
+    { kind: "assistant", ts: "t1", text: "1:a" },
+    { kind: "assistant", ts: "t1", text: "x", delta: true },
+    { kind: "stderr", ts: "t2", text: "warn /home/b**/y\n" },
+    { kind: "assistant", ts: "t3", text: "y", delta: true },
+    { kind: "result", ts: "t3", text: "Chat transcript error: bad /Users/a****/x. Falling back for line: boom", inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, subtype: "transcript_parse_error", isError: true, errors: [] },
+    { kind: "assistant", ts: "t3", text: "1:b" },
+    { kind: "system", ts: "t4", text: "sys" },
+    { kind: "assistant", ts: "t5", text: "2:partial" },
+  ]);
+  assert.ok(resets >= 1, "the parser was reset after the failed line");
+  // Plain functions are parsers too.
+  assert.deepEqual(buildTranscript([out("t", "q\n")], (line, ts) => [{ kind: "user", ts, text: line }]), [{ kind: "user", ts: "t", text: "q" }]);
+});
+
+test("a re-render with the same chunks and more parses only the new ones", () => {
+  fresh();
+  let calls = 0;
+  const parse = (line, ts) => {
+    calls++;
+    return [{ kind: "assistant", ts, text: line }];
+  };
+  const chunks = [];
+  for (let i = 0; i < 50; i++) chunks.push(out(`t${i}`, `line ${i}\n`));
+  const first = buildTranscript(chunks, parse);
+  assert.equal(first.length, 50);
+  assert.equal(calls, 50);
+  first[0].text = "changed by the caller";
+  const again = buildTranscript(chunks.slice(), parse);
+  assert.equal(calls, 50, "nothing re-parsed");
+  assert.equal(again[0].text, "line 0", "a caller's change does not reach the next render");
+  const more = [...chunks, out("t50", "line 50\n")];
+  assert.equal(buildTranscript(more, parse).length, 51);
+  assert.equal(calls, 51);
+  // A window that no longer starts at the first chunk is built anew.
+  assert.equal(buildTranscript(more.slice(10), parse).length, 41);
+  assert.equal(calls, 92);
+});
+
+test("a partial last line is in each render, and joins the next chunk when it arrives", () => {
+  fresh();
+  let calls = 0;
+  const parse = (line, ts) => {
+    calls++;
+    return [{ kind: "assistant", ts, text: line }];
+  };
+  const chunks = [out("t1", "one\ntw")];
+  assert.deepEqual(buildTranscript(chunks, parse).map((e) => e.text), ["one", "tw"]);
+  chunks.push(out("t2", "o\nthree\n"));
+  assert.deepEqual(buildTranscript(chunks, parse).map((e) => [e.ts, e.text]), [["t1", "one"], ["t2", "two"], ["t2", "three"]]);
+});
+
+test("loadDynamicParser loads a sandboxed parser; buildTranscript runs it; invalidate drops it", async () => {
+  const { registry, loads } = fresh({ counter: COUNTER, broken: "export const x = 1;", gone: new Error("HTTP 500") });
+  let notified = 0;
+  setDynamicParserResultNotifier(() => notified++);
+  const module = await loadDynamicParser("counter");
+  assert.ok(module, "ready");
+  assert.equal(module, await loadDynamicParser("counter"), "the same object while the parser is the same");
+  assert.ok(notified >= 1, "the notifier heard the type become ready");
+  const { parseStdoutLine, createStdoutParser } = module; // detached, as Paperclip takes them
+  assert.equal(parseStdoutLine("x", "t")[0].text, "stateless:x", "the module's own stateless function");
+  assert.equal(createStdoutParser().parseLine("x", "t")[0].text, "1:x");
+  const chunks = [out("t1", "a\nb\n")];
+  assert.deepEqual(buildTranscript(chunks, module).map((e) => e.text), ["1:a", "2:b"]);
+  // Paperclip copies the functions into its own adapter object: still the sandboxed type.
+  assert.deepEqual(buildTranscript(chunks, { parseStdoutLine, createStdoutParser }).map((e) => e.text), ["1:a", "2:b"]);
+
+  assert.equal(await loadDynamicParser("broken"), null, "no usable export");
+  assert.equal(await loadDynamicParser("gone"), null, "the loader failed");
+  assert.equal(await loadDynamicParser("nothing"), null, "the loader has none");
+  const before = loads.length;
+  assert.equal(await loadDynamicParser("gone"), null);
+  assert.equal(loads.length, before, "a failure is not retried");
+
+  assert.equal(invalidateDynamicParser("counter"), true);
+  assert.equal(registry.status("counter").state, "generic");
+  assert.equal(invalidateDynamicParser("gone"), false);
+  const reloaded = await loadDynamicParser("counter");
+  assert.ok(reloaded && reloaded !== module, "loaded afresh");
+  setDynamicParserResultNotifier(null);
+});
+
+test("a sandboxed parser lies over a built-in; invalidating it restores the built-in", async () => {
+  const { registry } = fresh({ codex_local: COUNTER });
+  registry.registerBuiltin("codex_local", { parseStdoutLine: (line, ts) => [{ kind: "user", ts, text: `builtin:${line}` }] });
+  assert.equal(parserSource("codex_local").parseStdoutLine("a", "t")[0].text, "builtin:a");
+  const module = await loadDynamicParser("codex_local");
+  assert.equal(module.parseStdoutLine("a", "t")[0].text, "stateless:a");
+  assert.equal(registry.status("codex_local").hasBuiltin, true);
+  invalidateDynamicParser("codex_local");
+  const s = registry.status("codex_local");
+  assert.equal(s.state, "builtin");
+  assert.equal(parserSource("codex_local").parseStdoutLine("a", "t")[0].text, "builtin:a");
+  assert.equal(registry.unregister("codex_local").state, "generic");
+});
+
+test("loadDynamicParser called from inside a parser (Paperclip's bridge) works", async () => {
+  fresh({ late_type: COUNTER });
+  let pending = null;
+  const bridge = (line, ts) => {
+    pending ??= loadDynamicParser("late_type");
+    return [{ kind: "stdout", ts, text: line }];
+  };
+  assert.equal(buildTranscript([out("t", "x\n")], bridge).length, 1);
+  assert.ok(await pending);
+  assert.equal(paperclipRegistry().status("late_type").state, "ready");
+});
