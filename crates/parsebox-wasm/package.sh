@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/: the core module (wasm-bindgen; release profile tuned for
 # speed), the engine module (crates/parsebox-engine-wasm/build.sh), wasm-opt, and the
-# hand-written JS (js/*.js, js/index.d.ts, js/paperclip.d.ts).
+# hand-written JS (js/*.js, js/index.d.ts, js/paperclip.d.ts, js/react.d.ts).
 # `npm pack pkg/` then gives the tarball. Tools come from tests/setup.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,6 +26,6 @@ wasm_opt=tests/node_modules/.bin/wasm-opt
   --enable-sign-ext --enable-multivalue --enable-mutable-globals --strip-debug --strip-producers \
   "$out/parsebox_wasm_bg.wasm" -o "$out/parsebox_wasm_bg.wasm"
 
-cp "$js"/*.js "$js/index.d.ts" "$js/paperclip.d.ts" "$js/package.json" "$js/LICENSE" "$out/"
+cp "$js"/*.js "$js/index.d.ts" "$js/paperclip.d.ts" "$js/react.d.ts" "$js/package.json" "$js/LICENSE" "$out/"
 cp crates/parsebox-wasm/README.md "$out/README.md"
 ls -l "$out"

@@ -1,5 +1,6 @@
 // A fresh Vite app installs the packed tarball, builds with no special configuration, and runs
-// in headless Chromium: lines are generic at first and structured once the parser is ready.
+// in headless Chromium: lines are generic at first and structured once the parser is ready. A
+// React component in the same app follows a live run through parsebox/react's useTranscript.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -21,7 +22,7 @@ before(() => {
   npm(["pack", join(repo, "pkg"), "--pack-destination", app], repo);
   const tarball = readdirSync(app).find((f) => f.endsWith(".tgz"));
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module", scripts: { build: "vite build" } }, null, 2));
-  writeFileSync(join(app, "index.html"), `<!doctype html><html><body><ul id="log"></ul><script type="module" src="/main.js"></script></body></html>`);
+  writeFileSync(join(app, "index.html"), `<!doctype html><html><body><ul id="log"></ul><div id="live"></div><script type="module" src="/main.js"></script><script type="module" src="/live.js"></script></body></html>`);
   writeFileSync(
     join(app, "main.js"),
     `import init, { ParserRegistry, TranscriptBuilder } from "parsebox";
@@ -45,7 +46,38 @@ async function main() {
 main().catch((e) => { window.failed = String(e); });
 `,
   );
-  npm(["install", `./${tarball}`, "vite@^7"], app);
+  writeFileSync(
+    join(app, "live.js"),
+    `import init, { ParserRegistry } from "parsebox";
+import { usePaperclipRegistry } from "parsebox/paperclip";
+import { useTranscript } from "parsebox/react";
+import { createElement as h, useEffect, useState } from "react";
+import { createRoot } from "react-dom/client";
+
+const PAIRS = 20;
+window.renders = [];
+function Live() {
+  const [chunks, setChunks] = useState([]);
+  useEffect(() => {
+    let i = 0;
+    const timer = setInterval(() => {
+      const n = i++;
+      setChunks((c) => [...c, { ts: "2026-01-01T00:00:0" + (n % 10) + "Z", stream: "stdout", chunk: "┊ $ ls /p" + n + "\\n┊ [done] $ ls /p" + n + " — /src  0.3s\\n" }]);
+      if (i === PAIRS) clearInterval(timer);
+    }, 25);
+    return () => clearInterval(timer);
+  }, []);
+  const entries = useTranscript(chunks, "hermes_local");
+  window.renders.push({ chunks: chunks.length, entries: entries.length, parsed: entries.filter((e) => e.kind !== "stdout").length });
+  return h("ol", null, entries.map((e, i) => h("li", { key: i, className: e.kind }, e.kind)));
+}
+init().then(() => {
+  usePaperclipRegistry(new ParserRegistry());
+  createRoot(document.getElementById("live")).render(h(Live));
+});
+`,
+  );
+  npm(["install", `./${tarball}`, "vite@^7", "react@^19", "react-dom@^19"], app);
   npm(["run", "build"], app);
 });
 
@@ -67,5 +99,19 @@ test("a Vite app built against the tarball turns lines into entries once the par
   assert.deepEqual(await page.evaluate(() => window.first.map((e) => e.kind)), ["stdout", "stdout"]);
   assert.deepEqual(await page.evaluate(() => window.ready.map((e) => e.kind)), ["tool_call", "tool_result"]);
   assert.equal(await page.evaluate(() => window.host()), "worker", "parsers run in a Worker by default in the browser");
+  assert.deepEqual(errors, []);
+});
+
+test("a React component follows a live run through useTranscript: never blank, parsed once the Worker answers", async () => {
+  const errors = [];
+  const page = await newPage(browser, errors);
+  await page.goto(server.url + "/");
+  await page.waitForFunction(() => document.querySelectorAll("#live li").length === 40 && document.querySelectorAll("#live li.stdout").length === 0, null, { timeout: 30_000 });
+  const kinds = await page.evaluate(() => [...document.querySelectorAll("#live li")].map((li) => li.className));
+  assert.deepEqual(kinds, Array.from({ length: 40 }, (_, i) => (i % 2 ? "tool_result" : "tool_call")));
+  const renders = await page.evaluate(() => window.renders);
+  // Every render shows every line pushed so far (generic until answered): no empty flash.
+  for (const r of renders) assert.equal(r.entries, r.chunks * 2, JSON.stringify(r));
+  console.log(`# ${renders.length} renders for 20 chunks; the first with all lines parsed: render ${renders.findIndex((r) => r.parsed === 40) + 1}`);
   assert.deepEqual(errors, []);
 });

@@ -15,7 +15,8 @@ export const OPTION_TYPES = {
 
 /**
  * Checks `options` against `allowed`: option name → "number" (positive, finite), "boolean",
- * "function?" (a function or null), or an array of the strings it may be.
+ * "function?" (a function or null), "object?" (an object or null), or an array of the strings
+ * it may be.
  */
 export function checkOptions(options, allowed, what) {
   if (options === undefined || options === null) return {};
@@ -33,6 +34,7 @@ export function checkOptions(options, allowed, what) {
       const names = want.map((w) => JSON.stringify(w));
       throw new ParseboxOptionsError(`${what} option "${key}" must be ${names.slice(0, -1).join(", ")} or ${names.at(-1)}, got ${JSON.stringify(v)}`);
     }
+    if (want === "object?" && v !== null && typeof v !== "object") throw new ParseboxOptionsError(`${what} option "${key}" must be an object or null`);
     if (want === "function?" && v !== null && typeof v !== "function") {
       throw new ParseboxOptionsError(`${what} option "${key}" must be a function or null`);
     }

@@ -4,7 +4,7 @@
 // `buildTranscript` for ui/src/adapters/transcript.ts, keeping each run's builder so a re-render
 // parses only the chunks that are new.
 import { ParserRegistry } from "./registry.js";
-import { TranscriptBuilder } from "./builder.js";
+import { RunFollower } from "./follow.js";
 import { ParseboxOptionsError } from "./errors.js";
 
 let shared = null;
@@ -15,9 +15,9 @@ const sandboxed = new WeakMap();
 /** Trusted parser functions given to `buildTranscript` → the built-in type made for them. */
 const builtinTypes = new WeakMap();
 let nextBuiltin = 1;
-/** Kept builders, most recently used last (see `buildTranscript`). */
+/** Kept runs (`RunFollower`s), most recently used last (see `buildTranscript`). */
 const kept = [];
-const KEEP_BUILDERS = 16;
+const KEEP_RUNS = 16;
 
 /**
  * Makes `registry` the one the Paperclip functions use (disposing none). Call it once at
@@ -26,7 +26,7 @@ const KEEP_BUILDERS = 16;
  */
 export function usePaperclipRegistry(registry) {
   if (!(registry instanceof ParserRegistry)) throw new ParseboxOptionsError("usePaperclipRegistry needs a ParserRegistry");
-  for (const k of kept.splice(0)) k.builder.dispose();
+  for (const k of kept.splice(0)) k.dispose();
   unsubscribe?.();
   unsubscribe = null;
   shared = registry;
@@ -107,46 +107,14 @@ export function buildTranscript(chunks, source, opts) {
   const registry = paperclipRegistry();
   const type = typeOf(registry, source);
   const redact = opts?.censorUsernameInLogs === true;
-  const generation = registry.status(type).generation;
-  let k = reusable(type, redact, chunks);
-  if (k && k.generation !== generation) {
-    k.builder.rebuild();
-    k.generation = generation;
-  }
-  if (!k) {
-    k = { type, redact, generation, chunks: [], builder: new TranscriptBuilder(registry, type, { redactHomePaths: redact }) };
-    kept.push(k);
-    if (kept.length > KEEP_BUILDERS) kept.shift().builder.dispose();
-  }
-  for (let i = k.chunks.length; i < chunks.length; i++) k.builder.push(chunks[i]);
-  k.chunks = chunks.slice();
-  if (!k.builder._hasPendingLine()) return copies(k.builder.entries());
-  // A partial last line: finishing would end this builder, so a throwaway one finishes instead.
-  const once = new TranscriptBuilder(registry, type, { redactHomePaths: redact });
-  try {
-    for (const c of chunks) once.push(c);
-    once.finish();
-    return copies(once.entries());
-  } finally {
-    once.dispose();
-  }
+  const i = kept.findLastIndex((k) => k.continues(type, redact, chunks));
+  const run = i >= 0 ? kept.splice(i, 1)[0] : new RunFollower(registry, type, redact);
+  kept.push(run);
+  if (kept.length > KEEP_RUNS) kept.shift().dispose();
+  run.follow(chunks);
+  // Fresh objects: a caller may change what it gets without touching the kept run.
+  return run.transcript().map((e) => ({ ...e }));
 }
-
-/** The kept builder whose chunks `chunks` begins with, moved to most recently used. */
-function reusable(type, redact, chunks) {
-  for (let i = kept.length - 1; i >= 0; i--) {
-    const k = kept[i];
-    if (k.type !== type || k.redact !== redact || k.chunks.length > chunks.length) continue;
-    if (!k.chunks.every((c, j) => c === chunks[j])) continue;
-    kept.splice(i, 1);
-    kept.push(k);
-    return k;
-  }
-  return null;
-}
-
-/** Fresh entry objects: a caller may change what it gets without touching the kept builder. */
-const copies = (entries) => entries.map((e) => ({ ...e }));
 
 /** The adapter type whose parser `source` is: its sandboxed type, or a built-in made for it. */
 function typeOf(registry, source) {
