@@ -43,6 +43,26 @@ const server = await serve(repo, {
       again = build();
       rebuild.push(performance.now() - t);
     }
+    // parsebox/paperclip's buildTranscript, as Paperclip's run view calls it on every change:
+    // the whole chunk list each time, a fresh array holding the same chunk objects.
+    const { buildTranscript, parserSource, usePaperclipRegistry } = await import("/pkg/paperclip.js");
+    usePaperclipRegistry(registry);
+    const chunks = lines.map((l) => ({ ts: TS, stream: "stdout", chunk: l + "\\n" }));
+    const claude = parserSource("claude");
+    buildTranscript(chunks, claude);
+    await registry.idle();
+    const paperclipMs = [];
+    const appendMs = [];
+    let grown = chunks;
+    for (let i = 0; i < trials; i++) {
+      let t = performance.now();
+      buildTranscript(grown.slice(), claude);
+      paperclipMs.push(performance.now() - t);
+      grown = [...grown, { ts: TS, stream: "stdout", chunk: lines[i] + "\\n" }];
+      t = performance.now();
+      buildTranscript(grown, claude);
+      appendMs.push(performance.now() - t);
+    }
     const native = await import(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
     const nativeMs = [];
     for (let i = 0; i < trials; i++) {
@@ -52,7 +72,7 @@ const server = await serve(repo, {
       nativeMs.push(performance.now() - t);
     }
     const kinds = (xs) => xs.filter((e) => e.kind === "stdout").length;
-    const out = { registerState, host: registry.status("claude").host, firstMs, firstGeneric: kinds(first), rebuild, rebuildGeneric: kinds(again), nativeMs, memo: registry.diagnostics("claude").host.memoAnswers };
+    const out = { registerState, host: registry.status("claude").host, firstMs, firstGeneric: kinds(first), rebuild, rebuildGeneric: kinds(again), nativeMs, paperclipMs, appendMs, memo: registry.diagnostics("claude").host.memoAnswers };
     registry.dispose();
     return out;
   };
@@ -69,5 +89,7 @@ console.log(`first build: ${r.firstMs.toFixed(1)} ms, ${r.firstGeneric} lines ge
 console.log(`re-build through parsebox: median ${med(r.rebuild).toFixed(1)} ms (${r.rebuild.map((x) => x.toFixed(1)).join(", ")}), ${r.rebuildGeneric} generic; memo answers ${r.memo}`);
 console.log(`native parser in the page: median ${med(r.nativeMs).toFixed(1)} ms (${r.nativeMs.map((x) => x.toFixed(1)).join(", ")})`);
 console.log(`ratio: ${(med(r.rebuild) / med(r.nativeMs)).toFixed(2)}x native`);
+console.log(`parsebox/paperclip buildTranscript, same chunks again (a re-render): median ${med(r.paperclipMs).toFixed(2)} ms (${r.paperclipMs.map((x) => x.toFixed(2)).join(", ")}) = ${(med(r.paperclipMs) / med(r.nativeMs)).toFixed(2)}x native`);
+console.log(`parsebox/paperclip buildTranscript, one chunk more: median ${med(r.appendMs).toFixed(2)} ms (${r.appendMs.map((x) => x.toFixed(2)).join(", ")})`);
 await browser.close();
 await server.close();
