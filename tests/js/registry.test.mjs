@@ -270,3 +270,14 @@ test("an engine that traps takes down only its adapter: other types answer, no l
   assert.deepEqual(done.map((e) => e.kind), ["tool_result"]);
   registry.dispose();
 });
+
+test("a TranscriptBuilder made for a new type starts its load before any push, and idle() waits for it", async () => {
+  const loads = [];
+  const registry = new ParserRegistry({ loadSource: async (type) => (loads.push(type), COUNTER) });
+  const builder = new TranscriptBuilder(registry, "fresh_type");
+  await registry.idle();
+  assert.deepEqual(loads, ["fresh_type"]);
+  assert.equal(registry.status("fresh_type").state, "ready");
+  builder.dispose();
+  registry.dispose();
+});

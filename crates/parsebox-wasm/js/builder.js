@@ -39,6 +39,7 @@ export class TranscriptBuilder {
     this.#core = guarded(() => new TranscriptBuilderCore(registry._core(), type, json));
     this.#run = this.#core.run();
     registry._builder(this.#run, this);
+    registry._afterCall(); // a type first seen here starts loading now
   }
 
   /**
@@ -96,6 +97,12 @@ export class TranscriptBuilder {
     }
     const c = chunk.seq === undefined ? { ts: chunk.ts, stream: chunk.stream, chunk: chunk.chunk } : { ts: chunk.ts, stream: chunk.stream, chunk: chunk.chunk, seq: chunk.seq };
     return this.#call(() => this.#core.push(JSON.stringify(c)));
+  }
+
+  /** @internal The index of the first entry that chunk `k` (from 0) or a later one produced. */
+  _firstEntryOfChunk(k) {
+    this.#live();
+    return this.#core.firstEntryOfChunk(k);
   }
 
   /** @internal Whether `finish()` would parse a last, partial line now. */

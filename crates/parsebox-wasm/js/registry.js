@@ -149,6 +149,7 @@ export class ParserRegistry {
 
   /** Resolves when nothing is pending: no load, no engine starting, no line waiting, no news untold. */
   async idle() {
+    this.#scheduleDrain(); // whatever the core has queued is under way before we wait on it
     for (;;) {
       await new Promise((r) => setTimeout(r, 0));
       if (this.#disposed) return;
