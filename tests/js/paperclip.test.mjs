@@ -109,9 +109,44 @@ test("a re-render with the same chunks and more parses only the new ones", () =>
   const more = [...chunks, out("t50", "line 50\n")];
   assert.equal(buildTranscript(more, parse).length, 51);
   assert.equal(calls, 51);
-  // A window that no longer starts at the first chunk is built anew.
+  // A window that dropped chunks at its start goes on from the same run.
   assert.equal(buildTranscript(more.slice(10), parse).length, 41);
-  assert.equal(calls, 92);
+  assert.equal(calls, 51);
+  // New chunk objects are another run: built anew.
+  assert.equal(buildTranscript(more.map((c) => ({ ...c })), parse).length, 51);
+  assert.equal(calls, 102);
+});
+
+test("a sliding window of the last 200 chunks parses only new chunks and shows the window's entries", () => {
+  fresh();
+  let calls = 0;
+  const source = {
+    parseStdoutLine: () => [],
+    createStdoutParser() {
+      let n = 0;
+      return {
+        parseLine(line, ts) {
+          calls++;
+          n++;
+          return [{ kind: "assistant", ts, text: `${n}:${line}` }];
+        },
+        reset() {
+          n = 0;
+        },
+      };
+    },
+  };
+  let all = [];
+  for (let i = 0; i < 300; i++) {
+    all = [...all, out(`t${i}`, `l${i}\n`)];
+    const window = all.slice(-200);
+    const entries = buildTranscript(window, source);
+    assert.equal(entries.length, window.length);
+    assert.equal(entries[0].text, `${i < 200 ? 1 : i - 198}:l${Math.max(0, i - 199)}`);
+  }
+  // Each line was parsed once, in one run: the window shows the run's own entries (Paperclip
+  // would re-parse each window from its first chunk with a fresh parser).
+  assert.equal(calls, 300);
 });
 
 test("a partial last line is in each render, and joins the next chunk when it arrives", () => {

@@ -197,6 +197,9 @@ pub struct TranscriptBuilder<P> {
     items: Vec<Item>,
     /// Lines answered [`LineAnswer::Later`]: token → item.
     later: HashMap<u64, usize>,
+    /// With `track_lines`: for each chunk ingested since the last rebuild, the index of the
+    /// first item (unit) it could complete.
+    chunk_starts: Vec<usize>,
     generation: u64,
 }
 
@@ -216,6 +219,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             failures: 0,
             items: Vec::new(),
             later: HashMap::new(),
+            chunk_starts: Vec::new(),
             generation: 0,
         }
     }
@@ -380,6 +384,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.failures = 0;
         self.items.clear();
         self.later.clear();
+        self.chunk_starts.clear();
         self.generation += 1;
         let chunks = std::mem::take(&mut self.chunks);
         let mut ignored = 0;
@@ -396,6 +401,9 @@ impl<P: LineParser> TranscriptBuilder<P> {
     }
 
     fn ingest(&mut self, chunk: &Chunk, first_changed: &mut usize) {
+        if self.options.track_lines {
+            self.chunk_starts.push(self.items.len());
+        }
         // `finish` uses the ts of the last chunk of any stream, as upstream does.
         self.last_ts = Some(chunk.ts.clone());
         match chunk.stream {
@@ -510,6 +518,23 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.items
             .iter()
             .filter_map(|i| i.line.as_ref().map(|(l, t)| (l.as_str(), t.as_str())))
+    }
+
+    /// The index of the first entry that chunk `chunk` (counted from 0 since the last rebuild)
+    /// or a later one produced: where the transcript of a window that begins at that chunk
+    /// starts, in this run. When the chunk's first line merged a delta into an earlier entry,
+    /// that entry is included. Needs `track_lines`; a chunk not pushed yet gives the length.
+    pub fn first_entry_of_chunk(&self, chunk: usize) -> usize {
+        let item = self
+            .chunk_starts
+            .get(chunk)
+            .and_then(|&i| self.items.get(i));
+        match item {
+            Some(item) => item
+                .len_before
+                .saturating_sub(usize::from(item.saved_last.is_some())),
+            None => self.entries.len(),
+        }
     }
 
     /// Counts [`rebuild`](Self::rebuild)s.

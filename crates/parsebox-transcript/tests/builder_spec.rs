@@ -349,3 +349,30 @@ fn a_pending_line_is_only_one_that_finish_would_parse() {
     let before = b.entries().len();
     assert_eq!(b.finish(), before..before);
 }
+
+/// `first_entry_of_chunk` is where a window that begins at a chunk starts: the entries of the
+/// lines that chunk or a later one completed, including an earlier entry a delta merged into.
+#[test]
+fn the_first_entry_of_a_chunk_is_where_its_window_starts() {
+    let parser = |line: &str, ts: &str| -> Result<Vec<TranscriptEntry>, LineFailure> {
+        let delta = line.starts_with('d');
+        let v = json!({"kind": "assistant", "ts": ts, "text": line, "delta": delta});
+        Ok(vec![serde_json::from_value(v).unwrap()])
+    };
+    let options = TranscriptOptions {
+        track_lines: true,
+        retain_chunks: true,
+        ..TranscriptOptions::default()
+    };
+    let mut b = TranscriptBuilder::new(parser, options);
+    b.push(&Chunk::stdout("t0", "a\nb\n")); // entries 0, 1
+    b.push(&Chunk::stderr("t1", "err")); // entry 2
+    b.push(&Chunk::stdout("t2", "c\npar")); // entry 3
+    b.push(&Chunk::stdout("t3", "tial\nd1\n")); // entries 4 (begun in chunk 2), 5
+    b.push(&Chunk::stdout("t4", "d2\n")); // merges into entry 5
+    assert_eq!(b.entries().len(), 6);
+    let starts: Vec<usize> = (0..6).map(|k| b.first_entry_of_chunk(k)).collect();
+    assert_eq!(starts, [0, 2, 3, 4, 5, 6]);
+    b.rebuild();
+    assert_eq!(b.first_entry_of_chunk(4), 5, "the same after a rebuild");
+}

@@ -3,15 +3,18 @@
 import { TranscriptBuilder } from "./builder.js";
 
 /**
- * One run's builder and the chunk objects it was given. A later list that begins with the same
- * objects costs only its new chunks; late answers from a Worker land in the builder in place.
+ * One run's builder and the chunk objects it was given. A later list that goes on from the same
+ * objects costs only its new chunks, also when it is a window that dropped chunks at its start
+ * (Paperclip's run view keeps the last 200): the run goes on, and the transcript is the entries
+ * of the window's chunks. Late answers from a Worker land in the builder in place.
  */
 export class RunFollower {
   #registry;
   #type;
   #redact;
   #builder;
-  #chunks = [];
+  #seen = []; // every chunk object pushed, in order
+  #start = 0; // where in #seen the last list began
   #parserSeen;
   #transcript = null;
   #listeners = new Set();
@@ -38,10 +41,24 @@ export class RunFollower {
     return new TranscriptBuilder(this.#registry, this.#type, { redactHomePaths: this.#redact });
   }
 
-  /** Whether this follows `type` with `redact`, and `chunks` begins with the chunks seen so far. */
+  /**
+   * Where `chunks` begins in the chunks seen, when it goes on from them (every chunk they share
+   * is the same object, in order, and it reaches their end or beyond); -1 otherwise.
+   */
+  #offset(chunks) {
+    if (chunks.length === 0) return this.#seen.length === 0 ? 0 : -1;
+    if (this.#seen.length === 0) return 0;
+    const k = this.#seen.indexOf(chunks[0], this.#start);
+    if (k < 0) return -1;
+    const shared = this.#seen.length - k;
+    if (chunks.length < shared) return -1;
+    for (let i = 1; i < shared; i++) if (this.#seen[k + i] !== chunks[i]) return -1;
+    return k;
+  }
+
+  /** Whether this follows `type` with `redact`, and `chunks` goes on from the chunks seen. */
   continues(type, redact, chunks) {
-    if (type !== this.#type || redact !== this.#redact || this.#chunks.length > chunks.length) return false;
-    return this.#chunks.every((c, i) => c === chunks[i]);
+    return type === this.#type && redact === this.#redact && this.#offset(chunks) >= 0;
   }
 
   /** Calls `listener` when late answers changed the transcript; returns unsubscribe. */
@@ -55,36 +72,46 @@ export class RunFollower {
    * run when the type's parser changed since. Returns whether the transcript may have changed.
    */
   follow(chunks) {
+    const k = this.#offset(chunks);
+    if (k < 0) throw new RangeError("RunFollower.follow: the chunks do not go on from those seen");
+    let changed = k !== this.#start;
     const parser = this.#parser();
-    let changed = false;
     if (parser !== this.#parserSeen) {
       this.#parserSeen = parser;
       this.#builder.rebuild();
       changed = true;
     }
-    for (let i = this.#chunks.length; i < chunks.length; i++) this.#builder.push(chunks[i]);
-    if (chunks.length !== this.#chunks.length) changed = true;
-    this.#chunks = chunks.slice();
+    for (let i = this.#seen.length - k; i < chunks.length; i++) {
+      this.#builder.push(chunks[i]);
+      this.#seen.push(chunks[i]);
+      changed = true;
+    }
+    this.#start = k;
     if (changed) this.#transcript = null;
     return changed;
   }
 
   /**
-   * The transcript so far with a partial last line parsed as the end of the run, as Paperclip's
-   * buildTranscript gives it; the same array until something changes. Finishing would end this
-   * builder, so a partial line is finished on a throwaway one.
+   * The transcript of the last list, as Paperclip's buildTranscript gives it (a partial last
+   * line parsed as the end of the run); the same array until something changes. Finishing would
+   * end this builder, so a partial line is finished on a throwaway one.
    */
   transcript() {
     if (this.#transcript) return this.#transcript;
-    if (!this.#builder._hasPendingLine()) return (this.#transcript = this.#builder.entries());
+    if (!this.#builder._hasPendingLine()) return (this.#transcript = this.#window(this.#builder));
     const once = this.#make();
     try {
-      for (const c of this.#chunks) once.push(c);
+      for (const c of this.#seen) once.push(c);
       once.finish();
-      return (this.#transcript = once.entries());
+      return (this.#transcript = this.#window(once));
     } finally {
       once.dispose();
     }
+  }
+
+  #window(builder) {
+    const entries = builder.entries();
+    return this.#start === 0 ? entries : entries.slice(builder._firstEntryOfChunk(this.#start));
   }
 
   dispose() {

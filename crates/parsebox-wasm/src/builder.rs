@@ -254,6 +254,13 @@ impl TranscriptBuilderCore {
         self.changed(range, false)
     }
 
+    /// The index of the first entry that chunk `chunk` (counted from 0 since the builder was
+    /// made) or a later one produced: where a window that begins at that chunk starts.
+    #[wasm_bindgen(js_name = firstEntryOfChunk)]
+    pub fn first_entry_of_chunk(&self, chunk: usize) -> usize {
+        self.inner.first_entry_of_chunk(chunk)
+    }
+
     /// Whether `finish` would parse a last, partial line now (see
     /// [`parsebox_transcript::TranscriptBuilder::has_pending_line`]).
     #[wasm_bindgen(js_name = hasPendingLine)]
