@@ -63,6 +63,13 @@ const server = await serve(repo, {
       buildTranscript(grown, claude);
       appendMs.push(performance.now() - t);
     }
+    // The run view's live window: the last 200 chunks, sliding by one chunk per render.
+    const windowMs = [];
+    for (let end = 1800; end < 1900; end++) {
+      const t = performance.now();
+      buildTranscript(chunks.slice(end - 200, end), claude);
+      windowMs.push(performance.now() - t);
+    }
     const native = await import(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
     const nativeMs = [];
     for (let i = 0; i < trials; i++) {
@@ -71,8 +78,17 @@ const server = await serve(repo, {
       for (const l of lines) for (const e of native.parseStdoutLine(l, TS) ?? []) out.push(e);
       nativeMs.push(performance.now() - t);
     }
+    // Natively, as Paperclip does for each render: the window's lines through a fresh parser.
+    const nativeWindowMs = [];
+    for (let end = 1800; end < 1900; end++) {
+      const t = performance.now();
+      const p = native.createStdoutParser ? native.createStdoutParser() : { parseLine: native.parseStdoutLine };
+      const out = [];
+      for (const l of lines.slice(end - 200, end)) for (const e of p.parseLine(l, TS) ?? []) out.push(e);
+      nativeWindowMs.push(performance.now() - t);
+    }
     const kinds = (xs) => xs.filter((e) => e.kind === "stdout").length;
-    const out = { registerState, host: registry.status("claude").host, firstMs, firstGeneric: kinds(first), rebuild, rebuildGeneric: kinds(again), nativeMs, paperclipMs, appendMs, memo: registry.diagnostics("claude").host.memoAnswers };
+    const out = { registerState, host: registry.status("claude").host, firstMs, firstGeneric: kinds(first), rebuild, rebuildGeneric: kinds(again), nativeMs, paperclipMs, appendMs, windowMs, nativeWindowMs, memo: registry.diagnostics("claude").host.memoAnswers };
     registry.dispose();
     return out;
   };
@@ -90,6 +106,8 @@ console.log(`re-build through parsebox: median ${med(r.rebuild).toFixed(1)} ms (
 console.log(`native parser in the page: median ${med(r.nativeMs).toFixed(1)} ms (${r.nativeMs.map((x) => x.toFixed(1)).join(", ")})`);
 console.log(`ratio: ${(med(r.rebuild) / med(r.nativeMs)).toFixed(2)}x native`);
 console.log(`parsebox/paperclip buildTranscript, same chunks again (a re-render): median ${med(r.paperclipMs).toFixed(2)} ms (${r.paperclipMs.map((x) => x.toFixed(2)).join(", ")}) = ${(med(r.paperclipMs) / med(r.nativeMs)).toFixed(2)}x native`);
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+console.log(`a 200-chunk window sliding over 100 renders: parsebox/paperclip buildTranscript ${sum(r.windowMs).toFixed(1)} ms in all (median ${med(r.windowMs).toFixed(2)}), native fresh parse of each window ${sum(r.nativeWindowMs).toFixed(1)} ms (median ${med(r.nativeWindowMs).toFixed(2)})`);
 console.log(`parsebox/paperclip buildTranscript, one chunk more: median ${med(r.appendMs).toFixed(2)} ms (${r.appendMs.map((x) => x.toFixed(2)).join(", ")})`);
 await browser.close();
 await server.close();
