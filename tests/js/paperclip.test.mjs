@@ -46,27 +46,36 @@ function fresh(sources = {}) {
 
 const out = (ts, chunk) => ({ ts, stream: "stdout", chunk });
 
-test("buildTranscript gives Paperclip's transcript for a trusted stateful parser", () => {
-  fresh();
-  let resets = 0;
-  const source = {
+/**
+ * A trusted stateful parser source: a run's nth line gives "n:line", "d:…" a streamed delta,
+ * "boom" throws; `hooks.seen(line)` hears every call, `hooks.reset()` every reset.
+ */
+function trustedCounter(hooks = {}) {
+  return {
     parseStdoutLine: () => [],
     createStdoutParser() {
       let n = 0;
       return {
         parseLine(line, ts) {
+          hooks.seen?.(line);
           if (line === "boom") throw new Error("bad /Users/alice/x");
           n++;
           if (line.startsWith("d:")) return [{ kind: "assistant", ts, text: line.slice(2), delta: true }];
           return [{ kind: "assistant", ts, text: `${n}:${line}` }];
         },
         reset() {
-          resets++;
+          hooks.reset?.();
           n = 0;
         },
       };
     },
   };
+}
+
+test("buildTranscript gives Paperclip's transcript for a trusted stateful parser", () => {
+  fresh();
+  let resets = 0;
+  const source = trustedCounter({ reset: () => resets++ });
   const chunks = [
     out("t1", "a\n  \nd:x\n"),
     { ts: "t2", stream: "stderr", chunk: "warn /home/bob/y\n" },
@@ -120,22 +129,7 @@ test("a re-render with the same chunks and more parses only the new ones", () =>
 test("a sliding window of the last 200 chunks parses only new chunks and shows the window's entries", () => {
   fresh();
   let calls = 0;
-  const source = {
-    parseStdoutLine: () => [],
-    createStdoutParser() {
-      let n = 0;
-      return {
-        parseLine(line, ts) {
-          calls++;
-          n++;
-          return [{ kind: "assistant", ts, text: `${n}:${line}` }];
-        },
-        reset() {
-          n = 0;
-        },
-      };
-    },
-  };
+  const source = trustedCounter({ seen: () => calls++ });
   let all = [];
   for (let i = 0; i < 300; i++) {
     all = [...all, out(`t${i}`, `l${i}\n`)];
