@@ -105,21 +105,4 @@ impl Host {
         }
         true
     }
-
-    /// Asks the loader for an external parser to lay over the type's built-in, which answers
-    /// until the source arrives (and again if there is none, or it fails).
-    pub(crate) fn request_override(&mut self, adapter_type: &str) {
-        let token = self.next_token;
-        self.next_token += 1;
-        if let Some(a) = self.adapters.get_mut(adapter_type) {
-            a.load_token = token;
-            a.reason = None;
-            a.error = None;
-        }
-        self.commands.push_back(crate::Command::Load {
-            adapter_type: adapter_type.to_owned(),
-            token,
-        });
-        self.changed(adapter_type);
-    }
 }

@@ -43,7 +43,8 @@ impl Host {
             .get(adapter_type)
             .is_some_and(|a| a.state == AdapterState::Builtin);
         if builtin {
-            self.request_override(adapter_type);
+            // The built-in answers until an external parser arrives to lie over it.
+            self.queue_load(adapter_type);
         } else {
             self.replace_parser(adapter_type);
             self.request_load(adapter_type);
@@ -70,22 +71,10 @@ impl Host {
                 source,
                 contract_version,
             } => self.install_source(now_ms, adapter_type, &source, contract_version.as_deref()),
-            LoadResult::NoParser
-                if self
-                    .adapters
-                    .get(adapter_type)
-                    .is_some_and(|a| a.has_builtin) =>
-            {
-                if let Some(a) = self.adapters.get_mut(adapter_type) {
-                    a.load_token = 0;
-                }
-                if self.status(adapter_type).state == AdapterState::Builtin {
-                    self.changed(adapter_type);
-                } else {
-                    self.install_builtin(adapter_type);
-                }
-            }
             LoadResult::NoParser => {
+                if self.fall_back_to_builtin(adapter_type) {
+                    return Some(self.status(adapter_type));
+                }
                 if let Some(a) = self.adapters.get_mut(adapter_type) {
                     a.load_token = 0;
                     a.state = AdapterState::Generic;
@@ -97,7 +86,10 @@ impl Host {
             }
             LoadResult::Failed(reason) => {
                 let error = LoadError::new("loader_failed", reason.clone());
-                let builtin_answers = self.status(adapter_type).state == AdapterState::Builtin;
+                let builtin_answers = self
+                    .adapters
+                    .get(adapter_type)
+                    .is_some_and(|a| a.state == AdapterState::Builtin);
                 if builtin_answers {
                     if let Some(a) = self.adapters.get_mut(adapter_type) {
                         a.reason = Some(reason);
@@ -241,12 +233,20 @@ impl Host {
         }
     }
 
-    /// Queues a load of `adapter_type`'s source.
+    /// Queues a load of `adapter_type`'s source; the type is `loading` meanwhile.
     pub(crate) fn request_load(&mut self, adapter_type: &str) {
+        if let Some(a) = self.adapters.get_mut(adapter_type) {
+            a.state = AdapterState::Loading;
+        }
+        self.queue_load(adapter_type);
+    }
+
+    /// Queues a [`Command::Load`] under a new token (superseding any load in flight) and
+    /// clears the type's last failure; its state is the caller's to set.
+    pub(crate) fn queue_load(&mut self, adapter_type: &str) {
         let token = self.next_token;
         self.next_token += 1;
         if let Some(a) = self.adapters.get_mut(adapter_type) {
-            a.state = AdapterState::Loading;
             a.reason = None;
             a.error = None;
             a.load_token = token;
