@@ -201,6 +201,23 @@ test("a sandboxed parser lies over a built-in; invalidating it restores the buil
   assert.equal(registry.unregister("codex_local").state, "generic");
 });
 
+test("after an override of a built-in failed, invalidating it keeps the built-in and lets the next load retry", async () => {
+  const sources = { gemini_local: new Error("HTTP 500") };
+  const { registry, loads } = fresh(sources);
+  registry.registerBuiltin("gemini_local", { parseStdoutLine: (line, ts) => [{ kind: "user", ts, text: `builtin:${line}` }] });
+  assert.equal(await loadDynamicParser("gemini_local"), null);
+  assert.equal(await loadDynamicParser("gemini_local"), null);
+  assert.equal(loads.length, 1, "a failure is not retried");
+  assert.equal(invalidateDynamicParser("gemini_local"), false);
+  const s = registry.status("gemini_local");
+  assert.equal(s.state, "builtin");
+  assert.equal(s.error, null);
+  sources.gemini_local = COUNTER;
+  const module = await loadDynamicParser("gemini_local");
+  assert.equal(loads.length, 2, "loaded again after invalidate");
+  assert.equal(module.parseStdoutLine("a", "t")[0].text, "stateless:a");
+});
+
 test("loadDynamicParser called from inside a parser (Paperclip's bridge) works", async () => {
   fresh({ late_type: COUNTER });
   let pending = null;

@@ -58,6 +58,9 @@ pub struct AdapterStatus {
     /// lies beneath an external parser otherwise (answering again when that one fails, finds no
     /// parser, or is unregistered).
     pub has_builtin: bool,
+    /// An external parser (a registered or loaded source) answers, is loading, or failed or was
+    /// missing (its failure kept in `error`): the layer `unregister` removes first.
+    pub has_external: bool,
 }
 
 /// The core's record of one adapter type.
@@ -116,10 +119,11 @@ impl Adapter {
         matches!(self.state, AdapterState::Ready | AdapterState::Builtin)
     }
 
-    /// An external parser (a registered or loaded source) answers, is on its way, or failed
-    /// and nothing lies beneath it: the layer `unregister` removes first.
+    /// [`AdapterStatus::has_external`]: an external parser answers, is on its way, or failed or
+    /// was missing (a built-in answering meanwhile keeps that failure in `error`).
     pub(crate) fn external_layer(&self) -> bool {
         self.load_token != 0
+            || self.error.is_some()
             || matches!(
                 self.state,
                 AdapterState::Loading | AdapterState::Ready | AdapterState::Failed

@@ -395,6 +395,7 @@ impl Host {
             host_reason,
             generation: a.map_or(0, |a| a.generation),
             has_builtin: a.is_some_and(|a| a.has_builtin),
+            has_external: a.is_some_and(Adapter::external_layer),
         }
     }
 

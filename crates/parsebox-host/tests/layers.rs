@@ -160,6 +160,17 @@ fn reload_of_a_builtin_type_loads_an_override() {
         "b#2",
         "the same built-in run goes on"
     );
+    assert!(
+        sim.host.status("codex").has_external,
+        "the failed override is remembered"
+    );
+    // Unregistering removes the failed override, not the built-in beneath it.
+    let s = sim.host.unregister("codex").unwrap();
+    assert_eq!(
+        (s.state, s.has_builtin, s.has_external),
+        (AdapterState::Builtin, true, false)
+    );
+    assert!(s.error.is_none());
 
     sim.host.reload("codex").unwrap();
     sim.pump();

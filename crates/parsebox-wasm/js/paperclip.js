@@ -66,10 +66,9 @@ export async function loadDynamicParser(type) {
   // Paperclip calls this from inside a parser call; the registry is reached after it returns.
   await Promise.resolve();
   const registry = paperclipRegistry();
-  const { state, error } = registry.status(type);
+  const { state, hasExternal } = registry.status(type);
   if (state === "ready") return parserSource(type);
-  const unloaded = error === null && (state === "generic" || state === "builtin");
-  if (unloaded) registry.reload(type);
+  if (!hasExternal) registry.reload(type);
   else if (state !== "loading") return null; // failed, or the loader has none: not retried
   await registry.idle(); // the load and the engine's start
   return registry.status(type).state === "ready" ? parserSource(type) : null;
@@ -81,9 +80,8 @@ export async function loadDynamicParser(type) {
  */
 export function invalidateDynamicParser(type) {
   const registry = paperclipRegistry();
-  const { state, error } = registry.status(type);
-  const external = state === "ready" || state === "loading" || state === "failed" || (state === "generic" && error !== null);
-  if (external) registry.unregister(type);
+  const { state, hasExternal } = registry.status(type);
+  if (hasExternal) registry.unregister(type);
   return state === "ready";
 }
 
@@ -123,7 +121,7 @@ function typeOf(registry, source) {
   const known = sandboxed.get(fn) ?? builtinTypes.get(fn);
   if (known !== undefined) return known;
   const type = `paperclip-builtin-${nextBuiltin++}`;
-  registry.registerBuiltin(type, typeof source === "function" ? { parseStdoutLine: source } : { createStdoutParser: source.createStdoutParser, parseStdoutLine: source.parseStdoutLine });
+  registry.registerBuiltin(type, typeof source === "function" ? { parseStdoutLine: source } : source);
   builtinTypes.set(fn, type);
   return type;
 }

@@ -216,7 +216,12 @@ generation: number,
  * lies beneath an external parser otherwise (answering again when that one fails, finds no
  * parser, or is unregistered).
  */
-hasBuiltin: boolean, };
+hasBuiltin: boolean, 
+/**
+ * An external parser (a registered or loaded source) answers, is loading, or failed or was
+ * missing (its failure kept in `error`): the layer `unregister` removes first.
+ */
+hasExternal: boolean, };
 
 export type Placement = "inline" | "worker" | "builtin";
 
