@@ -121,9 +121,15 @@ test("a re-render with the same chunks and more parses only the new ones", () =>
   // A window that dropped chunks at its start goes on from the same run.
   assert.equal(buildTranscript(more.slice(10), parse).length, 41);
   assert.equal(calls, 51);
+  // Switching "censor username in logs" re-folds the kept run; nothing is re-parsed.
+  const home = [...more.slice(10), out("t51", "see /Users/alice/notes\n")];
+  assert.equal(buildTranscript(home, parse).at(-1).text, "see /Users/alice/notes");
+  assert.equal(buildTranscript(home, parse, { censorUsernameInLogs: true }).at(-1).text, "see /Users/a****/notes");
+  assert.equal(buildTranscript(home, parse).at(-1).text, "see /Users/alice/notes");
+  assert.equal(calls, 52);
   // New chunk objects are another run: built anew.
   assert.equal(buildTranscript(more.map((c) => ({ ...c })), parse).length, 51);
-  assert.equal(calls, 102);
+  assert.equal(calls, 103);
 });
 
 test("a sliding window of the last 200 chunks parses only new chunks and shows the window's entries", () => {

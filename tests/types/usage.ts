@@ -36,6 +36,13 @@ export async function usage(): Promise<string[]> {
   const builder = new TranscriptBuilder(registry, "hermes", { redactHomePaths: true });
   const update = builder.push({ ts: "t", stream: "stdout", chunk: "x\n" });
   texts.push(String(update.from));
+  // A live view's window: how many entries left the front, and what the builder keeps.
+  const live = new TranscriptBuilder(registry, "hermes", { maxChunks: 200, maxRetainedBytes: 1 << 20, dropDuplicateChunks: true });
+  const moved: number = live.push({ ts: "t", stream: "stdout", chunk: "x\n" }).dropped;
+  const kept: number = live.counts().retainedChunks + live.counts().duplicateChunks + moved;
+  texts.push(String(kept), String(live.setRedactHomePaths(true).entries.length));
+  // @ts-expect-error: a window is a number of chunks
+  new TranscriptBuilder(registry, "hermes", { maxChunks: "200" });
   const parser = registry.adapter("hermes").createStdoutParser();
   parser.reset();
   {

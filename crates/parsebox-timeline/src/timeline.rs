@@ -108,6 +108,9 @@ pub struct Timeline {
     diff_target: Vec<Option<usize>>,
     pairing: Pairing,
     finished: bool,
+    /// The run index of the first entry of the transcript slice this timeline follows: entries
+    /// before it left a window ([`rebase`](Self::rebase)). Ids and `entries` use run indices.
+    base: usize,
     /// Reused between updates: the positions an update touched.
     touched: Vec<usize>,
 }
@@ -122,7 +125,18 @@ impl Timeline {
     /// [`finish`](Self::finish). Gives the same items as any sequence of
     /// [`update`](Self::update)s that ends with the same entries.
     pub fn from_entries(entries: &[TranscriptEntry], finished: bool) -> Self {
-        let mut timeline = Self::new();
+        Self::from_window(entries, 0, finished)
+    }
+
+    /// [`from_entries`](Self::from_entries) for a window of a run whose first entry is the
+    /// run's entry `base`: item ids and entry indices count from the run's start, so they are
+    /// the ids the whole run's timeline gives those entries. A result whose call is before the
+    /// window is an orphan here.
+    pub fn from_window(entries: &[TranscriptEntry], base: usize, finished: bool) -> Self {
+        let mut timeline = Self {
+            base,
+            ..Self::new()
+        };
         timeline.apply(entries, 0, false);
         if finished {
             timeline.finish();
@@ -140,6 +154,29 @@ impl Timeline {
     /// items that entries from there had joined.
     pub fn update(&mut self, entries: &[TranscriptEntry], changed: Range<usize>) -> TimelineUpdate {
         self.apply(entries, changed.start, true)
+    }
+
+    /// Follows the transcript's window after entries left its front: `entries` is the window
+    /// now, its first entry the run's entry `base`. The timeline is built again for the window
+    /// (work proportional to the window) and the update says which items left, changed or are
+    /// new. Ids of items that stay do not change.
+    pub fn rebase(&mut self, entries: &[TranscriptEntry], base: usize) -> TimelineUpdate {
+        let before = std::mem::replace(self, Self::from_window(entries, base, self.finished));
+        let mut update = TimelineUpdate::default();
+        for item in &self.items {
+            match before.item(&item.id) {
+                Some(old) if old == item => {}
+                Some(_) => update.changed.push(item.id.clone()),
+                None => update.added.push(item.id.clone()),
+            }
+        }
+        update.removed = before
+            .items
+            .iter()
+            .filter(|old| self.item(&old.id).is_none())
+            .map(|old| old.id.clone())
+            .collect();
+        update
     }
 
     /// Ends the run: every call no result has answered becomes
@@ -168,9 +205,11 @@ impl Timeline {
         &self.items
     }
 
-    /// The item that shows transcript entry `index`, if the timeline has seen that entry.
+    /// The item that shows the run's entry `index`, if the timeline has seen that entry (and
+    /// it is in the window).
     pub fn item_for_entry(&self, index: usize) -> Option<&TimelineItem> {
-        self.item_of.get(index).and_then(|&pos| self.items.get(pos))
+        let local = index.checked_sub(self.base)?;
+        self.item_of.get(local).and_then(|&pos| self.items.get(pos))
     }
 
     /// The item with id `id` (as [`TimelineUpdate`] names it), if there is one now.
@@ -235,9 +274,10 @@ impl Timeline {
         affected.dedup();
         // Items are in order of their first entries: those that start at `start` or later are
         // a suffix, and all of them are affected.
+        let run_start = self.base + start;
         let cut = self
             .items
-            .partition_point(|item| item.entries.first().is_some_and(|&e| e < start));
+            .partition_point(|item| item.entries.first().is_some_and(|&e| e < run_start));
         for pos in affected {
             let Some(item) = self.items.get_mut(pos) else {
                 continue;
@@ -246,9 +286,9 @@ impl Timeline {
                 self.pairing.remove(pos, &key);
             }
             if pos < cut {
-                let keep = item.entries.partition_point(|&e| e < start);
+                let keep = item.entries.partition_point(|&e| e < run_start);
                 let members = item.entries.get(..keep).unwrap_or_default();
-                if let Some(mut rebuilt) = rebuild(entries, members, self.finished) {
+                if let Some(mut rebuilt) = rebuild(entries, self.base, members, self.finished) {
                     rebuilt.is_first = item.is_first;
                     rebuilt.is_last = item.is_last;
                     let old = std::mem::replace(item, rebuilt);
@@ -269,9 +309,10 @@ impl Timeline {
         self.diff_target.truncate(start);
     }
 
-    /// Places entry `index` (the next one): starts an item or joins one. Returns the item's
-    /// position.
+    /// Places entry `index` of the window (the next one): starts an item or joins one.
+    /// Returns the item's position.
     fn place(&mut self, index: usize, entry: &TranscriptEntry) -> usize {
+        let run_index = self.base + index;
         let carried = index
             .checked_sub(1)
             .and_then(|p| self.diff_target.get(p).copied().flatten());
@@ -284,8 +325,8 @@ impl Timeline {
             _ => None,
         };
         let pos = match joins {
-            Some(pos) => self.join_at(pos, index, entry),
-            None => self.push_new(index, entry),
+            Some(pos) => self.join_at(pos, run_index, entry),
+            None => self.push_new(run_index, entry),
         };
         let target = match entry {
             TranscriptEntry::ToolCall(_)
@@ -370,14 +411,21 @@ impl Timeline {
     }
 }
 
-/// The item that `members` (ascending transcript indices, all below the replaced range) make:
-/// the first starts it, the others join it, exactly as they did when they arrived.
-fn rebuild(entries: &[TranscriptEntry], members: &[usize], finished: bool) -> Option<TimelineItem> {
+/// The item that `members` (ascending run indices, all below the replaced range) make: the
+/// first starts it, the others join it, exactly as they did when they arrived. `entries` is
+/// the window that starts at the run's entry `base`.
+fn rebuild(
+    entries: &[TranscriptEntry],
+    base: usize,
+    members: &[usize],
+    finished: bool,
+) -> Option<TimelineItem> {
+    let entry = |index: usize| entries.get(index.checked_sub(base)?);
     let (&first, rest) = members.split_first()?;
-    let mut item = new_item(first, entries.get(first)?, finished);
+    let mut item = new_item(first, entry(first)?, finished);
     for &index in rest {
-        if let Some(entry) = entries.get(index) {
-            join(&mut item, index, entry);
+        if let Some(e) = entry(index) {
+            join(&mut item, index, e);
         }
     }
     Some(item)

@@ -267,3 +267,54 @@ proptest! {
         assert_well_formed(timeline.items(), builder.entries().len());
     }
 }
+
+/// `items` with every run index moved back by `base` (ids included): a window's timeline
+/// compared with the same entries' timeline built on their own.
+fn shifted(items: &[TimelineItem], base: usize) -> Vec<TimelineItem> {
+    items
+        .iter()
+        .map(|item| {
+            let mut item = item.clone();
+            item.entries.iter_mut().for_each(|e| *e -= base);
+            item.id = format!("e{}", item.entries[0]);
+            item
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// A window's timeline is the timeline of its entries, under the run's ids; it follows
+    /// later updates as a whole-run timeline does, and `rebase` says exactly what moved.
+    #[test]
+    fn a_window_timeline_follows_like_a_whole_one(
+        target in arb_entries(40),
+        cut in any::<prop::sample::Index>(),
+        later in any::<prop::sample::Index>(),
+    ) {
+        let base = cut.index(target.len() + 1);
+        let end = base + later.index(target.len() - base + 1);
+        // The timeline of the whole prefix, then the window moves to `base`.
+        let mut timeline = Timeline::from_entries(&target[..end], false);
+        let before = timeline.items().to_vec();
+        let update = timeline.rebase(&target[base..end], base);
+        let scratch = Timeline::from_entries(&target[base..end], false);
+        prop_assert_eq!(shifted(timeline.items(), base), scratch.items());
+        prop_assert_eq!(update, diff_of(&before, timeline.items()));
+        for item in timeline.items() {
+            prop_assert_eq!(timeline.item(&item.id), Some(item));
+        }
+        // The window grows at the end.
+        timeline.update(&target[base..], end - base..target.len() - base);
+        let scratch = Timeline::from_entries(&target[base..], false);
+        prop_assert_eq!(shifted(timeline.items(), base), scratch.items());
+        // Late answers replace the window's second half (roll-back inside a window).
+        let mut window = target[base..].to_vec();
+        let mid = window.len() / 2;
+        window[mid..].reverse();
+        timeline.update(&window, mid..window.len());
+        let scratch = Timeline::from_entries(&window, false);
+        prop_assert_eq!(shifted(timeline.items(), base), scratch.items());
+    }
+}

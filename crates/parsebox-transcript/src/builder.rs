@@ -5,7 +5,9 @@
 //! that chunk: it keeps the pending partial stdout line and the entries built so far, and
 //! [`TranscriptBuilder::push`] reports which entries changed.
 
-use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, VecDeque};
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
@@ -13,11 +15,11 @@ use serde::{Deserialize, Serialize};
 use crate::entry::TranscriptEntry;
 use crate::jsstr::js_trim;
 use crate::line_rule::{failed_line_entry, FailedLineEntry, LineFailure};
-use crate::redact::{redact_entry_paths, redact_home_paths};
+use crate::redact::redact_entry_paths;
 
 /// Which stream a chunk of run output came from.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "ts", ts(rename = "RunLogStream"))]
 pub enum Stream {
@@ -152,6 +154,45 @@ pub struct TranscriptOptions {
     /// What a line whose parser failed shows: the raw line by default; Paperclip's parse-error
     /// entry with [`FailedLineEntry::ParseError`].
     pub failed_line_entry: FailedLineEntry,
+    /// Keep a window of at most this many of the latest chunks: after a push, the oldest are
+    /// dropped with the entries only they produced ([`TranscriptBuilder::push`] returns how
+    /// many entries left the front). Needs `retain_chunks` and `track_lines`.
+    pub max_chunks: Option<usize>,
+    /// Keep the retained chunks' text under this many UTF-8 bytes, dropping the oldest as
+    /// `max_chunks` does (the newest chunk always stays). Needs `retain_chunks` and
+    /// `track_lines`.
+    pub max_retained_bytes: Option<usize>,
+    /// Drop a pushed chunk equal to one still retained (same ts, stream and text, and no
+    /// different `seq`): what a live view gets when the stored log and the socket both deliver
+    /// it. Needs `retain_chunks`. Dropped chunks are counted ([`TranscriptBuilder::counts`]).
+    pub drop_duplicate_chunks: bool,
+}
+
+/// What a [`TranscriptBuilder`] holds and has let go of, for diagnostics.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BuilderCounts {
+    /// Chunks retained now (the window).
+    pub retained_chunks: usize,
+    /// UTF-8 bytes of the retained chunks' text.
+    pub retained_bytes: usize,
+    /// Chunks dropped from the front of the window (`maxChunks`, `maxRetainedBytes`).
+    pub dropped_chunks: u64,
+    /// Entries dropped from the front with them.
+    pub dropped_entries: u64,
+    /// Pushed chunks dropped as duplicates.
+    pub duplicate_chunks: u64,
+}
+
+/// What one [`TranscriptBuilder::push`] changed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PushChange {
+    /// Entries dropped from the front first (the window moved on); the indices of `changed`
+    /// count from the front as it is after the drop.
+    pub dropped: usize,
+    /// The entries the chunk changed (see [`TranscriptBuilder::push`]).
+    pub changed: Range<usize>,
 }
 
 /// What one appended unit (a stdout line, or a stderr/system chunk) produced, with what is
@@ -161,7 +202,8 @@ struct Item {
     len_before: usize,
     /// The last entry as it was before this unit merged a delta into it.
     saved_last: Option<TranscriptEntry>,
-    /// The entries as produced (redacted), before merging.
+    /// The entries as produced, not redacted (redaction is applied as they are folded, so it
+    /// can change without a re-parse), before merging.
     produced: Vec<TranscriptEntry>,
     /// The stdout line and its ts (`None` for stderr/system chunks).
     line: Option<(String, String)>,
@@ -191,7 +233,11 @@ pub struct TranscriptBuilder<P> {
     /// second half may start the next chunk.
     pending_high: Option<u16>,
     last_ts: Option<String>,
-    chunks: Vec<Chunk>,
+    chunks: VecDeque<Chunk>,
+    /// Hashes of the retained chunks' (ts, stream, text) → the chunks that have it, numbered
+    /// from the run's first chunk (with `drop_duplicate_chunks`).
+    chunk_hashes: HashMap<u64, Vec<u64>>,
+    counts: BuilderCounts,
     lines: u64,
     failures: u64,
     items: Vec<Item>,
@@ -214,7 +260,9 @@ impl<P: LineParser> TranscriptBuilder<P> {
             pending_bytes: Vec::new(),
             pending_high: None,
             last_ts: None,
-            chunks: Vec::new(),
+            chunks: VecDeque::new(),
+            chunk_hashes: HashMap::new(),
+            counts: BuilderCounts::default(),
             lines: 0,
             failures: 0,
             items: Vec::new(),
@@ -255,8 +303,15 @@ impl<P: LineParser> TranscriptBuilder<P> {
     }
 
     /// Appends one chunk. Returns the range of [`entries`](Self::entries) that this chunk
-    /// changed: new entries, and the last earlier entry when a delta merged into it.
+    /// changed: new entries, and the last earlier entry when a delta merged into it. With a
+    /// window ([`TranscriptOptions::max_chunks`]) entries may also leave the front: use
+    /// [`push_change`](Self::push_change) to learn how many.
     pub fn push(&mut self, chunk: &Chunk) -> Range<usize> {
+        self.push_change(chunk).changed
+    }
+
+    /// [`push`](Self::push), saying also how many entries left the front of the window.
+    pub fn push_change(&mut self, chunk: &Chunk) -> PushChange {
         if chunk.stream == Stream::Stdout && self.pending_high.take().is_some() {
             // The half pair held back was not followed by its other half.
             let mut text = String::from('\u{fffd}');
@@ -273,14 +328,14 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// live chunks by UTF-16 units, so a surrogate pair can be split between two chunks): a
     /// pair split between two stdout chunks is joined, as Paperclip's line buffer joins it; a
     /// truly lone surrogate becomes U+FFFD (a Rust string cannot hold it). Never refuses a
-    /// chunk.
+    /// chunk. Returns what [`push_change`](Self::push_change) returns.
     pub fn push_utf16(
         &mut self,
         ts: &str,
         stream: Stream,
         units: &[u16],
         seq: Option<u64>,
-    ) -> Range<usize> {
+    ) -> PushChange {
         let chunk = if stream == Stream::Stdout {
             let mut all: Vec<u16> = self.pending_high.take().into_iter().collect();
             all.extend_from_slice(units);
@@ -299,14 +354,154 @@ impl<P: LineParser> TranscriptBuilder<P> {
         })
     }
 
-    fn push_text(&mut self, chunk: &Chunk) -> Range<usize> {
-        let start = self.entries.len();
-        let mut first_changed = start;
+    fn push_text(&mut self, chunk: &Chunk) -> PushChange {
+        let end = self.entries.len();
+        if self.is_duplicate(chunk) {
+            self.counts.duplicate_chunks += 1;
+            return PushChange {
+                dropped: 0,
+                changed: end..end,
+            };
+        }
+        let mut first_changed = end;
         if self.options.retain_chunks {
-            self.chunks.push(chunk.clone());
+            self.retain(chunk.clone());
         }
         self.ingest(chunk, &mut first_changed);
-        first_changed..self.entries.len()
+        let dropped = self.keep_window();
+        PushChange {
+            dropped,
+            changed: first_changed.saturating_sub(dropped)..self.entries.len(),
+        }
+    }
+
+    /// Whether `chunk` repeats a retained chunk (with `drop_duplicate_chunks`).
+    fn is_duplicate(&self, chunk: &Chunk) -> bool {
+        if !self.options.drop_duplicate_chunks {
+            return false;
+        }
+        let Some(numbers) = self.chunk_hashes.get(&chunk_hash(chunk)) else {
+            return false;
+        };
+        numbers.iter().any(|&n| {
+            let kept = usize::try_from(n - self.counts.dropped_chunks)
+                .ok()
+                .and_then(|k| self.chunks.get(k));
+            kept.is_some_and(|kept| {
+                kept.ts == chunk.ts
+                    && kept.stream == chunk.stream
+                    && kept.chunk == chunk.chunk
+                    && (kept.seq == chunk.seq || kept.seq.is_none() || chunk.seq.is_none())
+            })
+        })
+    }
+
+    fn retain(&mut self, chunk: Chunk) {
+        self.counts.retained_bytes += chunk.chunk.len();
+        if self.options.drop_duplicate_chunks {
+            let number = self.counts.dropped_chunks + self.chunks.len() as u64;
+            self.chunk_hashes
+                .entry(chunk_hash(&chunk))
+                .or_default()
+                .push(number);
+        }
+        self.chunks.push_back(chunk);
+    }
+
+    /// Drops the oldest chunks past `max_chunks` / `max_retained_bytes`, with the entries only
+    /// they produced. The window only starts where an entry starts: while the oldest kept
+    /// entry is a streamed message still built from older chunks' deltas, those chunks stay,
+    /// so no entry is ever cut. Returns how many entries left the front.
+    fn keep_window(&mut self) -> usize {
+        if !self.options.retain_chunks || !self.options.track_lines {
+            return 0;
+        }
+        let over_count = self
+            .options
+            .max_chunks
+            .map_or(0, |max| self.chunks.len().saturating_sub(max.max(1)));
+        let mut over = over_count;
+        if let Some(max_bytes) = self.options.max_retained_bytes {
+            let mut bytes = self.counts.retained_bytes;
+            let mut k = 0;
+            while bytes > max_bytes && k + 1 < self.chunks.len() {
+                bytes -= self.chunks.get(k).map_or(0, |c| c.chunk.len());
+                k += 1;
+            }
+            over = over.max(k);
+        }
+        // Back off to a chunk that starts a fresh entry: its first unit does not merge into
+        // an older entry, or (no unit yet) no entry is still open to a merge.
+        let mut k = over;
+        while k > 0 && !self.starts_fresh(k) {
+            k -= 1;
+        }
+        if k == 0 {
+            return 0;
+        }
+        self.drop_front(k)
+    }
+
+    /// Whether a window that begins at retained chunk `k` cuts no entry.
+    fn starts_fresh(&self, k: usize) -> bool {
+        match self.chunk_starts.get(k).and_then(|&i| self.items.get(i)) {
+            Some(unit) => unit.saved_last.is_none(),
+            None => self.final_len() == self.entries.len(),
+        }
+    }
+
+    /// Drops the `k` oldest retained chunks and every unit and entry before the first unit
+    /// chunk `k` completed (which starts a fresh entry). Returns the entries dropped.
+    fn drop_front(&mut self, k: usize) -> usize {
+        let first_item = self
+            .chunk_starts
+            .get(k)
+            .copied()
+            .unwrap_or(self.items.len());
+        let first_entry = self
+            .items
+            .get(first_item)
+            .map_or(self.entries.len(), |i| i.len_before);
+        for chunk in self.chunks.drain(..k.min(self.chunks.len())) {
+            self.counts.retained_bytes -= chunk.chunk.len();
+            if self.options.drop_duplicate_chunks {
+                // The oldest chunk is the oldest of its hash's numbers.
+                let hash = chunk_hash(&chunk);
+                if let Some(numbers) = self.chunk_hashes.get_mut(&hash) {
+                    numbers.remove(0);
+                    if numbers.is_empty() {
+                        self.chunk_hashes.remove(&hash);
+                    }
+                }
+            }
+        }
+        self.chunk_starts.drain(..k.min(self.chunk_starts.len()));
+        for start in &mut self.chunk_starts {
+            *start -= first_item;
+        }
+        self.items.drain(..first_item.min(self.items.len()));
+        for item in &mut self.items {
+            item.len_before -= first_entry;
+        }
+        self.later.retain(|_, item| {
+            let kept = *item >= first_item;
+            if kept {
+                *item -= first_item;
+            }
+            kept
+        });
+        self.entries.drain(..first_entry.min(self.entries.len()));
+        self.counts.dropped_chunks += k as u64;
+        self.counts.dropped_entries += first_entry as u64;
+        first_entry
+    }
+
+    /// What the builder holds and has let go of.
+    pub fn counts(&self) -> BuilderCounts {
+        BuilderCounts {
+            retained_chunks: self.chunks.len(),
+            ..self.counts
+        }
     }
 
     /// Appends raw stdout/stderr bytes, decoding UTF-8 across chunk boundaries: a multi-byte
@@ -408,18 +603,12 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.last_ts = Some(chunk.ts.clone());
         match chunk.stream {
             Stream::Stderr => {
-                let text = self.redacted(&chunk.chunk);
-                self.append_unit(
-                    vec![TranscriptEntry::stderr(&chunk.ts, &text)],
-                    first_changed,
-                );
+                let entry = TranscriptEntry::stderr(&chunk.ts, &chunk.chunk);
+                self.append_unit(vec![entry], first_changed);
             }
             Stream::System => {
-                let text = self.redacted(&chunk.chunk);
-                self.append_unit(
-                    vec![TranscriptEntry::system(&chunk.ts, &text)],
-                    first_changed,
-                );
+                let entry = TranscriptEntry::system(&chunk.ts, &chunk.chunk);
+                self.append_unit(vec![entry], first_changed);
             }
             Stream::Stdout => {
                 // Only the new text is scanned for newlines, so a long line that arrives in many
@@ -464,7 +653,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
                 Ok(provisional)
             }
         };
-        let mut produced = match answer {
+        let produced = match answer {
             Ok(entries) => entries,
             Err(failure) => {
                 self.failures += 1;
@@ -477,23 +666,29 @@ impl<P: LineParser> TranscriptBuilder<P> {
                 )]
             }
         };
-        self.redact_all(&mut produced);
         self.append_unit(produced, first_changed);
         if let Some(item) = self.items.last_mut() {
             item.line = Some((line.to_owned(), ts.to_owned()));
         }
     }
 
-    fn redact_all(&self, entries: &mut [TranscriptEntry]) {
+    /// `entry` as the transcript shows it: redacted when redaction is on. Each produced entry
+    /// is redacted before it merges, as Paperclip redacts each parsed entry.
+    fn folded(&self, entry: &TranscriptEntry) -> TranscriptEntry {
+        let mut entry = entry.clone();
         if self.options.redact_home_paths {
-            entries.iter_mut().for_each(redact_entry_paths);
+            redact_entry_paths(&mut entry);
         }
+        entry
     }
 
-    /// Appends what one line (or stderr/system chunk) produced, remembering it when
-    /// `track_lines` is on.
-    fn append_unit(&mut self, produced: Vec<TranscriptEntry>, first_changed: &mut usize) {
+    /// Appends what one line (or stderr/system chunk) produced, remembering it (unredacted)
+    /// when `track_lines` is on.
+    fn append_unit(&mut self, mut produced: Vec<TranscriptEntry>, first_changed: &mut usize) {
         if !self.options.track_lines {
+            if self.options.redact_home_paths {
+                produced.iter_mut().for_each(redact_entry_paths);
+            }
             for entry in produced {
                 self.append(entry, first_changed, None);
             }
@@ -502,7 +697,8 @@ impl<P: LineParser> TranscriptBuilder<P> {
         let len_before = self.entries.len();
         let mut saved = None;
         for entry in &produced {
-            self.append(entry.clone(), first_changed, Some((len_before, &mut saved)));
+            let entry = self.folded(entry);
+            self.append(entry, first_changed, Some((len_before, &mut saved)));
         }
         self.items.push(Item {
             len_before,
@@ -520,8 +716,8 @@ impl<P: LineParser> TranscriptBuilder<P> {
             .filter_map(|i| i.line.as_ref().map(|(l, t)| (l.as_str(), t.as_str())))
     }
 
-    /// The index of the first entry that chunk `chunk` (counted from 0 since the last rebuild)
-    /// or a later one produced: where the transcript of a window that begins at that chunk
+    /// The index of the first entry that chunk `chunk` (counted from 0 at the oldest retained
+    /// chunk, or since the last rebuild) or a later one produced: where the transcript of a window that begins at that chunk
     /// starts, in this run. When the chunk's first line merged a delta into an earlier entry,
     /// that entry is included. Needs `track_lines`; a chunk not pushed yet gives the length.
     pub fn first_entry_of_chunk(&self, chunk: usize) -> usize {
@@ -566,17 +762,42 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// worth from a worker) cost one pass over the tail, not one each.
     pub fn replace_lines(&mut self, answers: Vec<(usize, Vec<TranscriptEntry>)>) -> Range<usize> {
         let mut first: Option<usize> = None;
-        for (item, mut entries) in answers {
-            self.redact_all(&mut entries);
+        for (item, entries) in answers {
             if let Some(unit) = self.items.get_mut(item) {
                 unit.produced = entries;
                 first = Some(first.map_or(item, |f| f.min(item)));
             }
         }
-        let Some(item) = first else {
-            let end = self.entries.len();
+        match first {
+            Some(item) => self.refold_from(item),
+            None => {
+                let end = self.entries.len();
+                end..end
+            }
+        }
+    }
+
+    /// Turns redaction of home paths on or off for the whole transcript, without re-parsing:
+    /// the entries are folded again from what each line produced (needs `track_lines`;
+    /// without it, the retained chunks are re-parsed). Returns the entries that changed (all
+    /// of them when the setting changed, none when it did not).
+    pub fn set_redact_home_paths(&mut self, on: bool) -> Range<usize> {
+        let end = self.entries.len();
+        if self.options.redact_home_paths == on {
             return end..end;
-        };
+        }
+        self.options.redact_home_paths = on;
+        if !self.options.track_lines {
+            self.rebuild();
+            return 0..self.entries.len();
+        }
+        let changed = self.refold_from(0);
+        0..changed.end
+    }
+
+    /// Folds the transcript again from unit `item` on, from what each unit produced: delta
+    /// merges with the neighbours are redone, nothing is re-parsed.
+    fn refold_from(&mut self, item: usize) -> Range<usize> {
         let Some(unit) = self.items.get_mut(item) else {
             let end = self.entries.len();
             return end..end;
@@ -600,11 +821,8 @@ impl<P: LineParser> TranscriptBuilder<P> {
             let produced = std::mem::take(&mut unit.produced);
             let mut saved = None;
             for entry in &produced {
-                self.append(
-                    entry.clone(),
-                    &mut first_changed,
-                    Some((len_before, &mut saved)),
-                );
+                let entry = self.folded(entry);
+                self.append(entry, &mut first_changed, Some((len_before, &mut saved)));
             }
             if let Some(unit) = self.items.get_mut(k) {
                 unit.produced = produced;
@@ -654,14 +872,15 @@ impl<P: LineParser> TranscriptBuilder<P> {
         }
         self.entries.push(entry);
     }
+}
 
-    fn redacted(&self, text: &str) -> String {
-        if self.options.redact_home_paths {
-            redact_home_paths(text)
-        } else {
-            text.to_owned()
-        }
-    }
+/// The hash that finds a chunk's possible duplicates: its ts, stream and text.
+fn chunk_hash(chunk: &Chunk) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    chunk.ts.hash(&mut hasher);
+    chunk.stream.hash(&mut hasher);
+    chunk.chunk.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// How many bytes at the end of `buf` are the start of a UTF-8 character whose remaining bytes

@@ -16,7 +16,10 @@ pub mod ndjson;
 pub mod redact;
 pub mod validate;
 
-pub use builder::{Chunk, LineAnswer, LineParser, Stream, TranscriptBuilder, TranscriptOptions};
+pub use builder::{
+    BuilderCounts, Chunk, LineAnswer, LineParser, PushChange, Stream, TranscriptBuilder,
+    TranscriptOptions,
+};
 pub use entry::{DiffChangeType, Extra, TranscriptEntry};
 pub use line_rule::{
     failed_line_entry, outcome_resets_parser, settle_failure, settle_line, FailedLineEntry,

@@ -127,7 +127,7 @@ fn a_surrogate_pair_split_between_chunks_is_joined() {
     let units: Vec<u16> = "a💬b\n".encode_utf16().collect();
     let (head, tail) = units.split_at(2); // "a" + the high half | the low half + "b\n"
     let mut b = utf16_builder();
-    assert_eq!(b.push_utf16("t1", Stream::Stdout, head, None), 0..0);
+    assert_eq!(b.push_utf16("t1", Stream::Stdout, head, None).changed, 0..0);
     b.push_utf16("t2", Stream::Stdout, tail, Some(2));
     assert_eq!(texts(&b), ["a💬b"]);
     // A rebuild between the halves keeps the held-back half.

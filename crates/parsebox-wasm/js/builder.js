@@ -34,7 +34,8 @@ export class TranscriptBuilder {
   constructor(registry, type, options) {
     if (!(registry instanceof ParserRegistry)) throw new ParseboxOptionsError("TranscriptBuilder needs a ParserRegistry");
     checkString(type, "type");
-    const json = JSON.stringify(checkOptions(options, { redactHomePaths: "boolean", failedLineEntry: ["parseError", "generic"], timeline: "boolean" }, "TranscriptBuilder"));
+    const allowed = { redactHomePaths: "boolean", failedLineEntry: ["parseError", "generic"], timeline: "boolean", maxChunks: "number", maxRetainedBytes: "number", dropDuplicateChunks: "boolean" };
+    const json = JSON.stringify(checkOptions(options, allowed, "TranscriptBuilder"));
     this.#registry = registry;
     this.#core = guarded(() => new TranscriptBuilderCore(registry._core(), type, json));
     this.#run = this.#core.run();
@@ -67,11 +68,12 @@ export class TranscriptBuilder {
   }
 
   #apply(json) {
-    const { from, length, entries, timeline } = JSON.parse(json);
+    const { dropped, from, length, entries, timeline } = JSON.parse(json);
+    if (dropped > 0) this.#entries.splice(0, dropped);
     this.#entries.length = from;
     for (const e of entries) this.#entries.push(e);
     this.#entries.length = length;
-    return timeline === undefined ? { from, entries } : { from, entries, timeline };
+    return timeline === undefined ? { dropped, from, entries } : { dropped, from, entries, timeline };
   }
 
   #call(fn) {
@@ -82,7 +84,8 @@ export class TranscriptBuilder {
   }
 
   /**
-   * Appends a chunk; returns `{ from, entries, timeline }`: the entries from index `from` that
+   * Appends a chunk; returns `{ dropped, from, entries, timeline }`: how many entries left the
+   * front of the window (`maxChunks`, `maxRetainedBytes`), the entries from index `from` that
    * changed, and the timeline's `{ changed, added, removed }` (items, items, ids).
    */
   push(chunk) {
@@ -109,6 +112,21 @@ export class TranscriptBuilder {
   _hasPendingLine() {
     this.#live();
     return this.#core.hasPendingLine();
+  }
+
+  /**
+   * Turns redaction of home paths on or off without re-parsing the run; returns the update
+   * (every entry, when the setting changed).
+   */
+  setRedactHomePaths(on) {
+    if (typeof on !== "boolean") throw new ParseboxOptionsError("setRedactHomePaths needs a boolean");
+    return this.#call(() => this.#core.setRedactHomePaths(on));
+  }
+
+  /** What the builder holds and has let go of: the window, dropped and duplicate chunks. */
+  counts() {
+    this.#live();
+    return JSON.parse(guarded(() => this.#core.counts()));
   }
 
   /** Ends the run: flushes the partial last line; calls never answered become `unanswered`. */

@@ -56,9 +56,9 @@ export class RunFollower {
     return k;
   }
 
-  /** Whether this follows `type` with `redact`, and `chunks` goes on from the chunks seen. */
-  continues(type, redact, chunks) {
-    return type === this.#type && redact === this.#redact && this.#offset(chunks) >= 0;
+  /** Whether this follows `type`, and `chunks` goes on from the chunks seen. */
+  continues(type, chunks) {
+    return type === this.#type && this.#offset(chunks) >= 0;
   }
 
   /** Calls `listener` when late answers changed the transcript; returns unsubscribe. */
@@ -69,12 +69,18 @@ export class RunFollower {
 
   /**
    * Takes `chunks` (which `continues` from what was seen): pushes the new ones, re-parsing the
-   * run when the type's parser changed since. Returns whether the transcript may have changed.
+   * run when the type's parser changed since, and switching redaction (without a re-parse) to
+   * `redact`. Returns whether the transcript may have changed.
    */
-  follow(chunks) {
+  follow(chunks, redact = this.#redact) {
     const k = this.#offset(chunks);
     if (k < 0) throw new RangeError("RunFollower.follow: the chunks do not go on from those seen");
     let changed = k !== this.#start;
+    if (redact !== this.#redact) {
+      this.#redact = redact;
+      this.#builder.setRedactHomePaths(redact);
+      changed = true;
+    }
     const parser = this.#parser();
     if (parser !== this.#parserSeen) {
       this.#parserSeen = parser;

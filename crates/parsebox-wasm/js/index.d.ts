@@ -2,6 +2,7 @@
 // status and counters, timeline items) are generated from the Rust types (types.d.ts, embedded in
 // parsebox_wasm.d.ts); the classes and what the JS host adds to those shapes are declared here.
 import type {
+  BuilderCounts,
   FailedLineEntry,
   FailureCode,
   CoreDiagnostics,
@@ -12,6 +13,7 @@ import type {
 } from "./parsebox_wasm.js";
 
 export type {
+  BuilderCounts,
   FailedLineEntry,
   Placement,
   AdapterState,
@@ -221,6 +223,22 @@ export interface TranscriptBuilderOptions<WithTimeline extends boolean = boolean
    * no `timeline` and `timeline()` throws.
    */
   timeline?: WithTimeline;
+  /**
+   * Keep a window of the latest chunks only (a live view's last 200): after a push, the oldest
+   * chunks leave with the entries only they made (`update.dropped`). A streamed message still
+   * being built is never cut: its chunks stay until it is complete. Entries are those the
+   * whole run gives, and timeline ids stay the whole run's ids; `rebuild()` re-parses the
+   * window alone. A whole number from 1 up.
+   */
+  maxChunks?: number;
+  /** Like `maxChunks`, by the UTF-8 bytes of the kept chunks' text (the newest chunk always stays). */
+  maxRetainedBytes?: number;
+  /**
+   * Drop a pushed chunk equal to one still kept (same `ts`, `stream` and text; two `seq`s that
+   * differ make two chunks): what a live view gets when the stored log and the socket both
+   * deliver it. Counted in `counts().duplicateChunks`.
+   */
+  dropDuplicateChunks?: boolean;
 }
 
 /**
@@ -237,10 +255,12 @@ export interface TimelineChanges {
 }
 
 /**
- * What a `push`/`finish` (or a late answer) changed: entries from index `from` on, and the
+ * What a `push`/`finish` (or a late answer) changed: first `dropped` entries left the front of
+ * the window (remove them), then the entries from index `from` on are these; and the
  * timeline's changes (unless the builder was made with `timeline: false`).
  */
 export type TranscriptUpdate<WithTimeline extends boolean = true> = {
+  dropped: number;
   from: number;
   entries: TranscriptEntry[];
 } & (WithTimeline extends false ? unknown : { timeline: TimelineChanges });
@@ -251,6 +271,10 @@ export declare class TranscriptBuilder<WithTimeline extends boolean = true> {
   push(chunk: RunLogChunk): TranscriptUpdate<WithTimeline>;
   /** Ends the run: flushes the partial last line; calls never answered become `unanswered`. */
   finish(): TranscriptUpdate<WithTimeline>;
+  /** Turns redaction of home paths on or off without re-parsing (every entry changes when it did). */
+  setRedactHomePaths(on: boolean): TranscriptUpdate<WithTimeline>;
+  /** What the builder keeps (the window) and has let go of (dropped and duplicate chunks). */
+  counts(): BuilderCounts;
   /** Re-parses the whole run, e.g. when the adapter's parser became ready; `timeline()` then gives the rebuilt timeline. */
   rebuild(): TranscriptEntry[];
   entries(): TranscriptEntry[];

@@ -105,11 +105,11 @@ export function buildTranscript(chunks, source, opts) {
   const registry = paperclipRegistry();
   const type = typeOf(registry, source);
   const redact = opts?.censorUsernameInLogs === true;
-  const i = kept.findLastIndex((k) => k.continues(type, redact, chunks));
+  const i = kept.findLastIndex((k) => k.continues(type, chunks));
   const run = i >= 0 ? kept.splice(i, 1)[0] : new RunFollower(registry, type, redact);
   kept.push(run);
   if (kept.length > KEEP_RUNS) kept.shift().dispose();
-  run.follow(chunks);
+  run.follow(chunks, redact);
   // Fresh objects: a caller may change what it gets without touching the kept run.
   return run.transcript().map((e) => ({ ...e }));
 }

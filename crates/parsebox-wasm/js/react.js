@@ -16,9 +16,9 @@ export function useTranscript(chunks, adapterType, options) {
   const o = checkOptions(options, { registry: "object?", censorUsernameInLogs: "boolean" }, "useTranscript");
   const registry = o.registry ?? paperclipRegistry();
   const redact = o.censorUsernameInLogs === true;
-  const store = useMemo(() => new TranscriptStore(registry, adapterType, redact), [registry, adapterType, redact]);
+  const store = useMemo(() => new TranscriptStore(registry, adapterType), [registry, adapterType]);
   useEffect(() => () => store.dispose(), [store]);
-  store.take(chunks);
+  store.take(chunks, redact); // a switch of redaction re-folds the run, it does not re-parse it
   return useSyncExternalStore(store.subscribe, store.snapshot, store.snapshot);
 }
 
@@ -26,22 +26,22 @@ export function useTranscript(chunks, adapterType, options) {
 class TranscriptStore {
   #registry;
   #type;
-  #redact;
+  #redact = false;
   #run = null;
   #chunks = [];
   #listeners = new Set();
   #unwatch = null;
 
-  constructor(registry, type, redact) {
+  constructor(registry, type) {
     this.#registry = registry;
     this.#type = type;
-    this.#redact = redact;
   }
 
   /** Follows `chunks`: a list that does not continue the last one starts the run anew. */
-  take(chunks) {
+  take(chunks, redact = this.#redact) {
     this.#chunks = chunks;
-    if (this.#run && !this.#run.continues(this.#type, this.#redact, chunks)) {
+    this.#redact = redact;
+    if (this.#run && !this.#run.continues(this.#type, chunks)) {
       this.#run.dispose();
       this.#run = null;
     }
@@ -51,9 +51,9 @@ class TranscriptStore {
     }
     this.#unwatch ??= this.#registry.onChange((type, _status, lines) => {
       // The parser changed: re-parse now, so the next snapshot differs and React renders.
-      if (type === this.#type && lines === null && this.#run?.follow(this.#chunks)) this.#emit();
+      if (type === this.#type && lines === null && this.#run?.follow(this.#chunks, this.#redact)) this.#emit();
     });
-    this.#run.follow(chunks);
+    this.#run.follow(chunks, redact);
   }
 
   #emit = () => {

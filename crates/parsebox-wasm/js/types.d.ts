@@ -168,6 +168,28 @@ chunk: string,
  */
 seq?: number, };
 
+export type BuilderCounts = { 
+/**
+ * Chunks retained now (the window).
+ */
+retainedChunks: number, 
+/**
+ * UTF-8 bytes of the retained chunks' text.
+ */
+retainedBytes: number, 
+/**
+ * Chunks dropped from the front of the window (`maxChunks`, `maxRetainedBytes`).
+ */
+droppedChunks: number, 
+/**
+ * Entries dropped from the front with them.
+ */
+droppedEntries: number, 
+/**
+ * Pushed chunks dropped as duplicates.
+ */
+duplicateChunks: number, };
+
 export type RunLogStream = "stdout" | "stderr" | "system";
 
 export type AdapterState = "generic" | "loading" | "ready" | "failed" | "builtin";

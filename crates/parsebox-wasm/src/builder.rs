@@ -1,13 +1,12 @@
 //! `TranscriptBuilderCore`: the incremental transcript builder over one run of the host core,
 //! with the run's timeline beside it, fed by the same change ranges.
 
-use std::ops::Range;
 use std::rc::Rc;
 
 use parsebox_host::RunId;
 use parsebox_timeline::{Timeline, TimelineItem, TimelineUpdate};
 use parsebox_transcript::{
-    generic_entry, Chunk, FailedLineEntry, LineAnswer, LineFailure, LineParser, Stream,
+    generic_entry, Chunk, FailedLineEntry, LineAnswer, LineFailure, LineParser, PushChange, Stream,
     TranscriptBuilder, TranscriptEntry, TranscriptOptions,
 };
 use serde::{Deserialize, Serialize};
@@ -91,6 +90,25 @@ struct BuilderOptions {
     /// What a line whose parser failed shows; Paperclip's parse-error entry unless given.
     failed_line_entry: Option<FailedLineEntry>,
     timeline: Option<bool>,
+    max_chunks: Option<f64>,
+    max_retained_bytes: Option<f64>,
+    drop_duplicate_chunks: Option<bool>,
+}
+
+/// `value` of option `name` as a count: a whole number from 1 up, or a clear error.
+fn count_option(name: &str, value: Option<f64>) -> Result<Option<usize>, JsValue> {
+    match value {
+        None => Ok(None),
+        Some(v) if v >= 1.0 && v.fract() == 0.0 && v <= 9_007_199_254_740_991.0 => {
+            Ok(Some(v as usize))
+        }
+        Some(v) => Err(into_error(
+            "ParseboxOptionsError",
+            format!(
+                "TranscriptBuilder option \"{name}\" must be a whole number from 1 up, got {v}"
+            ),
+        )),
+    }
 }
 
 /// What one call changed, as the JS side reads it: the entries from `from` on, the transcript's
@@ -98,6 +116,8 @@ struct BuilderOptions {
 /// and the ids of those removed.
 #[derive(Serialize)]
 struct Changes<'a> {
+    /// Entries that left the front of the window first (`from` counts after them).
+    dropped: usize,
     from: usize,
     length: usize,
     entries: &'a [TranscriptEntry],
@@ -202,6 +222,9 @@ impl TranscriptBuilderCore {
             // Unused: the host core settles every line (with the run's style) before the
             // builder sees it, so no line reaches the builder as a failure.
             failed_line_entry: FailedLineEntry::Generic,
+            max_chunks: count_option("maxChunks", options.max_chunks)?,
+            max_retained_bytes: count_option("maxRetainedBytes", options.max_retained_bytes)?,
+            drop_duplicate_chunks: options.drop_duplicate_chunks.unwrap_or(false),
         };
         Ok(Self {
             inner: TranscriptBuilder::new(parser, options),
@@ -229,8 +252,8 @@ impl TranscriptBuilderCore {
                 format!("invalid chunk: {e} (expected {{ts, stream: \"stdout\"|\"stderr\"|\"system\", chunk}})"),
             )
         })?;
-        let range = self.inner.push(&chunk);
-        self.changed(range, false)
+        let change = self.inner.push_change(&chunk);
+        self.changed(change, false)
     }
 
     /// Appends a chunk whose text is not well-formed UTF-16 (it holds half a surrogate pair),
@@ -250,8 +273,8 @@ impl TranscriptBuilderCore {
         let stream: Stream = serde_json::from_value(serde_json::Value::from(stream))
             .map_err(|e| into_error("ParseboxChunkError", format!("invalid chunk stream: {e}")))?;
         let seq = seq.filter(|s| s.is_finite() && *s >= 0.0).map(|s| s as u64);
-        let range = self.inner.push_utf16(ts, stream, units, seq);
-        self.changed(range, false)
+        let change = self.inner.push_utf16(ts, stream, units, seq);
+        self.changed(change, false)
     }
 
     /// The index of the first entry that chunk `chunk` (counted from 0 since the builder was
@@ -271,8 +294,14 @@ impl TranscriptBuilderCore {
     /// Flushes the pending partial line and ends the timeline's run (calls still pending
     /// become unanswered); same result shape as `push`.
     pub fn finish(&mut self) -> Result<js_sys::JsString, JsValue> {
-        let range = self.inner.finish();
-        self.changed(range, true)
+        let changed = self.inner.finish();
+        self.changed(
+            PushChange {
+                dropped: 0,
+                changed,
+            },
+            true,
+        )
     }
 
     /// Re-parses every chunk from scratch (after the adapter's parser changed) and rebuilds
@@ -281,12 +310,14 @@ impl TranscriptBuilderCore {
     pub fn rebuild(&mut self) -> Result<js_sys::JsString, JsValue> {
         self.inner.rebuild();
         let all = self.inner.entries();
+        let base = self.window_base();
         if let Some(timeline) = self.timeline.as_mut() {
-            *timeline = Timeline::from_entries(all, timeline.is_finished());
+            *timeline = Timeline::from_window(all, base, timeline.is_finished());
         }
         encode(
             &mut self.out,
             &Changes {
+                dropped: 0,
                 from: 0,
                 length: all.len(),
                 entries: all,
@@ -304,8 +335,38 @@ impl TranscriptBuilderCore {
             let mut s = self.inner.parser().core.enter()?;
             s.builder_late.remove(&run).unwrap_or_default()
         };
-        let range = self.inner.replace_answers(answers);
-        self.changed(range, false)
+        let changed = self.inner.replace_answers(answers);
+        self.changed(
+            PushChange {
+                dropped: 0,
+                changed,
+            },
+            false,
+        )
+    }
+
+    /// Turns redaction of home paths on or off without re-parsing; same result shape as
+    /// `push` (every entry changed when the setting did).
+    #[wasm_bindgen(js_name = setRedactHomePaths)]
+    pub fn set_redact_home_paths(&mut self, on: bool) -> Result<js_sys::JsString, JsValue> {
+        let changed = self.inner.set_redact_home_paths(on);
+        self.changed(
+            PushChange {
+                dropped: 0,
+                changed,
+            },
+            false,
+        )
+    }
+
+    /// What the builder holds and has let go of (`BuilderCounts` as JSON).
+    pub fn counts(&self) -> Result<String, JsValue> {
+        to_json(&self.inner.counts())
+    }
+
+    /// The run index of the window's first entry (entries before it were dropped).
+    fn window_base(&self) -> usize {
+        usize::try_from(self.inner.counts().dropped_entries).unwrap_or(usize::MAX)
     }
 
     /// The whole transcript as a JSON array.
@@ -331,12 +392,21 @@ impl TranscriptBuilderCore {
     /// its run with `finishing`), and serialises what changed.
     fn changed(
         &mut self,
-        range: Range<usize>,
+        change: PushChange,
         finishing: bool,
     ) -> Result<js_sys::JsString, JsValue> {
+        let PushChange {
+            dropped,
+            changed: range,
+        } = change;
+        let base = self.window_base();
         let all = self.inner.entries();
         let timeline = self.timeline.as_mut().map(|timeline| {
-            let mut update = timeline.update(all, range.start..range.end);
+            let mut update = if dropped > 0 {
+                timeline.rebase(all, base)
+            } else {
+                timeline.update(all, range.start..range.end)
+            };
             if finishing {
                 let ended = timeline.finish();
                 merge(&mut update, ended, timeline);
@@ -346,6 +416,7 @@ impl TranscriptBuilderCore {
         encode(
             &mut self.out,
             &Changes {
+                dropped,
                 from: range.start,
                 length: all.len(),
                 entries: all.get(range).unwrap_or(&[]),

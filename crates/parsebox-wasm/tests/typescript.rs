@@ -40,6 +40,7 @@ fn declarations() -> String {
         FailureCode::decl(&cfg),
         parsebox_transcript::FailedLineEntry::decl(&cfg),
         Chunk::decl(&cfg),
+        parsebox_transcript::BuilderCounts::decl(&cfg),
         Stream::decl(&cfg),
         AdapterState::decl(&cfg),
         AdapterStatus::decl(&cfg),

@@ -1,0 +1,283 @@
+//! What a live view asks of the builder: a window of the latest chunks (by count or by bytes),
+//! duplicate chunks dropped, and redaction switched without re-parsing.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use parsebox_transcript::{
+    generic_entry, validate_entry, Chunk, EntryLimits, LineAnswer, LineFailure, LineParser,
+    TranscriptBuilder, TranscriptEntry, TranscriptOptions,
+};
+use proptest::prelude::*;
+use serde_json::json;
+
+/// Lines `+x` are assistant deltas, `~x` thinking deltas, `@x` an assistant message naming a
+/// home path, others stdout.
+fn answer(line: &str, ts: &str) -> Vec<TranscriptEntry> {
+    let v = |v| validate_entry(v, &EntryLimits::default()).unwrap();
+    match line.chars().next() {
+        Some('+') => vec![v(
+            json!({"kind":"assistant","ts":ts,"text":&line[1..],"delta":true}),
+        )],
+        Some('~') => vec![v(
+            json!({"kind":"thinking","ts":ts,"text":&line[1..],"delta":true}),
+        )],
+        Some('@') => vec![v(
+            json!({"kind":"assistant","ts":ts,"text":format!("/Users/{}/notes", &line[1..])}),
+        )],
+        _ => vec![v(json!({"kind":"stdout","ts":ts,"text":line}))],
+    }
+}
+
+fn parser() -> impl FnMut(&str, &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
+    |l: &str, ts: &str| Ok(answer(l, ts))
+}
+
+fn live(max_chunks: Option<usize>, max_retained_bytes: Option<usize>) -> TranscriptOptions {
+    TranscriptOptions {
+        retain_chunks: true,
+        track_lines: true,
+        max_chunks,
+        max_retained_bytes,
+        ..Default::default()
+    }
+}
+
+/// The run as chunks: stdout lines (some cut in two), stderr in between.
+fn chunks_of(lines: &[&str], cuts: &[bool]) -> Vec<Chunk> {
+    let mut chunks = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let ts = format!("t{i}");
+        if *l == "err" {
+            chunks.push(Chunk::stderr(&ts, "oops\n"));
+        } else if cuts.get(i).copied().unwrap_or(false) && l.len() > 1 {
+            chunks.push(Chunk::stdout(&ts, &l[..1]));
+            chunks.push(Chunk::stdout(&ts, &format!("{}\n", &l[1..])));
+        } else {
+            chunks.push(Chunk::stdout(&ts, &format!("{l}\n")));
+        }
+    }
+    chunks
+}
+
+/// What a renderer holding the entries in an array does with each push's change.
+fn mirror(
+    view: &mut Vec<TranscriptEntry>,
+    b: &TranscriptBuilder<impl LineParser>,
+    dropped: usize,
+    from: usize,
+) {
+    view.drain(..dropped);
+    view.truncate(from);
+    view.extend_from_slice(&b.entries()[from..]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// The window shows exactly the entries of its chunks as the whole run made them, no entry
+    /// is ever cut, and a renderer following the reported changes holds the same entries.
+    #[test]
+    fn a_window_is_the_tail_of_the_whole_run(
+        lines in prop::collection::vec(prop::sample::select(vec!["+a", "+b", "~t", "plain", "+c", "err", "@alice"]), 1..40),
+        cuts in prop::collection::vec(any::<bool>(), 40),
+        max in 1usize..6,
+        by_bytes in any::<bool>(),
+    ) {
+        let chunks = chunks_of(&lines, &cuts);
+        let mut whole = TranscriptBuilder::new(parser(), live(None, None));
+        let options = if by_bytes { live(None, Some(max * 4)) } else { live(Some(max), None) };
+        let mut window = TranscriptBuilder::new(parser(), options);
+        let mut view = Vec::new();
+        for c in &chunks {
+            whole.push(c);
+            let change = window.push_change(c);
+            mirror(&mut view, &window, change.dropped, change.changed.start);
+            prop_assert_eq!(&view[..], window.entries());
+            let counts = window.counts();
+            let start = whole.first_entry_of_chunk(usize::try_from(counts.dropped_chunks).unwrap());
+            prop_assert_eq!(window.entries(), &whole.entries()[start..]);
+            prop_assert_eq!(counts.dropped_entries, start as u64);
+            prop_assert_eq!(counts.retained_chunks as u64 + counts.dropped_chunks, whole.counts().retained_chunks as u64);
+            // Over the cap only while the oldest kept entry is still being streamed.
+            let over = if by_bytes { counts.retained_bytes > max * 4 && counts.retained_chunks > 1 } else { counts.retained_chunks > max };
+            if over {
+                prop_assert!(window.entries().first().is_some_and(|e| matches!(e, TranscriptEntry::Assistant(_) | TranscriptEntry::Thinking(_))));
+            }
+        }
+        // Finishing and re-parsing the window work on what is kept.
+        window.finish();
+        window.rebuild();
+        prop_assert!(window.counts().retained_chunks <= chunks.len());
+    }
+
+    /// Switching redaction folds the kept answers again: the transcript is what a builder made
+    /// with the new setting gives, a path split across deltas included, and no line is parsed
+    /// again.
+    #[test]
+    fn redaction_switches_without_a_reparse(
+        lines in prop::collection::vec(prop::sample::select(vec!["+/Users/al", "+ice/x", "@bob", "plain", "err", "~/home/carol/y"]), 1..30),
+        switches in prop::collection::vec(any::<bool>(), 1..4),
+        max in prop::option::of(2usize..8),
+    ) {
+        let chunks = chunks_of(&lines, &[]);
+        let calls = Rc::new(Cell::new(0));
+        let counted = {
+            let calls = Rc::clone(&calls);
+            move |l: &str, ts: &str| { calls.set(calls.get() + 1); Ok::<_, LineFailure>(answer(l, ts)) }
+        };
+        let mut b = TranscriptBuilder::new(counted, live(max, None));
+        for c in &chunks { b.push(c); }
+        let parsed = calls.get();
+        let mut on = false;
+        for s in switches {
+            let changed = b.set_redact_home_paths(s);
+            if s != on { prop_assert_eq!(changed, 0..b.entries().len()); } else { prop_assert!(changed.is_empty()); }
+            on = s;
+            let mut fresh = TranscriptBuilder::new(parser(), TranscriptOptions { redact_home_paths: on, ..live(max, None) });
+            for c in &chunks { fresh.push(c); }
+            prop_assert_eq!(b.entries(), fresh.entries());
+        }
+        prop_assert_eq!(calls.get(), parsed);
+    }
+}
+
+#[test]
+fn a_window_counts_what_it_lets_go() {
+    let mut b = TranscriptBuilder::new(parser(), live(Some(2), None));
+    for i in 0..5 {
+        b.push(&Chunk::stdout(&format!("t{i}"), &format!("line {i}\n")));
+    }
+    let texts: Vec<_> = b
+        .entries()
+        .iter()
+        .map(|e| e.text().unwrap().to_owned())
+        .collect();
+    assert_eq!(texts, ["line 3", "line 4"]);
+    let counts = b.counts();
+    assert_eq!(
+        (
+            counts.retained_chunks,
+            counts.dropped_chunks,
+            counts.dropped_entries
+        ),
+        (2, 3, 3)
+    );
+    assert_eq!(counts.retained_bytes, "line 3\nline 4\n".len());
+}
+
+#[test]
+fn a_streamed_message_is_never_cut() {
+    // The message streams over five chunks; the window of two holds on to all of them until
+    // the message ends, then lets them go together.
+    let mut b = TranscriptBuilder::new(parser(), live(Some(2), None));
+    for (i, piece) in ["+Hel", "+lo,", "+ wor", "+ld", "+!"].iter().enumerate() {
+        let change = b.push_change(&Chunk::stdout(&format!("t{i}"), &format!("{piece}\n")));
+        assert_eq!(change.dropped, 0);
+    }
+    assert_eq!(b.entries()[0].text(), Some("Hello, world!"));
+    assert_eq!(b.counts().retained_chunks, 5);
+    b.push(&Chunk::stdout("t5", "done\n"));
+    let change = b.push_change(&Chunk::stdout("t6", "next\n"));
+    assert_eq!(change.dropped, 1, "the whole message leaves at once");
+    let texts: Vec<_> = b
+        .entries()
+        .iter()
+        .map(|e| e.text().unwrap().to_owned())
+        .collect();
+    assert_eq!(texts, ["done", "next"]);
+}
+
+#[test]
+fn byte_cap_keeps_the_newest_chunk_whatever_its_size() {
+    let mut b = TranscriptBuilder::new(parser(), live(None, Some(10)));
+    b.push(&Chunk::stdout("t0", "short\n"));
+    let big = "x".repeat(50);
+    let change = b.push_change(&Chunk::stdout("t1", &format!("{big}\n")));
+    assert_eq!(change.dropped, 1);
+    assert_eq!(change.changed, 0..1);
+    assert_eq!(b.entries().len(), 1);
+    assert_eq!(b.counts().retained_bytes, 51);
+}
+
+#[test]
+fn duplicate_chunks_are_dropped_and_counted() {
+    let options = TranscriptOptions {
+        drop_duplicate_chunks: true,
+        ..live(Some(5), None)
+    };
+    let mut b = TranscriptBuilder::new(parser(), options);
+    let first = Chunk::stdout("t0", "hello\n");
+    b.push(&first);
+    // The stored log and the socket deliver the same chunk.
+    assert!(b.push(&first).is_empty());
+    assert!(
+        b.push(&Chunk {
+            seq: Some(7),
+            ..first.clone()
+        })
+        .is_empty(),
+        "a seq on one side only still matches"
+    );
+    // Same text at another time, or on another stream, is a new chunk.
+    b.push(&Chunk::stdout("t1", "hello\n"));
+    b.push(&Chunk::stderr("t0", "hello\n"));
+    assert_eq!(b.entries().len(), 3);
+    assert_eq!(b.counts().duplicate_chunks, 2);
+    // Two chunks that both carry a seq are the same only with the same seq.
+    let seq = |n, ts: &str| Chunk {
+        seq: Some(n),
+        ..Chunk::stdout(ts, "tick\n")
+    };
+    b.push(&seq(1, "t2"));
+    b.push(&seq(2, "t2"));
+    b.push(&seq(2, "t2"));
+    assert_eq!(b.entries().len(), 5);
+    assert_eq!(b.counts().duplicate_chunks, 3);
+    // Once the first copy has left the window, the chunk is new again.
+    b.push(&first);
+    assert_eq!(b.counts().duplicate_chunks, 4);
+    b.push(&Chunk::stdout("t3", "filler\n"));
+    b.push(&first);
+    assert_eq!(b.counts().duplicate_chunks, 4);
+    assert_eq!(b.entries().last().unwrap().text(), Some("hello"));
+}
+
+/// Answers every line later; the tokens wait in `pending`.
+struct Later(Vec<(u64, String, String)>);
+
+impl LineParser for Later {
+    fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
+        Ok(answer(line, ts))
+    }
+    fn answer_line(&mut self, line: &str, ts: &str) -> LineAnswer {
+        let token = self.0.len() as u64 + 1;
+        self.0.push((token, line.to_owned(), ts.to_owned()));
+        LineAnswer::Later {
+            token,
+            provisional: vec![generic_entry(line, ts)],
+        }
+    }
+}
+
+#[test]
+fn late_answers_for_lines_that_left_the_window_change_nothing() {
+    let mut b = TranscriptBuilder::new(Later(Vec::new()), live(Some(2), None));
+    for i in 0..4 {
+        b.push(&Chunk::stdout(&format!("t{i}"), &format!("@user{i}\n")));
+    }
+    let pending = std::mem::take(&mut b.parser_mut().0);
+    let answers = pending
+        .iter()
+        .map(|(token, line, ts)| (*token, answer(line, ts)))
+        .collect();
+    let changed = b.replace_answers(answers);
+    assert_eq!(changed, 0..2);
+    let texts: Vec<_> = b
+        .entries()
+        .iter()
+        .map(|e| e.text().unwrap().to_owned())
+        .collect();
+    assert_eq!(texts, ["/Users/user2/notes", "/Users/user3/notes"]);
+}
