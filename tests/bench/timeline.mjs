@@ -3,7 +3,10 @@
 // default) and without (`timeline: false`), side by side in one run: each trial is a fresh Node
 // process (a warm-up run, then the timed one), the two modes alternate. A benchmark, not a test.
 //
-//   node tests/bench/timeline.mjs [--pkg DIR] [--lines 100000] [--trials 5] [--chunk 4096]
+//   node tests/bench/timeline.mjs [--pkg DIR] [--lines 100000] [--trials 5] [--chunk 4096] [--window N]
+//
+// With --window N both builders keep a window of the latest N chunks (`maxChunks`), as a live
+// view does.
 //
 // Wall time is what the page feels; the process's CPU time (user + system, all threads) is
 // steadier when other work shares the cores, so both are printed.
@@ -29,6 +32,7 @@ const pkgDir = resolve(arg("pkg", join(here, "../../pkg")));
 const lines = Number(arg("lines", 100000));
 const trials = Number(arg("trials", 5));
 const chunkSize = Number(arg("chunk", 4096));
+const windowChunks = arg("window", null);
 const child = arg("child", null); // "with" | "without": one trial in this process
 
 let pb;
@@ -40,10 +44,13 @@ function run(withTimeline) {
   const registry = newRegistry(pb, {});
   const status = registry.registerSource("hermes_local", source);
   if (status.state !== "ready") throw new Error(`parser not ready: ${status.reason}`);
-  const builder = new pb.TranscriptBuilder(registry, "hermes_local", { timeline: withTimeline });
+  const options = { timeline: withTimeline };
+  if (windowChunks !== null) options.maxChunks = Number(windowChunks);
+  const builder = new pb.TranscriptBuilder(registry, "hermes_local", options);
   const entries = [];
   const items = new Map();
-  const take = ({ from, entries: changed, timeline }) => {
+  const take = ({ dropped, from, entries: changed, timeline }) => {
+    entries.splice(0, dropped);
     entries.length = from;
     for (const e of changed) entries.push(e);
     if (timeline) {
@@ -83,6 +90,7 @@ for (let t = 0; t < trials; t++) {
   // Alternate the order so drift on a shared machine falls on both.
   for (const mode of t % 2 ? ["with", "without"] : ["without", "with"]) {
     const args = [fileURLToPath(import.meta.url), "--child", mode, "--pkg", pkgDir, "--lines", String(lines), "--chunk", String(chunkSize)];
+    if (windowChunks !== null) args.push("--window", windowChunks);
     const r = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 1 << 24 });
     if (r.status !== 0) throw new Error(`trial failed: ${r.stderr}`);
     const out = JSON.parse(r.stdout.trim().split("\n").at(-1));
@@ -94,6 +102,7 @@ for (let t = 0; t < trials; t++) {
 }
 const a = median(times.without);
 const b = median(times.with);
+if (windowChunks !== null) console.log(`window: the latest ${windowChunks} chunks (maxChunks)`);
 console.log(`${lines.toLocaleString("en")} lines, ${shape.chunks.toLocaleString("en")} chunks of ~${chunkSize} B, ${shape.entries.toLocaleString("en")} entries, ${shape.items.toLocaleString("en")} timeline items, ${trials} trials (${pkgDir})`);
 const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(", ");
 console.log(`| builder | wall ms (median) | per trial | process CPU ms (median) | per trial |`);

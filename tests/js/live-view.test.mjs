@@ -64,10 +64,12 @@ test("a window of the latest chunks: a renderer following the updates holds what
   }
   assert.ok(heldForTheMessage, "the streamed message kept its chunks past the window until it ended");
   assert.deepEqual(b.entries().map((e) => e.text ?? e.kind), ["again", "tool_result", "last"]);
-  // Timeline ids are the run's: the result whose call left the window is its own card.
+  // Timeline ids are the run's; a call whose result is in the window keeps its card whole.
   const timeline = b.timeline();
-  assert.deepEqual(timeline.map((i) => i.id), ["e6", "e7", "e8"]);
-  assert.equal(timeline[1].type, "tool_result");
+  assert.deepEqual(timeline.map((i) => i.id), ["e5", "e6", "e8"]);
+  assert.equal(timeline[0].type, "tool_call");
+  assert.equal(timeline[0].toolCall.status, "completed");
+  assert.deepEqual(timeline[0].entries, [5, 7]);
   const counts = b.counts();
   assert.equal(counts.retainedChunks, 3);
   assert.equal(counts.droppedChunks, 8);

@@ -1,6 +1,7 @@
 //! [`Timeline`]: the incremental builder that keeps a transcript's timeline up to date from the
 //! transcript builder's change ranges, and [`TimelineUpdate`], what each step changed.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use parsebox_transcript::TranscriptEntry;
@@ -31,6 +32,43 @@ impl TimelineUpdate {
     /// `true` when nothing changed.
     pub fn is_empty(&self) -> bool {
         self.changed.is_empty() && self.added.is_empty() && self.removed.is_empty()
+    }
+
+    /// This update followed by `later`, as one: what either touched, each id once, in
+    /// timeline order (the order of ids).
+    #[must_use]
+    pub fn followed_by(mut self, later: TimelineUpdate) -> TimelineUpdate {
+        let gone = |id: &String| later.removed.contains(id) || later.added.contains(id);
+        let new_then_gone: Vec<String> = self
+            .added
+            .iter()
+            .filter(|id| later.removed.contains(id))
+            .cloned()
+            .collect();
+        self.changed.retain(|id| !gone(id));
+        self.added.retain(|id| !later.removed.contains(id));
+        for id in later.changed {
+            if !self.changed.contains(&id) && !self.added.contains(&id) {
+                self.changed.push(id);
+            }
+        }
+        for id in later.added {
+            if self.removed.contains(&id) {
+                self.removed.retain(|r| *r != id);
+                self.changed.push(id);
+            } else {
+                self.added.push(id);
+            }
+        }
+        for id in later.removed {
+            if !self.removed.contains(&id) && !new_then_gone.contains(&id) {
+                self.removed.push(id);
+            }
+        }
+        for list in [&mut self.changed, &mut self.added, &mut self.removed] {
+            list.sort_by_key(|id| id.get(1..).and_then(|n| n.parse::<usize>().ok()));
+        }
+        self
     }
 }
 
@@ -101,11 +139,21 @@ impl TimelineUpdate {
 /// ```
 #[derive(Debug, Default)]
 pub struct Timeline {
+    /// The items from position `pos_base` on (positions count from the run's first item, so
+    /// the pairing index and `item_of` stay valid when items leave the front).
     items: Vec<TimelineItem>,
-    /// Per transcript entry: the position of the item that shows it.
+    /// The position of `items[0]`: how many items left the front ([`drop_front`](Self::drop_front)).
+    pos_base: usize,
+    /// Per transcript entry of the window: the position of the item that shows it.
     item_of: Vec<usize>,
-    /// Per transcript entry: the tool card or diff block that a diff line after it joins.
+    /// Per transcript entry of the window: the tool card or diff block that a diff line after
+    /// it joins.
     diff_target: Vec<Option<usize>>,
+    /// What `diff_target` said for the entry just before the window.
+    diff_target_before: Option<usize>,
+    /// Entries before the window that kept items still show (a call whose result is in the
+    /// window), by run index: what rolling such an item back rebuilds it from.
+    held: HashMap<usize, TranscriptEntry>,
     pairing: Pairing,
     finished: bool,
     /// The run index of the first entry of the transcript slice this timeline follows: entries
@@ -156,26 +204,61 @@ impl Timeline {
         self.apply(entries, changed.start, true)
     }
 
-    /// Follows the transcript's window after entries left its front: `entries` is the window
-    /// now, its first entry the run's entry `base`. The timeline is built again for the window
-    /// (work proportional to the window) and the update says which items left, changed or are
-    /// new. Ids of items that stay do not change.
-    pub fn rebase(&mut self, entries: &[TranscriptEntry], base: usize) -> TimelineUpdate {
-        let before = std::mem::replace(self, Self::from_window(entries, base, self.finished));
+    /// Follows the transcript's window after `dropped` (the run's entries from the window's
+    /// old start on) left its front. Items whose entries have all left go, from the front,
+    /// and leave the pairing index (a later result cannot join them); an item that still
+    /// shows an entry in the window stays whole (a call whose result is in the window keeps
+    /// its card), and so do the items after it. Ids do not change. Work proportional to what
+    /// left. Call it before [`update`](Self::update) for the entries that came with the same
+    /// push.
+    pub fn drop_front(&mut self, dropped: &[TranscriptEntry]) -> TimelineUpdate {
         let mut update = TimelineUpdate::default();
-        for item in &self.items {
-            match before.item(&item.id) {
-                Some(old) if old == item => {}
-                Some(_) => update.changed.push(item.id.clone()),
-                None => update.added.push(item.id.clone()),
-            }
+        let n = dropped.len().min(self.item_of.len());
+        if n == 0 {
+            return update;
         }
-        update.removed = before
+        let old_base = self.base;
+        let new_base = old_base + n;
+        self.diff_target_before = self.diff_target.get(n - 1).copied().flatten();
+        self.item_of.drain(..n);
+        self.diff_target.drain(..n);
+        self.base = new_base;
+        let gone = self
             .items
             .iter()
-            .filter(|old| self.item(&old.id).is_none())
-            .map(|old| old.id.clone())
-            .collect();
+            .take_while(|item| item.entries.last().is_some_and(|&e| e < new_base))
+            .count();
+        let removed: Vec<TimelineItem> = self.items.drain(..gone).collect();
+        for (k, item) in removed.into_iter().enumerate() {
+            if let Some(key) = PairKey::of(&item) {
+                self.pairing.remove(self.pos_base + k, &key);
+            }
+            for e in &item.entries {
+                self.held.remove(e);
+            }
+            update.removed.push(item.id);
+        }
+        self.pos_base += gone;
+        // Items are in order of their first entries: those that still show entries from
+        // before the window are a prefix.
+        for item in &self.items {
+            if item.entries.first().is_none_or(|&e| e >= new_base) {
+                break;
+            }
+            for &e in item.entries.iter().take_while(|&&e| e < new_base) {
+                if let Some(entry) = e.checked_sub(old_base).and_then(|k| dropped.get(k)) {
+                    self.held.insert(e, entry.clone());
+                }
+            }
+        }
+        let (first, last) = self.position_of(self.pos_base);
+        if let Some(item) = self.items.first_mut() {
+            if (item.is_first, item.is_last) != (first, last) {
+                item.is_first = first;
+                item.is_last = last;
+                update.changed.push(item.id.clone());
+            }
+        }
         update
     }
 
@@ -187,7 +270,7 @@ impl Timeline {
         let mut update = TimelineUpdate::default();
         let open: Vec<usize> = self.pairing.open_calls().collect();
         for pos in open {
-            let Some(item) = self.items.get_mut(pos) else {
+            let Some(item) = self.at_mut(pos) else {
                 continue;
             };
             if let Some(call) = item.tool_call.as_mut() {
@@ -208,8 +291,35 @@ impl Timeline {
     /// The item that shows the run's entry `index`, if the timeline has seen that entry (and
     /// it is in the window).
     pub fn item_for_entry(&self, index: usize) -> Option<&TimelineItem> {
-        let local = index.checked_sub(self.base)?;
-        self.item_of.get(local).and_then(|&pos| self.items.get(pos))
+        match index.checked_sub(self.base) {
+            Some(local) => self.item_of.get(local).and_then(|&pos| self.at(pos)),
+            // Before the window: only the items still kept that show it (a prefix).
+            None => self
+                .items
+                .iter()
+                .take_while(|item| item.entries.first().is_some_and(|&e| e < self.base))
+                .find(|item| item.entries.binary_search(&index).is_ok()),
+        }
+    }
+
+    /// The item at position `pos`, unless it left the front.
+    fn at(&self, pos: usize) -> Option<&TimelineItem> {
+        self.items.get(pos.checked_sub(self.pos_base)?)
+    }
+
+    fn at_mut(&mut self, pos: usize) -> Option<&mut TimelineItem> {
+        self.items.get_mut(pos.checked_sub(self.pos_base)?)
+    }
+
+    /// The position the next new item takes.
+    fn end(&self) -> usize {
+        self.pos_base + self.items.len()
+    }
+
+    /// `(isFirst, isLast)` of the item at position `pos`.
+    fn position_of(&self, pos: usize) -> (bool, bool) {
+        pos.checked_sub(self.pos_base)
+            .map_or((false, false), |local| position(&self.items, local))
     }
 
     /// The item with id `id` (as [`TimelineUpdate`] names it), if there is one now.
@@ -232,7 +342,7 @@ impl Timeline {
         if start < self.item_of.len() {
             self.roll_back(entries, start, report.then_some(&mut before));
         }
-        let kept = self.items.len();
+        let kept = self.end();
         let mut touched = std::mem::take(&mut self.touched);
         touched.clear();
         for (index, entry) in entries.iter().enumerate().skip(start) {
@@ -241,9 +351,9 @@ impl Timeline {
                 touched.push(pos);
             }
         }
-        for pos in kept.saturating_sub(1)..self.items.len() {
-            let (first, last) = position(&self.items, pos);
-            if let Some(item) = self.items.get_mut(pos) {
+        for pos in kept.saturating_sub(1).max(self.pos_base)..self.end() {
+            let (first, last) = self.position_of(pos);
+            if let Some(item) = self.at_mut(pos) {
                 if (item.is_first, item.is_last) != (first, last) {
                     item.is_first = first;
                     item.is_last = last;
@@ -275,11 +385,17 @@ impl Timeline {
         // Items are in order of their first entries: those that start at `start` or later are
         // a suffix, and all of them are affected.
         let run_start = self.base + start;
-        let cut = self
-            .items
-            .partition_point(|item| item.entries.first().is_some_and(|&e| e < run_start));
+        let cut = self.pos_base
+            + self
+                .items
+                .partition_point(|item| item.entries.first().is_some_and(|&e| e < run_start));
         for pos in affected {
-            let Some(item) = self.items.get_mut(pos) else {
+            let (base, finished) = (self.base, self.finished);
+            let held = &self.held;
+            let Some(item) = pos
+                .checked_sub(self.pos_base)
+                .and_then(|local| self.items.get_mut(local))
+            else {
                 continue;
             };
             if let Some(key) = PairKey::of(item) {
@@ -288,7 +404,11 @@ impl Timeline {
             if pos < cut {
                 let keep = item.entries.partition_point(|&e| e < run_start);
                 let members = item.entries.get(..keep).unwrap_or_default();
-                if let Some(mut rebuilt) = rebuild(entries, self.base, members, self.finished) {
+                let entry = |index: usize| match index.checked_sub(base) {
+                    Some(local) => entries.get(local),
+                    None => held.get(&index),
+                };
+                if let Some(mut rebuilt) = rebuild(entry, members, finished) {
                     rebuilt.is_first = item.is_first;
                     rebuilt.is_last = item.is_last;
                     let old = std::mem::replace(item, rebuilt);
@@ -301,7 +421,7 @@ impl Timeline {
                 }
             }
         }
-        let gone = self.items.drain(cut..).enumerate();
+        let gone = self.items.drain(cut - self.pos_base..).enumerate();
         if let Some(before) = before {
             before.extend(gone.map(|(k, item)| (cut + k, item)));
         }
@@ -313,9 +433,10 @@ impl Timeline {
     /// Returns the item's position.
     fn place(&mut self, index: usize, entry: &TranscriptEntry) -> usize {
         let run_index = self.base + index;
-        let carried = index
-            .checked_sub(1)
-            .and_then(|p| self.diff_target.get(p).copied().flatten());
+        let carried = match index.checked_sub(1) {
+            Some(p) => self.diff_target.get(p).copied().flatten(),
+            None => self.diff_target_before,
+        };
         let joins = match entry {
             TranscriptEntry::ToolCall(c) => self.pairing.call_target(c.tool_use_id.as_deref()),
             TranscriptEntry::ToolResult(r) => self
@@ -344,7 +465,10 @@ impl Timeline {
 
     /// Entry `index` joins the item at `pos`, re-registered for pairing.
     fn join_at(&mut self, pos: usize, index: usize, entry: &TranscriptEntry) -> usize {
-        let Some(item) = self.items.get_mut(pos) else {
+        let Some(item) = pos
+            .checked_sub(self.pos_base)
+            .and_then(|local| self.items.get_mut(local))
+        else {
             return self.push_new(index, entry);
         };
         if let Some(key) = PairKey::of(item) {
@@ -360,7 +484,7 @@ impl Timeline {
     /// Entry `index` starts a new item at the end.
     fn push_new(&mut self, index: usize, entry: &TranscriptEntry) -> usize {
         let item = new_item(index, entry, self.finished);
-        let pos = self.items.len();
+        let pos = self.end();
         if let Some(key) = PairKey::of(&item) {
             self.pairing.insert(pos, &key);
         }
@@ -383,7 +507,7 @@ impl Timeline {
         touched.dedup();
         let mut matched = vec![false; before.len()];
         for &pos in touched.iter() {
-            let Some(item) = self.items.get(pos) else {
+            let Some(item) = self.at(pos) else {
                 continue;
             };
             let same_id =
@@ -412,15 +536,13 @@ impl Timeline {
 }
 
 /// The item that `members` (ascending run indices, all below the replaced range) make: the
-/// first starts it, the others join it, exactly as they did when they arrived. `entries` is
-/// the window that starts at the run's entry `base`.
-fn rebuild(
-    entries: &[TranscriptEntry],
-    base: usize,
+/// first starts it, the others join it, exactly as they did when they arrived. `entry` gives
+/// the run's entry at an index.
+fn rebuild<'a>(
+    entry: impl Fn(usize) -> Option<&'a TranscriptEntry>,
     members: &[usize],
     finished: bool,
 ) -> Option<TimelineItem> {
-    let entry = |index: usize| entries.get(index.checked_sub(base)?);
     let (&first, rest) = members.split_first()?;
     let mut item = new_item(first, entry(first)?, finished);
     for &index in rest {

@@ -268,53 +268,83 @@ proptest! {
     }
 }
 
-/// `items` with every run index moved back by `base` (ids included): a window's timeline
-/// compared with the same entries' timeline built on their own.
-fn shifted(items: &[TimelineItem], base: usize) -> Vec<TimelineItem> {
-    items
-        .iter()
-        .map(|item| {
-            let mut item = item.clone();
-            item.entries.iter_mut().for_each(|e| *e -= base);
-            item.id = format!("e{}", item.entries[0]);
-            item
-        })
-        .collect()
+/// A window's timeline: every entry from `base` to `n` in exactly one item, entries before
+/// `base` in at most one, ids from first entries, items in order, positions right.
+fn assert_window_well_formed(items: &[TimelineItem], base: usize, n: usize) {
+    let mut owner = vec![None; n];
+    let mut last_first = None;
+    for (k, item) in items.iter().enumerate() {
+        assert!(!item.entries.is_empty(), "empty item {item:?}");
+        assert!(item.entries.windows(2).all(|w| w[0] < w[1]), "{item:?}");
+        assert_eq!(item.id, format!("e{}", item.entries[0]));
+        assert!(last_first < Some(item.entries[0]), "items out of order");
+        last_first = Some(item.entries[0]);
+        for &e in &item.entries {
+            assert!(e < n, "entry {e} out of range in {item:?}");
+            assert_eq!(owner[e], None, "entry {e} in two items");
+            owner[e] = Some(k);
+        }
+    }
+    assert!(
+        owner[base..].iter().all(Option::is_some),
+        "an entry of the window is in no item"
+    );
+    let got: Vec<(bool, bool)> = items.iter().map(|i| (i.is_first, i.is_last)).collect();
+    assert_eq!(got, expected_positions(items));
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
-    /// A window's timeline is the timeline of its entries, under the run's ids; it follows
-    /// later updates as a whole-run timeline does, and `rebase` says exactly what moved.
+    /// Entries leaving a window's front take with them the items that showed only them, from
+    /// the front: the rest of the timeline is the whole run's, ids included, and the update
+    /// says exactly what went. The window then follows growth and late replacements.
     #[test]
-    fn a_window_timeline_follows_like_a_whole_one(
+    fn a_window_drops_whole_items_from_its_front(
         target in arb_entries(40),
         cut in any::<prop::sample::Index>(),
         later in any::<prop::sample::Index>(),
     ) {
         let base = cut.index(target.len() + 1);
         let end = base + later.index(target.len() - base + 1);
-        // The timeline of the whole prefix, then the window moves to `base`.
         let mut timeline = Timeline::from_entries(&target[..end], false);
-        let before = timeline.items().to_vec();
-        let update = timeline.rebase(&target[base..end], base);
-        let scratch = Timeline::from_entries(&target[base..end], false);
-        prop_assert_eq!(shifted(timeline.items(), base), scratch.items());
-        prop_assert_eq!(update, diff_of(&before, timeline.items()));
+        let whole = timeline.items().to_vec();
+        let update = timeline.drop_front(&target[..base]);
+        let gone = whole.iter().take_while(|i| i.entries.last().is_some_and(|&e| e < base)).count();
+        let mut expected = whole[gone..].to_vec();
+        let flags = expected_positions(&expected);
+        for (item, (first, last)) in expected.iter_mut().zip(flags) {
+            item.is_first = first;
+            item.is_last = last;
+        }
+        prop_assert_eq!(timeline.items(), &expected[..]);
+        prop_assert_eq!(&update, &diff_of(&whole, timeline.items()));
         for item in timeline.items() {
             prop_assert_eq!(timeline.item(&item.id), Some(item));
         }
         // The window grows at the end.
-        timeline.update(&target[base..], end - base..target.len() - base);
-        let scratch = Timeline::from_entries(&target[base..], false);
-        prop_assert_eq!(shifted(timeline.items(), base), scratch.items());
-        // Late answers replace the window's second half (roll-back inside a window).
+        let before = timeline.items().to_vec();
+        let update = timeline.update(&target[base..], end - base..target.len() - base);
+        prop_assert_eq!(&update, &diff_of(&before, timeline.items()));
+        assert_window_well_formed(timeline.items(), base, target.len());
+        // Late answers replace the window's second half (a roll-back inside the window, of
+        // items that may show entries from before it).
         let mut window = target[base..].to_vec();
         let mid = window.len() / 2;
         window[mid..].reverse();
-        timeline.update(&window, mid..window.len());
-        let scratch = Timeline::from_entries(&window, false);
-        prop_assert_eq!(shifted(timeline.items(), base), scratch.items());
+        let before = timeline.items().to_vec();
+        let update = timeline.update(&window, mid..window.len());
+        prop_assert_eq!(&update, &diff_of(&before, timeline.items()));
+        assert_window_well_formed(timeline.items(), base, target.len());
+        // Dropping again, in steps, then everything.
+        let mut all: Vec<TranscriptEntry> = target[..base].to_vec();
+        all.extend(window.iter().cloned());
+        let step = (all.len() - base) / 2;
+        let before = timeline.items().to_vec();
+        let update = timeline.drop_front(&all[base..base + step]);
+        prop_assert_eq!(&update, &diff_of(&before, timeline.items()));
+        assert_window_well_formed(timeline.items(), base + step, all.len());
+        timeline.drop_front(&all[base + step..]);
+        prop_assert!(timeline.items().iter().all(|i| i.entries.iter().all(|&e| e < all.len())));
     }
 }

@@ -168,6 +168,16 @@ pub struct TranscriptOptions {
     pub drop_duplicate_chunks: bool,
 }
 
+impl PushChange {
+    /// A change that dropped nothing.
+    pub fn from_range(changed: Range<usize>) -> Self {
+        Self {
+            dropped: Vec::new(),
+            changed,
+        }
+    }
+}
+
 /// What a [`TranscriptBuilder`] holds and has let go of, for diagnostics.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -186,11 +196,11 @@ pub struct BuilderCounts {
 }
 
 /// What one [`TranscriptBuilder::push`] changed.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PushChange {
-    /// Entries dropped from the front first (the window moved on); the indices of `changed`
-    /// count from the front as it is after the drop.
-    pub dropped: usize,
+    /// The entries that left the front first (the window moved on), as they were; the indices
+    /// of `changed` count from the front as it is after the drop.
+    pub dropped: Vec<TranscriptEntry>,
     /// The entries the chunk changed (see [`TranscriptBuilder::push`]).
     pub changed: Range<usize>,
 }
@@ -359,7 +369,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
         if self.is_duplicate(chunk) {
             self.counts.duplicate_chunks += 1;
             return PushChange {
-                dropped: 0,
+                dropped: Vec::new(),
                 changed: end..end,
             };
         }
@@ -370,8 +380,8 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.ingest(chunk, &mut first_changed);
         let dropped = self.keep_window();
         PushChange {
+            changed: first_changed.saturating_sub(dropped.len())..self.entries.len(),
             dropped,
-            changed: first_changed.saturating_sub(dropped)..self.entries.len(),
         }
     }
 
@@ -411,10 +421,10 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// Drops the oldest chunks past `max_chunks` / `max_retained_bytes`, with the entries only
     /// they produced. The window only starts where an entry starts: while the oldest kept
     /// entry is a streamed message still built from older chunks' deltas, those chunks stay,
-    /// so no entry is ever cut. Returns how many entries left the front.
-    fn keep_window(&mut self) -> usize {
+    /// so no entry is ever cut. Returns the entries that left the front.
+    fn keep_window(&mut self) -> Vec<TranscriptEntry> {
         if !self.options.retain_chunks || !self.options.track_lines {
-            return 0;
+            return Vec::new();
         }
         let over_count = self
             .options
@@ -437,7 +447,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             k -= 1;
         }
         if k == 0 {
-            return 0;
+            return Vec::new();
         }
         self.drop_front(k)
     }
@@ -452,7 +462,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
 
     /// Drops the `k` oldest retained chunks and every unit and entry before the first unit
     /// chunk `k` completed (which starts a fresh entry). Returns the entries dropped.
-    fn drop_front(&mut self, k: usize) -> usize {
+    fn drop_front(&mut self, k: usize) -> Vec<TranscriptEntry> {
         let first_item = self
             .chunk_starts
             .get(k)
@@ -490,10 +500,13 @@ impl<P: LineParser> TranscriptBuilder<P> {
             }
             kept
         });
-        self.entries.drain(..first_entry.min(self.entries.len()));
+        let dropped: Vec<TranscriptEntry> = self
+            .entries
+            .drain(..first_entry.min(self.entries.len()))
+            .collect();
         self.counts.dropped_chunks += k as u64;
-        self.counts.dropped_entries += first_entry as u64;
-        first_entry
+        self.counts.dropped_entries += dropped.len() as u64;
+        dropped
     }
 
     /// What the builder holds and has let go of.

@@ -227,8 +227,9 @@ export interface TranscriptBuilderOptions<WithTimeline extends boolean = boolean
    * Keep a window of the latest chunks only (a live view's last 200): after a push, the oldest
    * chunks leave with the entries only they made (`update.dropped`). A streamed message still
    * being built is never cut: its chunks stay until it is complete. Entries are those the
-   * whole run gives, and timeline ids stay the whole run's ids; `rebuild()` re-parses the
-   * window alone. A whole number from 1 up.
+   * whole run gives, and timeline ids stay the whole run's ids (items leave once every entry
+   * they show has left: a call whose result is in the window keeps its card); `rebuild()`
+   * re-parses the window alone. A whole number from 1 up.
    */
   maxChunks?: number;
   /** Like `maxChunks`, by the UTF-8 bytes of the kept chunks' text (the newest chunk always stays). */

@@ -145,25 +145,6 @@ impl<'a> TimelineChanges<'a> {
     }
 }
 
-/// `finish`'s update folded into the update before it: ids it changed that are not already
-/// named, in timeline order.
-fn merge(update: &mut TimelineUpdate, later: TimelineUpdate, timeline: &Timeline) {
-    let mut extra = false;
-    for id in later.changed {
-        if !update.changed.contains(&id) && !update.added.contains(&id) {
-            update.changed.push(id);
-            extra = true;
-        }
-    }
-    if extra {
-        update.changed.sort_by_key(|id| {
-            timeline
-                .item(id)
-                .and_then(|item| item.entries.first().copied())
-        });
-    }
-}
-
 /// One transcript of one adapter type, built chunk by chunk.
 #[wasm_bindgen]
 pub struct TranscriptBuilderCore {
@@ -295,13 +276,7 @@ impl TranscriptBuilderCore {
     /// become unanswered); same result shape as `push`.
     pub fn finish(&mut self) -> Result<js_sys::JsString, JsValue> {
         let changed = self.inner.finish();
-        self.changed(
-            PushChange {
-                dropped: 0,
-                changed,
-            },
-            true,
-        )
+        self.changed(PushChange::from_range(changed), true)
     }
 
     /// Re-parses every chunk from scratch (after the adapter's parser changed) and rebuilds
@@ -336,13 +311,7 @@ impl TranscriptBuilderCore {
             s.builder_late.remove(&run).unwrap_or_default()
         };
         let changed = self.inner.replace_answers(answers);
-        self.changed(
-            PushChange {
-                dropped: 0,
-                changed,
-            },
-            false,
-        )
+        self.changed(PushChange::from_range(changed), false)
     }
 
     /// Turns redaction of home paths on or off without re-parsing; same result shape as
@@ -350,13 +319,7 @@ impl TranscriptBuilderCore {
     #[wasm_bindgen(js_name = setRedactHomePaths)]
     pub fn set_redact_home_paths(&mut self, on: bool) -> Result<js_sys::JsString, JsValue> {
         let changed = self.inner.set_redact_home_paths(on);
-        self.changed(
-            PushChange {
-                dropped: 0,
-                changed,
-            },
-            false,
-        )
+        self.changed(PushChange::from_range(changed), false)
     }
 
     /// What the builder holds and has let go of (`BuilderCounts` as JSON).
@@ -399,24 +362,19 @@ impl TranscriptBuilderCore {
             dropped,
             changed: range,
         } = change;
-        let base = self.window_base();
         let all = self.inner.entries();
         let timeline = self.timeline.as_mut().map(|timeline| {
-            let mut update = if dropped > 0 {
-                timeline.rebase(all, base)
-            } else {
-                timeline.update(all, range.start..range.end)
-            };
+            let left = timeline.drop_front(&dropped);
+            let mut update = left.followed_by(timeline.update(all, range.start..range.end));
             if finishing {
-                let ended = timeline.finish();
-                merge(&mut update, ended, timeline);
+                update = update.followed_by(timeline.finish());
             }
             update
         });
         encode(
             &mut self.out,
             &Changes {
-                dropped,
+                dropped: dropped.len(),
                 from: range.start,
                 length: all.len(),
                 entries: all.get(range).unwrap_or(&[]),
