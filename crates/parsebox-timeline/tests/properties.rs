@@ -88,23 +88,7 @@ fn expected_positions(items: &[TimelineItem]) -> Vec<(bool, bool)> {
 
 /// Every entry in exactly one item, ids from first entries, items in order, positions right.
 fn assert_well_formed(items: &[TimelineItem], n: usize) {
-    let mut owner = vec![None; n];
-    let mut last_first = None;
-    for (k, item) in items.iter().enumerate() {
-        assert!(!item.entries.is_empty(), "empty item {item:?}");
-        assert!(item.entries.windows(2).all(|w| w[0] < w[1]), "{item:?}");
-        assert_eq!(item.id, format!("e{}", item.entries[0]));
-        assert!(last_first < Some(item.entries[0]), "items out of order");
-        last_first = Some(item.entries[0]);
-        for &e in &item.entries {
-            assert!(e < n, "entry {e} out of range in {item:?}");
-            assert_eq!(owner[e], None, "entry {e} in two items");
-            owner[e] = Some(k);
-        }
-    }
-    assert!(owner.iter().all(Option::is_some), "an entry is in no item");
-    let got: Vec<(bool, bool)> = items.iter().map(|i| (i.is_first, i.is_last)).collect();
-    assert_eq!(got, expected_positions(items));
+    assert_window_well_formed(items, 0, n);
 }
 
 /// The update that turns `prev` into `next`, computed by comparing them.
