@@ -155,7 +155,7 @@ pub fn the_builder_reports_what_changed() {
     };
     assert_eq!(
         first,
-        json!({"from":0,"length":1,"entries":[{"kind":"assistant","ts":"t1","text":"1:a"}],
+        json!({"dropped":0,"from":0,"length":1,"entries":[{"kind":"assistant","ts":"t1","text":"1:a"}],
                "timeline":{"changed":[],"added":[item("e0", 0, "1:a", true)],"removed":[]}})
     );
     let end = parse(b.finish().unwrap().into());
