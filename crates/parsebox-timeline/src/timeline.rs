@@ -239,18 +239,15 @@ impl Timeline {
             update.removed.push(item.id);
         }
         self.pos_base += gone;
-        // Items are in order of their first entries: those that still show entries from
-        // before the window are a prefix.
-        for item in &self.items {
-            if item.entries.first().is_none_or(|&e| e >= new_base) {
-                break;
-            }
+        let mut hold = Vec::new();
+        for item in self.straddling() {
             for &e in item.entries.iter().take_while(|&&e| e < new_base) {
                 if let Some(entry) = e.checked_sub(old_base).and_then(|k| dropped.get(k)) {
-                    self.held.insert(e, entry.clone());
+                    hold.push((e, entry.clone()));
                 }
             }
         }
+        self.held.extend(hold);
         let (first, last) = self.position_of(self.pos_base);
         if let Some(item) = self.items.first_mut() {
             if (item.is_first, item.is_last) != (first, last) {
@@ -293,13 +290,18 @@ impl Timeline {
     pub fn item_for_entry(&self, index: usize) -> Option<&TimelineItem> {
         match index.checked_sub(self.base) {
             Some(local) => self.item_of.get(local).and_then(|&pos| self.at(pos)),
-            // Before the window: only the items still kept that show it (a prefix).
             None => self
-                .items
-                .iter()
-                .take_while(|item| item.entries.first().is_some_and(|&e| e < self.base))
+                .straddling()
                 .find(|item| item.entries.binary_search(&index).is_ok()),
         }
+    }
+
+    /// The kept items that still show entries from before the window. Items are in order of
+    /// their first entries, so these are a prefix.
+    fn straddling(&self) -> impl Iterator<Item = &TimelineItem> {
+        self.items
+            .iter()
+            .take_while(|item| item.entries.first().is_some_and(|&e| e < self.base))
     }
 
     /// The item at position `pos`, unless it left the front.
@@ -308,7 +310,7 @@ impl Timeline {
     }
 
     fn at_mut(&mut self, pos: usize) -> Option<&mut TimelineItem> {
-        self.items.get_mut(pos.checked_sub(self.pos_base)?)
+        slot(&mut self.items, self.pos_base, pos)
     }
 
     /// The position the next new item takes.
@@ -392,10 +394,7 @@ impl Timeline {
         for pos in affected {
             let (base, finished) = (self.base, self.finished);
             let held = &self.held;
-            let Some(item) = pos
-                .checked_sub(self.pos_base)
-                .and_then(|local| self.items.get_mut(local))
-            else {
+            let Some(item) = slot(&mut self.items, self.pos_base, pos) else {
                 continue;
             };
             if let Some(key) = PairKey::of(item) {
@@ -465,10 +464,7 @@ impl Timeline {
 
     /// Entry `index` joins the item at `pos`, re-registered for pairing.
     fn join_at(&mut self, pos: usize, index: usize, entry: &TranscriptEntry) -> usize {
-        let Some(item) = pos
-            .checked_sub(self.pos_base)
-            .and_then(|local| self.items.get_mut(local))
-        else {
+        let Some(item) = slot(&mut self.items, self.pos_base, pos) else {
             return self.push_new(index, entry);
         };
         if let Some(key) = PairKey::of(item) {
@@ -533,6 +529,12 @@ impl Timeline {
             .collect();
         update
     }
+}
+
+/// The item at position `pos` of `items`, whose first is at position `pos_base` (a free
+/// function, so the caller can still reach the timeline's other fields).
+fn slot(items: &mut [TimelineItem], pos_base: usize, pos: usize) -> Option<&mut TimelineItem> {
+    items.get_mut(pos.checked_sub(pos_base)?)
 }
 
 /// The item that `members` (ascending run indices, all below the replaced range) make: the

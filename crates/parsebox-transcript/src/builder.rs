@@ -168,16 +168,6 @@ pub struct TranscriptOptions {
     pub drop_duplicate_chunks: bool,
 }
 
-impl PushChange {
-    /// A change that dropped nothing.
-    pub fn from_range(changed: Range<usize>) -> Self {
-        Self {
-            dropped: Vec::new(),
-            changed,
-        }
-    }
-}
-
 /// What a [`TranscriptBuilder`] holds and has let go of, for diagnostics.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -203,6 +193,16 @@ pub struct PushChange {
     pub dropped: Vec<TranscriptEntry>,
     /// The entries the chunk changed (see [`TranscriptBuilder::push`]).
     pub changed: Range<usize>,
+}
+
+impl PushChange {
+    /// A change that dropped nothing.
+    pub fn from_range(changed: Range<usize>) -> Self {
+        Self {
+            dropped: Vec::new(),
+            changed,
+        }
+    }
 }
 
 /// What one appended unit (a stdout line, or a stderr/system chunk) produced, with what is
@@ -368,10 +368,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
         let end = self.entries.len();
         if self.is_duplicate(chunk) {
             self.counts.duplicate_chunks += 1;
-            return PushChange {
-                dropped: Vec::new(),
-                changed: end..end,
-            };
+            return PushChange::from_range(end..end);
         }
         let mut first_changed = end;
         if self.options.retain_chunks {
@@ -426,11 +423,10 @@ impl<P: LineParser> TranscriptBuilder<P> {
         if !self.options.retain_chunks || !self.options.track_lines {
             return Vec::new();
         }
-        let over_count = self
+        let mut over = self
             .options
             .max_chunks
             .map_or(0, |max| self.chunks.len().saturating_sub(max.max(1)));
-        let mut over = over_count;
         if let Some(max_bytes) = self.options.max_retained_bytes {
             let mut bytes = self.counts.retained_bytes;
             let mut k = 0;
@@ -687,8 +683,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
 
     /// `entry` as the transcript shows it: redacted when redaction is on. Each produced entry
     /// is redacted before it merges, as Paperclip redacts each parsed entry.
-    fn folded(&self, entry: &TranscriptEntry) -> TranscriptEntry {
-        let mut entry = entry.clone();
+    fn folded(&self, mut entry: TranscriptEntry) -> TranscriptEntry {
         if self.options.redact_home_paths {
             redact_entry_paths(&mut entry);
         }
@@ -697,12 +692,10 @@ impl<P: LineParser> TranscriptBuilder<P> {
 
     /// Appends what one line (or stderr/system chunk) produced, remembering it (unredacted)
     /// when `track_lines` is on.
-    fn append_unit(&mut self, mut produced: Vec<TranscriptEntry>, first_changed: &mut usize) {
+    fn append_unit(&mut self, produced: Vec<TranscriptEntry>, first_changed: &mut usize) {
         if !self.options.track_lines {
-            if self.options.redact_home_paths {
-                produced.iter_mut().for_each(redact_entry_paths);
-            }
             for entry in produced {
+                let entry = self.folded(entry);
                 self.append(entry, first_changed, None);
             }
             return;
@@ -710,7 +703,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
         let len_before = self.entries.len();
         let mut saved = None;
         for entry in &produced {
-            let entry = self.folded(entry);
+            let entry = self.folded(entry.clone());
             self.append(entry, first_changed, Some((len_before, &mut saved)));
         }
         self.items.push(Item {
@@ -834,7 +827,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             let produced = std::mem::take(&mut unit.produced);
             let mut saved = None;
             for entry in &produced {
-                let entry = self.folded(entry);
+                let entry = self.folded(entry.clone());
                 self.append(entry, &mut first_changed, Some((len_before, &mut saved)));
             }
             if let Some(unit) = self.items.get_mut(k) {
