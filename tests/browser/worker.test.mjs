@@ -52,9 +52,10 @@ const server = await serve(repo, {
     registry.dispose();
     return out;
   };
-  window.runAuto = async (source, lines) => {
+  window.runAuto = async (source, lines, waitReady = false) => {
     const registry = new ParserRegistry({ host: "auto", loadSource: null, lineBudgetMs: 50, hardDeadlineMs: 100 });
     registry.registerSource("h", source);
+    if (waitReady) await registry.idle(); // a parser that loads in a Worker is ready later
     const builder = new TranscriptBuilder(registry, "h");
     const statuses = [];
     for (const line of lines) {
@@ -171,6 +172,14 @@ test("auto host: a parser moves to the worker after its first budget overrun inl
   // The overrun lines show Paperclip's parse-error entry (the builder's default), quoting the line.
   const shown = out.texts.map((t) => (t.startsWith("Chat transcript error: ") ? `error for ${t.split("Falling back for line: ")[1]}` : t));
   assert.deepEqual(shown, ["one #1", "error for attack", "two #2", "error for attack", "three #3"], JSON.stringify(out));
+});
+
+test("auto host: a parser whose regex the inline screen refuses loads in the worker, and only the line it hangs falls back", async () => {
+  const out = await page.evaluate((s) => window.runAuto(s, ["one", "attack", "two"], true), hostile.regex_literal_catastrophic);
+  assert.deepEqual(out.statuses, ["worker", "worker", "worker"], JSON.stringify(out));
+  assert.match(out.reason ?? "", /regex/, JSON.stringify(out));
+  const shown = out.texts.map((t) => (t.startsWith("Chat transcript error: ") ? `error for ${t.split("Falling back for line: ")[1]}` : t));
+  assert.deepEqual(shown, ["one #1", "error for attack", "two #2"], JSON.stringify(out));
 });
 
 test("auto host: the clock decides — a long native step inline moves the parser to the worker", async () => {

@@ -42,6 +42,7 @@ pub fn sandbox_options(config: &EngineConfig) -> Result<SandboxOptions, LoadErro
         init_budget_ms: config.init_budget_ms,
         max_source_bytes: config.max_source_bytes,
         max_line_bytes: config.max_line_bytes,
+        screen_regexes: config.screen_regexes,
         ..SandboxOptions::default()
     };
     options

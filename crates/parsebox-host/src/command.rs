@@ -6,7 +6,7 @@ use std::fmt;
 use parsebox_transcript::TranscriptEntry;
 use serde::{Deserialize, Serialize};
 
-use crate::{EngineId, RunId, Seq};
+use crate::{EngineConfig, EngineId, RunId, Seq};
 
 /// Where an engine runs.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -97,6 +97,9 @@ pub enum Command {
         source: Option<String>,
         /// The declared contract version, if any.
         contract_version: Option<String>,
+        /// What to configure it with (for `placement`: see
+        /// [`HostOptions::engine_config_at`](crate::HostOptions::engine_config_at)).
+        config: EngineConfig,
     },
     /// Run `ops` in `engine`, in order. Several lines travel in one batch.
     Send {

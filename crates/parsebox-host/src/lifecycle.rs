@@ -7,7 +7,7 @@ use crate::engine::{Engine, Phase};
 use crate::journal::Delivery;
 use crate::{
     check_contract_version, AdapterState, AdapterStatus, Answered, Command, EngineId, Host,
-    HostError, LoadError, LoadResult, Placement,
+    HostError, HostPlacement, LoadError, LoadResult, Placement,
 };
 
 impl Host {
@@ -149,6 +149,19 @@ impl Host {
                     self.changed(&adapter_type);
                 }
             }
+            Err(load_error)
+                if load_error.code == "unsafe_regex"
+                    && e.placement == Placement::Inline
+                    && self.options.host == HostPlacement::Auto =>
+            {
+                // Nothing in this thread could stop that regex, but a Worker's deadline can:
+                // the type loads there instead of being refused.
+                self.move_to_worker_because(
+                    now_ms,
+                    engine,
+                    "its source has a regex the inline screen refuses; in a Worker a deadline ends a line that regex hangs",
+                );
+            }
             Err(load_error) => {
                 let first = self
                     .adapters
@@ -262,6 +275,7 @@ impl Host {
     pub(crate) fn start_engine(&mut self, now_ms: f64, adapter_type: &str) -> Option<EngineId> {
         let start_budget = self.options.start_deadline_ms;
         let a = self.adapters.get_mut(adapter_type)?;
+        let config = self.options.engine_config_at(a.placement);
         let id = EngineId(self.next_engine);
         self.next_engine += 1;
         let mut engine = Engine::new(adapter_type, a.placement);
@@ -277,6 +291,7 @@ impl Host {
             placement: a.placement,
             source: a.source.clone(),
             contract_version: a.contract_version.clone(),
+            config,
         });
         self.engines.insert(id, engine);
         Some(id)

@@ -6,6 +6,8 @@ use std::fmt;
 use parsebox_transcript::EntryLimits;
 use serde::{Deserialize, Serialize};
 
+use crate::Placement;
+
 /// Where sandboxed parsers run (the `host` option).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -98,6 +100,15 @@ pub struct EngineConfig {
     pub max_line_bytes: usize,
     /// Most linear memory the engine instance may grow to, in bytes.
     pub max_memory_bytes: u64,
+    /// Whether the engine refuses regex patterns of a catastrophic shape. An engine in a
+    /// Worker has it off: a deadline ends a line its regex hangs, so such a pattern costs that
+    /// line, not the whole parser ([`HostOptions::engine_config_at`]). Absent: on.
+    #[serde(default = "screen_by_default")]
+    pub screen_regexes: bool,
+}
+
+fn screen_by_default() -> bool {
+    true
 }
 
 impl Default for HostOptions {
@@ -238,6 +249,17 @@ impl HostOptions {
             max_source_bytes: self.max_source_bytes,
             max_line_bytes: self.max_line_bytes,
             max_memory_bytes: self.max_memory_bytes,
+            screen_regexes: true,
+        }
+    }
+
+    /// The config of an engine started at `placement`: regexes are screened unless a deadline
+    /// can end the engine (a Worker), where a pattern the screen would refuse runs, and a line
+    /// it hangs is killed and falls back alone.
+    pub fn engine_config_at(&self, placement: Placement) -> EngineConfig {
+        EngineConfig {
+            screen_regexes: placement != Placement::Worker,
+            ..self.engine_config()
         }
     }
 }

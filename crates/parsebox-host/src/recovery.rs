@@ -59,6 +59,20 @@ impl Host {
     /// Under `host: auto`, after an overrun in an inline engine: end it and start the type in
     /// a Worker, replaying every run's journal there.
     pub(crate) fn move_to_worker(&mut self, now_ms: f64, engine: EngineId) {
+        self.move_to_worker_because(
+            now_ms,
+            engine,
+            "it ran over its line budget inline; a Worker can be stopped where the in-engine budget cannot",
+        );
+    }
+
+    /// [`move_to_worker`](Self::move_to_worker), with the reason `status.hostReason` gives.
+    pub(crate) fn move_to_worker_because(
+        &mut self,
+        now_ms: f64,
+        engine: EngineId,
+        because: &'static str,
+    ) {
         let Some(e) = self.engines.get(&engine) else {
             return;
         };
@@ -68,9 +82,7 @@ impl Host {
         let adapter_type = e.adapter_type.clone();
         if let Some(a) = self.adapters.get_mut(&adapter_type) {
             a.placement = Placement::Worker;
-            a.moved_because = Some(
-                "it ran over its line budget inline; a Worker can be stopped where the in-engine budget cannot",
-            );
+            a.moved_because = Some(because);
             a.diag.host.placement_moves += 1;
         }
         self.restart(now_ms, &adapter_type, engine, true);

@@ -322,6 +322,64 @@ fn auto_placement_moves_a_type_after_an_overrun() {
     assert_eq!(text(&sim.parse(run, "d")), "d#1");
 }
 
+/// A source whose regex the inline screen refuses is not refused where a Worker can run it
+/// under a deadline: under `auto` it loads in a Worker (whose engine does not screen), and
+/// parses there; with `host: inline` it is refused with `unsafe_regex`, as nothing could stop
+/// that regex in the page's thread.
+#[test]
+fn a_regex_the_screen_refuses_runs_in_a_worker_instead_of_failing_the_parser() {
+    let mut sim = Sim::new(options(|_| {}));
+    sim.start_mode = StartMode::UnsafeRegex;
+    sim.host
+        .register_source(0.0, "a", "const r = /^(a+)+$/; …", None)
+        .unwrap();
+    sim.pump();
+    let starts: Vec<(Placement, bool)> = sim
+        .log
+        .iter()
+        .filter_map(|c| match c {
+            Command::StartEngine {
+                placement, config, ..
+            } => Some((*placement, config.screen_regexes)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        starts,
+        [(Placement::Inline, true), (Placement::Worker, false)],
+        "screened inline, refused, started again in a Worker without the screen"
+    );
+    let status = sim.host.status("a");
+    assert_eq!(status.state, AdapterState::Ready);
+    assert_eq!(status.placement, Some(Placement::Worker));
+    assert!(status.host_reason.unwrap().contains("regex"));
+    assert_eq!(status.error, None);
+    let run = sim.host.default_run("a").unwrap();
+    let step = sim.host.parse_line(run, "x", TS).unwrap();
+    assert!(matches!(step, LineStep::Deferred { .. }), "{step:?}");
+    sim.pump();
+    sim.step();
+    assert_eq!(sim.late_texts(), ["x#1"]);
+    assert_eq!(sim.host.diagnostics(Some("a")).host.placement_moves, 1);
+
+    // host: worker starts there at once, unscreened.
+    let mut sim = Sim::new(options(|o| o.host = HostPlacement::Worker));
+    sim.start_mode = StartMode::UnsafeRegex;
+    sim.host.register_source(0.0, "a", "…", None).unwrap();
+    sim.pump();
+    assert_eq!(sim.starts, 1);
+    assert_eq!(sim.host.status("a").state, AdapterState::Ready);
+
+    // host: inline refuses it, with the load error.
+    let mut sim = Sim::new(options(|o| o.host = HostPlacement::Inline));
+    sim.start_mode = StartMode::UnsafeRegex;
+    sim.host.register_source(0.0, "a", "…", None).unwrap();
+    sim.pump();
+    let status = sim.host.status("a");
+    assert_eq!(status.state, AdapterState::Failed);
+    assert_eq!(status.error.unwrap().code, "unsafe_regex");
+}
+
 /// An inline engine that traps mid-line: the waiting caller gets the fallback synchronously,
 /// and (under auto) the type continues in a Worker with its journal replayed.
 #[test]

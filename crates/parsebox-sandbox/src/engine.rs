@@ -287,6 +287,7 @@ impl Realm {
             limits.set_recursion_limit(opts.recursion_limit);
         }
         let max_regex = opts.max_regex_source;
+        let shapes = opts.screen_regexes;
         let screen = NativeFunction::from_copy_closure(move |_, args, ctx| {
             let pattern = args.first().cloned().unwrap_or_default().to_string(ctx)?;
             let flags = args.get(1).cloned().unwrap_or_default().to_string(ctx)?;
@@ -295,6 +296,7 @@ impl Realm {
                     &pattern.to_std_string_lossy(),
                     &flags.to_std_string_lossy(),
                     max_regex,
+                    shapes,
                 ) {
                     Ok(()) => JsValue::undefined(),
                     Err(why) => JsValue::from(JsString::from(why.as_str())),

@@ -80,6 +80,12 @@ pub struct SandboxOptions {
     pub max_builtin_string_len: usize,
     /// Longest regex pattern accepted (literal or `RegExp(...)`), in UTF-16 units.
     pub max_regex_source: usize,
+    /// Refuse regex patterns whose shape backtracks catastrophically ([`regex_screen`]): a
+    /// literal fails the load with `unsafe_regex`, a `RegExp(...)` throws. On by default, since
+    /// nothing in the thread can stop a regex once it runs. An engine that runs where a
+    /// deadline can end it (a Worker) turns it off: the pattern runs, and a line it hangs is
+    /// ended by that deadline and falls back, instead of the whole parser being refused.
+    pub screen_regexes: bool,
     /// Longest string a regex may run on, in UTF-16 units.
     pub max_regex_input: usize,
     /// Deepest nesting of a returned value (deeper values fail the line with `bad_return`).
@@ -131,6 +137,7 @@ impl Default for SandboxOptions {
             max_builtin_elements: 1 << 20,
             max_builtin_string_len: 1 << 24,
             max_regex_source: 2048,
+            screen_regexes: true,
             max_regex_input: 4 << 20,
             max_result_depth: 64,
             max_result_values: 200_000,
@@ -256,7 +263,7 @@ impl ParserModule {
                 ),
             ));
         }
-        let prepared = source::prepare(source, options.max_regex_source)?;
+        let prepared = source::prepare(source, options.max_regex_source, options.screen_regexes)?;
         let realm = Realm::new(&prepared, &options).map_err(init_error)?;
         Ok(ParserModule {
             entry: realm.entry,

@@ -51,6 +51,32 @@ fn load_refusals_have_reasons() {
 }
 
 #[test]
+fn an_engine_that_a_deadline_guards_runs_regexes_the_screen_refuses() {
+    // A Worker engine: the literal loads and a `RegExp` of the same shape is built; lines the
+    // pattern handles quickly parse as usual (a hanging one is the Worker deadline's to end).
+    let src = "const r = /^(a+)+$/;\n\
+        export function parseStdoutLine(line, ts) {\n\
+          const q = new RegExp('^(\\\\w+\\\\s?)*$');\n\
+          return [{ kind: 'stdout', ts, text: String(r.test(line)) + ' ' + String(q.test(line)) }];\n\
+        }";
+    let options = SandboxOptions {
+        screen_regexes: false,
+        ..SandboxOptions::default()
+    };
+    let module = ParserModule::load(src, options).unwrap();
+    let mut run = module.new_run().unwrap();
+    let checked = run.parse_line("aaa", "t").unwrap();
+    assert_eq!(checked.entries[0].text(), Some("true true"));
+    // The same source with the screen on (inline) is refused at load.
+    assert_eq!(
+        ParserModule::load(src, SandboxOptions::default())
+            .unwrap_err()
+            .code,
+        "unsafe_regex"
+    );
+}
+
+#[test]
 fn conversion_matches_json_stringify() {
     let src = "export function parseStdoutLine(line, ts) { return eval0(line); }\n\
         function eval0(w) {\n\

@@ -10,7 +10,6 @@ export class Executor {
   // What the core's callbacks reach: the engines of this thread, and their memory cap. Kept
   // apart from the executor so the core (which holds the callbacks) does not hold itself.
   #local = { inline: new Map(), maxMemoryBytes: 0 }; // inline: engine id -> { instance, type }
-  #config; // the engine config JSON every engine starts with
   #after; // called after every report to the core (the registry performs what follows)
   #workers = new Map(); // engine id -> Worker
   #timer = null;
@@ -20,10 +19,9 @@ export class Executor {
     this.#after = after;
   }
 
-  /** Binds the core; `configJson` is what every engine starts with. */
+  /** Binds the core; `configJson` is the engines' config (each start brings its own). */
   attach(core, configJson) {
     this.#core = core;
-    this.#config = configJson;
     this.#local.maxMemoryBytes = JSON.parse(configJson).maxMemoryBytes;
   }
 
@@ -49,7 +47,7 @@ export class Executor {
   perform(command) {
     switch (command.kind) {
       case "startWorker":
-        this.#startWorker(command.engine, command.source, this.#config);
+        this.#startWorker(command.engine, command.source, command.config);
         break;
       case "send": {
         // The ops frame is a fresh buffer: transferred, not copied.

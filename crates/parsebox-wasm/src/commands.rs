@@ -14,11 +14,13 @@ use serde::Serialize;
 pub(crate) enum JsCommand {
     /// Fetch the type's source and answer with `handleLoadResult(type, token, …)`.
     Load { adapter_type: String, token: u64 },
-    /// Start a Worker engine with this source; answer with `handleEngineStarted`.
+    /// Start a Worker engine with this source and engine config (JSON); answer with
+    /// `handleEngineStarted`.
     StartWorker {
         engine: u64,
         adapter_type: String,
         source: String,
+        config: String,
     },
     /// Post the engine's ops frame (`takeOps(engine)`) to the Worker engine.
     Send { engine: u64 },

@@ -136,13 +136,16 @@ impl Shared {
                     adapter_type,
                     placement,
                     source,
+                    config,
                     ..
                 } => {
                     self.placements.insert(engine, placement);
+                    // Serialising a struct of numbers and a bool cannot fail.
+                    let config = serde_json::to_string(&config).unwrap_or_default();
                     match placement {
                         Placement::Builtin => self.start_builtin(now(), engine, &adapter_type),
                         Placement::Inline => {
-                            let result = self.start_inline(engine, &adapter_type, source);
+                            let result = self.start_inline(engine, &adapter_type, source, &config);
                             self.host.handle_engine_started(now(), engine, result);
                         }
                         Placement::Worker => match source {
@@ -150,6 +153,7 @@ impl Shared {
                                 engine: engine.0,
                                 adapter_type,
                                 source,
+                                config,
                             }),
                             None => self.host.handle_engine_started(
                                 now(),
@@ -241,11 +245,12 @@ impl Shared {
         engine: EngineId,
         adapter_type: &str,
         source: Option<String>,
+        config: &str,
     ) -> Result<String, LoadError> {
         let source = source.unwrap_or_default();
         let text = self
             .executor
-            .start_inline(engine.0 as f64, adapter_type, &source, &self.engine_config)
+            .start_inline(engine.0 as f64, adapter_type, &source, config)
             .map_err(|e| LoadError::new("engine_fault", describe(&e)))?;
         serde_json::from_str::<Result<String, LoadError>>(&text).unwrap_or_else(|e| {
             Err(LoadError::new(

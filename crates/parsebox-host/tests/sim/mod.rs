@@ -31,6 +31,9 @@ pub enum StartMode {
     Manual,
     /// Report this load error.
     Fail(LoadError),
+    /// A source with a regex of a catastrophic shape: `unsafe_regex` from an engine whose
+    /// config screens regexes, a good start from one that does not.
+    UnsafeRegex,
 }
 
 pub struct SimEngine {
@@ -151,7 +154,10 @@ impl Sim {
                     token,
                 } => self.loads.push((adapter_type, token)),
                 Command::StartEngine {
-                    engine, placement, ..
+                    engine,
+                    placement,
+                    config,
+                    ..
                 } => {
                     self.starts += 1;
                     self.engines.insert(
@@ -166,7 +172,17 @@ impl Sim {
                         },
                     );
                     match self.start_mode.clone() {
-                        StartMode::Ok => self.host.handle_engine_started(
+                        StartMode::UnsafeRegex if config.screen_regexes => {
+                            self.host.handle_engine_started(
+                                self.now,
+                                engine,
+                                Err(LoadError::new(
+                                    "unsafe_regex",
+                                    "regex literal /^(a+)+$/ refused",
+                                )),
+                            );
+                        }
+                        StartMode::Ok | StartMode::UnsafeRegex => self.host.handle_engine_started(
                             self.now,
                             engine,
                             Ok("createStdoutParser".into()),

@@ -47,9 +47,13 @@ pub(crate) struct Prepared {
 /// # Errors
 /// The first check that fails: `imports`, `unsafe_regex`, `syntax_error`, `top_level_await` or
 /// `unsupported_module`.
-pub(crate) fn prepare(src: &str, max_regex_source: usize) -> Result<Prepared, LoadError> {
+pub(crate) fn prepare(
+    src: &str,
+    max_regex_source: usize,
+    screen_regexes: bool,
+) -> Result<Prepared, LoadError> {
     let toks = tokenizer::tokenize(src);
-    match static_checks::scan(src, &toks, max_regex_source)? {
+    match static_checks::scan(src, &toks, max_regex_source, screen_regexes)? {
         Shape::CommonJs => commonjs::prepare(src),
         Shape::EsModule => es_module::prepare(src, &toks),
     }

@@ -90,12 +90,12 @@ mod tests {
 
     #[test]
     fn syntax_errors_point_into_the_original() {
-        let e = prepare("module.exports = {\n  a: 1,\n  b: ]\n};", 1000).unwrap_err();
+        let e = prepare("module.exports = {\n  a: 1,\n  b: ]\n};", 1000, true).unwrap_err();
         assert_eq!(e.code, "syntax_error");
         assert_eq!(e.line, Some(3), "{e}");
-        let e = prepare("export function f() {\n  return )\n}", 1000).unwrap_err();
+        let e = prepare("export function f() {\n  return )\n}", 1000, true).unwrap_err();
         assert_eq!((e.line, e.column), (Some(2), Some(10)), "{e}");
-        let e = prepare("var x = );", 1000).unwrap_err();
+        let e = prepare("var x = );", 1000, true).unwrap_err();
         assert_eq!((e.line, e.column), (Some(1), Some(9)), "{e}");
     }
 }

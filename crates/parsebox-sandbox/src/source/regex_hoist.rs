@@ -152,7 +152,7 @@ mod tests {
             const a = /^x(\\d+)/i.exec(l); const b = /y/g.test(l); const c = l.replace(/\\s+/g, ' ');\n\
             const d = l.split(/,/); const e = /z/; const f = l.match(/w/y); const g = /^x(\\d+)/i.test(l);\n\
             return [a, b, c, d, e, f, g, /q/.exec(l) / 2, l.replace(/[/]/, \"/\")]; }";
-        let p = prepare(src, 1000).unwrap();
+        let p = prepare(src, 1000, true).unwrap();
         let s = &p.script;
         // Hoisted: exec/test receivers without g/y, and String-method arguments without y;
         // identical literals share one object.
@@ -172,6 +172,7 @@ mod tests {
         let p = prepare(
             "export function parseStdoutLine(l) { const __parsebox_re0 = 1; return /a/.test(l); }",
             1000,
+            true,
         )
         .unwrap();
         assert!(!p.script.contains("var __parsebox_re"), "{}", p.script);

@@ -13,7 +13,12 @@ use crate::{LoadError, LoadErrorCode};
 ///
 /// # Errors
 /// `imports` at the first import, `unsafe_regex` at the first refused regex literal.
-pub(super) fn scan(src: &str, toks: &[Token], max_regex_source: usize) -> Result<Shape, LoadError> {
+pub(super) fn scan(
+    src: &str,
+    toks: &[Token],
+    max_regex_source: usize,
+    screen_regexes: bool,
+) -> Result<Shape, LoadError> {
     let text = |t: &Token| src.get(t.start..t.end).unwrap_or("");
     let is_punct = |t: Option<&Token>, p: u8| t.is_some_and(|t| t.kind == Kind::Punct(p));
     let mut shape = Shape::CommonJs;
@@ -51,7 +56,7 @@ pub(super) fn scan(src: &str, toks: &[Token], max_regex_source: usize) -> Result
                     .get(t.start + 1..flags_at.saturating_sub(1))
                     .unwrap_or("");
                 let flags = src.get(flags_at..t.end).unwrap_or("");
-                if let Err(why) = screen_pattern(body, flags, max_regex_source) {
+                if let Err(why) = screen_pattern(body, flags, max_regex_source, screen_regexes) {
                     return Err(err(
                         LoadErrorCode::UnsafeRegex,
                         format!("regex literal {} refused: {why}", text(t)),
@@ -82,9 +87,9 @@ mod tests {
             ("export * from 'x';", "imports"),
             ("export const x = await 1;", "top_level_await"),
         ] {
-            let e = prepare(src, 1000).unwrap_err();
+            let e = prepare(src, 1000, true).unwrap_err();
             assert_eq!(e.code, code, "{src}: {e}");
         }
-        assert!(prepare("obj.require('x'); module.exports = {}", 1000).is_ok());
+        assert!(prepare("obj.require('x'); module.exports = {}", 1000, true).is_ok());
     }
 }
