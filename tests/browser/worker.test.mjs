@@ -52,14 +52,15 @@ const server = await serve(repo, {
     registry.dispose();
     return out;
   };
-  window.runAuto = async (source, lines, waitReady = false) => {
-    const registry = new ParserRegistry({ host: "auto", loadSource: null, lineBudgetMs: 50, hardDeadlineMs: 100 });
+  // waitReady: a parser that loads in a Worker is ready later; oneChunk: every line in one push.
+  window.runAuto = async (source, lines, { waitReady = false, oneChunk = false, options = {} } = {}) => {
+    const registry = new ParserRegistry({ host: "auto", loadSource: null, lineBudgetMs: 50, hardDeadlineMs: 100, ...options });
     registry.registerSource("h", source);
-    if (waitReady) await registry.idle(); // a parser that loads in a Worker is ready later
+    if (waitReady) await registry.idle();
     const builder = new TranscriptBuilder(registry, "h");
     const statuses = [];
-    for (const line of lines) {
-      builder.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: line + "\\n" });
+    for (const chunk of oneChunk ? [lines.join("\\n")] : lines) {
+      builder.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: chunk + "\\n" });
       await new Promise((r) => setTimeout(r, 0));
       statuses.push(registry.status("h").host);
     }
@@ -174,8 +175,32 @@ test("auto host: a parser moves to the worker after its first budget overrun inl
   assert.deepEqual(shown, ["one #1", "error for attack", "two #2", "error for attack", "three #3"], JSON.stringify(out));
 });
 
+test("auto host: a push whose lines together pass callBudgetMs moves the type to the worker, which answers the rest with the run's state", async () => {
+  // Each line does honest work well under its 50 ms budget; 40 of them in one push pass a
+  // 5 ms call budget, so the push ends early on the page's thread.
+  const source = `let n = 0;
+export function createStdoutParser() {
+  return {
+    parseLine(line, ts) {
+      let s = 0;
+      for (let i = 0; i < 20000; i++) s += i % 7;
+      n++;
+      return [{ kind: "stdout", ts, text: line + " #" + n }];
+    },
+    reset() {},
+  };
+}`;
+  const lines = Array.from({ length: 40 }, (_, i) => `l${i}`);
+  const out = await page.evaluate(([s, ls]) => window.runAuto(s, ls, { oneChunk: true, options: { callBudgetMs: 5 } }), [source, lines]);
+  assert.deepEqual(out.statuses, ["worker"], JSON.stringify(out));
+  assert.match(out.reason ?? "", /callBudgetMs/, JSON.stringify(out));
+  assert.equal(out.counters.callOverruns, 1, JSON.stringify(out.counters));
+  // Every line parsed once, in order, by the one parser state: nothing generic, nothing lost.
+  assert.deepEqual(out.texts, lines.map((l, i) => `${l} #${i + 1}`));
+});
+
 test("auto host: a parser whose regex the inline screen refuses loads in the worker, and only the line it hangs falls back", async () => {
-  const out = await page.evaluate((s) => window.runAuto(s, ["one", "attack", "two"], true), hostile.regex_literal_catastrophic);
+  const out = await page.evaluate((s) => window.runAuto(s, ["one", "attack", "two"], { waitReady: true }), hostile.regex_literal_catastrophic);
   assert.deepEqual(out.statuses, ["worker", "worker", "worker"], JSON.stringify(out));
   assert.match(out.reason ?? "", /regex/, JSON.stringify(out));
   const shown = out.texts.map((t) => (t.startsWith("Chat transcript error: ") ? `error for ${t.split("Falling back for line: ")[1]}` : t));

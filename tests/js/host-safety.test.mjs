@@ -202,6 +202,27 @@ test("the clock decides: one long native step inline is counted, its answer kept
   registry.dispose();
 });
 
+test("a budget above the line: a push whose lines together pass callBudgetMs is counted once, and nothing is lost", () => {
+  // Each line's work stays far under its own budget; 30 lines in one push pass a 1 ms call
+  // budget. Inline (Node's only host) can only count it: every line is still parsed.
+  const registry = new ParserRegistry({ loadSource: null, lineBudgetMs: 5000, callBudgetMs: 1 });
+  registry.registerSource("busy", "let n = 0; export function parseStdoutLine(line, ts) { let s = 0; for (let i = 0; i < 5000; i++) s += i % 7; n++; return [{ kind: 'system', ts, text: line + ' #' + n }]; }");
+  const builder = new TranscriptBuilder(registry, "busy");
+  builder.push({ ts: "t", stream: "stdout", chunk: "first\n" }); // the run's start: not counted
+  const lines = Array.from({ length: 30 }, (_, i) => `l${i}`);
+  builder.push({ ts: "t", stream: "stdout", chunk: lines.join("\n") + "\n" });
+  assert.equal(registry.diagnostics("busy").host.callOverruns, 1, "once per call");
+  assert.equal(registry.diagnostics("busy").host.clockOverruns, 0, "no line was over its own budget");
+  builder.push({ ts: "t", stream: "stdout", chunk: lines.join("\n") + "\n" });
+  assert.equal(registry.diagnostics().host.callOverruns, 2, "a new call, a new sum (and the registry-wide total adds it)");
+  assert.equal(builder.entries().length, 61);
+  assert.equal(builder.entries().at(-1).text, "l29 #61");
+  assert.equal(registry.status("busy").host, "inline");
+  assert.throws(() => new ParserRegistry({ loadSource: null, callBudgetMs: 1e308 }), ParseboxOptionsError);
+  builder.dispose();
+  registry.dispose();
+});
+
 test("a line over budget falls back alone and the parser carries on", () => {
   const registry = new ParserRegistry({ loadSource: null, lineBudgetMs: 50 });
   registry.registerSource("spin", "export function parseStdoutLine(line, ts) { if (line === 'spin') { for (;;) {} } return [{ kind: 'system', ts, text: line }]; }");

@@ -90,6 +90,10 @@ pub(crate) struct Adapter {
     /// same way (a re-render's fresh run, or the default run).
     pub(crate) memo: Memo,
     pub(crate) diag: Diagnostics,
+    /// Time the type's inline engine spent in the page's current call
+    /// ([`Host::begin_call`](crate::Host::begin_call)), and whether it passed the call budget.
+    pub(crate) call_ms: f64,
+    pub(crate) call_over: bool,
 }
 
 impl Adapter {
@@ -111,6 +115,8 @@ impl Adapter {
             starts_without_progress: 0,
             memo: Memo::default(),
             diag: Diagnostics::default(),
+            call_ms: 0.0,
+            call_over: false,
         }
     }
 

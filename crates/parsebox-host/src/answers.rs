@@ -103,32 +103,59 @@ impl Host {
         answers: Vec<(Seq, LineOutcome)>,
         elapsed_ms: f64,
     ) -> Vec<Answered> {
-        // Over budget by the clock, with live lines only: a replay or a run start is the
-        // engine's own work, under budgets of its own. The type is taken before the answers
-        // are handled, which may end the engine.
+        // Only live lines count: a replay or a run start is the engine's own work, under
+        // budgets of its own. Decided before the answers are handled, which may end the engine.
         let budget_ms = self.options.line_budget_ms;
-        let slow_type = self
+        let timed = self
             .engines
             .get(&engine)
             .filter(|e| e.placement == Placement::Inline && !e.last_batch_started_run)
-            .filter(|e| {
+            .and_then(|e| {
                 let owed = || e.in_flight.iter().take(answers.len());
                 let live = owed().count();
                 #[allow(clippy::cast_precision_loss)]
                 let over = elapsed_ms > budget_ms * live as f64;
-                live > 0 && !owed().any(|f| f.replay) && over
-            })
-            .map(|e| e.adapter_type.clone());
+                (live > 0 && !owed().any(|f| f.replay)).then(|| (e.adapter_type.clone(), over))
+            });
         let out = self.handle_answers(now_ms, engine, answers);
-        if let Some(adapter_type) = slow_type {
-            if let Some(a) = self.adapters.get_mut(&adapter_type) {
-                a.diag.host.clock_overruns += 1;
-            }
-            if self.options.host == HostPlacement::Auto {
+        let Some((adapter_type, line_over)) = timed else {
+            return out;
+        };
+        let call_budget_ms = self.options.call_budget_ms;
+        let Some(a) = self.adapters.get_mut(&adapter_type) else {
+            return out;
+        };
+        // Over the lines' budget by the clock; or the page's call, summed, over its budget.
+        a.call_ms += elapsed_ms;
+        let call_over = !a.call_over && a.call_ms > call_budget_ms;
+        if line_over {
+            a.diag.host.clock_overruns += 1;
+        }
+        if call_over {
+            a.call_over = true;
+            a.diag.host.call_overruns += 1;
+        }
+        if self.options.host == HostPlacement::Auto {
+            if line_over {
                 self.move_to_worker(now_ms, engine);
+            } else if call_over {
+                self.move_to_worker_because(
+                    now_ms,
+                    engine,
+                    "one call of the page spent more than callBudgetMs in its parser inline; in a Worker the rest of the work is off the page's thread",
+                );
             }
         }
         out
+    }
+
+    /// The page begins a call (a push, a rebuild, a `parseLine`): the time each type's inline
+    /// engine spends from here is summed against `callBudgetMs`.
+    pub fn begin_call(&mut self) {
+        for a in self.adapters.values_mut() {
+            a.call_ms = 0.0;
+            a.call_over = false;
+        }
     }
 
     /// Settles line `seq` of `run` with `outcome`: the one path every answered line takes.

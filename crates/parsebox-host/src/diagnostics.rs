@@ -53,6 +53,9 @@ pub struct HostCounters {
     /// Calls into an inline engine that took longer than their lines' budget by the host's
     /// clock (whatever the engine's own budget saw).
     pub clock_overruns: u64,
+    /// Calls of the page (a push, a rebuild) that spent more than `callBudgetMs` in the type's
+    /// inline engine, summed over their lines.
+    pub call_overruns: u64,
     /// Lines shown provisionally and settled later ([`Command::LateAnswer`](crate::Command::LateAnswer)).
     pub late_answers: u64,
     /// Answers ignored: from an ended engine, for a dropped run, out of order or duplicated.
@@ -122,8 +125,11 @@ impl Diagnostics {
         h.replayed_lines += o.replayed_lines;
         h.state_lost += o.state_lost;
         h.placement_moves += o.placement_moves;
+        h.clock_overruns += o.clock_overruns;
+        h.call_overruns += o.call_overruns;
         h.late_answers += o.late_answers;
         h.stale_answers += o.stale_answers;
         h.lines_pending += o.lines_pending;
+        h.memo_answers += o.memo_answers;
     }
 }

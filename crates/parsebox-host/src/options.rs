@@ -56,6 +56,11 @@ pub struct HostOptions {
     /// How long a Worker engine may spend on one line, from its `began` report, before the core
     /// ends it. At least `line_budget_ms`.
     pub hard_deadline_ms: f64,
+    /// Most time one call of the page (a `push`, a `rebuild`, a `parseLine`) may spend in one
+    /// type's inline engine, by the host's clock, summed over its lines: a chunk of lines each
+    /// just under the line budget is caught here. Past it `callOverruns` is counted and, under
+    /// `host: auto`, the type moves to a Worker, which answers the call's remaining lines.
+    pub call_budget_ms: f64,
     /// The in-engine budget of module initialisation (passed on by the executor).
     pub init_budget_ms: f64,
     /// How long a Worker engine may take from `StartEngine` to its `started` report.
@@ -116,6 +121,7 @@ impl Default for HostOptions {
         Self {
             line_budget_ms: 50.0,
             hard_deadline_ms: 100.0,
+            call_budget_ms: 100.0,
             init_budget_ms: 200.0,
             start_deadline_ms: 10_000.0,
             replay_deadline_ms: 30_000.0,
@@ -199,6 +205,7 @@ impl HostOptions {
     pub fn validate(&self) -> Result<(), OptionsError> {
         duration("lineBudgetMs", self.line_budget_ms)?;
         duration("hardDeadlineMs", self.hard_deadline_ms)?;
+        duration("callBudgetMs", self.call_budget_ms)?;
         duration("initBudgetMs", self.init_budget_ms)?;
         duration("startDeadlineMs", self.start_deadline_ms)?;
         duration("replayDeadlineMs", self.replay_deadline_ms)?;

@@ -402,6 +402,55 @@ fn an_inline_trap_answers_the_caller_and_moves_the_type() {
     );
 }
 
+/// A budget above the line: one call of the page (a push of many lines) whose lines each stay
+/// under the line budget but together pass `callBudgetMs` is counted once per call; under
+/// `auto` the type moves to a Worker, which answers the call's remaining lines.
+#[test]
+fn a_call_over_its_budget_in_sum_moves_the_rest_of_its_lines_off_the_thread() {
+    for (placement, moves) in [(HostPlacement::Auto, true), (HostPlacement::Inline, false)] {
+        let mut sim = Sim::with_parser(options(|o| o.host = placement), "a");
+        let run = sim.host.default_run("a").unwrap();
+        assert_eq!(text(&sim.parse(run, "first")), "first#1", "the run's start");
+        // Each line takes 30 ms of the page's time: under the 50 ms line budget.
+        let line = |sim: &mut Sim, l: &str| -> bool {
+            match sim.host.parse_line(run, l, TS).unwrap() {
+                LineStep::RunNow { engine, seq, .. } => {
+                    let answer = vec![(seq, Ok(serde_json::json!([])))];
+                    sim.host
+                        .handle_inline_answers(sim.now, engine, answer, 30.0);
+                    sim.pump();
+                    true
+                }
+                LineStep::Deferred { .. } => false,
+                LineStep::Answered(_) => panic!("a parsed line is not answered generically"),
+            }
+        };
+        sim.host.begin_call();
+        let inline: Vec<bool> = (0..6).map(|i| line(&mut sim, &format!("l{i}"))).collect();
+        let d = sim.host.diagnostics(Some("a"));
+        assert_eq!(d.host.call_overruns, 1, "{placement:?}: once per call");
+        assert_eq!(d.host.clock_overruns, 0, "no line was over its own budget");
+        if moves {
+            // 4 × 30 ms passed 100 ms: the rest of the call went to the Worker.
+            assert_eq!(inline, [true, true, true, true, false, false]);
+            assert_eq!(sim.host.status("a").placement, Some(Placement::Worker));
+            assert!(sim
+                .host
+                .status("a")
+                .host_reason
+                .unwrap()
+                .contains("callBudgetMs"));
+        } else {
+            assert_eq!(inline, [true; 6]);
+            assert_eq!(sim.host.status("a").placement, Some(Placement::Inline));
+            // A new call starts a new sum.
+            sim.host.begin_call();
+            assert!(line(&mut sim, "next"));
+            assert_eq!(sim.host.diagnostics(Some("a")).host.call_overruns, 1);
+        }
+    }
+}
+
 /// The clock decides: an inline call that answered correctly but took longer than its line's
 /// budget (work the engine's own counters cannot see: a getter, a Proxy trap, one long native
 /// step) is counted, keeps its answer, and under `auto` moves the type to a Worker.

@@ -115,6 +115,14 @@ export interface ParserRegistryOptions {
    * replays the run's earlier lines.
    */
   hardDeadlineMs?: number;
+  /**
+   * Most time one call (a `push`, `finish`, `rebuild` or `parseLine`) may spend in one type's
+   * parser in this thread, summed over its lines, in milliseconds (default 100): a chunk of
+   * lines each just under `lineBudgetMs` is caught here. Past it `diagnostics().host.callOverruns`
+   * counts it and, under `host: "auto"`, the type moves to the worker host, which answers the
+   * call's remaining lines later. `"inline"` can only count it.
+   */
+  callBudgetMs?: number;
   /** Most entries one line may produce. */
   maxEntriesPerLine?: number;
   /** Longest string in an entry, in UTF-8 bytes. */

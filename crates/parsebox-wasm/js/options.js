@@ -5,6 +5,7 @@ import { ParseboxOptionsError } from "./errors.js";
 export const OPTION_TYPES = {
   lineBudgetMs: "number",
   hardDeadlineMs: "number",
+  callBudgetMs: "number",
   initBudgetMs: "number",
   maxSourceBytes: "number",
   maxLineBytes: "number",

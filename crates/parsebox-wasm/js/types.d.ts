@@ -340,6 +340,11 @@ placementMoves: number,
  */
 clockOverruns: number, 
 /**
+ * Calls of the page (a push, a rebuild) that spent more than `callBudgetMs` in the type's
+ * inline engine, summed over their lines.
+ */
+callOverruns: number, 
+/**
  * Lines shown provisionally and settled later ([`Command::LateAnswer`](crate::Command::LateAnswer)).
  */
 lateAnswers: number, 

@@ -233,6 +233,7 @@ impl TranscriptBuilderCore {
                 format!("invalid chunk: {e} (expected {{ts, stream: \"stdout\"|\"stderr\"|\"system\", chunk}})"),
             )
         })?;
+        self.begin_call();
         let change = self.inner.push_change(&chunk);
         self.changed(change, false)
     }
@@ -254,6 +255,7 @@ impl TranscriptBuilderCore {
         let stream: Stream = serde_json::from_value(serde_json::Value::from(stream))
             .map_err(|e| into_error("ParseboxChunkError", format!("invalid chunk stream: {e}")))?;
         let seq = seq.filter(|s| s.is_finite() && *s >= 0.0).map(|s| s as u64);
+        self.begin_call();
         let change = self.inner.push_utf16(ts, stream, units, seq);
         self.changed(change, false)
     }
@@ -275,6 +277,7 @@ impl TranscriptBuilderCore {
     /// Flushes the pending partial line and ends the timeline's run (calls still pending
     /// become unanswered); same result shape as `push`.
     pub fn finish(&mut self) -> Result<js_sys::JsString, JsValue> {
+        self.begin_call();
         let changed = self.inner.finish();
         self.changed(PushChange::from_range(changed), true)
     }
@@ -283,6 +286,7 @@ impl TranscriptBuilderCore {
     /// the timeline from it; returns `{"from":0,"length":n,"entries":[…]}` (no `timeline`:
     /// `timeline()` gives the rebuilt one whole).
     pub fn rebuild(&mut self) -> Result<js_sys::JsString, JsValue> {
+        self.begin_call();
         self.inner.rebuild();
         let all = self.inner.entries();
         let base = self.window_base();
@@ -325,6 +329,14 @@ impl TranscriptBuilderCore {
     /// What the builder holds and has let go of (`BuilderCounts` as JSON).
     pub fn counts(&self) -> Result<String, JsValue> {
         to_json(&self.inner.counts())
+    }
+
+    /// Tells the core a call of the page begins: the parser time of what follows is summed
+    /// against the registry's `callBudgetMs`.
+    fn begin_call(&self) {
+        if let Ok(mut s) = self.inner.parser().core.enter() {
+            s.host.begin_call();
+        }
     }
 
     /// The run index of the window's first entry (entries before it were dropped).

@@ -103,6 +103,7 @@ impl HostCore {
     }
 
     fn line_json(shared: &mut Shared, run: RunId, line: &str, ts: &str) -> Result<String, JsValue> {
+        shared.host.begin_call();
         let (entries, late) = shared.parse_line(run, line, ts).map_err(host_error)?;
         to_json(&LineResult {
             entries: &entries,

@@ -10,6 +10,7 @@ use serde::Deserialize;
 pub(crate) struct RegistryOptions {
     line_budget_ms: Option<f64>,
     hard_deadline_ms: Option<f64>,
+    call_budget_ms: Option<f64>,
     init_budget_ms: Option<f64>,
     max_source_bytes: Option<usize>,
     max_line_bytes: Option<usize>,
@@ -36,6 +37,9 @@ impl RegistryOptions {
         o.hard_deadline_ms = self
             .hard_deadline_ms
             .unwrap_or((2.0 * o.line_budget_ms).min(parsebox_host::MAX_DURATION_MS));
+        if let Some(v) = self.call_budget_ms {
+            o.call_budget_ms = v;
+        }
         if let Some(v) = self.init_budget_ms {
             o.init_budget_ms = v;
         }
