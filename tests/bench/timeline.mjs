@@ -5,6 +5,12 @@
 //
 //   node tests/bench/timeline.mjs [--pkg DIR] [--lines 100000] [--trials 5] [--chunk 4096] [--window N]
 //
+// Instruction counts (load-independent, for a shared machine): run one child under callgrind
+// twice, with --warmups 1 and --warmups 2; the difference is one warm run's instructions:
+//
+//   valgrind --tool=callgrind --callgrind-out-file=/dev/null --smc-check=all-non-file \
+//     node --single-threaded tests/bench/timeline.mjs --child with --lines 20000 --warmups 2
+//
 // With --window N both builders keep a window of the latest N chunks (`maxChunks`), as a live
 // view does.
 //
@@ -34,6 +40,7 @@ const trials = Number(arg("trials", 5));
 const chunkSize = Number(arg("chunk", 4096));
 const windowChunks = arg("window", null);
 const child = arg("child", null); // "with" | "without": one trial in this process
+const warmups = Number(arg("warmups", 1)); // child only: untimed runs before the timed one
 
 let pb;
 let source;
@@ -76,7 +83,9 @@ if (child !== null) {
   pb.initSync({ module: readFileSync(join(pkgDir, "parsebox_wasm_bg.wasm")), engine: readFileSync(join(pkgDir, "parsebox_engine.wasm")) });
   source = readFileSync(join(here, "hermes-parser.js"), "utf8");
   chunks = chunkLog(hermesLog(lines), chunkSize);
-  run(child === "with"); // warm-up: compiled code paths, grown memories
+  // Warm-up: compiled code paths, grown memories. Under callgrind, the instructions of one
+  // warm run are the difference between --warmups 2 and --warmups 1 (see the header).
+  for (let w = 0; w < warmups; w++) run(child === "with");
   console.log(JSON.stringify({ ...run(child === "with"), chunks: chunks.length }));
   process.exit(0);
 }
