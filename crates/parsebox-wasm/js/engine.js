@@ -126,7 +126,7 @@ export class EngineInstance {
   /**
    * Loads the parser source with the host's engine config (JSON `EngineConfig`).
    * @param {string} source The `ui-parser.js` text.
-   * @param {string} configJson `{"lineBudgetMs","initBudgetMs","maxSourceBytes","maxLineBytes","maxMemoryBytes"}`.
+   * @param {string} configJson `{"lineBudgetMs","initBudgetMs","maxSourceBytes","maxLineBytes","maxMemoryBytes","screenRegexes"?}`.
    * @returns {string} JSON of `Result<entryPoint, LoadError>`: `{"Ok":"createStdoutParser"}` or
    *   `{"Err":{"code","message","line","column"}}`.
    */

@@ -19,7 +19,8 @@ use crate::{describe, now_ms};
 /// What a `HostCore` and its builders share.
 pub(crate) struct Shared {
     pub(crate) host: Host,
-    /// The engine config every engine starts with, as JSON.
+    /// The registry's engine config, as JSON: what the JS executor sizes engine memories by.
+    /// Each engine starts with the config its `StartEngine` command carries (per placement).
     pub(crate) engine_config: String,
     /// The JS executor: engine instances of this thread live behind it.
     executor: EngineExecutor,
