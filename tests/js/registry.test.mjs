@@ -254,6 +254,21 @@ test("TranscriptBuilder builds incrementally and rebuilds when the parser become
   registry.dispose();
 });
 
+test("a rebuild after finish() keeps the last partial line (the parser became ready after the run ended)", () => {
+  const registry = new ParserRegistry({ loadSource: null });
+  const builder = new TranscriptBuilder(registry, "hermes");
+  builder.push({ ts: "t1", stream: "stdout", chunk: "┊ $ ls /tmp\n┊ [done] $ ls /tmp — a b  0.3s\nbye" });
+  const end = builder.finish();
+  assert.deepEqual(end.entries.map((e) => e.text), ["bye"]);
+  registry.registerSource("hermes", HERMES);
+  const rebuilt = builder.rebuild();
+  assert.deepEqual(rebuilt.map((e) => e.kind), ["tool_call", "tool_result", "assistant"]);
+  assert.equal(rebuilt[2].text, "bye");
+  assert.deepEqual(builder.timeline().map((i) => i.type), ["tool_call", "assistant"]);
+  builder.dispose();
+  registry.dispose();
+});
+
 test("an engine that traps takes down only its adapter: other types answer, no line is lost", () => {
   // A parser that keeps 64 MiB on its first line: its engine instance (32 MiB at most) runs
   // out of memory and traps.

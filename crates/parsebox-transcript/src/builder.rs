@@ -256,7 +256,17 @@ pub struct TranscriptBuilder<P> {
     /// With `track_lines`: for each chunk ingested since the last rebuild, the index of the
     /// first item (unit) it could complete.
     chunk_starts: Vec<usize>,
+    /// Where [`TranscriptBuilder::finish`] parsed a last, partial line: after how many chunks
+    /// (numbered from the run's first), and the held-back text it completed that line with,
+    /// so a rebuild parses that line again at the same point.
+    finishes: Vec<FinishPoint>,
     generation: u64,
+}
+
+/// A `finish()` that parsed the partial line: see [`TranscriptBuilder::rebuild`].
+struct FinishPoint {
+    after_chunks: u64,
+    tail: String,
 }
 
 impl<P: LineParser> TranscriptBuilder<P> {
@@ -278,6 +288,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             items: Vec::new(),
             later: HashMap::new(),
             chunk_starts: Vec::new(),
+            finishes: Vec::new(),
             generation: 0,
         }
     }
@@ -558,26 +569,40 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// Ends the run: a non-empty pending partial line is parsed as a full line with the last
     /// chunk's ts. Returns the range of entries that changed.
     pub fn finish(&mut self) -> Range<usize> {
-        let start = self.entries.len();
-        let mut first_changed = start;
+        let mut first_changed = self.entries.len();
+        let mut tail = String::new();
         if self.pending_high.take().is_some() {
-            self.pending.push('\u{fffd}');
+            tail.push('\u{fffd}');
         }
         if !self.pending_bytes.is_empty() {
             let bytes = std::mem::take(&mut self.pending_bytes);
-            self.pending.push_str(&String::from_utf8_lossy(&bytes));
+            tail.push_str(&String::from_utf8_lossy(&bytes));
         }
-        let pending = std::mem::take(&mut self.pending);
-        let line = js_trim(&pending);
-        if !line.is_empty() {
-            let ts = self.last_ts.clone().unwrap_or_default();
-            self.parse_and_append(line, &ts, &mut first_changed);
+        if self.finish_line(&tail, &mut first_changed) {
+            let after_chunks = self.counts.dropped_chunks + self.chunks.len() as u64;
+            self.finishes.push(FinishPoint { after_chunks, tail });
         }
         first_changed..self.entries.len()
     }
 
+    /// Completes the pending partial line with `tail` and parses it with the last chunk's ts,
+    /// unless it is blank. Returns whether a line was parsed.
+    fn finish_line(&mut self, tail: &str, first_changed: &mut usize) -> bool {
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.push_str(tail);
+        let line = js_trim(&pending);
+        if line.is_empty() {
+            return false;
+        }
+        let ts = self.last_ts.clone().unwrap_or_default();
+        self.parse_and_append(line, &ts, first_changed);
+        true
+    }
+
     /// Starts over with a (possibly new) parser: resets it and re-parses every retained chunk.
-    /// Needs [`TranscriptOptions::retain_chunks`]; without it only the entries are cleared.
+    /// A line that [`TranscriptBuilder::finish`] parsed is parsed again at the same point, so
+    /// a rebuild after the run ended keeps its last line. Needs
+    /// [`TranscriptOptions::retain_chunks`]; without it only the entries are cleared.
     pub fn rebuild(&mut self) {
         self.parser.reset();
         self.entries.clear();
@@ -590,12 +615,22 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.later.clear();
         self.chunk_starts.clear();
         self.generation += 1;
+        let first = self.counts.dropped_chunks;
+        // A finish before the window's first chunk ended a line whose entries left with it.
+        self.finishes.retain(|f| f.after_chunks > first);
+        let finishes = std::mem::take(&mut self.finishes);
         let chunks = std::mem::take(&mut self.chunks);
         let mut ignored = 0;
-        for chunk in &chunks {
+        let mut next = finishes.iter().peekable();
+        for (k, chunk) in chunks.iter().enumerate() {
             self.ingest(chunk, &mut ignored);
+            let done = first + k as u64 + 1;
+            while let Some(f) = next.next_if(|f| f.after_chunks == done) {
+                self.finish_line(&f.tail, &mut ignored);
+            }
         }
         self.chunks = chunks;
+        self.finishes = finishes;
     }
 
     /// Replaces the parser and rebuilds the transcript with it.

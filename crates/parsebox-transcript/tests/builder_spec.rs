@@ -283,6 +283,55 @@ fn rebuild_reparses_retained_chunks_with_a_new_parser() {
 }
 
 #[test]
+fn a_rebuild_after_finish_keeps_the_last_partial_line() {
+    // The viewer rebuilds when the adapter's parser becomes ready, which can be after the run
+    // has ended: the line `finish()` flushed must not vanish from the rebuilt transcript.
+    let opts = TranscriptOptions {
+        retain_chunks: true,
+        ..Default::default()
+    };
+    let mut b: TranscriptBuilder<Box<dyn parsebox_transcript::LineParser>> =
+        TranscriptBuilder::new(Box::new(GenericParser), opts);
+    b.push(&Chunk::stdout("t1", "hello\n"));
+    b.push(&Chunk::stdout("t2", "DONE\nby"));
+    b.push(&Chunk::stderr("t3", "warn"));
+    b.push(&Chunk::stdout("t4", "e"));
+    assert_eq!(b.finish(), 3..4);
+    // A push after finish starts a new line, as it did live.
+    b.push(&Chunk::stdout("t5", "more\n"));
+    let live: Vec<Value> = b
+        .entries()
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .collect();
+    assert_eq!(live.len(), 5);
+    let upper = |line: &str, ts: &str| -> Result<Vec<TranscriptEntry>, LineFailure> {
+        Ok(vec![entry(
+            json!({"kind":"assistant","ts":ts,"text":line.to_uppercase()}),
+        )])
+    };
+    b.set_parser(Box::new(upper));
+    let got: Vec<Value> = b
+        .entries()
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            json!({"kind":"assistant","ts":"t1","text":"HELLO"}),
+            json!({"kind":"assistant","ts":"t2","text":"DONE"}),
+            json!({"kind":"stderr","ts":"t3","text":"warn"}),
+            json!({"kind":"assistant","ts":"t4","text":"BYE"}),
+            json!({"kind":"assistant","ts":"t5","text":"MORE"}),
+        ]
+    );
+    // Rebuilding again gives the same transcript.
+    b.rebuild();
+    assert_eq!(b.entries().len(), 5);
+}
+
+#[test]
 fn bytes_split_inside_a_character_are_joined_and_invalid_bytes_become_fffd() {
     let text = "héllo 💬 wörld\n";
     let bytes = text.as_bytes();
