@@ -153,6 +153,34 @@ test("the first entries render before the parser is ready, and are re-rendered w
   await page.close();
 });
 
+test("the first entries render with the core alone, while the engine module is still downloading", async () => {
+  const errors = [];
+  const page = await newPage(browser, errors);
+  // Hold the engine module's response until the first entries are on screen.
+  let release;
+  const held = new Promise((r) => (release = r));
+  const wasm = [];
+  page.on("response", async (r) => {
+    if (r.url().endsWith(".wasm")) wasm.push({ name: r.url().split("/").pop(), bytes: (await r.body()).length });
+  });
+  await page.route("**/parsebox_engine.wasm", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${server.url}/www/?sample=claude_local&speed=5`);
+  await page.waitForSelector("[data-testid=transcript] [data-testid=entry][data-kind=stdout]", { timeout: 30_000 });
+  assert.equal(await page.getAttribute("[data-testid=parser-status]", "data-state"), "loading");
+  assert.deepEqual(wasm.map((w) => w.name), ["parsebox_wasm_bg.wasm"], "only the core was downloaded before the first entry");
+  release();
+  await page.waitForSelector("[data-testid=parser-status][data-state=ready]", { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelector("[data-testid=tool-card]"), null, { timeout: 30_000 });
+  const core = wasm.find((w) => w.name === "parsebox_wasm_bg.wasm").bytes;
+  const engine = wasm.find((w) => w.name === "parsebox_engine.wasm")?.bytes;
+  console.log(`# wasm before the first entry: core ${core} B; after it: engine ${engine} B`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("a hostile parser's bad lines fall back while requestAnimationFrame keeps ticking", async (t) => {
   const { page, errors } = await open(server, "sample=hostile_local&speed=2", { rafProbe: true });
   await waitDone(page);

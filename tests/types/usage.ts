@@ -1,9 +1,11 @@
 // Type test: compiled with `tsc --noEmit` against the built package. Each line after an
 // expect-error directive must NOT compile; if one does, tsc fails the test.
-import init, { initSync, ParserRegistry, ParseboxReentrancyError, TranscriptBuilder, type TranscriptEntry, type AdapterStatus, type FailureCode, type StatusError, type Placement, type TimelineItem, type ToolStatus, type ToolKind, type TimelineChanges } from "parsebox";
+import init, { engineReady, initSync, ParserRegistry, ParseboxReentrancyError, TranscriptBuilder, type TranscriptEntry, type AdapterStatus, type FailureCode, type StatusError, type Placement, type TimelineItem, type ToolStatus, type ToolKind, type TimelineChanges } from "parsebox";
 
 export async function usage(): Promise<string[]> {
   await init();
+  const waited: Promise<void> = engineReady();
+  await waited;
   const registry = new ParserRegistry({ lineBudgetMs: 50, maxSourceBytes: 50_000, loadSource: async (type) => ({ source: `/* ${type} */`, contractVersion: "1.0.0" }) });
   const entries: TranscriptEntry[] = registry.parseLine("hermes", "line", new Date().toISOString());
   const texts: string[] = [];

@@ -50,6 +50,19 @@ impl Run {
     }
 }
 
+/// Whether the executor can make sandboxed engines: the page may start with the trusted core
+/// alone and compile the engine module in the background.
+#[derive(Debug)]
+pub(crate) enum EngineModule {
+    /// Engines start when asked.
+    Ready,
+    /// Not compiled yet: `StartEngine` commands of sandboxed engines are held here (their
+    /// engines wait in [`Phase::Starting`], without a start deadline) until it is.
+    Pending(Vec<Command>),
+    /// It could not be loaded: every sandboxed parser fails to start with this error.
+    Failed(crate::LoadError),
+}
+
 /// The sans-IO host core: see the crate documentation.
 #[derive(Debug)]
 pub struct Host {
@@ -67,6 +80,8 @@ pub struct Host {
     pub(crate) orphans: memo::Orphans,
     pub(crate) next_engine: u64,
     pub(crate) next_token: u64,
+    /// Whether sandboxed engines can be made yet ([`Host::engine_module_pending`]).
+    pub(crate) engine_module: EngineModule,
     next_run: u64,
     next_seq: Seq,
     disposed: bool,
@@ -90,6 +105,7 @@ impl Host {
             notify_queued: BTreeSet::new(),
             next_engine: 1,
             next_token: 1,
+            engine_module: EngineModule::Ready,
             next_run: 1,
             next_seq: 1,
             disposed: false,

@@ -4,6 +4,7 @@ use parsebox_transcript::{settle_failure, FailureCode, LineFailure};
 
 use crate::diagnostics::{count_line, AnsweredBy};
 use crate::engine::{Engine, Phase};
+use crate::host::EngineModule;
 use crate::journal::Delivery;
 use crate::{
     check_contract_version, AdapterState, AdapterStatus, Answered, Command, EngineId, Host,
@@ -162,21 +163,25 @@ impl Host {
                     "its source has a regex the inline screen refuses; in a Worker a deadline ends a line that regex hangs",
                 );
             }
-            Err(load_error) => {
-                let first = self
-                    .adapters
-                    .get(&adapter_type)
-                    .is_some_and(|a| a.state == AdapterState::Loading);
-                let reason = if first {
-                    load_error.to_string()
-                } else {
-                    format!("could not restart the engine: {load_error}")
-                };
-                self.fail_type(&adapter_type, &reason, None);
-                if first {
-                    self.set_error(&adapter_type, load_error);
-                }
-            }
+            Err(load_error) => self.fail_load(&adapter_type, load_error),
+        }
+    }
+
+    /// The type's engine could not start with its parser: on a first load the type fails with
+    /// `load_error` as its error; on a restart the reason says the engine could not restart.
+    fn fail_load(&mut self, adapter_type: &str, load_error: LoadError) {
+        let first = self
+            .adapters
+            .get(adapter_type)
+            .is_some_and(|a| a.state == AdapterState::Loading);
+        let reason = if first {
+            load_error.to_string()
+        } else {
+            format!("could not restart the engine: {load_error}")
+        };
+        self.fail_type(adapter_type, &reason, None);
+        if first {
+            self.set_error(adapter_type, load_error);
         }
     }
 
@@ -271,30 +276,94 @@ impl Host {
         self.changed(adapter_type);
     }
 
-    /// Issues `StartEngine` for the type's current parser and placement; returns its id.
+    /// Issues `StartEngine` for the type's current parser and placement; returns its id. While
+    /// the engine module is pending, a sandboxed engine's start is held (its engine waits in
+    /// `Starting`); once the module failed, the type fails to start as any load error would.
     pub(crate) fn start_engine(&mut self, now_ms: f64, adapter_type: &str) -> Option<EngineId> {
         let start_budget = self.options.start_deadline_ms;
         let a = self.adapters.get_mut(adapter_type)?;
+        let sandboxed = a.placement != Placement::Builtin;
+        if let (true, EngineModule::Failed(error)) = (sandboxed, &self.engine_module) {
+            let error = error.clone();
+            self.fail_load(adapter_type, error);
+            return None;
+        }
+        let held = sandboxed && matches!(self.engine_module, EngineModule::Pending(_));
         let config = self.options.engine_config_at(a.placement);
         let id = EngineId(self.next_engine);
         self.next_engine += 1;
         let mut engine = Engine::new(adapter_type, a.placement);
         engine.start_requested_ms = now_ms;
-        if engine.killable() {
+        if engine.killable() && !held {
             engine.start_deadline = Some(now_ms + start_budget);
         }
         a.engine = Some(id);
         a.starts_without_progress += 1;
-        self.commands.push_back(Command::StartEngine {
+        let command = Command::StartEngine {
             engine: id,
             adapter_type: adapter_type.to_owned(),
             placement: a.placement,
             source: a.source.clone(),
             contract_version: a.contract_version.clone(),
             config,
-        });
+        };
+        match &mut self.engine_module {
+            EngineModule::Pending(starts) if held => starts.push(command),
+            _ => self.commands.push_back(command),
+        }
         self.engines.insert(id, engine);
         Some(id)
+    }
+
+    /// The executor will compile the engine module later: until
+    /// [`Host::handle_engine_module`] says it is ready, parsers that run sandboxed stay
+    /// `loading` (their lines get the generic entry) and only built-in parsers start.
+    pub fn engine_module_pending(&mut self) {
+        if matches!(self.engine_module, EngineModule::Ready) {
+            self.engine_module = EngineModule::Pending(Vec::new());
+        }
+    }
+
+    /// The engine module is compiled (`Ok`) or could not be loaded (`Err`, why). Held engine
+    /// starts are issued now (their start deadlines count from now); if it failed, every type
+    /// waiting for it fails to start with an `engine_fault` load error saying why, as later
+    /// registrations will, and falls back to its built-in if it has one.
+    pub fn handle_engine_module(&mut self, now_ms: f64, result: Result<(), String>) {
+        let EngineModule::Pending(held) = &mut self.engine_module else {
+            return;
+        };
+        let held = std::mem::take(held);
+        self.engine_module = match result {
+            Ok(()) => EngineModule::Ready,
+            Err(why) => EngineModule::Failed(LoadError::new(
+                "engine_fault",
+                format!("the engine module could not be loaded: {why}"),
+            )),
+        };
+        let start_budget = self.options.start_deadline_ms;
+        for command in held {
+            let Command::StartEngine { engine: id, .. } = &command else {
+                continue;
+            };
+            let id = *id;
+            // An engine ended while it waited (its parser was replaced) is not started.
+            let Some(e) = self.engines.get_mut(&id) else {
+                continue;
+            };
+            match &self.engine_module {
+                EngineModule::Failed(error) => {
+                    let error = error.clone();
+                    self.handle_engine_started(now_ms, id, Err(error));
+                }
+                _ => {
+                    e.start_requested_ms = now_ms;
+                    if e.killable() {
+                        e.start_deadline = Some(now_ms + start_budget);
+                    }
+                    self.commands.push_back(command);
+                }
+            }
+        }
     }
 
     /// Ends `engine`: its late answers become stale. Runs bound to it stay bound (a restart

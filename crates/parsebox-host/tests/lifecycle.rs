@@ -273,3 +273,122 @@ fn the_load_time_runs_from_start_to_started() {
         .handle_engine_started(1250.0, engine, Ok("parseStdoutLine".into()));
     assert_eq!(sim.host.diagnostics(Some("a")).load_ms, Some(250.0));
 }
+
+/// A page that starts with the trusted core alone: until the engine module is compiled a
+/// sandboxed parser stays `loading` (its lines get the generic entry at once, no engine is
+/// asked for), built-ins answer, and a Worker's start deadline does not run; once the module is
+/// ready the held start is issued and the parser answers.
+#[test]
+fn parsers_wait_for_the_engine_module_while_generic_entries_and_builtins_answer() {
+    for host in [
+        parsebox_host::HostPlacement::Inline,
+        parsebox_host::HostPlacement::Worker,
+    ] {
+        let mut sim = Sim::new(options(|o| o.host = host));
+        sim.host.engine_module_pending();
+        sim.host.register_builtin("builtin").unwrap();
+        let status = sim
+            .host
+            .register_source(0.0, "h", "export function parseStdoutLine() {}", None)
+            .unwrap();
+        assert_eq!(status.state, AdapterState::Loading);
+        sim.pump();
+        assert_eq!(sim.starts, 1, "{host:?}: only the built-in started");
+        assert_eq!(sim.host.poll_timeout(), None, "{host:?}: no start deadline");
+        assert!(!sim.host.is_idle(), "{host:?}: idle() waits for the module");
+        let run = sim.host.create_run("h").unwrap();
+        assert_eq!(text(&sim.parse(run, "early")), "early");
+        let b = sim.host.default_run("builtin").unwrap();
+        assert_eq!(text(&sim.parse(b, "a")), "a#1");
+        sim.advance(60_000.0);
+        assert_eq!(sim.host.status("h").state, AdapterState::Loading);
+
+        sim.host.handle_engine_module(sim.now, Ok(()));
+        sim.pump();
+        assert_eq!(sim.starts, 2, "{host:?}");
+        assert_eq!(sim.host.status("h").state, AdapterState::Ready);
+        let run = sim.host.create_run("h").unwrap();
+        sim.parse(run, "x");
+        sim.step();
+        sim.pump();
+        assert!(sim.host.is_idle(), "{host:?}");
+    }
+}
+
+/// A parser replaced while it waited for the module starts once, with the new source.
+#[test]
+fn a_parser_replaced_while_waiting_for_the_engine_module_starts_once() {
+    let mut sim = Sim::new(options(|o| o.host = parsebox_host::HostPlacement::Inline));
+    sim.host.engine_module_pending();
+    sim.host
+        .register_source(0.0, "h", "export function parseStdoutLine() {}", None)
+        .unwrap();
+    sim.host
+        .register_source(
+            0.0,
+            "h",
+            "export function parseStdoutLine() { return null }",
+            None,
+        )
+        .unwrap();
+    sim.pump();
+    sim.host.handle_engine_module(0.0, Ok(()));
+    sim.pump();
+    let started: Vec<_> = sim
+        .log
+        .iter()
+        .filter_map(|c| match c {
+            Command::StartEngine { source, .. } => Some(source.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        started,
+        vec![Some(
+            "export function parseStdoutLine() { return null }".to_owned()
+        )]
+    );
+    assert_eq!(sim.host.status("h").state, AdapterState::Ready);
+}
+
+/// An engine module that cannot be loaded fails every sandboxed parser with an `engine_fault`
+/// that says why (waiting ones and later ones alike); built-ins go on answering, and an
+/// external parser over a built-in gives way to it.
+#[test]
+fn an_engine_module_that_fails_to_load_fails_sandboxed_parsers_with_the_reason() {
+    let mut sim = Sim::new(options(|o| o.host = parsebox_host::HostPlacement::Inline));
+    sim.host.engine_module_pending();
+    sim.host
+        .register_source(0.0, "h", "export function parseStdoutLine() {}", None)
+        .unwrap();
+    sim.host.register_builtin("b").unwrap();
+    sim.host
+        .register_source(0.0, "b", "export function parseStdoutLine() {}", None)
+        .unwrap();
+    sim.pump();
+    sim.host
+        .handle_engine_module(5.0, Err("GET /pkg/parsebox_engine.wasm: 404".into()));
+    sim.pump();
+    let h = sim.host.status("h");
+    assert_eq!(h.state, AdapterState::Failed);
+    let error = h.error.unwrap();
+    assert_eq!(error.code, "engine_fault");
+    assert!(
+        error
+            .message
+            .contains("engine module could not be loaded: GET /pkg/parsebox_engine.wasm: 404"),
+        "{}",
+        error.message
+    );
+    assert_eq!(sim.host.status("b").state, AdapterState::Builtin);
+    let b = sim.host.default_run("b").unwrap();
+    assert_eq!(text(&sim.parse(b, "a")), "a#1");
+    // A later registration fails the same way, at once.
+    let later = sim
+        .host
+        .register_source(6.0, "later", "export function parseStdoutLine() {}", None)
+        .unwrap();
+    assert_eq!(later.state, AdapterState::Failed);
+    assert_eq!(later.error.unwrap().code, "engine_fault");
+    assert!(sim.host.is_idle());
+}

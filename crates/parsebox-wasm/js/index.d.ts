@@ -307,9 +307,20 @@ export declare class ParseboxReentrancyError extends ParseboxError {}
 /** What `init` accepts for each module: a URL, a response, the bytes or a compiled module. */
 export type WasmInput = URL | string | Response | Promise<Response> | BufferSource | WebAssembly.Module;
 /**
- * Loads the core module and the engine module (browser, or Node with URLs/bytes). Defaults:
- * `parsebox_wasm_bg.wasm` and `parsebox_engine.wasm` next to `index.js`.
+ * Loads the core module (browser, or Node with URLs/bytes), then starts loading the engine
+ * module in the background. Resolves when the core is ready: registries answer every line with
+ * the generic parser at once, and adapters' parsers stay `loading` until the engine module is
+ * compiled, then start by themselves (their `onChange` fires). If the engine module cannot be
+ * loaded, sandboxed parsers fail with an `engine_fault` load error that says why; built-in
+ * parsers are unaffected. Defaults: `parsebox_wasm_bg.wasm` and `parsebox_engine.wasm` next to
+ * `index.js`.
  */
 export default function init(input?: WasmInput, engineInput?: WasmInput): Promise<void>;
+/**
+ * Resolves when the engine module is compiled (rejects with a `ParseboxInitError` or the
+ * download's error when it cannot be). Registries wait for it by themselves; this is for a page
+ * that wants to wait on purpose (a test, a preload).
+ */
+export declare function engineReady(): Promise<void>;
 /** Synchronous init from the `.wasm` bytes or compiled modules of the core and the engine (Node). */
 export declare function initSync(options: { module: BufferSource | WebAssembly.Module; engine: BufferSource | WebAssembly.Module }): void;

@@ -1,24 +1,64 @@
 // Loading the two wasm modules: the trusted core (wasm-bindgen, instantiated once) and the
-// engine module (compiled once; every adapter's parser gets an instance of its own).
+// engine module (compiled once; every adapter's parser gets an instance of its own). `init()`
+// waits for the core alone, so generic entries render after its download; the engine module is
+// fetched and compiled next, in the background, and registries start their parsers when it is.
 import { initSync as initCoreSync } from "./parsebox_wasm.js";
 import { compileEngine, compileWasm } from "./engine.js";
 import { ParseboxInitError, ParseboxOptionsError } from "./errors.js";
 
-let engine = null; // the compiled engine module, once initialised
+let coreReady = false;
+let initializing = null; // init()'s promise, so concurrent calls share one download
+let engine = null; // the compiled engine module, once it is
+let engineError = null; // why it could not be loaded, if it could not
+let engineLoad = null; // its load in flight (a promise), once started
+const engineWaiters = new Set(); // callbacks for registries made before it was compiled
 
 const toModule = (m) => (m instanceof WebAssembly.Module ? m : new WebAssembly.Module(m));
 
+function engineSettled(module, error) {
+  engine = module;
+  engineError = error;
+  const waiters = [...engineWaiters];
+  engineWaiters.clear();
+  for (const w of waiters) w(error);
+}
+
 /**
- * Loads both modules (browser, or Node with fetch). `input` may be the core's URL, Response,
+ * Loads the core (browser, or Node with fetch) and starts loading the engine. Resolves once
+ * the core is ready: registries answer with the generic parser at once, and parsers start when
+ * the engine module is compiled (`engineReady()`). `input` may be the core's URL, Response,
  * bytes or compiled module (default: `parsebox_wasm_bg.wasm` next to this file); `engineInput`
  * the same for the engine (default: `parsebox_engine.wasm` next to this file).
  */
-export async function init(input, engineInput) {
-  if (engine) return;
-  const [core, compiled] = await Promise.all([compileWasm(input ?? new URL("./parsebox_wasm_bg.wasm", import.meta.url)), compileEngine(engineInput)]);
-  if (engine) return;
-  initCoreSync({ module: core });
-  engine = compiled;
+export function init(input, engineInput) {
+  if (coreReady) return Promise.resolve();
+  initializing ??= compileWasm(input ?? new URL("./parsebox_wasm_bg.wasm", import.meta.url)).then(
+    (core) => {
+      if (!coreReady) initCoreSync({ module: core });
+      coreReady = true;
+      // After the core, so the first entries never wait for the engine's bytes.
+      engineLoad ??= compileEngine(engineInput).then(
+        (module) => engineSettled(module, null),
+        (e) => engineSettled(null, e instanceof Error ? e : new ParseboxInitError(String(e))),
+      );
+    },
+    (e) => {
+      initializing = null; // a failed download may be retried
+      throw e;
+    },
+  );
+  return initializing;
+}
+
+/**
+ * Resolves when the engine module is compiled (rejects with why it could not be); with it,
+ * sandboxed parsers start. Only needed to wait for it on purpose: registries wait by themselves.
+ */
+export function engineReady() {
+  if (engine) return Promise.resolve();
+  if (engineError) return Promise.reject(engineError);
+  if (!coreReady && !initializing) return Promise.reject(new ParseboxInitError("parsebox is not initialised: call init() first"));
+  return new Promise((resolve, reject) => onEngine((error) => (error ? reject(error) : resolve())));
 }
 
 /**
@@ -26,17 +66,42 @@ export async function init(input, engineInput) {
  * the `.wasm` bytes or a compiled `WebAssembly.Module`.
  */
 export function initSync(options) {
-  if (engine) return;
+  if (coreReady && engine) return;
   if (!options?.module || !options?.engine) {
     throw new ParseboxOptionsError("initSync needs { module, engine }: the bytes (or compiled modules) of parsebox_wasm_bg.wasm and parsebox_engine.wasm");
   }
   const compiled = toModule(options.engine);
-  initCoreSync({ module: toModule(options.module) });
-  engine = compiled;
+  if (!coreReady) initCoreSync({ module: toModule(options.module) });
+  coreReady = true;
+  engineLoad ??= Promise.resolve();
+  if (!engine) engineSettled(compiled, null);
 }
 
-/** The compiled engine module; throws before init. */
+/** Throws `ParseboxInitError` before init. */
+export function checkInit() {
+  if (!coreReady) throw new ParseboxInitError("parsebox is not initialised: await init() (browser) or initSync({ module, engine }) (Node) first");
+}
+
+/** Whether the engine module is compiled. */
+export function hasEngine() {
+  return engine !== null;
+}
+
+/**
+ * Calls `callback(error)` once the engine module is compiled (error null) or failed; at once if
+ * it already settled. Returns a function that cancels the call.
+ */
+export function onEngine(callback) {
+  if (engine || engineError) {
+    callback(engineError);
+    return () => {};
+  }
+  engineWaiters.add(callback);
+  return () => engineWaiters.delete(callback);
+}
+
+/** The compiled engine module (the core only asks for engines once it is). */
 export function engineModule() {
-  if (!engine) throw new ParseboxInitError("parsebox is not initialised: await init() (browser) or initSync({ module, engine }) (Node) first");
+  if (!engine) throw new ParseboxInitError("the engine module is not compiled yet");
   return engine;
 }

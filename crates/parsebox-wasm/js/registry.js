@@ -4,7 +4,7 @@
 import { HostCore } from "./parsebox_wasm.js";
 import { ParseboxDisposedError, ParseboxOptionsError, guarded } from "./errors.js";
 import { Executor } from "./executor.js";
-import { engineModule } from "./instance.js";
+import { checkInit, hasEngine, onEngine } from "./instance.js";
 import { checkOptions, checkString, defaultLoadSource, OPTION_TYPES } from "./options.js";
 import { Run } from "./run.js";
 
@@ -25,16 +25,26 @@ export class ParserRegistry {
   #lateBuilders = new Set();
   #flushQueued = false;
   #adapters = new Map(); // type -> { generation, adapter }: adapter(type) objects
+  #stopWaitingForEngine = null;
 
   constructor(options) {
     const o = checkOptions(options, { ...OPTION_TYPES, loadSource: "function?", host: ["inline", "worker", "auto"] }, "ParserRegistry");
-    engineModule(); // throws ParseboxInitError before init()
+    checkInit();
     this.#loadSource = o.loadSource === undefined ? (typeof fetch === "function" ? defaultLoadSource : null) : o.loadSource;
     const { loadSource: _loader, ...rest } = o;
     this.#executor = new Executor(() => this.#drain());
-    const json = JSON.stringify({ ...rest, loadSources: this.#loadSource !== null, workersAvailable: typeof Worker === "function" });
+    const engineReady = hasEngine();
+    const json = JSON.stringify({ ...rest, loadSources: this.#loadSource !== null, workersAvailable: typeof Worker === "function", engineReady });
     this.#core = guarded(() => new HostCore(json, this.#executor.callbacks()));
     this.#executor.attach(this.#core, this.#core.engineConfig());
+    // Made before the engine module is compiled: parsers stay `loading` until it is.
+    if (!engineReady) {
+      this.#stopWaitingForEngine = onEngine((error) => {
+        if (this.#disposed) return;
+        guarded(() => (error ? this.#core.handleEngineModuleFailed(error.message) : this.#core.handleEngineModuleReady()));
+        this.#drain();
+      });
+    }
   }
 
   /**
@@ -164,6 +174,7 @@ export class ParserRegistry {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#listeners.clear();
+    this.#stopWaitingForEngine?.();
     // From inside a call (a built-in parser), the core finishes that call first.
     this.#core.dispose();
     this.#executor.close();

@@ -141,10 +141,14 @@ impl HostCore {
                 format!("invalid ParserRegistry options: {e}"),
             )
         })?;
+        let engine_ready = options.engine_ready.unwrap_or(true);
         let options = options
             .into_host_options()
             .map_err(|m| into_error("ParseboxOptionsError", m))?;
-        let host = Host::new(options).map_err(|e| into_error("ParseboxOptionsError", e))?;
+        let mut host = Host::new(options).map_err(|e| into_error("ParseboxOptionsError", e))?;
+        if !engine_ready {
+            host.engine_module_pending();
+        }
         let engine_config = to_json(&host.options().engine_config())?;
         Ok(Self {
             core: Rc::new(Core::new(Shared::new(host, engine_config, executor))),
@@ -328,6 +332,26 @@ impl HostCore {
         message: &str,
     ) -> Result<(), JsValue> {
         self.load_result(adapter_type, token, LoadResult::Failed(message.to_owned()))
+    }
+
+    /// The engine module was compiled: parsers waiting for it start now.
+    #[wasm_bindgen(js_name = handleEngineModuleReady)]
+    pub fn handle_engine_module_ready(&self) -> Result<(), JsValue> {
+        let mut s = self.enter()?;
+        s.host.handle_engine_module(now_ms(), Ok(()));
+        s.pump();
+        Ok(())
+    }
+
+    /// The engine module could not be loaded (`message` says why): sandboxed parsers fail to
+    /// start with an `engine_fault` load error.
+    #[wasm_bindgen(js_name = handleEngineModuleFailed)]
+    pub fn handle_engine_module_failed(&self, message: &str) -> Result<(), JsValue> {
+        let mut s = self.enter()?;
+        s.host
+            .handle_engine_module(now_ms(), Err(message.to_owned()));
+        s.pump();
+        Ok(())
     }
 
     /// A Worker engine reported its start: JSON `{"Ok": entryPoint}` or `{"Err": loadError}`.

@@ -21,6 +21,8 @@ pub(crate) struct RegistryOptions {
     load_sources: Option<bool>,
     /// Set by the package: whether this environment has Web Workers.
     workers_available: Option<bool>,
+    /// Set by the package: whether the engine module is compiled yet (absent: it is).
+    pub(crate) engine_ready: Option<bool>,
 }
 
 impl RegistryOptions {
