@@ -84,6 +84,11 @@
 //!   a `LateAnswer`: the type's [`Command::Notify`] tells viewers to rebuild.
 //! - **End** engines on [`Command::EndEngine`] (terminate the Worker); anything it still sends
 //!   is ignored by id.
+//! - **The engine module**: an executor that makes the host before it can make sandboxed
+//!   engines (the page compiles that module in the background) calls
+//!   [`Host::engine_module_pending`] first and [`Host::handle_engine_module`] when the module is
+//!   ready or could not be loaded. Meanwhile sandboxed parsers stay `loading` and their
+//!   `StartEngine`s are held (no start deadline runs); built-in parsers start as usual.
 
 mod adapter;
 mod answers;
