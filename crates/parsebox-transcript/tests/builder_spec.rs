@@ -249,31 +249,39 @@ fn push_reports_only_what_the_chunk_produced() {
     assert_eq!(b.finish(), 4..4);
 }
 
-#[test]
-fn rebuild_reparses_retained_chunks_with_a_new_parser() {
+/// A builder that keeps its chunks (so it can rebuild), starting with the generic parser.
+fn rebuildable() -> TranscriptBuilder<Box<dyn parsebox_transcript::LineParser>> {
     let opts = TranscriptOptions {
         retain_chunks: true,
         ..Default::default()
     };
-    let mut b: TranscriptBuilder<Box<dyn parsebox_transcript::LineParser>> =
-        TranscriptBuilder::new(Box::new(GenericParser), opts);
+    TranscriptBuilder::new(Box::new(GenericParser), opts)
+}
+
+/// A parser that answers each line with an assistant entry of its text in upper case.
+fn upper(line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
+    Ok(vec![entry(
+        json!({"kind":"assistant","ts":ts,"text":line.to_uppercase()}),
+    )])
+}
+
+fn values<P: parsebox_transcript::LineParser>(b: &TranscriptBuilder<P>) -> Vec<Value> {
+    b.entries()
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .collect()
+}
+
+#[test]
+fn rebuild_reparses_retained_chunks_with_a_new_parser() {
+    let mut b = rebuildable();
     b.push(&Chunk::stdout("t1", "hello\n"));
     b.push(&Chunk::stderr("t2", "warn"));
     b.push(&Chunk::stdout("t3", "bye\n"));
     assert_eq!(b.entries()[0].kind(), "stdout");
-    let upper = |line: &str, ts: &str| -> Result<Vec<TranscriptEntry>, LineFailure> {
-        Ok(vec![entry(
-            json!({"kind":"assistant","ts":ts,"text":line.to_uppercase()}),
-        )])
-    };
     b.set_parser(Box::new(upper));
-    let got: Vec<Value> = b
-        .entries()
-        .iter()
-        .map(|e| serde_json::to_value(e).unwrap())
-        .collect();
     assert_eq!(
-        got,
+        values(&b),
         vec![
             json!({"kind":"assistant","ts":"t1","text":"HELLO"}),
             json!({"kind":"stderr","ts":"t2","text":"warn"}),
@@ -286,12 +294,7 @@ fn rebuild_reparses_retained_chunks_with_a_new_parser() {
 fn a_rebuild_after_finish_keeps_the_last_partial_line() {
     // The viewer rebuilds when the adapter's parser becomes ready, which can be after the run
     // has ended: the line `finish()` flushed must not vanish from the rebuilt transcript.
-    let opts = TranscriptOptions {
-        retain_chunks: true,
-        ..Default::default()
-    };
-    let mut b: TranscriptBuilder<Box<dyn parsebox_transcript::LineParser>> =
-        TranscriptBuilder::new(Box::new(GenericParser), opts);
+    let mut b = rebuildable();
     b.push(&Chunk::stdout("t1", "hello\n"));
     b.push(&Chunk::stdout("t2", "DONE\nby"));
     b.push(&Chunk::stderr("t3", "warn"));
@@ -299,25 +302,11 @@ fn a_rebuild_after_finish_keeps_the_last_partial_line() {
     assert_eq!(b.finish(), 3..4);
     // A push after finish starts a new line, as it did live.
     b.push(&Chunk::stdout("t5", "more\n"));
-    let live: Vec<Value> = b
-        .entries()
-        .iter()
-        .map(|e| serde_json::to_value(e).unwrap())
-        .collect();
-    assert_eq!(live.len(), 5);
-    let upper = |line: &str, ts: &str| -> Result<Vec<TranscriptEntry>, LineFailure> {
-        Ok(vec![entry(
-            json!({"kind":"assistant","ts":ts,"text":line.to_uppercase()}),
-        )])
-    };
+    assert_eq!(b.entries().len(), 5);
     b.set_parser(Box::new(upper));
-    let got: Vec<Value> = b
-        .entries()
-        .iter()
-        .map(|e| serde_json::to_value(e).unwrap())
-        .collect();
+    let rebuilt = values(&b);
     assert_eq!(
-        got,
+        rebuilt,
         vec![
             json!({"kind":"assistant","ts":"t1","text":"HELLO"}),
             json!({"kind":"assistant","ts":"t2","text":"DONE"}),
@@ -328,7 +317,7 @@ fn a_rebuild_after_finish_keeps_the_last_partial_line() {
     );
     // Rebuilding again gives the same transcript.
     b.rebuild();
-    assert_eq!(b.entries().len(), 5);
+    assert_eq!(values(&b), rebuilt);
 }
 
 #[test]
