@@ -136,6 +136,15 @@ impl Engine {
         }
     }
 
+    /// `StartEngine` goes to the executor now: the load time counts from `now_ms`, and a
+    /// Worker engine must report within `start_budget_ms`.
+    pub(crate) fn start_requested(&mut self, now_ms: f64, start_budget_ms: f64) {
+        self.start_requested_ms = now_ms;
+        if self.killable() {
+            self.start_deadline = Some(now_ms + start_budget_ms);
+        }
+    }
+
     /// Whether the host can end this engine at a deadline.
     pub(crate) fn killable(&self) -> bool {
         self.placement == Placement::Worker

@@ -284,8 +284,7 @@ impl Host {
         let a = self.adapters.get_mut(adapter_type)?;
         let sandboxed = a.placement != Placement::Builtin;
         if let (true, EngineModule::Failed(error)) = (sandboxed, &self.engine_module) {
-            let error = error.clone();
-            self.fail_load(adapter_type, error);
+            self.fail_load(adapter_type, error.clone());
             return None;
         }
         let held = sandboxed && matches!(self.engine_module, EngineModule::Pending(_));
@@ -293,9 +292,8 @@ impl Host {
         let id = EngineId(self.next_engine);
         self.next_engine += 1;
         let mut engine = Engine::new(adapter_type, a.placement);
-        engine.start_requested_ms = now_ms;
-        if engine.killable() && !held {
-            engine.start_deadline = Some(now_ms + start_budget);
+        if !held {
+            engine.start_requested(now_ms, start_budget);
         }
         a.engine = Some(id);
         a.starts_without_progress += 1;
@@ -340,6 +338,10 @@ impl Host {
                 format!("the engine module could not be loaded: {why}"),
             )),
         };
+        let failed = match &self.engine_module {
+            EngineModule::Failed(error) => Some(error.clone()),
+            _ => None,
+        };
         let start_budget = self.options.start_deadline_ms;
         for command in held {
             let Command::StartEngine { engine: id, .. } = &command else {
@@ -350,18 +352,11 @@ impl Host {
             let Some(e) = self.engines.get_mut(&id) else {
                 continue;
             };
-            match &self.engine_module {
-                EngineModule::Failed(error) => {
-                    let error = error.clone();
-                    self.handle_engine_started(now_ms, id, Err(error));
-                }
-                _ => {
-                    e.start_requested_ms = now_ms;
-                    if e.killable() {
-                        e.start_deadline = Some(now_ms + start_budget);
-                    }
-                    self.commands.push_back(command);
-                }
+            if let Some(error) = &failed {
+                self.handle_engine_started(now_ms, id, Err(error.clone()));
+            } else {
+                e.start_requested(now_ms, start_budget);
+                self.commands.push_back(command);
             }
         }
     }
