@@ -16,6 +16,7 @@ const engineWaiters = new Set(); // callbacks for registries made before it was 
 const toModule = (m) => (m instanceof WebAssembly.Module ? m : new WebAssembly.Module(m));
 
 function engineSettled(module, error) {
+  if (engine || engineError) return; // settled once: a load still in flight after initSync() is ignored
   engine = module;
   engineError = error;
   const waiters = [...engineWaiters];
