@@ -84,11 +84,18 @@ function run(withTimeline) {
   return { ms, cpuMs, entries: entries.length, items: items.size };
 }
 
-if (child !== null) {
+/** Loads the package and makes the log (in each process that runs trials). */
+async function setUp() {
   pb = await import(pathToFileURL(join(pkgDir, "index.js")).href);
   pb.initSync({ module: readFileSync(join(pkgDir, "parsebox_wasm_bg.wasm")), engine: readFileSync(join(pkgDir, "parsebox_engine.wasm")) });
   source = readFileSync(join(here, "hermes-parser.js"), "utf8");
   chunks = chunkLog(hermesLog(lines), chunkSize);
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+if (child !== null) {
+  await setUp();
   // Warm-up: compiled code paths, grown memories. Under callgrind, the instructions of one
   // warm run are the difference between --warmups 2 and --warmups 1 (see the header).
   for (let w = 0; w < warmups; w++) run(child === "with");
@@ -97,10 +104,7 @@ if (child !== null) {
 }
 
 if (inProcess) {
-  pb = await import(pathToFileURL(join(pkgDir, "index.js")).href);
-  pb.initSync({ module: readFileSync(join(pkgDir, "parsebox_wasm_bg.wasm")), engine: readFileSync(join(pkgDir, "parsebox_engine.wasm")) });
-  source = readFileSync(join(here, "hermes-parser.js"), "utf8");
-  chunks = chunkLog(hermesLog(lines), chunkSize);
+  await setUp();
   run(false);
   run(true);
   const got = { without: [], with: [] };
@@ -112,20 +116,18 @@ if (inProcess) {
       if (mode === "with") shape = r;
     }
   }
-  const med = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
   const min = (xs) => Math.min(...xs);
   console.log(`${lines.toLocaleString("en")} lines, ${chunks.length.toLocaleString("en")} chunks, ${shape.entries.toLocaleString("en")} entries, ${shape.items.toLocaleString("en")} items, ${trials} trials per mode in one process (${pkgDir})`);
   console.log(`| builder | CPU ms, fastest | CPU ms, median | per trial |`);
   console.log(`|---|---|---|---|`);
   for (const [name, xs] of [["timeline: false", got.without], ["timeline (default)", got.with]]) {
-    console.log(`| ${name} | ${min(xs).toFixed(0)} | ${med(xs).toFixed(0)} | ${xs.map((x) => x.toFixed(0)).join(", ")} |`);
+    console.log(`| ${name} | ${min(xs).toFixed(0)} | ${median(xs).toFixed(0)} | ${xs.map((x) => x.toFixed(0)).join(", ")} |`);
   }
   const pct = (a, b) => (((b - a) / a) * 100).toFixed(1);
-  console.log(`added by the timeline: ${pct(min(got.without), min(got.with))} % (fastest trials), ${pct(med(got.without), med(got.with))} % (medians)`);
+  console.log(`added by the timeline: ${pct(min(got.without), min(got.with))} % (fastest trials), ${pct(median(got.without), median(got.with))} % (medians)`);
   process.exit(0);
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const times = { without: [], with: [] };
 const cpu = { without: [], with: [] };
 const ratios = []; // per trial: with ÷ without, the two runs back to back
