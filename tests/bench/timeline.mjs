@@ -5,10 +5,16 @@
 //
 //   node tests/bench/timeline.mjs [--pkg DIR] [--lines 100000] [--trials 5] [--chunk 4096] [--window N]
 //   node tests/bench/timeline.mjs --in-process [--trials 15] …
+//   node tests/bench/timeline.mjs --paired [--trials 5] …
 //
 // --in-process runs every trial in one warm process, the two modes alternated back to back,
 // and reports each mode's fastest trial beside the medians: on a shared machine another
 // process's work only ever adds time, so the fastest of many runs is the least disturbed one.
+//
+// --paired feeds each chunk to both builders (one with the timeline, one without) back to back,
+// in alternating order, and times each push() on its own: load from outside falls on both
+// modes within microseconds of each other instead of on whole runs, so drift cancels. It
+// reports the summed push times per mode and the median of the per-trial ratios.
 //
 // Instruction counts (load-independent, for a shared machine): run one child under callgrind
 // twice, with --warmups 1 and --warmups 2; the difference is one warm run's instructions:
@@ -52,8 +58,8 @@ let pb;
 let source;
 let chunks;
 
-/** One live run; returns main-thread ms and what it produced. */
-function run(withTimeline) {
+/** A builder over its own registry, and what a consumer keeps of its updates. */
+function consumer(withTimeline) {
   const registry = newRegistry(pb, {});
   const status = registry.registerSource("hermes_local", source);
   if (status.state !== "ready") throw new Error(`parser not ready: ${status.reason}`);
@@ -72,6 +78,16 @@ function run(withTimeline) {
       for (const item of timeline.added) items.set(item.id, item);
     }
   };
+  const dispose = () => {
+    builder.dispose();
+    registry.dispose();
+  };
+  return { builder, entries, items, take, dispose };
+}
+
+/** One live run; returns main-thread ms and what it produced. */
+function run(withTimeline) {
+  const { builder, entries, items, take, dispose } = consumer(withTimeline);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   for (const c of chunks) take(builder.push(c));
@@ -79,8 +95,7 @@ function run(withTimeline) {
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const cpuMs = (cpu.user + cpu.system) / 1000;
-  builder.dispose();
-  registry.dispose();
+  dispose();
   return { ms, cpuMs, entries: entries.length, items: items.size };
 }
 
@@ -100,6 +115,48 @@ if (child !== null) {
   // warm run are the difference between --warmups 2 and --warmups 1 (see the header).
   for (let w = 0; w < warmups; w++) run(child === "with");
   console.log(JSON.stringify({ ...run(child === "with"), chunks: chunks.length }));
+  process.exit(0);
+}
+
+/** One paired run: each chunk to both builders, order alternating; summed push ms per mode. */
+function pairedRun() {
+  const sides = { without: consumer(false), with: consumer(true) };
+  const ms = { without: 0, with: 0 };
+  const feed = (mode, call) => {
+    const t0 = performance.now();
+    sides[mode].take(call(sides[mode].builder));
+    ms[mode] += performance.now() - t0;
+  };
+  chunks.forEach((c, i) => {
+    for (const mode of i % 2 ? ["with", "without"] : ["without", "with"]) feed(mode, (b) => b.push(c));
+  });
+  for (const mode of ["without", "with"]) feed(mode, (b) => b.finish());
+  const shape = { entries: sides.with.entries.length, items: sides.with.items.size };
+  if (sides.without.entries.length !== shape.entries) throw new Error("the two builders disagree");
+  sides.without.dispose();
+  sides.with.dispose();
+  return { ...ms, ...shape };
+}
+
+if (process.argv.includes("--paired")) {
+  await setUp();
+  pairedRun(); // warm-up
+  const got = { without: [], with: [] };
+  const ratios = [];
+  let shape = null;
+  for (let t = 0; t < trials; t++) {
+    shape = pairedRun();
+    got.without.push(shape.without);
+    got.with.push(shape.with);
+    ratios.push(shape.with / shape.without);
+  }
+  console.log(`${lines.toLocaleString("en")} lines, ${chunks.length.toLocaleString("en")} chunks, ${shape.entries.toLocaleString("en")} entries, ${shape.items.toLocaleString("en")} items, ${trials} paired trials in one process (${pkgDir})`);
+  console.log(`| builder | push() ms summed, median | per trial |`);
+  console.log(`|---|---|---|`);
+  for (const [name, xs] of [["timeline: false", got.without], ["timeline (default)", got.with]]) {
+    console.log(`| ${name} | ${median(xs).toFixed(0)} | ${xs.map((x) => x.toFixed(0)).join(", ")} |`);
+  }
+  console.log(`added by the timeline: ${((median(ratios) - 1) * 100).toFixed(1)} % (median of the per-trial ratios: ${ratios.map((r) => r.toFixed(3)).join(", ")})`);
   process.exit(0);
 }
 

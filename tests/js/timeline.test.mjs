@@ -143,6 +143,29 @@ test("rebuild gives the same timeline as the incremental path", () => {
   assert.deepEqual(b.timeline(), incremental);
 });
 
+test("the items each update carries are the items timeline() gives: every text, redaction switched included", () => {
+  // The core sends an item's texts as references to the entries it sends beside them; what a
+  // renderer receives must still be the whole item.
+  const b = builder();
+  const items = new Map();
+  const follow = (up) => {
+    for (const id of up.timeline.removed) items.delete(id);
+    for (const item of [...up.timeline.changed, ...up.timeline.added]) items.set(item.id, item);
+  };
+  const script = ["USER look at /home/ada/x", "thinking in /home/ada", "CALL Edit c1 /home/ada/a.rs", "DIFF +ok", "DIFF +ok", "OK c1 edited /home/ada/a.rs", "FAIL c9 no call", "DIFF orphan line"];
+  for (const text of script) follow(b.push(line(text)));
+  follow(b.push({ ts: line("").ts, stream: "stderr", chunk: "warning at /home/ada\n" }));
+  const check = () => assert.deepEqual([...items.values()].sort((x, y) => x.entries[0] - y.entries[0]), b.timeline());
+  check();
+  follow(b.setRedactHomePaths(true));
+  check();
+  assert.ok([...items.values()].every((i) => !JSON.stringify(i).includes("/home/ada")), "redaction reached every item");
+  follow(b.push({ ts: line("").ts, stream: "stdout", chunk: "a partial last line" }));
+  follow(b.finish());
+  check();
+  assert.equal(items.get("e2").toolCall.content.map((c) => c.text).join("|"), "+ok|+ok|edited /home/a**/a.rs");
+});
+
 test("a builder made with timeline: false keeps none", () => {
   const b = builder({ timeline: false });
   const up = b.push(line("CALL Bash c1"));

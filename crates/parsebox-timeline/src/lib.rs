@@ -18,6 +18,7 @@ pub mod item;
 pub mod kinds;
 mod pairing;
 mod positions;
+pub mod shared_text;
 pub mod timeline;
 
 pub use item::{
@@ -25,4 +26,5 @@ pub use item::{
     ToolKind, ToolLocation, ToolOutput, ToolStatus,
 };
 pub use kinds::tool_kind;
+pub use shared_text::entry_text;
 pub use timeline::{Timeline, TimelineUpdate};

@@ -7,7 +7,9 @@
 //! entry, so the smallest position is the oldest call.
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::item::{TimelineItem, TimelineItemType, ToolStatus};
 

@@ -1,8 +1,9 @@
 //! [`Timeline`]: the incremental builder that keeps a transcript's timeline up to date from the
 //! transcript builder's change ranges, and [`TimelineUpdate`], what each step changed.
 
-use std::collections::HashMap;
 use std::ops::Range;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use parsebox_transcript::TranscriptEntry;
 use serde::{Deserialize, Serialize};

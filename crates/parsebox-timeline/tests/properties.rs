@@ -332,3 +332,38 @@ proptest! {
         prop_assert!(timeline.items().iter().all(|i| i.entries.iter().all(|&e| e < all.len())));
     }
 }
+
+/// `item`'s wire form beside `window` (whose first entry is the run's entry `base`), resolved
+/// as the receiver does: it must be the item's own JSON.
+fn assert_shared_texts_resolve(item: &TimelineItem, window: &[TranscriptEntry], base: usize) {
+    let mut wire = serde_json::to_value(item.sharing_texts(window, base)).unwrap();
+    assert!(
+        parsebox_timeline::shared_text::resolve(&mut wire, window),
+        "{wire}"
+    );
+    assert_eq!(wire, serde_json::to_value(item).unwrap());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The wire form that points at entries instead of repeating their texts gives back every
+    /// item exactly, for a whole run and for a window whose kept cards show entries before it.
+    #[test]
+    fn shared_texts_resolve_to_the_items(
+        target in arb_entries(40),
+        cut in any::<prop::sample::Index>(),
+        finished in any::<bool>(),
+    ) {
+        let whole = Timeline::from_entries(&target, finished);
+        for item in whole.items() {
+            assert_shared_texts_resolve(item, &target, 0);
+        }
+        let base = cut.index(target.len() + 1);
+        let mut window = Timeline::from_entries(&target, finished);
+        window.drop_front(&target[..base]);
+        for item in window.items() {
+            assert_shared_texts_resolve(item, &target[base..], base);
+        }
+    }
+}

@@ -635,3 +635,38 @@ fn an_update_names_items_that_item_finds() {
     assert!(timeline.item("x1").is_none());
     assert!(timeline.item("e").is_none());
 }
+
+#[test]
+fn the_wire_form_points_at_the_entries_that_hold_the_texts() {
+    let entries = vec![
+        entry(json!({"kind": "assistant", "ts": "t0", "text": "looking"})),
+        entry(
+            json!({"kind": "tool_call", "ts": "t1", "name": "Edit", "toolUseId": "c1",
+                     "input": {"file_path": "a.rs"}}),
+        ),
+        entry(json!({"kind": "diff", "ts": "t2", "changeType": "add", "text": "+x"})),
+        entry(
+            json!({"kind": "tool_result", "ts": "t3", "toolUseId": "c1", "content": "done",
+                     "isError": false}),
+        ),
+    ];
+    let timeline = parsebox_timeline::Timeline::from_entries(&entries, false);
+    let wire = |k: usize, base: usize| {
+        serde_json::to_value(timeline.items()[k].sharing_texts(&entries[base..], base)).unwrap()
+    };
+    assert_eq!(wire(0, 0)["content"], json!(0));
+    assert_eq!(wire(0, 0)["timestamp"], json!(0));
+    let card = wire(1, 0);
+    assert_eq!(card["toolCall"]["content"][0]["text"], json!(2), "{card}");
+    assert_eq!(card["toolCall"]["content"][1]["text"], json!(3), "{card}");
+    assert_eq!(card["toolCall"]["rawInput"], json!({"file_path": "a.rs"}));
+    // In a window that starts at the result, the indices count from the window, and the diff
+    // line before it keeps its text.
+    let card = wire(1, 3);
+    assert_eq!(
+        card["toolCall"]["content"][0]["text"],
+        json!("+x"),
+        "{card}"
+    );
+    assert_eq!(card["toolCall"]["content"][1]["text"], json!(0), "{card}");
+}

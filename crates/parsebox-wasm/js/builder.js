@@ -11,6 +11,23 @@ const STREAMS = new Set(["stdout", "stderr", "system"]);
 /** Whether `s` holds no lone surrogate (`String.prototype.isWellFormed` where it exists). */
 const wellFormed = (s) => (typeof s.isWellFormed === "function" ? s.isWellFormed() : !/[\uD800-\uDFFF]/.test(s));
 
+/** The text an entry shows: a tool result's `content`, any other entry's `text`. */
+const textOf = (entry) => (entry.kind === "tool_result" ? entry.content : entry.text);
+
+/**
+ * Puts back the texts the core did not repeat: in an item off the wire, a number where a text
+ * belongs (`content`, the `text` of its card's pieces and of its diff lines) is the index in
+ * `entries` of the entry whose text it is, and a number as `timestamp` the entry whose `ts` it
+ * is (`TimelineItem::sharing_texts` in the core).
+ */
+function withTexts(item, entries) {
+  if (typeof item.timestamp === "number") item.timestamp = entries[item.timestamp].ts;
+  if (typeof item.content === "number") item.content = textOf(entries[item.content]);
+  for (const piece of item.toolCall?.content ?? []) if (typeof piece.text === "number") piece.text = textOf(entries[piece.text]);
+  for (const line of item.diff ?? []) if (typeof line.text === "number") line.text = textOf(entries[line.text]);
+  return item;
+}
+
 /** The UTF-16 code units of `s`. */
 function utf16(s) {
   const units = new Uint16Array(s.length);
@@ -67,13 +84,18 @@ export class TranscriptBuilder {
     this.#registry._core(); // throws once the registry is disposed
   }
 
-  #apply(json) {
-    const { dropped, from, length, entries, timeline } = JSON.parse(json);
+  /** Takes in what a call of the core returned: the entries' changes and the timeline's (JSON). */
+  #apply([changes, timelineChanges]) {
+    const { dropped, from, length, entries } = JSON.parse(changes);
     if (dropped > 0) this.#entries.splice(0, dropped);
     this.#entries.length = from;
     for (const e of entries) this.#entries.push(e);
     this.#entries.length = length;
-    return timeline === undefined ? { dropped, from, entries } : { dropped, from, entries, timeline };
+    if (timelineChanges === undefined) return { dropped, from, entries };
+    const timeline = JSON.parse(timelineChanges);
+    for (const item of timeline.changed) withTexts(item, this.#entries);
+    for (const item of timeline.added) withTexts(item, this.#entries);
+    return { dropped, from, entries, timeline };
   }
 
   #call(fn) {

@@ -22,7 +22,7 @@ const KEPT_OUTPUT_BYTES: usize = 1 << 20;
 
 /// Serialises `value` as JSON into `buf` (cleared first, its capacity reused from call to call:
 /// no regrowth per update) and hands it to JS as one string.
-fn encode(buf: &mut Vec<u8>, value: &impl Serialize) -> Result<js_sys::JsString, JsValue> {
+fn encode(buf: &mut Vec<u8>, value: &impl Serialize) -> Result<JsValue, JsValue> {
     buf.clear();
     if buf.capacity() > KEPT_OUTPUT_BYTES {
         buf.shrink_to(KEPT_OUTPUT_BYTES);
@@ -32,7 +32,7 @@ fn encode(buf: &mut Vec<u8>, value: &impl Serialize) -> Result<js_sys::JsString,
     // serde_json writes UTF-8 only; the check is a formality.
     let text = std::str::from_utf8(buf)
         .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))?;
-    Ok(js_sys::JsString::from(text))
+    Ok(js_sys::JsString::from(text).into())
 }
 
 /// A host run as the builder's line parser: a line a Worker answers later is shown with the
@@ -111,9 +111,9 @@ fn count_option(name: &str, value: Option<f64>) -> Result<Option<usize>, JsValue
     }
 }
 
-/// What one call changed, as the JS side reads it: the entries from `from` on, the transcript's
-/// new length, and (with a timeline) the timeline items that changed or were added, in full,
-/// and the ids of those removed.
+/// What one call changed in the transcript, as the JS side reads it: the entries from `from`
+/// on and the transcript's new length. The timeline's changes travel as a second string (see
+/// [`TranscriptBuilderCore::changed`]).
 #[derive(Serialize)]
 struct Changes<'a> {
     /// Entries that left the front of the window first (`from` counts after them).
@@ -121,27 +121,54 @@ struct Changes<'a> {
     from: usize,
     length: usize,
     entries: &'a [TranscriptEntry],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    timeline: Option<TimelineChanges<'a>>,
 }
 
 /// A [`TimelineUpdate`] with the items themselves instead of their ids (only those items are
-/// serialised: the cost follows the change, not the run).
+/// serialised: the cost follows the change, not the run), each in its wire form beside the
+/// entries the JS side holds: a text an entry of the window holds is that entry's index
+/// ([`TimelineItem::sharing_texts`]), which `builder.js` turns back into the text.
 #[derive(Serialize)]
 struct TimelineChanges<'a> {
-    changed: Vec<&'a TimelineItem>,
-    added: Vec<&'a TimelineItem>,
+    changed: SharedItems<'a>,
+    added: SharedItems<'a>,
     removed: Vec<String>,
 }
 
 impl<'a> TimelineChanges<'a> {
-    fn of(timeline: &'a Timeline, update: TimelineUpdate) -> Self {
-        let items = |ids: &[String]| ids.iter().filter_map(|id| timeline.item(id)).collect();
+    fn of(
+        timeline: &'a Timeline,
+        update: TimelineUpdate,
+        window: &'a [TranscriptEntry],
+        base: usize,
+    ) -> Self {
+        let items = |ids: &[String]| SharedItems {
+            items: ids.iter().filter_map(|id| timeline.item(id)).collect(),
+            window,
+            base,
+        };
         Self {
             changed: items(&update.changed),
             added: items(&update.added),
             removed: update.removed,
         }
+    }
+}
+
+/// Items, serialised as [`TimelineItem::sharing_texts`] beside `window` (the run's entries from
+/// `base` on: what the JS side holds after the update).
+struct SharedItems<'a> {
+    items: Vec<&'a TimelineItem>,
+    window: &'a [TranscriptEntry],
+    base: usize,
+}
+
+impl Serialize for SharedItems<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(
+            self.items
+                .iter()
+                .map(|item| item.sharing_texts(self.window, self.base)),
+        )
     }
 }
 
@@ -219,14 +246,15 @@ impl TranscriptBuilderCore {
         self.inner.parser().run.0 as f64
     }
 
-    /// Appends a chunk (`{ts, stream, chunk, seq?}` as JSON); returns
-    /// `{"from":n,"length":n,"entries":[…],"timeline":{"changed":[…],"added":[…],"removed":[…]}}`:
-    /// the entries from `from` on changed, and the timeline items that changed or were added
-    /// (in full) or removed (ids). `timeline` is absent when the builder keeps none.
+    /// Appends a chunk (`{ts, stream, chunk, seq?}` as JSON); returns two JSON strings,
+    /// `{"dropped":n,"from":n,"length":n,"entries":[…]}` (the entries from `from` on changed)
+    /// and `{"changed":[…],"added":[…],"removed":[…]}` (the timeline items that changed or were
+    /// added, in their wire form, and the ids of those removed); the second is absent when the
+    /// builder keeps no timeline.
     ///
     /// # Errors
     /// `ParseboxChunkError` for a malformed chunk.
-    pub fn push(&mut self, chunk_json: &str) -> Result<js_sys::JsString, JsValue> {
+    pub fn push(&mut self, chunk_json: &str) -> Result<js_sys::Array, JsValue> {
         let chunk: Chunk = serde_json::from_str(chunk_json).map_err(|e| {
             into_error(
                 "ParseboxChunkError",
@@ -251,7 +279,7 @@ impl TranscriptBuilderCore {
         stream: &str,
         units: &[u16],
         seq: Option<f64>,
-    ) -> Result<js_sys::JsString, JsValue> {
+    ) -> Result<js_sys::Array, JsValue> {
         let stream: Stream = serde_json::from_value(serde_json::Value::from(stream))
             .map_err(|e| into_error("ParseboxChunkError", format!("invalid chunk stream: {e}")))?;
         let seq = seq.filter(|s| s.is_finite() && *s >= 0.0).map(|s| s as u64);
@@ -276,16 +304,16 @@ impl TranscriptBuilderCore {
 
     /// Flushes the pending partial line and ends the timeline's run (calls still pending
     /// become unanswered); same result shape as `push`.
-    pub fn finish(&mut self) -> Result<js_sys::JsString, JsValue> {
+    pub fn finish(&mut self) -> Result<js_sys::Array, JsValue> {
         self.begin_call();
         let changed = self.inner.finish();
         self.changed(PushChange::from_range(changed), true)
     }
 
     /// Re-parses every chunk from scratch (after the adapter's parser changed) and rebuilds
-    /// the timeline from it; returns `{"from":0,"length":n,"entries":[…]}` (no `timeline`:
-    /// `timeline()` gives the rebuilt one whole).
-    pub fn rebuild(&mut self) -> Result<js_sys::JsString, JsValue> {
+    /// the timeline from it; returns `[{"dropped":0,"from":0,"length":n,"entries":[…]}]` (no
+    /// timeline changes: `timeline()` gives the rebuilt one whole).
+    pub fn rebuild(&mut self) -> Result<js_sys::Array, JsValue> {
         self.begin_call();
         self.inner.rebuild();
         let all = self.inner.entries();
@@ -293,22 +321,21 @@ impl TranscriptBuilderCore {
         if let Some(timeline) = self.timeline.as_mut() {
             *timeline = Timeline::from_window(all, base, timeline.is_finished());
         }
-        encode(
+        Ok(js_sys::Array::of1(&encode(
             &mut self.out,
             &Changes {
                 dropped: 0,
                 from: 0,
                 length: all.len(),
                 entries: all,
-                timeline: None,
             },
-        )
+        )?))
     }
 
     /// Folds in the late answers the core holds for this builder's run (one fold for all of
     /// them); same result shape as `push`.
     #[wasm_bindgen(js_name = applyLate)]
-    pub fn apply_late(&mut self) -> Result<js_sys::JsString, JsValue> {
+    pub fn apply_late(&mut self) -> Result<js_sys::Array, JsValue> {
         let answers = {
             let run = self.inner.parser().run;
             let mut s = self.inner.parser().core.enter()?;
@@ -321,7 +348,7 @@ impl TranscriptBuilderCore {
     /// Turns redaction of home paths on or off without re-parsing; same result shape as
     /// `push` (every entry changed when the setting did).
     #[wasm_bindgen(js_name = setRedactHomePaths)]
-    pub fn set_redact_home_paths(&mut self, on: bool) -> Result<js_sys::JsString, JsValue> {
+    pub fn set_redact_home_paths(&mut self, on: bool) -> Result<js_sys::Array, JsValue> {
         let changed = self.inner.set_redact_home_paths(on);
         self.changed(PushChange::from_range(changed), false)
     }
@@ -364,16 +391,17 @@ impl TranscriptBuilderCore {
     }
 
     /// Brings the timeline up to date with the transcript after a change to `range` (and ends
-    /// its run with `finishing`), and serialises what changed.
-    fn changed(
-        &mut self,
-        change: PushChange,
-        finishing: bool,
-    ) -> Result<js_sys::JsString, JsValue> {
+    /// its run with `finishing`), and serialises what changed: `[changes]`, or with a timeline
+    /// `[changes, timelineChanges]`. Two strings, not one: the items' wire form is mostly
+    /// ASCII (their texts are references to entries), so JS decodes and parses it as a
+    /// one-byte string, which an entry's one non-Latin-1 character would prevent in a shared
+    /// string (measured: a fifth less time to decode and parse).
+    fn changed(&mut self, change: PushChange, finishing: bool) -> Result<js_sys::Array, JsValue> {
         let PushChange {
             dropped,
             changed: range,
         } = change;
+        let base = self.window_base();
         let all = self.inner.entries();
         let timeline = self.timeline.as_mut().map(|timeline| {
             let left = timeline.drop_front(&dropped);
@@ -383,19 +411,19 @@ impl TranscriptBuilderCore {
             }
             update
         });
-        encode(
+        let out = js_sys::Array::of1(&encode(
             &mut self.out,
             &Changes {
                 dropped: dropped.len(),
                 from: range.start,
                 length: all.len(),
                 entries: all.get(range).unwrap_or(&[]),
-                timeline: self
-                    .timeline
-                    .as_ref()
-                    .zip(timeline)
-                    .map(|(timeline, update)| TimelineChanges::of(timeline, update)),
             },
-        )
+        )?);
+        if let Some((timeline, update)) = self.timeline.as_ref().zip(timeline) {
+            let changes = TimelineChanges::of(timeline, update, all, base);
+            out.push(&encode(&mut self.out, &changes)?);
+        }
+        Ok(out)
     }
 }
