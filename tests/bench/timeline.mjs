@@ -22,6 +22,11 @@
 //   valgrind --tool=callgrind --callgrind-out-file=/dev/null --smc-check=all-non-file \
 //     node --single-threaded tests/bench/timeline.mjs --child with --lines 20000 --warmups 2
 //
+// With --builtin the parser is registered as a trusted built-in (registerBuiltin: the module
+// imported into the page, as Paperclip's own adapters are): no engine on the main thread, so the
+// core and the JSON are most of the time and the timeline's share is at its largest (what the
+// main thread sees when sandboxed parsers run in Workers).
+//
 // With --window N both builders keep a window of the latest N chunks (`maxChunks`), as a live
 // view does.
 //
@@ -53,16 +58,18 @@ const windowChunks = arg("window", null);
 const child = arg("child", null); // "with" | "without": one trial in this process
 const inProcess = process.argv.includes("--in-process"); // every trial in this one process
 const warmups = Number(arg("warmups", 1)); // child only: untimed runs before the timed one
+const builtin = process.argv.includes("--builtin");
 
 let pb;
 let source;
 let chunks;
+let parserModule; // --builtin: the parser, imported
 
 /** A builder over its own registry, and what a consumer keeps of its updates. */
 function consumer(withTimeline) {
   const registry = newRegistry(pb, {});
-  const status = registry.registerSource("hermes_local", source);
-  if (status.state !== "ready") throw new Error(`parser not ready: ${status.reason}`);
+  const status = builtin ? registry.registerBuiltin("hermes_local", parserModule) : registry.registerSource("hermes_local", source);
+  if (status.state !== (builtin ? "builtin" : "ready")) throw new Error(`parser not ready: ${JSON.stringify(status)}`);
   const options = { timeline: withTimeline };
   if (windowChunks !== null) options.maxChunks = Number(windowChunks);
   const builder = new pb.TranscriptBuilder(registry, "hermes_local", options);
@@ -104,6 +111,7 @@ async function setUp() {
   pb = await import(pathToFileURL(join(pkgDir, "index.js")).href);
   pb.initSync({ module: readFileSync(join(pkgDir, "parsebox_wasm_bg.wasm")), engine: readFileSync(join(pkgDir, "parsebox_engine.wasm")) });
   source = readFileSync(join(here, "hermes-parser.js"), "utf8");
+  parserModule = await import(pathToFileURL(join(here, "hermes-parser.js")).href);
   chunks = chunkLog(hermesLog(lines), chunkSize);
 }
 
@@ -150,7 +158,7 @@ if (process.argv.includes("--paired")) {
     got.with.push(shape.with);
     ratios.push(shape.with / shape.without);
   }
-  console.log(`${lines.toLocaleString("en")} lines, ${chunks.length.toLocaleString("en")} chunks, ${shape.entries.toLocaleString("en")} entries, ${shape.items.toLocaleString("en")} items, ${trials} paired trials in one process (${pkgDir})`);
+  console.log(`${lines.toLocaleString("en")} lines, ${chunks.length.toLocaleString("en")} chunks, ${shape.entries.toLocaleString("en")} entries, ${shape.items.toLocaleString("en")} items, ${trials} paired trials in one process, parser ${builtin ? "built in (registerBuiltin)" : "sandboxed, inline"}${windowChunks === null ? "" : `, window ${windowChunks} chunks`} (${pkgDir})`);
   console.log(`| builder | push() ms summed, median | per trial |`);
   console.log(`|---|---|---|`);
   for (const [name, xs] of [["timeline: false", got.without], ["timeline (default)", got.with]]) {
@@ -193,6 +201,7 @@ for (let t = 0; t < trials; t++) {
   // Alternate the order so drift on a shared machine falls on both.
   for (const mode of t % 2 ? ["with", "without"] : ["without", "with"]) {
     const args = [fileURLToPath(import.meta.url), "--child", mode, "--pkg", pkgDir, "--lines", String(lines), "--chunk", String(chunkSize)];
+    if (builtin) args.push("--builtin");
     if (windowChunks !== null) args.push("--window", windowChunks);
     const r = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 1 << 24 });
     if (r.status !== 0) throw new Error(`trial failed: ${r.stderr}`);

@@ -39,6 +39,14 @@ impl TimelineUpdate {
     /// timeline order (the order of ids).
     #[must_use]
     pub fn followed_by(mut self, later: TimelineUpdate) -> TimelineUpdate {
+        // The usual case, every push: one of the two is empty (nothing left the window, or the
+        // run did not finish), and the other's lists are already in order.
+        if self.is_empty() {
+            return later;
+        }
+        if later.is_empty() {
+            return self;
+        }
         let gone = |id: &String| later.removed.contains(id) || later.added.contains(id);
         let new_then_gone: Vec<String> = self
             .added
