@@ -150,8 +150,12 @@ impl TimelineUpdate {
 pub struct Timeline {
     /// The items from position `pos_base` on (positions count from the run's first item, so
     /// the pairing index and `item_of` stay valid when items leave the front).
+    /// Items that left the front stay in place (the first `dead`) until they are half of the
+    /// vector: moving every kept item down on each drop would cost the window's size per push.
     items: Vec<TimelineItem>,
-    /// The position of `items[0]`: how many items left the front ([`drop_front`](Self::drop_front)).
+    /// How many of `items` left the front ([`live`](Self::live) skips them).
+    dead: usize,
+    /// The position of `items[dead]`: how many items left the front ([`drop_front`](Self::drop_front)).
     pos_base: usize,
     /// Per transcript entry of the window: the position of the item that shows it.
     item_of: Vec<usize>,
@@ -232,22 +236,27 @@ impl Timeline {
         self.item_of.drain(..n);
         self.diff_target.drain(..n);
         self.base = new_base;
-        let gone = self
-            .items
+        let live = self.items.get(self.dead..).unwrap_or_default();
+        let gone = live
             .iter()
             .take_while(|item| item.entries.last().is_some_and(|&e| e < new_base))
             .count();
-        let removed: Vec<TimelineItem> = self.items.drain(..gone).collect();
-        for (k, item) in removed.into_iter().enumerate() {
-            if let Some(key) = PairKey::of(&item) {
+        for (k, item) in live.iter().take(gone).enumerate() {
+            if let Some(key) = PairKey::of(item) {
                 self.pairing.remove(self.pos_base + k, &key);
             }
             for e in &item.entries {
                 self.held.remove(e);
             }
-            update.removed.push(item.id);
+            update.removed.push(item.id.clone());
         }
+        self.dead += gone;
         self.pos_base += gone;
+        if self.dead * 2 >= self.items.len() {
+            // Amortised: each item is moved down at most once per item that left before it.
+            self.items.drain(..self.dead);
+            self.dead = 0;
+        }
         let mut hold = Vec::new();
         for item in self.straddling() {
             for &e in item.entries.iter().take_while(|&&e| e < new_base) {
@@ -258,7 +267,7 @@ impl Timeline {
         }
         self.held.extend(hold);
         let (first, last) = self.position_of(self.pos_base);
-        if let Some(item) = self.items.first_mut() {
+        if let Some(item) = live_mut(&mut self.items, self.dead).first_mut() {
             if (item.is_first, item.is_last) != (first, last) {
                 item.is_first = first;
                 item.is_last = last;
@@ -291,7 +300,12 @@ impl Timeline {
 
     /// The items, in timeline order (the order of their first entries).
     pub fn items(&self) -> &[TimelineItem] {
-        &self.items
+        self.live()
+    }
+
+    /// The items that have not left the front.
+    fn live(&self) -> &[TimelineItem] {
+        self.items.get(self.dead..).unwrap_or_default()
     }
 
     /// The item that shows the run's entry `index`, if the timeline has seen that entry (and
@@ -308,29 +322,29 @@ impl Timeline {
     /// The kept items that still show entries from before the window. Items are in order of
     /// their first entries, so these are a prefix.
     fn straddling(&self) -> impl Iterator<Item = &TimelineItem> {
-        self.items
+        self.live()
             .iter()
             .take_while(|item| item.entries.first().is_some_and(|&e| e < self.base))
     }
 
     /// The item at position `pos`, unless it left the front.
     fn at(&self, pos: usize) -> Option<&TimelineItem> {
-        self.items.get(pos.checked_sub(self.pos_base)?)
+        self.live().get(pos.checked_sub(self.pos_base)?)
     }
 
     fn at_mut(&mut self, pos: usize) -> Option<&mut TimelineItem> {
-        slot(&mut self.items, self.pos_base, pos)
+        slot(live_mut(&mut self.items, self.dead), self.pos_base, pos)
     }
 
     /// The position the next new item takes.
     fn end(&self) -> usize {
-        self.pos_base + self.items.len()
+        self.pos_base + self.live().len()
     }
 
     /// `(isFirst, isLast)` of the item at position `pos`.
     fn position_of(&self, pos: usize) -> (bool, bool) {
         pos.checked_sub(self.pos_base)
-            .map_or((false, false), |local| position(&self.items, local))
+            .map_or((false, false), |local| position(self.live(), local))
     }
 
     /// The item with id `id` (as [`TimelineUpdate`] names it), if there is one now.
@@ -398,12 +412,12 @@ impl Timeline {
         let run_start = self.base + start;
         let cut = self.pos_base
             + self
-                .items
+                .live()
                 .partition_point(|item| item.entries.first().is_some_and(|&e| e < run_start));
         for pos in affected {
             let (base, finished) = (self.base, self.finished);
             let held = &self.held;
-            let Some(item) = slot(&mut self.items, self.pos_base, pos) else {
+            let Some(item) = slot(live_mut(&mut self.items, self.dead), self.pos_base, pos) else {
                 continue;
             };
             if let Some(key) = PairKey::of(item) {
@@ -429,7 +443,10 @@ impl Timeline {
                 }
             }
         }
-        let gone = self.items.drain(cut - self.pos_base..).enumerate();
+        let gone = self
+            .items
+            .drain(self.dead + cut - self.pos_base..)
+            .enumerate();
         if let Some(before) = before {
             before.extend(gone.map(|(k, item)| (cut + k, item)));
         }
@@ -473,7 +490,7 @@ impl Timeline {
 
     /// Entry `index` joins the item at `pos`, re-registered for pairing.
     fn join_at(&mut self, pos: usize, index: usize, entry: &TranscriptEntry) -> usize {
-        let Some(item) = slot(&mut self.items, self.pos_base, pos) else {
+        let Some(item) = slot(live_mut(&mut self.items, self.dead), self.pos_base, pos) else {
             return self.push_new(index, entry);
         };
         if let Some(key) = PairKey::of(item) {
@@ -538,6 +555,12 @@ impl Timeline {
             .collect();
         update
     }
+}
+
+/// The items of `items` from `dead` on: those that have not left the front (a free function,
+/// so the caller can still reach the timeline's other fields).
+fn live_mut(items: &mut [TimelineItem], dead: usize) -> &mut [TimelineItem] {
+    items.get_mut(dead..).unwrap_or_default()
 }
 
 /// The item at position `pos` of `items`, whose first is at position `pos_base` (a free
