@@ -22,7 +22,7 @@ const KEPT_OUTPUT_BYTES: usize = 1 << 20;
 
 /// Serialises `value` as JSON into `buf` (cleared first, its capacity reused from call to call:
 /// no regrowth per update) and hands it to JS as one string.
-fn encode(buf: &mut Vec<u8>, value: &impl Serialize) -> Result<JsValue, JsValue> {
+fn encode(buf: &mut Vec<u8>, value: &impl Serialize) -> Result<js_sys::JsString, JsValue> {
     buf.clear();
     if buf.capacity() > KEPT_OUTPUT_BYTES {
         buf.shrink_to(KEPT_OUTPUT_BYTES);
@@ -32,7 +32,7 @@ fn encode(buf: &mut Vec<u8>, value: &impl Serialize) -> Result<JsValue, JsValue>
     // serde_json writes UTF-8 only; the check is a formality.
     let text = std::str::from_utf8(buf)
         .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))?;
-    Ok(js_sys::JsString::from(text).into())
+    Ok(js_sys::JsString::from(text))
 }
 
 /// A host run as the builder's line parser: a line a Worker answers later is shown with the
@@ -254,7 +254,7 @@ impl TranscriptBuilderCore {
     ///
     /// # Errors
     /// `ParseboxChunkError` for a malformed chunk.
-    pub fn push(&mut self, chunk_json: &str) -> Result<js_sys::Array, JsValue> {
+    pub fn push(&mut self, chunk_json: &str) -> Result<Vec<js_sys::JsString>, JsValue> {
         let chunk: Chunk = serde_json::from_str(chunk_json).map_err(|e| {
             into_error(
                 "ParseboxChunkError",
@@ -279,7 +279,7 @@ impl TranscriptBuilderCore {
         stream: &str,
         units: &[u16],
         seq: Option<f64>,
-    ) -> Result<js_sys::Array, JsValue> {
+    ) -> Result<Vec<js_sys::JsString>, JsValue> {
         let stream: Stream = serde_json::from_value(serde_json::Value::from(stream))
             .map_err(|e| into_error("ParseboxChunkError", format!("invalid chunk stream: {e}")))?;
         let seq = seq.filter(|s| s.is_finite() && *s >= 0.0).map(|s| s as u64);
@@ -304,7 +304,7 @@ impl TranscriptBuilderCore {
 
     /// Flushes the pending partial line and ends the timeline's run (calls still pending
     /// become unanswered); same result shape as `push`.
-    pub fn finish(&mut self) -> Result<js_sys::Array, JsValue> {
+    pub fn finish(&mut self) -> Result<Vec<js_sys::JsString>, JsValue> {
         self.begin_call();
         let changed = self.inner.finish();
         self.changed(PushChange::from_range(changed), true)
@@ -313,7 +313,7 @@ impl TranscriptBuilderCore {
     /// Re-parses every chunk from scratch (after the adapter's parser changed) and rebuilds
     /// the timeline from it; returns `[{"dropped":0,"from":0,"length":n,"entries":[…]}]` (no
     /// timeline changes: `timeline()` gives the rebuilt one whole).
-    pub fn rebuild(&mut self) -> Result<js_sys::Array, JsValue> {
+    pub fn rebuild(&mut self) -> Result<Vec<js_sys::JsString>, JsValue> {
         self.begin_call();
         self.inner.rebuild();
         let all = self.inner.entries();
@@ -321,7 +321,7 @@ impl TranscriptBuilderCore {
         if let Some(timeline) = self.timeline.as_mut() {
             *timeline = Timeline::from_window(all, base, timeline.is_finished());
         }
-        Ok(js_sys::Array::of1(&encode(
+        Ok(vec![encode(
             &mut self.out,
             &Changes {
                 dropped: 0,
@@ -329,13 +329,13 @@ impl TranscriptBuilderCore {
                 length: all.len(),
                 entries: all,
             },
-        )?))
+        )?])
     }
 
     /// Folds in the late answers the core holds for this builder's run (one fold for all of
     /// them); same result shape as `push`.
     #[wasm_bindgen(js_name = applyLate)]
-    pub fn apply_late(&mut self) -> Result<js_sys::Array, JsValue> {
+    pub fn apply_late(&mut self) -> Result<Vec<js_sys::JsString>, JsValue> {
         let answers = {
             let run = self.inner.parser().run;
             let mut s = self.inner.parser().core.enter()?;
@@ -348,7 +348,7 @@ impl TranscriptBuilderCore {
     /// Turns redaction of home paths on or off without re-parsing; same result shape as
     /// `push` (every entry changed when the setting did).
     #[wasm_bindgen(js_name = setRedactHomePaths)]
-    pub fn set_redact_home_paths(&mut self, on: bool) -> Result<js_sys::Array, JsValue> {
+    pub fn set_redact_home_paths(&mut self, on: bool) -> Result<Vec<js_sys::JsString>, JsValue> {
         let changed = self.inner.set_redact_home_paths(on);
         self.changed(PushChange::from_range(changed), false)
     }
@@ -396,7 +396,11 @@ impl TranscriptBuilderCore {
     /// ASCII (their texts are references to entries), so JS decodes and parses it as a
     /// one-byte string, which an entry's one non-Latin-1 character would prevent in a shared
     /// string (measured: a fifth less time to decode and parse).
-    fn changed(&mut self, change: PushChange, finishing: bool) -> Result<js_sys::Array, JsValue> {
+    fn changed(
+        &mut self,
+        change: PushChange,
+        finishing: bool,
+    ) -> Result<Vec<js_sys::JsString>, JsValue> {
         let PushChange {
             dropped,
             changed: range,
@@ -411,7 +415,7 @@ impl TranscriptBuilderCore {
             }
             update
         });
-        let out = js_sys::Array::of1(&encode(
+        let mut out = vec![encode(
             &mut self.out,
             &Changes {
                 dropped: dropped.len(),
@@ -419,10 +423,10 @@ impl TranscriptBuilderCore {
                 length: all.len(),
                 entries: all.get(range).unwrap_or(&[]),
             },
-        )?);
+        )?];
         if let Some((timeline, update)) = self.timeline.as_ref().zip(timeline) {
             let changes = TimelineChanges::of(timeline, update, all, base);
-            out.push(&encode(&mut self.out, &changes)?);
+            out.push(encode(&mut self.out, &changes)?);
         }
         Ok(out)
     }
