@@ -144,29 +144,38 @@ pub fn the_builder_reports_what_changed() {
     let core = core(r#"{"loadSources":false,"host":"inline"}"#);
     counter(&core, "counter");
     let mut b = TranscriptBuilderCore::new(&core, "counter", "{}").unwrap();
-    let first = parse(
+    // Two strings: the entries' changes, then the timeline's.
+    let split = |out: Vec<js_sys::JsString>| {
+        let mut out = out.into_iter().map(|s| parse(s.into()));
+        (out.next().unwrap(), out.next().unwrap())
+    };
+    let (first, timeline) = split(
         b.push(r#"{"ts":"t1","stream":"stdout","chunk":"a\nb"}"#)
-            .unwrap()
-            .into(),
+            .unwrap(),
     );
-    let item = |id: &str, index: usize, text: &str, last: bool| {
-        json!({"id": id, "type": "assistant", "timestamp": "t1", "content": text,
+    // On the wire an item's text and timestamp are the index of the entry that holds them
+    // (builder.js puts them back).
+    let item = |id: &str, index: usize, last: bool| {
+        json!({"id": id, "type": "assistant", "timestamp": index, "content": index,
                "isFirst": index == 0, "isLast": last, "entries": [index]})
     };
     assert_eq!(
         first,
-        json!({"dropped":0,"from":0,"length":1,"entries":[{"kind":"assistant","ts":"t1","text":"1:a"}],
-               "timeline":{"changed":[],"added":[item("e0", 0, "1:a", true)],"removed":[]}})
+        json!({"dropped":0,"from":0,"length":1,"entries":[{"kind":"assistant","ts":"t1","text":"1:a"}]})
     );
-    let end = parse(b.finish().unwrap().into());
+    assert_eq!(
+        timeline,
+        json!({"changed":[],"added":[item("e0", 0, true)],"removed":[]})
+    );
+    let (end, timeline) = split(b.finish().unwrap());
     assert_eq!(
         end["entries"],
         json!([{"kind":"assistant","ts":"t1","text":"2:b"}])
     );
     // The new item, and the one before it, which stopped being the last.
     assert_eq!(
-        end["timeline"],
-        json!({"changed":[item("e0", 0, "1:a", false)],"added":[item("e1", 1, "2:b", true)],"removed":[]})
+        timeline,
+        json!({"changed":[item("e0", 0, false)],"added":[item("e1", 1, true)],"removed":[]})
     );
     assert!(b.push(r#"{"ts":"t","stream":"video","chunk":""}"#).is_err());
 }
