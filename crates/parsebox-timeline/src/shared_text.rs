@@ -60,8 +60,8 @@ impl TimelineItem {
         } = self;
         let source = Sources { window, base };
         // The entries in the window whose texts became the card's pieces or the diff block's
-        // lines, in order: the last of those pieces (entries before the window, a kept card's,
-        // came first and keep their texts).
+        // lines, in order. They made the last pieces: a kept card's entries before the window
+        // came first, and their pieces keep their texts.
         let in_window: Vec<usize> = entries
             .iter()
             .copied()
@@ -78,7 +78,7 @@ impl TimelineItem {
         WireItem {
             id,
             item_type: *item_type,
-            timestamp: source.timestamp(entries.first().copied(), timestamp),
+            timestamp: source.share(entries.first().copied(), timestamp, |e| Some(e.ts())),
             content: content
                 .as_deref()
                 .map(|text| source.text(entries.first().copied(), text)),
@@ -154,20 +154,22 @@ impl<'a> Sources<'a> {
         )
     }
 
-    /// `ts`, or the window index of entry `index` when that entry's `ts` is `ts`.
-    fn timestamp(&self, index: Option<usize>, ts: &'a str) -> Text<'a> {
+    /// `own`, or the window index of entry `index` when `read` gives `own` from that entry.
+    fn share(
+        &self,
+        index: Option<usize>,
+        own: &'a str,
+        read: impl Fn(&TranscriptEntry) -> Option<&str>,
+    ) -> Text<'a> {
         match index.and_then(|i| self.entry(i)) {
-            Some((local, entry)) if entry.ts() == ts => Text::Entry(local),
-            _ => Text::Own(ts),
+            Some((local, entry)) if read(entry) == Some(own) => Text::Entry(local),
+            _ => Text::Own(own),
         }
     }
 
     /// `text`, or the window index of entry `index` when that entry's text is `text`.
     fn text(&self, index: Option<usize>, text: &'a str) -> Text<'a> {
-        match index.and_then(|i| self.entry(i)) {
-            Some((local, entry)) if entry_text(entry) == Some(text) => Text::Entry(local),
-            _ => Text::Own(text),
-        }
+        self.share(index, text, entry_text)
     }
 }
 
@@ -246,33 +248,19 @@ struct WireDiffLine<'a> {
 /// text belongs becomes the text of `window`'s entry at that index. `false` when a number
 /// names no entry with a text (the form was not written for this window).
 pub fn resolve(value: &mut Value, window: &[TranscriptEntry]) -> bool {
-    let fill = |slot: Option<&mut Value>| match slot {
+    // A number in `slot` becomes what `read` gives of the entry it names.
+    let fill = |slot: Option<&mut Value>, read: fn(&TranscriptEntry) -> Option<&str>| match slot {
         Some(v) if v.is_number() => {
             let text = v
                 .as_u64()
                 .and_then(|i| window.get(usize::try_from(i).ok()?))
-                .and_then(entry_text);
-            match text {
-                Some(text) => {
-                    *v = Value::from(text);
-                    true
-                }
-                None => false,
-            }
+                .and_then(read);
+            text.map(|text| *v = Value::from(text)).is_some()
         }
         _ => true,
     };
-    let mut ok = match value.get_mut("timestamp") {
-        Some(v) if v.is_number() => {
-            let ts = v
-                .as_u64()
-                .and_then(|i| window.get(usize::try_from(i).ok()?))
-                .map(TranscriptEntry::ts);
-            ts.map(|ts| *v = Value::from(ts)).is_some()
-        }
-        _ => true,
-    };
-    ok &= fill(value.get_mut("content"));
+    let mut ok = fill(value.get_mut("timestamp"), |e| Some(e.ts()));
+    ok &= fill(value.get_mut("content"), entry_text);
     let pieces = [("toolCall", "content"), ("diff", "")];
     for (outer, inner) in pieces {
         let list = match value.get_mut(outer) {
@@ -282,7 +270,7 @@ pub fn resolve(value: &mut Value, window: &[TranscriptEntry]) -> bool {
         };
         if let Some(Value::Array(list)) = list {
             for piece in list {
-                ok &= fill(piece.get_mut("text"));
+                ok &= fill(piece.get_mut("text"), entry_text);
             }
         }
     }

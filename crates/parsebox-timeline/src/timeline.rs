@@ -148,8 +148,8 @@ impl TimelineUpdate {
 /// ```
 #[derive(Debug, Default)]
 pub struct Timeline {
-    /// The items from position `pos_base` on (positions count from the run's first item, so
-    /// the pairing index and `item_of` stay valid when items leave the front).
+    /// The items; `items[dead]` is at position `pos_base` (positions count from the run's
+    /// first item, so the pairing index and `item_of` stay valid when items leave the front).
     /// Items that left the front stay in place (the first `dead`) until they are half of the
     /// vector: moving every kept item down on each drop would cost the window's size per push.
     items: Vec<TimelineItem>,

@@ -25,7 +25,6 @@ function withTexts(item, entries) {
   if (typeof item.content === "number") item.content = textOf(entries[item.content]);
   for (const piece of item.toolCall?.content ?? []) if (typeof piece.text === "number") piece.text = textOf(entries[piece.text]);
   for (const line of item.diff ?? []) if (typeof line.text === "number") line.text = textOf(entries[line.text]);
-  return item;
 }
 
 /** The UTF-16 code units of `s`. */
