@@ -37,8 +37,9 @@ export class RunFollower {
     return `${generation}:${state}`;
   }
 
+  /** Paperclip's callers read entries only: no timeline (with a built-in parser it adds a fifth to each push). */
   #make() {
-    return new TranscriptBuilder(this.#registry, this.#type, { redactHomePaths: this.#redact });
+    return new TranscriptBuilder(this.#registry, this.#type, { redactHomePaths: this.#redact, timeline: false });
   }
 
   /**
