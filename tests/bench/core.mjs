@@ -247,6 +247,26 @@ export async function latency(engines, src, lines, ts, trials) {
 }
 
 /**
+ * What a renderer keeps of a TranscriptBuilder's updates: the entries, and the timeline's items
+ * by id. `take(update)` applies one update (a push's, finish's or onUpdate's).
+ */
+export function keptUpdates() {
+  const entries = [];
+  const items = new Map();
+  const take = ({ dropped, from, entries: changed, timeline }) => {
+    entries.splice(0, dropped);
+    entries.length = from;
+    for (const e of changed) entries.push(e);
+    if (timeline) {
+      for (const id of timeline.removed) items.delete(id);
+      for (const item of timeline.changed) items.set(item.id, item);
+      for (const item of timeline.added) items.set(item.id, item);
+    }
+  };
+  return { entries, items, take };
+}
+
+/**
  * Splits a log into stdout chunks of about `size` UTF-16 units, cut anywhere (mid-line), but
  * never between the two halves of a surrogate pair (real chunks come from a UTF-8 decoder).
  */

@@ -42,7 +42,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-import { chunkLog, newRegistry } from "./core.mjs";
+import { chunkLog, keptUpdates, newRegistry } from "./core.mjs";
 import { hermesLog } from "./gen-log.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -73,18 +73,7 @@ function consumer(withTimeline) {
   const options = { timeline: withTimeline };
   if (windowChunks !== null) options.maxChunks = Number(windowChunks);
   const builder = new pb.TranscriptBuilder(registry, "hermes_local", options);
-  const entries = [];
-  const items = new Map();
-  const take = ({ dropped, from, entries: changed, timeline }) => {
-    entries.splice(0, dropped);
-    entries.length = from;
-    for (const e of changed) entries.push(e);
-    if (timeline) {
-      for (const id of timeline.removed) items.delete(id);
-      for (const item of timeline.changed) items.set(item.id, item);
-      for (const item of timeline.added) items.set(item.id, item);
-    }
-  };
+  const { entries, items, take } = keptUpdates();
   const dispose = () => {
     builder.dispose();
     registry.dispose();

@@ -36,7 +36,7 @@ const server = await serve(repo, {
     body: `<!doctype html><script type="module">
   import init, { ParserRegistry, TranscriptBuilder } from "/${pkg}/index.js";
   import { hermesLog } from "/tests/bench/gen-log.mjs";
-  import { chunkLog } from "/tests/bench/core.mjs";
+  import { chunkLog, keptUpdates } from "/tests/bench/core.mjs";
   await init();
   const source = await (await fetch("/tests/bench/hermes-parser.js")).text();
   const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
@@ -48,18 +48,7 @@ const server = await serve(repo, {
     await registry.idle();
     if (registry.status("hermes_local").state !== "ready") throw new Error("parser not ready");
     const builder = new TranscriptBuilder(registry, "hermes_local", { timeline });
-    const entries = [];
-    const items = new Map();
-    const take = ({ dropped, from, entries: changed, timeline: t }) => {
-      entries.splice(0, dropped);
-      entries.length = from;
-      for (const e of changed) entries.push(e);
-      if (t) {
-        for (const id of t.removed) items.delete(id);
-        for (const item of t.changed) items.set(item.id, item);
-        for (const item of t.added) items.set(item.id, item);
-      }
-    };
+    const { entries, items, take } = keptUpdates();
     builder.onUpdate(take);
     return { registry, builder, entries, items, take };
   }
