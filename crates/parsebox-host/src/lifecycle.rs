@@ -331,16 +331,15 @@ impl Host {
             return;
         };
         let held = std::mem::take(held);
-        self.engine_module = match result {
-            Ok(()) => EngineModule::Ready,
-            Err(why) => EngineModule::Failed(LoadError::new(
+        let failed = result.err().map(|why| {
+            LoadError::new(
                 "engine_fault",
                 format!("the engine module could not be loaded: {why}"),
-            )),
-        };
-        let failed = match &self.engine_module {
-            EngineModule::Failed(error) => Some(error.clone()),
-            _ => None,
+            )
+        });
+        self.engine_module = match &failed {
+            None => EngineModule::Ready,
+            Some(error) => EngineModule::Failed(error.clone()),
         };
         let start_budget = self.options.start_deadline_ms;
         for command in held {

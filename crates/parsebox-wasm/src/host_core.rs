@@ -337,19 +337,20 @@ impl HostCore {
     /// The engine module was compiled: parsers waiting for it start now.
     #[wasm_bindgen(js_name = handleEngineModuleReady)]
     pub fn handle_engine_module_ready(&self) -> Result<(), JsValue> {
-        let mut s = self.enter()?;
-        s.host.handle_engine_module(now_ms(), Ok(()));
-        s.pump();
-        Ok(())
+        self.engine_module(Ok(()))
     }
 
     /// The engine module could not be loaded (`message` says why): sandboxed parsers fail to
     /// start with an `engine_fault` load error.
     #[wasm_bindgen(js_name = handleEngineModuleFailed)]
     pub fn handle_engine_module_failed(&self, message: &str) -> Result<(), JsValue> {
+        self.engine_module(Err(message.to_owned()))
+    }
+
+    /// Hands the engine module's outcome to the host and performs what follows.
+    fn engine_module(&self, result: Result<(), String>) -> Result<(), JsValue> {
         let mut s = self.enter()?;
-        s.host
-            .handle_engine_module(now_ms(), Err(message.to_owned()));
+        s.host.handle_engine_module(now_ms(), result);
         s.pump();
         Ok(())
     }
