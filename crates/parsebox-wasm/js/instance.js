@@ -56,8 +56,6 @@ export function init(input, engineInput) {
  * sandboxed parsers start. Only needed to wait for it on purpose: registries wait by themselves.
  */
 export function engineReady() {
-  if (engine) return Promise.resolve();
-  if (engineError) return Promise.reject(engineError);
   if (!coreReady && !initializing) return Promise.reject(new ParseboxInitError("parsebox is not initialised: call init() first"));
   return new Promise((resolve, reject) => onEngine((error) => (error ? reject(error) : resolve())));
 }
