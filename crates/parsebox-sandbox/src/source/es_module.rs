@@ -148,7 +148,7 @@ mod tests {
     fn esm_rewrite_keeps_positions() {
         let p = prepare(
             "export function parseStdoutLine(l) { return [] }\nconst c = 1; export { c as createStdoutParser };\nexport default function () {}",
-             1000,
+            1000,
             true,
         )
         .unwrap();
