@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { readFile, readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { serve, launch, newPage } from "./harness.mjs";
+import { claudeLog, logLines } from "../bench/gen-log.mjs";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const hostileDir = new URL("../corpus/hostile/", import.meta.url);
@@ -112,6 +113,29 @@ const server = await serve(repo, {
       renders.push(render());
     }
     const out = { renders, host: registry.status("pc").host, counters: registry.diagnostics("pc").host };
+    registry.dispose();
+    return out;
+  };
+  // Paperclip's live run view through parsebox/paperclip, with the default host: the log cut
+  // every 8,192 code units as Paperclip's server cuts it (most lists end mid-line), a render
+  // of the last \`size\` chunks after each chunk, then one more once the Worker has answered.
+  window.liveCut = async (source, text, size) => {
+    const { buildTranscript, parserSource, usePaperclipRegistry } = await import("/pkg/paperclip.js");
+    const registry = new ParserRegistry({ loadSource: null });
+    registry.registerSource("cut", source);
+    await registry.idle();
+    usePaperclipRegistry(registry);
+    const parser = parserSource("cut");
+    const cut = [];
+    for (let at = 0; at < text.length; at += 8192) cut.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: text.slice(at, at + 8192) });
+    let midLine = 0;
+    for (let end = 1; end <= cut.length; end++) {
+      buildTranscript(cut.slice(Math.max(0, end - size), end), parser);
+      if (!cut[end - 1].chunk.endsWith("\\n")) midLine++;
+    }
+    await registry.idle();
+    const last = buildTranscript(cut.slice(-size), parser);
+    const out = { renders: cut.length, midLine, host: registry.status("cut").host, kinds: [...new Set(last.map((e) => e.kind))], generic: last.filter((e) => e.kind === "stdout").length, counters: registry.diagnostics("cut").host };
     registry.dispose();
     return out;
   };
@@ -250,4 +274,18 @@ test("a Paperclip-style re-render with a fresh parser each time shows the parser
   const parsed = ["assistant:one #1", "assistant:two #2", "assistant:three #3"];
   assert.deepEqual(out.renders.at(-1), parsed, JSON.stringify(out.renders));
   assert.ok(out.counters.memoAnswers >= 3, JSON.stringify(out.counters));
+});
+
+test("buildTranscript over a live window cut mid-line hands the Worker each line about once, and ends parsed", async () => {
+  // Before, each render finished its partial last line on a throwaway run fed every chunk seen:
+  // the Worker was sent the run again on every render, and a 2,000-line run ran the page's
+  // core out of memory.
+  const source = await readFile(new URL("../corpus/compat/claude-stream-json/ui-parser.js", import.meta.url), "utf8");
+  const lines = logLines(claudeLog(600));
+  const out = await page.evaluate(([s, t]) => window.liveCut(s, t, 40).catch((e) => String(e.stack ?? e)), [source, lines.join("\n") + "\n"]);
+  assert.equal(out.host, "worker", JSON.stringify(out));
+  assert.ok(out.midLine > out.renders / 2, JSON.stringify(out));
+  assert.equal(out.generic, 0, JSON.stringify(out));
+  assert.ok(out.kinds.includes("tool_call"), JSON.stringify(out));
+  assert.ok(out.counters.lateAnswers < 3 * lines.length, JSON.stringify(out.counters));
 });

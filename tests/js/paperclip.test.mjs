@@ -162,6 +162,45 @@ test("a partial last line is in each render, and joins the next chunk when it ar
   assert.deepEqual(buildTranscript(chunks, parse).map((e) => [e.ts, e.text]), [["t1", "one"], ["t2", "two"], ["t2", "three"]]);
 });
 
+test("a sliding window whose every list ends mid-line costs each render the window, not the run", () => {
+  // Paperclip's server cuts chunks every 8,192 code units, so most lists end inside a line.
+  fresh();
+  let calls = 0;
+  const parse = (line, ts) => {
+    calls++;
+    return [{ kind: "assistant", ts, text: line }];
+  };
+  const chunk = (i) => out(`t${i}`, `end${i}\nstart${i}-`); // completes line i-1, begins line i
+  const renders = 600;
+  const size = 20;
+  let all = [];
+  for (let i = 0; i < renders; i++) {
+    all = [...all, chunk(i)];
+    const window = all.slice(-size);
+    const texts = buildTranscript(window, parse).map((e) => e.text);
+    const first = Math.max(0, i - size + 1);
+    const complete = [];
+    for (let j = first; j <= i; j++) complete.push(j === 0 ? "end0" : `start${j - 1}-end${j}`);
+    assert.deepEqual(texts, [...complete, `start${i}-`], `render ${i}`);
+  }
+  // Before, each render replayed every chunk seen since the run began (about 180,000 calls).
+  assert.ok(calls < renders * (size + 4), `${calls} parser calls for ${renders} renders`);
+});
+
+test("a partial last line of a stateful parser's run is parsed with the run's state while the list is the run", () => {
+  fresh();
+  const source = trustedCounter();
+  const chunks = [out("t1", "a\nb\nd:x")];
+  assert.deepEqual(buildTranscript(chunks, source).map((e) => e.text), ["1:a", "2:b", "x"]);
+  chunks.push(out("t2", "y\nc"));
+  assert.deepEqual(buildTranscript(chunks, source).map((e) => e.text), ["1:a", "2:b", "xy", "4:c"]);
+  chunks.push(out("t3", "\nd:p"));
+  assert.deepEqual(buildTranscript(chunks, source).map((e) => e.text), ["1:a", "2:b", "xy", "4:c", "p"]);
+  chunks.push(out("t4", "q\nd:r"));
+  // A streamed entry the last line joins is the finish's too.
+  assert.deepEqual(buildTranscript(chunks, source).map((e) => e.text), ["1:a", "2:b", "xy", "4:c", "pqr"]);
+});
+
 test("loadDynamicParser loads a sandboxed parser; buildTranscript runs it; invalidate drops it", async () => {
   const { registry, loads } = fresh({ counter: COUNTER, broken: "export const x = 1;", gone: new Error("HTTP 500") });
   let notified = 0;

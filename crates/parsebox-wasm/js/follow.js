@@ -13,7 +13,8 @@ export class RunFollower {
   #type;
   #redact;
   #builder;
-  #seen = []; // every chunk object pushed, in order
+  #seen = []; // the chunk objects pushed, in order, from the first one a list may still need
+  #base = 0; // chunks pushed before #seen[0] (the builder counts them)
   #start = 0; // where in #seen the last list began
   #parserSeen;
   #transcript = null;
@@ -94,6 +95,14 @@ export class RunFollower {
       changed = true;
     }
     this.#start = k;
+    // Chunks before the line the list begins in are never read again: let go of them (in
+    // halves, so the copying stays in proportion to the pushes).
+    const cut = this.#lineStart(k);
+    if (cut > 0 && cut * 2 >= this.#seen.length) {
+      this.#seen.splice(0, cut);
+      this.#base += cut;
+      this.#start -= cut;
+    }
     if (changed) this.#transcript = null;
     return changed;
   }
@@ -101,24 +110,49 @@ export class RunFollower {
   /**
    * The transcript of the last list, as Paperclip's buildTranscript gives it (a partial last
    * line parsed as the end of the run); the same array until something changes. Finishing would
-   * end this builder, so a partial line is finished on a throwaway one.
+   * end this run, so the partial line is finished on a throwaway builder fed the list from where
+   * its first line began: a render costs work in proportion to the list, as it does in Paperclip
+   * (Paperclip's server cuts chunks every 8,192 code units, so most lists end mid-line), never a
+   * replay of the run. The entries of complete lines are this run's; the finish's own change
+   * (the last line's entries, and a streamed entry it joins) is the throwaway's, whose parser
+   * state is the list's, as in Paperclip, where each render parses the list with a fresh parser.
    */
   transcript() {
     if (this.#transcript) return this.#transcript;
-    if (!this.#builder._hasPendingLine()) return (this.#transcript = this.#window(this.#builder));
+    const entries = this.#window();
+    if (!this.#builder._hasPendingLine()) return (this.#transcript = entries);
+    // Where a Worker answers, the throwaway's lines show the generic entry (their answers come
+    // after it is gone): it is fed the last line's chunks only. Fed the list, it would hand the
+    // Worker the whole list again on every render, faster than it can answer.
+    const { host, state } = this.#registry.status(this.#type);
+    const later = host === "worker" && state === "ready";
+    const first = this.#lineStart(later ? this.#seen.length : this.#start);
     const once = this.#make();
     try {
-      for (const c of this.#seen) once.push(c);
-      once.finish();
-      return (this.#transcript = this.#window(once));
+      for (let i = Math.max(first, this.#lineStart(this.#start)); i < this.#seen.length; i++) once.push(this.#seen[i]);
+      const before = once.entries().length;
+      const { from, entries: last } = once.finish();
+      const kept = entries.length - Math.min(before - from, entries.length);
+      return (this.#transcript = entries.slice(0, kept).concat(last));
     } finally {
       once.dispose();
     }
   }
 
-  #window(builder) {
-    const entries = builder.entries();
-    return this.#start === 0 ? entries : entries.slice(builder._firstEntryOfChunk(this.#start));
+  /** The index in the chunks seen where the line that chunk `k` goes on with began. */
+  #lineStart(k) {
+    for (let i = k - 1; i >= 0; i--) {
+      const c = this.#seen[i];
+      if (c.stream === "stdout" && c.chunk.includes("\n")) return i;
+    }
+    return 0;
+  }
+
+  /** This run's entries of the last list's chunks. */
+  #window() {
+    const entries = this.#builder.entries();
+    const first = this.#base + this.#start;
+    return first === 0 ? entries : entries.slice(this.#builder._firstEntryOfChunk(first));
   }
 
   dispose() {
