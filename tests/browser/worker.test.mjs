@@ -276,13 +276,14 @@ test("a Paperclip-style re-render with a fresh parser each time shows the parser
   assert.ok(out.counters.memoAnswers >= 3, JSON.stringify(out.counters));
 });
 
-test("buildTranscript over a live window cut mid-line hands the Worker each line about once, and ends parsed", async () => {
+test("buildTranscript over a live window cut mid-line hands the Worker each line about once, and ends parsed", async (t) => {
   // Before, each render finished its partial last line on a throwaway run fed every chunk seen:
   // the Worker was sent the run again on every render, and a 2,000-line run ran the page's
   // core out of memory.
   const source = await readFile(new URL("../corpus/compat/claude-stream-json/ui-parser.js", import.meta.url), "utf8");
   const lines = logLines(claudeLog(600));
   const out = await page.evaluate(([s, t]) => window.liveCut(s, t, 40).catch((e) => String(e.stack ?? e)), [source, lines.join("\n") + "\n"]);
+  t.diagnostic(`${out.renders} renders (${out.midLine} ending mid-line): ${out.counters.lateAnswers} late, ${out.counters.staleAnswers} stale answers for ${lines.length} lines`);
   assert.equal(out.host, "worker", JSON.stringify(out));
   assert.ok(out.midLine > out.renders / 2, JSON.stringify(out));
   assert.equal(out.generic, 0, JSON.stringify(out));
