@@ -201,6 +201,28 @@ test("a partial last line of a stateful parser's run is parsed with the run's st
   assert.deepEqual(buildTranscript(chunks, source).map((e) => e.text), ["1:a", "2:b", "xy", "4:c", "pqr"]);
 });
 
+test("a sliding window's run holds the window, not the run: a new parser re-parses from the window", async () => {
+  fresh({ counter: COUNTER });
+  const module = await loadDynamicParser("counter");
+  const size = 20;
+  let all = [];
+  let entries;
+  for (let i = 0; i < 300; i++) {
+    all = [...all, out(`t${i}`, `l${i}\n`)];
+    entries = buildTranscript(all.slice(-size), module);
+  }
+  assert.equal(entries[0].text, "281:l280", "the run's own numbering while the parser stays");
+  invalidateDynamicParser("counter");
+  const again = await loadDynamicParser("counter");
+  all = [...all, out("t300", "l300\n")];
+  entries = buildTranscript(all.slice(-size), again);
+  assert.deepEqual(entries.map((e) => e.text.split(":")[1]), all.slice(-size).map((c) => c.chunk.trim()));
+  // The re-parse began at most a window's length before the window, as the run let go of
+  // older chunks (before, it re-parsed all 301 lines and the last entry said 301).
+  const n = Number(entries.at(-1).text.split(":")[0]);
+  assert.ok(n >= size && n <= 2 * size + 1, entries.at(-1).text);
+});
+
 test("loadDynamicParser loads a sandboxed parser; buildTranscript runs it; invalidate drops it", async () => {
   const { registry, loads } = fresh({ counter: COUNTER, broken: "export const x = 1;", gone: new Error("HTTP 500") });
   let notified = 0;

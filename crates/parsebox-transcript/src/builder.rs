@@ -447,9 +447,34 @@ impl<P: LineParser> TranscriptBuilder<P> {
             }
             over = over.max(k);
         }
-        // Back off to a chunk that starts a fresh entry: its first unit does not merge into
-        // an older entry, or (no unit yet) no entry is still open to a merge.
-        let mut k = over;
+        self.drop_before_fresh(over)
+    }
+
+    /// Lets go of the retained chunks before retained chunk `k` (counted from 0 at the oldest
+    /// retained chunk), with the entries only they produced, as the window of
+    /// [`TranscriptOptions::max_chunks`] does, for a caller whose window is not a fixed size
+    /// (a viewer handed a list that dropped chunks at its start). The line the dropped chunks
+    /// began and the state they built stay; a later [`rebuild`](Self::rebuild) re-parses from
+    /// the first chunk kept. Needs `retain_chunks` and `track_lines`; without them nothing is
+    /// dropped. Returns the entries that left the front; no other entry changes.
+    pub fn drop_chunks_before(&mut self, k: usize) -> PushChange {
+        let dropped = if self.options.retain_chunks && self.options.track_lines {
+            self.drop_before_fresh(k.min(self.chunks.len()))
+        } else {
+            Vec::new()
+        };
+        let end = self.entries.len();
+        PushChange {
+            dropped,
+            changed: end..end,
+        }
+    }
+
+    /// Drops the retained chunks before chunk `k`, backing off to a chunk that starts a fresh
+    /// entry (its first unit does not merge into an older entry, or, with no unit yet, no entry
+    /// is still open to a merge), so no entry is ever cut. Returns the entries dropped.
+    fn drop_before_fresh(&mut self, k: usize) -> Vec<TranscriptEntry> {
+        let mut k = k;
         while k > 0 && !self.starts_fresh(k) {
             k -= 1;
         }

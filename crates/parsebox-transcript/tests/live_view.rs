@@ -191,6 +191,54 @@ fn a_streamed_message_is_never_cut() {
 }
 
 #[test]
+fn chunks_before_a_window_that_moved_on_are_let_go_without_cutting_an_entry() {
+    // A viewer whose list dropped chunks at its start: no fixed size, the caller says where.
+    let mut b = TranscriptBuilder::new(parser(), live(None, None));
+    let texts = |b: &TranscriptBuilder<_>| -> Vec<String> {
+        b.entries()
+            .iter()
+            .map(|e| e.text().unwrap().to_owned())
+            .collect()
+    };
+    for (i, piece) in ["a\n", "+Hel", "+lo\n", "b\nc", "d\n"].iter().enumerate() {
+        let text = if piece.starts_with('+') && !piece.ends_with('\n') {
+            format!("{piece}\n")
+        } else {
+            (*piece).to_owned()
+        };
+        b.push(&Chunk::stdout(&format!("t{i}"), &text));
+    }
+    assert_eq!(texts(&b), ["a", "Hello", "b", "cd"]);
+    // Chunk 2 continues the message chunk 1 began: the drop backs off to chunk 1.
+    let change = b.drop_chunks_before(2);
+    assert_eq!(change.dropped.len(), 1);
+    assert_eq!(change.changed, 3..3, "no other entry changed");
+    assert_eq!(texts(&b), ["Hello", "b", "cd"]);
+    assert_eq!(
+        (b.counts().retained_chunks, b.counts().dropped_chunks),
+        (4, 1)
+    );
+    assert_eq!(b.first_entry_of_chunk(2), 1);
+    // A line the dropped chunks began is finished by the next chunk as before.
+    b.push(&Chunk::stdout("t5", "e"));
+    b.drop_chunks_before(2);
+    assert_eq!(texts(&b), ["b", "cd"]);
+    b.push(&Chunk::stdout("t6", "f\n"));
+    assert_eq!(texts(&b), ["b", "cd", "ef"]);
+    // A rebuild re-parses from the first chunk kept.
+    b.rebuild();
+    assert_eq!(texts(&b), ["b", "cd", "ef"]);
+    // Past the last chunk: every chunk goes, and so do their entries.
+    let change = b.drop_chunks_before(99);
+    assert_eq!(change.dropped.len(), 3);
+    assert_eq!(b.counts().retained_chunks, 0);
+    // A builder that keeps no chunks drops nothing.
+    let mut plain = TranscriptBuilder::new(parser(), TranscriptOptions::default());
+    plain.push(&Chunk::stdout("t", "x\ny\n"));
+    assert!(plain.drop_chunks_before(1).dropped.is_empty());
+}
+
+#[test]
 fn byte_cap_keeps_the_newest_chunk_whatever_its_size() {
     let mut b = TranscriptBuilder::new(parser(), live(None, Some(10)));
     b.push(&Chunk::stdout("t0", "short\n"));

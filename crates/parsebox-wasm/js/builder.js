@@ -123,10 +123,15 @@ export class TranscriptBuilder {
     return this.#call(() => this.#core.push(JSON.stringify(c)));
   }
 
-  /** @internal The index of the first entry that chunk `k` (from 0) or a later one produced. */
+  /** @internal The index of the first entry that retained chunk `k` (from 0) or a later one produced. */
   _firstEntryOfChunk(k) {
     this.#live();
     return this.#core.firstEntryOfChunk(k);
+  }
+
+  /** @internal Lets go of the retained chunks before retained chunk `k` and the entries only they made. */
+  _dropChunksBefore(k) {
+    return this.#call(() => this.#core.dropChunksBefore(k));
   }
 
   /** @internal Whether `finish()` would parse a last, partial line now. */

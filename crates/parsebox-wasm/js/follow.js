@@ -14,7 +14,7 @@ export class RunFollower {
   #redact;
   #builder;
   #seen = []; // the chunk objects pushed, in order, from the first one a list may still need
-  #base = 0; // chunks pushed before #seen[0] (the builder counts them)
+  #base = 0; // chunks pushed before #seen[0]
   #start = 0; // where in #seen the last list began
   #parserSeen;
   #transcript = null;
@@ -95,10 +95,12 @@ export class RunFollower {
       changed = true;
     }
     this.#start = k;
-    // Chunks before the line the list begins in are never read again: let go of them (in
-    // halves, so the copying stays in proportion to the pushes).
+    // Chunks before the line the list begins in are never read again: let go of them, here
+    // and in the builder (in halves, so the copying stays in proportion to the pushes). A
+    // rebuild then re-parses from there, as Paperclip parses the list with a fresh parser.
     const cut = this.#lineStart(k);
     if (cut > 0 && cut * 2 >= this.#seen.length) {
+      this.#builder._dropChunksBefore(this.#base + cut - this.#builder.counts().droppedChunks);
       this.#seen.splice(0, cut);
       this.#base += cut;
       this.#start -= cut;
@@ -151,7 +153,8 @@ export class RunFollower {
   /** This run's entries of the last list's chunks. */
   #window() {
     const entries = this.#builder.entries();
-    const first = this.#base + this.#start;
+    // As the builder counts its retained chunks (it drops none before the first cut).
+    const first = this.#base + this.#start - (this.#base && this.#builder.counts().droppedChunks);
     return first === 0 ? entries : entries.slice(this.#builder._firstEntryOfChunk(first));
   }
 

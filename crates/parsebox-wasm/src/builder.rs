@@ -288,11 +288,20 @@ impl TranscriptBuilderCore {
         self.changed(change, false)
     }
 
-    /// The index of the first entry that chunk `chunk` (counted from 0 since the builder was
-    /// made) or a later one produced: where a window that begins at that chunk starts.
+    /// The index of the first entry that chunk `chunk` (counted from 0 at the oldest retained
+    /// chunk) or a later one produced: where a window that begins at that chunk starts.
     #[wasm_bindgen(js_name = firstEntryOfChunk)]
     pub fn first_entry_of_chunk(&self, chunk: usize) -> usize {
         self.inner.first_entry_of_chunk(chunk)
+    }
+
+    /// Lets go of the retained chunks before retained chunk `k`, with the entries only they
+    /// produced (see [`parsebox_transcript::TranscriptBuilder::drop_chunks_before`]); same
+    /// result shape as `push`.
+    #[wasm_bindgen(js_name = dropChunksBefore)]
+    pub fn drop_chunks_before(&mut self, k: usize) -> Result<Vec<js_sys::JsString>, JsValue> {
+        let change = self.inner.drop_chunks_before(k);
+        self.changed(change, false)
     }
 
     /// Whether `finish` would parse a last, partial line now (see
