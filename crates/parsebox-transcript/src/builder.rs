@@ -261,6 +261,15 @@ pub struct TranscriptBuilder<P> {
     /// so a rebuild parses that line again at the same point.
     finishes: Vec<FinishPoint>,
     generation: u64,
+    /// A rebuild under way ([`TranscriptBuilder::rebuild_within`]): where it goes on.
+    rebuilding: Option<Rebuilding>,
+}
+
+/// Where a rebuild in slices goes on: the next retained chunk to re-ingest, and the next
+/// finish point (in `finishes`) to parse again.
+struct Rebuilding {
+    next_chunk: usize,
+    next_finish: usize,
 }
 
 /// A `finish()` that parsed the partial line: see [`TranscriptBuilder::rebuild`].
@@ -290,6 +299,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             chunk_starts: Vec::new(),
             finishes: Vec::new(),
             generation: 0,
+            rebuilding: None,
         }
     }
 
@@ -385,7 +395,10 @@ impl<P: LineParser> TranscriptBuilder<P> {
         if self.options.retain_chunks {
             self.retain(chunk.clone());
         }
-        self.ingest(chunk, &mut first_changed);
+        // While a rebuild is under way the chunk waits its turn: `resume` re-ingests in order.
+        if self.rebuilding.is_none() {
+            self.ingest(chunk, &mut first_changed);
+        }
         let dropped = self.keep_window();
         PushChange {
             changed: first_changed.saturating_sub(dropped.len())..self.entries.len(),
@@ -473,15 +486,20 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// Drops the retained chunks before chunk `k`, backing off to a chunk that starts a fresh
     /// entry (its first unit does not merge into an older entry, or, with no unit yet, no entry
     /// is still open to a merge), so no entry is ever cut. Returns the entries dropped.
+    /// While a rebuild is under way, only chunks it has re-ingested can go.
     fn drop_before_fresh(&mut self, k: usize) -> Vec<TranscriptEntry> {
-        let mut k = k;
+        let mut k = self.rebuilding.as_ref().map_or(k, |r| k.min(r.next_chunk));
         while k > 0 && !self.starts_fresh(k) {
             k -= 1;
         }
         if k == 0 {
             return Vec::new();
         }
-        self.drop_front(k)
+        let dropped = self.drop_front(k);
+        if let Some(r) = self.rebuilding.as_mut() {
+            r.next_chunk -= k;
+        }
+        dropped
     }
 
     /// Whether a window that begins at retained chunk `k` cuts no entry.
@@ -593,8 +611,10 @@ impl<P: LineParser> TranscriptBuilder<P> {
 
     /// Ends the run: a non-empty pending partial line is parsed as a full line with the last
     /// chunk's ts. Returns the range of entries that changed.
+    /// A rebuild under way is completed first.
     pub fn finish(&mut self) -> Range<usize> {
         let mut first_changed = self.entries.len();
+        self.resume_into(&mut || true, &mut first_changed);
         let mut tail = String::new();
         if self.pending_high.take().is_some() {
             tail.push('\u{fffd}');
@@ -629,6 +649,17 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// a rebuild after the run ended keeps its last line. Needs
     /// [`TranscriptOptions::retain_chunks`]; without it only the entries are cleared.
     pub fn rebuild(&mut self) {
+        self.rebuild_within(&mut || true);
+    }
+
+    /// [`rebuild`](Self::rebuild) in slices, for a caller on a thread that must not block: it
+    /// re-parses retained chunks while `go_on()` says so (at least one), and leaves the rest
+    /// to [`resume`](Self::resume). Until the rebuild is complete
+    /// ([`is_rebuilding`](Self::is_rebuilding)) the entries are those of the chunks re-parsed
+    /// so far; a pushed chunk is retained and re-parsed in its turn; `finish` completes the
+    /// rebuild first. Slices give the same entries as one rebuild. Returns whether it is
+    /// complete.
+    pub fn rebuild_within(&mut self, go_on: &mut dyn FnMut() -> bool) -> bool {
         self.parser.reset();
         self.entries.clear();
         self.pending.clear();
@@ -643,19 +674,58 @@ impl<P: LineParser> TranscriptBuilder<P> {
         let first = self.counts.dropped_chunks;
         // A finish before the window's first chunk ended a line whose entries left with it.
         self.finishes.retain(|f| f.after_chunks > first);
-        let finishes = std::mem::take(&mut self.finishes);
-        let chunks = std::mem::take(&mut self.chunks);
+        self.rebuilding = Some(Rebuilding {
+            next_chunk: 0,
+            next_finish: 0,
+        });
         let mut ignored = 0;
-        let mut next = finishes.iter().peekable();
-        for (k, chunk) in chunks.iter().enumerate() {
-            self.ingest(chunk, &mut ignored);
-            let done = first + k as u64 + 1;
-            while let Some(f) = next.next_if(|f| f.after_chunks == done) {
-                self.finish_line(&f.tail, &mut ignored);
+        self.resume_into(go_on, &mut ignored);
+        self.rebuilding.is_none()
+    }
+
+    /// Whether a rebuild in slices is under way ([`rebuild_within`](Self::rebuild_within)).
+    pub fn is_rebuilding(&self) -> bool {
+        self.rebuilding.is_some()
+    }
+
+    /// Goes on with a rebuild under way while `go_on()` says so (at least one chunk); returns
+    /// the range of entries that changed (empty when none is under way). Like a rebuild, it
+    /// leaves the window ([`TranscriptOptions::max_chunks`]) to the next push.
+    pub fn resume(&mut self, go_on: &mut dyn FnMut() -> bool) -> Range<usize> {
+        let mut first_changed = self.entries.len();
+        self.resume_into(go_on, &mut first_changed);
+        first_changed..self.entries.len()
+    }
+
+    /// Re-ingests the rebuild's next chunks, parsing finish points again where they were.
+    fn resume_into(&mut self, go_on: &mut dyn FnMut() -> bool, first_changed: &mut usize) {
+        let Some(mut r) = self.rebuilding.take() else {
+            return;
+        };
+        let first = self.counts.dropped_chunks;
+        let chunks = std::mem::take(&mut self.chunks);
+        let mut any = false;
+        while r.next_chunk < chunks.len() && (!any || go_on()) {
+            if let Some(chunk) = chunks.get(r.next_chunk) {
+                self.ingest(chunk, first_changed);
+            }
+            r.next_chunk += 1;
+            any = true;
+            let done = first + r.next_chunk as u64;
+            while let Some(tail) = self
+                .finishes
+                .get(r.next_finish)
+                .filter(|f| f.after_chunks == done)
+                .map(|f| f.tail.clone())
+            {
+                self.finish_line(&tail, first_changed);
+                r.next_finish += 1;
             }
         }
         self.chunks = chunks;
-        self.finishes = finishes;
+        if r.next_chunk < self.chunks.len() {
+            self.rebuilding = Some(r);
+        }
     }
 
     /// Replaces the parser and rebuilds the transcript with it.

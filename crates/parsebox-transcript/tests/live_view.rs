@@ -112,6 +112,65 @@ proptest! {
         prop_assert!(window.counts().retained_chunks <= chunks.len());
     }
 
+    /// A rebuild in slices, with chunks pushed while it is under way and a window that moves
+    /// on, ends where one rebuild and the same pushes end (also after a finish before it or
+    /// during it); a renderer following the reported changes holds the builder's entries at
+    /// every step.
+    #[test]
+    fn a_rebuild_in_slices_ends_where_one_rebuild_ends(
+        lines in prop::collection::vec(prop::sample::select(vec!["+a", "+b", "~t", "plain", "+c", "err", "@alice"]), 1..40),
+        cuts in prop::collection::vec(any::<bool>(), 40),
+        before in 0usize..60,
+        per_slice in 1usize..5,
+        pushes in prop::collection::vec(0usize..3, 0..30),
+        max in prop::option::of(3usize..10),
+        finish_first in any::<bool>(),
+        finish_at_end in any::<bool>(),
+    ) {
+        let chunks = chunks_of(&lines, &cuts);
+        let (early, late) = chunks.split_at(before.min(chunks.len()));
+        let mut one = TranscriptBuilder::new(parser(), live(max, None));
+        let mut sliced = TranscriptBuilder::new(parser(), live(max, None));
+        for c in early {
+            one.push(c);
+            sliced.push(c);
+        }
+        if finish_first {
+            one.finish();
+            sliced.finish();
+        }
+        // `go_on` is asked after each chunk: `per_slice` chunks a slice.
+        let slice = || { let mut n = 1; move || { n += 1; n <= per_slice } };
+        one.rebuild();
+        sliced.rebuild_within(&mut slice());
+        let mut view = sliced.entries().to_vec();
+        let mut late = late.iter();
+        let mut pushes = pushes.into_iter();
+        while sliced.is_rebuilding() || late.len() > 0 {
+            for c in late.by_ref().take(pushes.next().unwrap_or(1)) {
+                one.push(c);
+                let change = sliced.push_change(c);
+                mirror(&mut view, &sliced, change.dropped.len(), change.changed.start);
+            }
+            let changed = sliced.resume(&mut slice());
+            mirror(&mut view, &sliced, 0, changed.start);
+            prop_assert_eq!(&view[..], sliced.entries());
+        }
+        if finish_at_end {
+            one.finish();
+            let changed = sliced.finish();
+            mirror(&mut view, &sliced, 0, changed.start);
+        }
+        // A rebuild leaves the window to the next push.
+        let last = Chunk::stdout("end", "last\n");
+        one.push(&last);
+        let change = sliced.push_change(&last);
+        mirror(&mut view, &sliced, change.dropped.len(), change.changed.start);
+        prop_assert_eq!(&view[..], sliced.entries());
+        prop_assert_eq!(sliced.entries(), one.entries());
+        prop_assert_eq!(sliced.counts(), one.counts());
+    }
+
     /// Switching redaction folds the kept answers again: the transcript is what a builder made
     /// with the new setting gives, a path split across deltas included, and no line is parsed
     /// again.
