@@ -269,6 +269,53 @@ test("a rebuild after finish() keeps the last partial line (the parser became re
   registry.dispose();
 });
 
+test("a rebuild in slices (rebuildSliceMs) gives what it re-parsed in time, then the rest through onUpdate; pushes wait their turn", async () => {
+  // The hermes parser: tool calls pair with results across chunks, so the timeline's pairing
+  // must survive the slices too.
+  const chunks = [];
+  for (let i = 0; i < 30; i++) {
+    const lines = [];
+    for (let j = 0; j < 10; j++) lines.push(j % 2 ? `┊ [done] $ ls /d${i}/${j - 1} — a b  0.3s` : `┊ $ ls /d${i}/${j}`);
+    chunks.push({ ts: `t${i}`, stream: "stdout", chunk: lines.join("\n") + "\n" });
+  }
+  chunks.push({ ts: "t30", stream: "stdout", chunk: "┊ 💬 the last line has no newline" });
+  const more = { ts: "t31", stream: "stdout", chunk: "┊ $ echo more\n" };
+  // The same run rebuilt in one call, and in slices of (at least) one chunk.
+  const run = (options) => {
+    const registry = new ParserRegistry({ host: "inline", loadSource: null, ...options });
+    const builder = new TranscriptBuilder(registry, "hermes");
+    for (const c of chunks) builder.push(c);
+    builder.finish();
+    registry.registerSource("hermes", HERMES);
+    return { registry, builder };
+  };
+  const whole = run({});
+  whole.builder.rebuild();
+  whole.builder.push(more);
+  const sliced = run({ rebuildSliceMs: 0.001 });
+  const updates = [];
+  sliced.builder.onUpdate((u) => updates.push(u));
+  const view = sliced.builder.rebuild();
+  // The first slice frees the old transcript; the lines come in later slices.
+  assert.ok(view.length < whole.builder.entries().length, `${view.length} entries after the first slice`);
+  const pushed = sliced.builder.push(more); // waits for the chunks before it
+  for (const e of pushed.entries) view.push(e);
+  await sliced.registry.idle();
+  assert.ok(updates.length > 2, `${updates.length} updates`);
+  // A renderer that follows the updates holds the builder's entries.
+  for (const { dropped, from, entries } of updates) {
+    view.splice(0, dropped);
+    view.length = Math.min(view.length, from);
+    view.push(...entries);
+  }
+  assert.deepEqual(sliced.builder.entries(), whole.builder.entries());
+  assert.deepEqual(view, whole.builder.entries());
+  assert.deepEqual(sliced.builder.timeline(), whole.builder.timeline());
+  assert.ok(sliced.builder.timeline().some((i) => i.toolCall?.status === "completed"));
+  for (const r of [whole, sliced]) r.registry.dispose();
+  assert.throws(() => new ParserRegistry({ rebuildSliceMs: 0 }), ParseboxOptionsError);
+});
+
 test("an engine that traps takes down only its adapter: other types answer, no line is lost", () => {
   // A parser that keeps 64 MiB on its first line: its engine instance (32 MiB at most) runs
   // out of memory and traps.

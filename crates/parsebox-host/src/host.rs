@@ -15,6 +15,10 @@ use crate::{
     HostPlacement, LineStep, OptionsError, Placement, RunId, Seq,
 };
 
+/// How many of a run's lines may wait for a Worker's answers before a rebuild in slices holds
+/// its next slice ([`Host::rebuild_may_go_on`]): about a tenth of a second of a Worker's work.
+pub const REBUILD_AHEAD_LINES: usize = 2_000;
+
 /// One run: which engine holds its parser instance, and its journal.
 #[derive(Debug)]
 pub(crate) struct Run {
@@ -413,6 +417,16 @@ impl Host {
             has_builtin: a.is_some_and(|a| a.has_builtin),
             has_external: a.is_some_and(Adapter::external_layer),
         }
+    }
+
+    /// Whether a transcript rebuild of `run` in slices may re-parse its next slice now: fewer
+    /// than [`REBUILD_AHEAD_LINES`] of the run's lines wait for an engine's answers. A rebuild
+    /// that ran far ahead of a Worker would make each frame's late answers refold (and hand
+    /// the page again) every entry after the first of them.
+    pub fn rebuild_may_go_on(&self, run: RunId) -> bool {
+        self.runs
+            .get(&run)
+            .is_none_or(|r| r.journal.pending() < REBUILD_AHEAD_LINES)
     }
 
     /// Whether nothing is under way: no source loading, no engine starting, no line waiting

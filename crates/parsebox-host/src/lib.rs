@@ -113,7 +113,7 @@ pub use adapter::{check_contract_version, AdapterState, AdapterStatus};
 pub use command::{Answered, Command, EngineOp, LineStep, LoadError, LoadResult, Placement};
 pub use diagnostics::{count_line, AnsweredBy, Diagnostics, HostCounters};
 pub use engine_runs::{EngineRuns, InstanceFactory, OutcomeOf, ParserInstance};
-pub use host::Host;
+pub use host::{Host, REBUILD_AHEAD_LINES};
 pub use options::{
     EngineConfig, HostOptions, HostPlacement, OptionsError, DEFAULT_MEMORY_BYTES, MAX_DURATION_MS,
     MAX_JOURNAL_BYTES, MAX_LINE_BYTES, MAX_MEMORY_BYTES, MAX_RESPAWNS, MAX_SOURCE_BYTES,

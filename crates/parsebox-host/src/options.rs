@@ -61,6 +61,9 @@ pub struct HostOptions {
     /// just under the line budget is caught here. Past it `callOverruns` is counted and, under
     /// `host: auto`, the type moves to a Worker, which answers the call's remaining lines.
     pub call_budget_ms: f64,
+    /// Longest slice of a transcript rebuild on the page's thread: past it the rest goes on
+    /// in later frames. `None`: a rebuild runs whole (where there are no frames to wait for).
+    pub rebuild_slice_ms: Option<f64>,
     /// The in-engine budget of module initialisation (passed on by the executor).
     pub init_budget_ms: f64,
     /// How long a Worker engine may take from `StartEngine` to its `started` report.
@@ -122,6 +125,7 @@ impl Default for HostOptions {
             line_budget_ms: 50.0,
             hard_deadline_ms: 100.0,
             call_budget_ms: 100.0,
+            rebuild_slice_ms: None,
             init_budget_ms: 200.0,
             start_deadline_ms: 10_000.0,
             replay_deadline_ms: 30_000.0,
@@ -206,6 +210,9 @@ impl HostOptions {
         duration("lineBudgetMs", self.line_budget_ms)?;
         duration("hardDeadlineMs", self.hard_deadline_ms)?;
         duration("callBudgetMs", self.call_budget_ms)?;
+        if let Some(v) = self.rebuild_slice_ms {
+            duration("rebuildSliceMs", v)?;
+        }
         duration("initBudgetMs", self.init_budget_ms)?;
         duration("startDeadlineMs", self.start_deadline_ms)?;
         duration("replayDeadlineMs", self.replay_deadline_ms)?;

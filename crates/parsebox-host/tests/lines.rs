@@ -5,7 +5,7 @@
 
 mod sim;
 
-use parsebox_host::{Command, EngineOp, HostPlacement, LineStep};
+use parsebox_host::{Command, EngineOp, HostPlacement, LineStep, REBUILD_AHEAD_LINES};
 use parsebox_transcript::{EntryLimits, FailureCode, LineFailure};
 use serde_json::json;
 use sim::{options, text, Sim, TS};
@@ -112,6 +112,26 @@ fn lines_are_batched() {
     assert_eq!(sim.late.len(), 51);
     assert_eq!(sim.late_texts()[49], "l49#50");
     assert_eq!(sim.late_texts()[50], "o#1", "runs keep separate state");
+}
+
+/// A rebuild in slices holds its next slice while the run's lines waiting for a Worker reach
+/// `REBUILD_AHEAD_LINES`, and goes on once the answers are in; other runs are not held.
+#[test]
+fn a_rebuild_in_slices_waits_for_a_worker_that_is_behind() {
+    let mut sim = Sim::with_parser(worker(), "a");
+    let run = sim.host.create_run("a").unwrap();
+    let other = sim.host.create_run("a").unwrap();
+    assert!(sim.host.rebuild_may_go_on(run));
+    for i in 0..REBUILD_AHEAD_LINES - 1 {
+        sim.host.parse_line(run, &format!("l{i}"), TS).unwrap();
+    }
+    assert!(sim.host.rebuild_may_go_on(run), "one line short");
+    sim.host.parse_line(run, "last", TS).unwrap();
+    assert!(!sim.host.rebuild_may_go_on(run), "held");
+    assert!(sim.host.rebuild_may_go_on(other), "another run is not held");
+    sim.pump();
+    sim.step();
+    assert!(sim.host.rebuild_may_go_on(run), "answered: it goes on");
 }
 
 /// Answers the core must not accept: from an engine that was ended (reload → superseded

@@ -48,6 +48,16 @@ fn options_are_validated() {
             Some("replayDeadlineMs"),
         ),
         (
+            "a rebuild slice of 8 ms",
+            |o| o.rebuild_slice_ms = Some(8.0),
+            None,
+        ),
+        (
+            "a rebuild slice of 0 ms",
+            |o| o.rebuild_slice_ms = Some(0.0),
+            Some("rebuildSliceMs"),
+        ),
+        (
             "deadline below the budget",
             |o| {
                 o.line_budget_ms = 200.0;

@@ -265,11 +265,28 @@ pub struct TranscriptBuilder<P> {
     rebuilding: Option<Rebuilding>,
 }
 
-/// Where a rebuild in slices goes on: the next retained chunk to re-ingest, and the next
-/// finish point (in `finishes`) to parse again.
+/// Where a rebuild in slices goes on: the next retained chunk to re-ingest, the next finish
+/// point (in `finishes`) to parse again, and the transcript it replaces, let go of in batches
+/// (freeing a long run's entries at once blocks for as long as re-parsing a slice of it).
 struct Rebuilding {
     next_chunk: usize,
     next_finish: usize,
+    old_entries: Vec<TranscriptEntry>,
+    old_items: Vec<Item>,
+}
+
+/// How many old entries and items a rebuild frees between two looks at its budget.
+const FREE_BATCH: usize = 4096;
+
+impl Rebuilding {
+    /// Frees one batch of the old transcript; false when nothing was left.
+    fn free_batch(&mut self) -> bool {
+        let (entries, items) = (self.old_entries.len(), self.old_items.len());
+        self.old_entries
+            .truncate(entries.saturating_sub(FREE_BATCH));
+        self.old_items.truncate(items.saturating_sub(FREE_BATCH));
+        entries + items > 0
+    }
 }
 
 /// A `finish()` that parsed the partial line: see [`TranscriptBuilder::rebuild`].
@@ -661,13 +678,13 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// complete.
     pub fn rebuild_within(&mut self, go_on: &mut dyn FnMut() -> bool) -> bool {
         self.parser.reset();
-        self.entries.clear();
+        let old_entries = std::mem::take(&mut self.entries);
         self.pending.clear();
         // Held-back bytes and surrogate halves are in no retained chunk: they stay pending.
         self.last_ts = None;
         self.lines = 0;
         self.failures = 0;
-        self.items.clear();
+        let old_items = std::mem::take(&mut self.items);
         self.later.clear();
         self.chunk_starts.clear();
         self.generation += 1;
@@ -677,6 +694,8 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.rebuilding = Some(Rebuilding {
             next_chunk: 0,
             next_finish: 0,
+            old_entries,
+            old_items,
         });
         let mut ignored = 0;
         self.resume_into(go_on, &mut ignored);
@@ -702,9 +721,12 @@ impl<P: LineParser> TranscriptBuilder<P> {
         let Some(mut r) = self.rebuilding.take() else {
             return;
         };
+        let mut any = false;
+        while (!any || go_on()) && r.free_batch() {
+            any = true;
+        }
         let first = self.counts.dropped_chunks;
         let chunks = std::mem::take(&mut self.chunks);
-        let mut any = false;
         while r.next_chunk < chunks.len() && (!any || go_on()) {
             if let Some(chunk) = chunks.get(r.next_chunk) {
                 self.ingest(chunk, first_changed);
@@ -723,7 +745,8 @@ impl<P: LineParser> TranscriptBuilder<P> {
             }
         }
         self.chunks = chunks;
-        if r.next_chunk < self.chunks.len() {
+        if r.next_chunk < self.chunks.len() || !r.old_entries.is_empty() || !r.old_items.is_empty()
+        {
             self.rebuilding = Some(r);
         }
     }

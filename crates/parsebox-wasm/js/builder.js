@@ -70,10 +70,14 @@ export class TranscriptBuilder {
     return () => this.#listeners.delete(listener);
   }
 
-  /** @internal The registry's frame: fold in the late answers the core holds for this run. */
+  /**
+   * @internal The registry's frame: fold in the late answers the core holds for this run, and
+   * go on with a rebuild under way for one slice.
+   */
   _applyLate() {
     if (this.#disposed) return;
     const update = this.#apply(guarded(() => this.#core.applyLate()));
+    this.#registry._afterCall(); // the next slice's call-back, and lines it sent to a Worker
     if (update.from >= this.#entries.length && update.from > 0) return;
     for (const l of [...this.#listeners]) l(update);
   }
@@ -162,11 +166,19 @@ export class TranscriptBuilder {
 
   /**
    * Re-parses the whole run (call it when `onChange` says the adapter's parser changed) and
-   * returns the transcript; `timeline()` then gives the rebuilt timeline.
+   * returns the transcript; `timeline()` then gives the rebuilt timeline. With the registry's
+   * `rebuildSliceMs` (the browser's default: 8 ms) it returns what was re-parsed within that
+   * time, and the rest arrives through `onUpdate` in later frames (`registry.idle()` waits for
+   * it); chunks pushed meanwhile are parsed in their turn.
    */
   rebuild() {
-    this.#call(() => this.#core.rebuild());
+    this.#call(() => this.#core.rebuild(true));
     return this.entries();
+  }
+
+  /** @internal `rebuild()` in one call, whatever `rebuildSliceMs` says. */
+  _rebuildWhole() {
+    this.#call(() => this.#core.rebuild(false));
   }
 
   /** The whole transcript so far. */

@@ -86,7 +86,7 @@ export class RunFollower {
     const parser = this.#parser();
     if (parser !== this.#parserSeen) {
       this.#parserSeen = parser;
-      this.#builder.rebuild();
+      this.#builder._rebuildWhole(); // its chunks are about the list's: no need to slice
       changed = true;
     }
     for (let i = this.#seen.length - k; i < chunks.length; i++) {

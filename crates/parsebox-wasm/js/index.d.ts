@@ -123,6 +123,12 @@ export interface ParserRegistryOptions {
    * call's remaining lines later. `"inline"` can only count it.
    */
   callBudgetMs?: number;
+  /**
+   * Longest slice of a `TranscriptBuilder.rebuild()` on the page's thread, in milliseconds
+   * (default 8 where there are Web Workers, i.e. frames to wait for; elsewhere a rebuild runs
+   * whole). Past it the rest goes on in later frames, delivered through `onUpdate`.
+   */
+  rebuildSliceMs?: number;
   /** Most entries one line may produce. */
   maxEntriesPerLine?: number;
   /** Longest string in an entry, in UTF-8 bytes. */
@@ -284,12 +290,19 @@ export declare class TranscriptBuilder<WithTimeline extends boolean = true> {
   setRedactHomePaths(on: boolean): TranscriptUpdate<WithTimeline>;
   /** What the builder keeps (the window) and has let go of (dropped and duplicate chunks). */
   counts(): BuilderCounts;
-  /** Re-parses the whole run, e.g. when the adapter's parser became ready; `timeline()` then gives the rebuilt timeline. */
+  /**
+   * Re-parses the whole run, e.g. when the adapter's parser became ready; `timeline()` then
+   * gives the rebuilt timeline. With `rebuildSliceMs` (the browser's default) it returns what
+   * was re-parsed within that slice; the rest arrives through `onUpdate` in later frames.
+   */
   rebuild(): TranscriptEntry[];
   entries(): TranscriptEntry[];
   /** The whole timeline so far, in order (throws `ParseboxOptionsError` when made with `timeline: false`). */
   timeline(): TimelineItem[];
-  /** Late answers from the worker host changed entries in place (at most once per frame). */
+  /**
+   * Late answers from the worker host changed entries in place, or a rebuild in slices went on
+   * (at most once per frame).
+   */
   onUpdate(listener: (update: TranscriptUpdate<WithTimeline>) => void): () => void;
   dispose(): void;
   [Symbol.dispose](): void;

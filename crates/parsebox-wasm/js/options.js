@@ -6,6 +6,7 @@ export const OPTION_TYPES = {
   lineBudgetMs: "number",
   hardDeadlineMs: "number",
   callBudgetMs: "number",
+  rebuildSliceMs: "number",
   initBudgetMs: "number",
   maxSourceBytes: "number",
   maxLineBytes: "number",

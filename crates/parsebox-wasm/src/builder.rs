@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::entry::Core;
 use crate::host_core::HostCore;
-use crate::{into_error, to_json};
+use crate::{into_error, now_ms, to_json};
 
 /// Most bytes the reused output buffer keeps between calls (a rebuild of a long run may grow it
 /// far past what a push needs).
@@ -180,6 +180,8 @@ pub struct TranscriptBuilderCore {
     timeline: Option<Timeline>,
     /// The JSON of the last result, reused (see [`encode`]).
     out: Vec<u8>,
+    /// A rebuild in slices of a finished run is under way: the timeline ends when it does.
+    finish_when_rebuilt: bool,
 }
 
 #[wasm_bindgen]
@@ -238,6 +240,7 @@ impl TranscriptBuilderCore {
             inner: TranscriptBuilder::new(parser, options),
             timeline,
             out: Vec::new(),
+            finish_when_rebuilt: false,
         })
     }
 
@@ -263,7 +266,7 @@ impl TranscriptBuilderCore {
         })?;
         self.begin_call();
         let change = self.inner.push_change(&chunk);
-        self.changed(change, false)
+        self.changed_going_on(change)
     }
 
     /// Appends a chunk whose text is not well-formed UTF-16 (it holds half a surrogate pair),
@@ -285,7 +288,7 @@ impl TranscriptBuilderCore {
         let seq = seq.filter(|s| s.is_finite() && *s >= 0.0).map(|s| s as u64);
         self.begin_call();
         let change = self.inner.push_utf16(ts, stream, units, seq);
-        self.changed(change, false)
+        self.changed_going_on(change)
     }
 
     /// The index of the first entry that chunk `chunk` (counted from 0 at the oldest retained
@@ -312,23 +315,40 @@ impl TranscriptBuilderCore {
     }
 
     /// Flushes the pending partial line and ends the timeline's run (calls still pending
-    /// become unanswered); same result shape as `push`.
+    /// become unanswered), completing a rebuild under way first; same result shape as `push`.
     pub fn finish(&mut self) -> Result<Vec<js_sys::JsString>, JsValue> {
         self.begin_call();
+        self.finish_when_rebuilt = false;
         let changed = self.inner.finish();
         self.changed(PushChange::from_range(changed), true)
     }
 
     /// Re-parses every chunk from scratch (after the adapter's parser changed) and rebuilds
     /// the timeline from it; returns `[{"dropped":0,"from":0,"length":n,"entries":[…]}]` (no
-    /// timeline changes: `timeline()` gives the rebuilt one whole).
-    pub fn rebuild(&mut self) -> Result<Vec<js_sys::JsString>, JsValue> {
+    /// timeline changes: `timeline()` gives the rebuilt one whole). `sliced`: for at most the
+    /// registry's `rebuildSliceMs` (when it has one); the rest goes on at the JS side's next
+    /// frames (`applyLate`), each slice's changes shaped as `push`'s.
+    pub fn rebuild(&mut self, sliced: bool) -> Result<Vec<js_sys::JsString>, JsValue> {
         self.begin_call();
-        self.inner.rebuild();
+        let finished = self.timeline.as_ref().is_some_and(Timeline::is_finished);
+        let complete = match self.slice_ms().filter(|_| sliced) {
+            Some(ms) => {
+                let t0 = now_ms();
+                self.inner.rebuild_within(&mut || now_ms() - t0 < ms)
+            }
+            None => {
+                self.inner.rebuild();
+                true
+            }
+        };
+        self.finish_when_rebuilt = finished && !complete;
+        if !complete {
+            self.call_back();
+        }
         let all = self.inner.entries();
         let base = self.window_base();
         if let Some(timeline) = self.timeline.as_mut() {
-            *timeline = Timeline::from_window(all, base, timeline.is_finished());
+            *timeline = Timeline::from_window(all, base, finished && complete);
         }
         Ok(vec![encode(
             &mut self.out,
@@ -341,8 +361,14 @@ impl TranscriptBuilderCore {
         )?])
     }
 
+    /// Whether a rebuild in slices is under way.
+    #[wasm_bindgen(js_name = isRebuilding)]
+    pub fn is_rebuilding(&self) -> bool {
+        self.inner.is_rebuilding()
+    }
+
     /// Folds in the late answers the core holds for this builder's run (one fold for all of
-    /// them); same result shape as `push`.
+    /// them) and goes on with a rebuild under way for one slice; same result shape as `push`.
     #[wasm_bindgen(js_name = applyLate)]
     pub fn apply_late(&mut self) -> Result<Vec<js_sys::JsString>, JsValue> {
         let answers = {
@@ -351,7 +377,7 @@ impl TranscriptBuilderCore {
             s.builder_late.remove(&run).unwrap_or_default()
         };
         let changed = self.inner.replace_answers(answers);
-        self.changed(PushChange::from_range(changed), false)
+        self.changed_going_on(PushChange::from_range(changed))
     }
 
     /// Turns redaction of home paths on or off without re-parsing; same result shape as
@@ -373,6 +399,59 @@ impl TranscriptBuilderCore {
         if let Ok(mut s) = self.inner.parser().core.enter() {
             s.host.begin_call();
         }
+    }
+
+    /// The registry's `rebuildSliceMs` (`None`: rebuilds run whole, or the registry is gone).
+    fn slice_ms(&self) -> Option<f64> {
+        let s = self.inner.parser().core.enter().ok()?;
+        s.host.options().rebuild_slice_ms
+    }
+
+    /// Whether a rebuild under way may re-parse its next slice now (the host core holds it
+    /// while a Worker is far behind on the run's lines: [`parsebox_host::Host::rebuild_may_go_on`]).
+    fn may_go_on(&self) -> bool {
+        let run = self.inner.parser().run;
+        self.inner
+            .parser()
+            .core
+            .enter()
+            .is_ok_and(|s| s.host.rebuild_may_go_on(run))
+    }
+
+    /// Asks to be called back (`applyLate`) at the JS side's next frame.
+    fn call_back(&self) {
+        let run = self.inner.parser().run;
+        if let Ok(mut s) = self.inner.parser().core.enter() {
+            s.call_builder_back(run);
+        }
+    }
+
+    /// [`changed`](Self::changed) after one more slice of a rebuild under way (if any), which
+    /// may end the timeline's run (a rebuild of a finished run) or ask for the next frame.
+    fn changed_going_on(
+        &mut self,
+        mut change: PushChange,
+    ) -> Result<Vec<js_sys::JsString>, JsValue> {
+        if self.inner.is_rebuilding() && self.may_go_on() {
+            let resumed = match self.slice_ms() {
+                Some(ms) => {
+                    let t0 = now_ms();
+                    self.inner.resume(&mut || now_ms() - t0 < ms)
+                }
+                None => self.inner.resume(&mut || true),
+            };
+            change.changed = if change.changed.is_empty() {
+                resumed
+            } else {
+                change.changed.start.min(resumed.start)..self.inner.entries().len()
+            };
+        }
+        if self.inner.is_rebuilding() {
+            self.call_back();
+        }
+        let finishing =
+            !self.inner.is_rebuilding() && std::mem::take(&mut self.finish_when_rebuilt);
+        self.changed(change, finishing)
     }
 
     /// The run index of the window's first entry (entries before it were dropped).

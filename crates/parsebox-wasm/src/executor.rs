@@ -200,9 +200,7 @@ impl Shared {
                             .entry(run)
                             .or_default()
                             .push((seq, entries));
-                        if self.builder_late_told.insert(run) {
-                            self.out.push(JsCommand::BuilderLate { run: run.0 });
-                        }
+                        self.call_builder_back(run);
                     } else {
                         self.out.push(JsCommand::Late {
                             adapter_type,
@@ -288,6 +286,14 @@ impl Shared {
     /// Whether commands wait for the JS executor.
     pub(crate) fn has_commands(&self) -> bool {
         !self.out.is_empty()
+    }
+
+    /// Asks the JS side to call the builder of `run` back at its next frame (`builderLate`,
+    /// once per drain): late answers wait for it, or a rebuild goes on in slices.
+    pub(crate) fn call_builder_back(&mut self, run: RunId) {
+        if self.builder_late_told.insert(run) {
+            self.out.push(JsCommand::BuilderLate { run: run.0 });
+        }
     }
 
     /// The commands for the JS executor, in order.

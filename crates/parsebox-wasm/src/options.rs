@@ -3,6 +3,10 @@
 use parsebox_host::{HostOptions, HostPlacement};
 use serde::Deserialize;
 
+/// A rebuild's slice on the page's thread where there are frames, in milliseconds: half of
+/// a 60 Hz frame, so the page still draws in the same frame.
+const DEFAULT_REBUILD_SLICE_MS: f64 = 8.0;
+
 /// `ParserRegistry` options (the JS side checked their types; checked again here, since
 /// nothing from JS is trusted to be well-formed). Ranges are the host core's to check.
 #[derive(Deserialize, Default)]
@@ -11,6 +15,7 @@ pub(crate) struct RegistryOptions {
     line_budget_ms: Option<f64>,
     hard_deadline_ms: Option<f64>,
     call_budget_ms: Option<f64>,
+    rebuild_slice_ms: Option<f64>,
     init_budget_ms: Option<f64>,
     max_source_bytes: Option<usize>,
     max_line_bytes: Option<usize>,
@@ -66,8 +71,12 @@ impl RegistryOptions {
             }
             o.max_memory_bytes = v as u64;
         }
-        o.host = HostPlacement::choose(self.host, self.workers_available.unwrap_or(false))
-            .map_err(|e| e.to_string())?;
+        let workers = self.workers_available.unwrap_or(false);
+        // Where there are Workers there are frames: a rebuild goes in slices of a few ms.
+        o.rebuild_slice_ms = self
+            .rebuild_slice_ms
+            .or(workers.then_some(DEFAULT_REBUILD_SLICE_MS));
+        o.host = HostPlacement::choose(self.host, workers).map_err(|e| e.to_string())?;
         o.load_sources = self.load_sources.unwrap_or(true);
         Ok(o)
     }
