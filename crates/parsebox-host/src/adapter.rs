@@ -90,6 +90,9 @@ pub(crate) struct Adapter {
     /// same way (a re-render's fresh run, or the default run).
     pub(crate) memo: Memo,
     pub(crate) diag: Diagnostics,
+    /// History lines handed to fresh engines for replay after recoveries
+    /// ([`crate::REPLAY_PER_LINE`]).
+    pub(crate) replay_sent: u64,
     /// Time the type's inline engine spent in the page's current call
     /// ([`Host::begin_call`](crate::Host::begin_call)), and whether it passed the call budget.
     pub(crate) call_ms: f64,
@@ -115,6 +118,7 @@ impl Adapter {
             starts_without_progress: 0,
             memo: Memo::default(),
             diag: Diagnostics::default(),
+            replay_sent: 0,
             call_ms: 0.0,
             call_over: false,
         }

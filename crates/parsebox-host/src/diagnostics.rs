@@ -45,8 +45,9 @@ pub struct HostCounters {
     pub engine_faults: u64,
     /// Journal lines replayed into a fresh engine and answered there.
     pub replayed_lines: u64,
-    /// Runs whose history was dropped (journal over its cap, or a replay given up): a later
-    /// replay cannot bring their parser state back exactly.
+    /// Runs whose history was dropped (journal over its cap, a replay given up, or the type's
+    /// replay allowance spent by repeated recoveries): a later replay cannot bring their parser
+    /// state back exactly.
     pub state_lost: u64,
     /// Moves of a type from an inline engine to a Worker engine.
     pub placement_moves: u64,

@@ -162,6 +162,15 @@ impl Journal {
         Some(delivery)
     }
 
+    /// Lines in the answered history (what a replay re-runs).
+    pub(crate) fn history_lines(&self) -> usize {
+        self.ops
+            .iter()
+            .take(self.first_pending)
+            .filter(|op| matches!(op, JournalOp::Line(_)))
+            .count()
+    }
+
     /// Drops the answered history (everything before the first unanswered line). Returns
     /// whether any line was dropped, i.e. whether parser state can no longer be rebuilt.
     pub(crate) fn drop_history(&mut self) -> bool {

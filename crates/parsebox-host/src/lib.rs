@@ -122,6 +122,7 @@ pub use options::{
 pub use parsebox_transcript::validate::{
     MAX_COUNT, MAX_DEPTH, MAX_ENTRIES_PER_LINE, MAX_STRING_BYTES,
 };
+pub use recovery::{REPLAY_FLOOR, REPLAY_PER_LINE};
 
 /// The address of one line: unique over the host's life, never reused. Answers and
 /// [`Command::LateAnswer`] carry it.

@@ -4,6 +4,16 @@
 
 use parsebox_transcript::{FailureCode, LineFailure};
 
+/// Replay allowance of a type: history lines its recoveries may replay in all, per line its
+/// parser answered, plus [`REPLAY_FLOOR`]. Past it a recovery starts the run afresh (its state
+/// lost, and counted) instead of replaying it: a parser that overruns again and again keeps
+/// the run's total work linear, where replaying the whole history each time made it quadratic.
+pub const REPLAY_PER_LINE: u64 = 2;
+
+/// Replay lines every type may spend whatever it answered (a recovery early in a run, or of a
+/// short run, always keeps its state).
+pub const REPLAY_FLOOR: u64 = 10_000;
+
 use crate::engine::DeadlineKind;
 use crate::{
     AdapterState, Answered, Command, EngineId, EngineOp, Host, HostPlacement, Placement, RunId,
@@ -176,9 +186,9 @@ impl Host {
     }
 
     /// Ends `old` and starts the type's engine again, rebinding every run `old` held: each
-    /// gets a `NewRun`, its journal (history as replay lines, unless `keep_history` is false,
-    /// in which case the history is dropped and counted as state lost) and its unanswered
-    /// lines.
+    /// gets a `NewRun`, its journal (history as replay lines, unless `keep_history` is false
+    /// or the type's replay allowance is spent, in which case the history is dropped and
+    /// counted as state lost) and its unanswered lines.
     fn restart(&mut self, now_ms: f64, adapter_type: &str, old: EngineId, keep_history: bool) {
         self.end_engine(old);
         let Some(new) = self.start_engine(now_ms, adapter_type) else {
@@ -191,11 +201,20 @@ impl Host {
             .map(|(id, _)| *id)
             .collect();
         let mut lost = 0;
+        let (answered, mut replayed) = self
+            .adapters
+            .get(adapter_type)
+            .map_or((0, 0), |a| (a.diag.lines_parsed, a.replay_sent));
+        let allowance = REPLAY_PER_LINE * answered + REPLAY_FLOOR;
         for run in bound {
             let Some(r) = self.runs.get_mut(&run) else {
                 continue;
             };
-            if !keep_history && r.journal.drop_history() {
+            let history = r.journal.history_lines() as u64;
+            let replay = keep_history && replayed + history <= allowance;
+            if replay {
+                replayed += history;
+            } else if r.journal.drop_history() {
                 lost += 1;
                 r.memo_ok = false;
             }
@@ -213,6 +232,7 @@ impl Host {
         }
         if let Some(a) = self.adapters.get_mut(adapter_type) {
             a.diag.host.state_lost += lost;
+            a.replay_sent = replayed;
         }
     }
 

@@ -5,7 +5,10 @@
 
 mod sim;
 
-use parsebox_host::{AdapterState, Command, EngineOp, HostPlacement, LineStep, Placement};
+use parsebox_host::{
+    AdapterState, Command, EngineOp, HostPlacement, LineStep, Placement, REPLAY_FLOOR,
+    REPLAY_PER_LINE,
+};
 use sim::{options, text, Sim, StartMode, TS};
 
 fn worker() -> parsebox_host::HostOptions {
@@ -192,6 +195,53 @@ fn a_dying_replay_cannot_cause_a_kill_loop() {
         "honest#1",
         "answered, from a fresh state"
     );
+}
+
+/// Bounded recovery: a parser that runs past its deadline every 500 lines of a long run. Each
+/// recovery replays the run's history while the type's replay allowance lasts; past it the run
+/// starts afresh (state lost, counted), so the lines replayed in all stay within
+/// `REPLAY_PER_LINE` per line answered plus `REPLAY_FLOOR` (replaying every time would be
+/// quadratic: 410,000 here), and every honest line is still answered.
+#[test]
+fn repeated_overruns_keep_the_work_linear() {
+    let mut sim = Sim::with_parser(worker(), "a");
+    let run = sim.host.create_run("a").unwrap();
+    let (rounds, per_round) = (40u64, 500u64);
+    for k in 0..rounds {
+        for i in 0..per_round {
+            sim.host.parse_line(run, &format!("l{k}-{i}"), TS).unwrap();
+        }
+        sim.host.parse_line(run, "hang", TS).unwrap();
+        sim.pump();
+        sim.step();
+        sim.advance(100.0); // the deadline: killed, respawned, the history replayed or dropped
+        sim.step();
+    }
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!(
+        (d.host.deadline_kills, d.fallbacks["deadline"]),
+        (rounds, rounds)
+    );
+    assert!(
+        d.host.replayed_lines <= REPLAY_PER_LINE * d.lines_parsed + REPLAY_FLOOR,
+        "{} lines replayed for {} answered",
+        d.host.replayed_lines,
+        d.lines_parsed
+    );
+    assert!(
+        d.host.replayed_lines >= REPLAY_FLOOR,
+        "early recoveries kept the state"
+    );
+    assert!(d.host.state_lost >= 1, "later ones started afresh");
+    assert_eq!(
+        sim.late.len() as u64,
+        rounds * per_round + rounds,
+        "every line answered"
+    );
+    sim.host.parse_line(run, "honest", TS).unwrap();
+    sim.pump();
+    sim.step();
+    assert!(sim.late_texts().last().unwrap().starts_with("honest#"));
 }
 
 /// The replay budget: a replay that takes too long is ended and given up, like one that dies.
