@@ -84,7 +84,9 @@ pub struct ParseArgs {
     /// No progress bar and no summary on stderr.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Warn on stderr when one parser call has not returned after this many milliseconds.
+    /// Give up a parser call that has not returned after this many milliseconds (one native
+    /// operation the sandbox cannot interrupt): its line shows the generic entry, stderr says
+    /// so, and the parser starts again for the lines after it.
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     pub hang_timeout_ms: u64,
     /// Sandbox limits.

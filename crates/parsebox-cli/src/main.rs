@@ -22,6 +22,7 @@ mod progress;
 mod render;
 mod report;
 mod style;
+mod threaded;
 mod watch;
 
 use std::io::Write;

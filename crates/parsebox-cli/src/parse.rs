@@ -8,11 +8,11 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::time::{Duration, Instant};
 
-use parsebox_sandbox::{ParserModule, ParserRun};
+use parsebox_sandbox::ParserModule;
 use parsebox_timeline::Timeline;
 use parsebox_transcript::{
-    read_stored_run, Chunk, LineFailure, LineParser, TranscriptBuilder, TranscriptEntry,
-    TranscriptOptions,
+    read_stored_run, Chunk, FailureCode, LineFailure, LineParser, TranscriptBuilder,
+    TranscriptEntry, TranscriptOptions,
 };
 
 use crate::check::{describe_load_error, sandbox_options, thousands};
@@ -22,26 +22,26 @@ use crate::lines::{is_fed, line_ts, preview};
 use crate::progress::Progress;
 use crate::render::pretty;
 use crate::style::{use_color, Painter};
-use crate::watch::{overran, Watch};
+use crate::threaded::ThreadedRun;
+use crate::watch::overran;
 
-/// A [`ParserRun`] under the watchdog that also remembers which lines fell back and which ran
-/// over the budget without being stopped, for the summary.
+/// A [`ThreadedRun`] (a line that never returns is given up) that also remembers which lines
+/// fell back and which ran over the budget without being stopped, for the summary.
 struct Recording {
-    run: ParserRun,
-    watch: Watch,
+    run: ThreadedRun,
     budget_ms: f64,
     failures: Vec<(String, String, LineFailure)>,
     failure_count: u64,
+    failure_codes: BTreeMap<FailureCode, u64>,
     overruns: u64,
     slowest: Option<(Duration, String)>,
 }
 
 impl LineParser for Recording {
     fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
-        self.watch
-            .begin(format!("the line at {ts} ({})", preview(line, 60)));
+        let began = Instant::now();
         let out = LineParser::parse_line(&mut self.run, line, ts);
-        let elapsed = self.watch.end();
+        let elapsed = began.elapsed();
         if out.is_ok() && overran(elapsed, self.budget_ms) {
             self.overruns += 1;
             if self.slowest.as_ref().is_none_or(|(d, _)| elapsed > *d) {
@@ -50,6 +50,7 @@ impl LineParser for Recording {
         }
         if let Err(f) = &out {
             self.failure_count += 1;
+            *self.failure_codes.entry(f.code).or_default() += 1;
             if self.failures.len() < 5 {
                 self.failures
                     .push((ts.to_owned(), preview(line, 80), f.clone()));
@@ -129,19 +130,20 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
     let options = sandbox_options(&args.sandbox)?;
     let source_bytes = std::fs::read(&args.parser).map_err(|e| CliError::read(&args.parser, &e))?;
     let source = String::from_utf8_lossy(&source_bytes);
-    let module = ParserModule::load(&source, options).map_err(|e| {
+    let module = ParserModule::load(&source, options.clone()).map_err(|e| {
         CliError::Parser(format!(
             "{} did not load: {} (run `parsebox check` for the full report)",
             args.parser.display(),
             describe_load_error(&e)
         ))
     })?;
-    let run = module.new_run().map_err(|e| {
+    // Loaded here for its errors and options; the lines run on a parser thread of their own.
+    drop(module.new_run().map_err(|e| {
         CliError::Parser(format!(
             "could not start a run: {}",
             describe_load_error(&e)
         ))
-    })?;
+    })?);
 
     let stdin_input = args.log.as_ref().is_none_or(|p| p.as_os_str() == "-");
     let (reader, total): (Box<dyn Read>, Option<u64>) = if stdin_input {
@@ -193,26 +195,31 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
 
     let quiet = args.quiet;
     let hung_out = shared.clone();
-    let watch = Watch::spawn(
-        Duration::from_millis(args.hang_timeout_ms),
-        move |label, elapsed| {
+    let give_up = Duration::from_millis(args.hang_timeout_ms);
+    let run = ThreadedRun::start(
+        &source,
+        options,
+        give_up,
+        Box::new(move |after| {
             // The entries before the stuck line are final: let a reader of the file see them.
             hung_out.flush_now();
             if !quiet {
                 eprintln!(
-                "\nparsebox: warning: the parser has run for {} s on {label} and the sandbox cannot interrupt \
-                 it (one native operation); still waiting (Ctrl-C to stop)",
-                elapsed.as_secs()
-            );
+                    "parsebox: warning: gave up a line after {} ms: the parser was still in one native \
+                     operation the sandbox cannot interrupt; the line shows the generic entry and the \
+                     parser starts again",
+                    after.as_millis()
+                );
             }
-        },
-    );
+        }),
+    )
+    .map_err(|e| CliError::Parser(format!("could not start the parser: {e}")))?;
     let recording = Recording {
         run,
-        watch,
         budget_ms: module.options().line_budget_ms,
         failures: Vec::new(),
         failure_count: 0,
+        failure_codes: BTreeMap::new(),
         overruns: 0,
         slowest: None,
     };
@@ -284,13 +291,12 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
         }
         eprintln!("{summary}");
         let rec = builder.parser();
-        let diag = rec.run.diagnostics();
         if rec.failure_count > 0 {
             eprintln!(
                 "parsebox: {} line{} fell back to the generic parser ({})",
                 rec.failure_count,
                 if rec.failure_count == 1 { "" } else { "s" },
-                counts(&diag.failures)
+                counts(&rec.failure_codes)
             );
             for (ts, line, f) in &rec.failures {
                 eprintln!("  {ts} {f}: {line}");
@@ -306,12 +312,12 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
                 slowest.as_millis()
             );
         }
-        let dropped: u64 = diag.dropped.values().sum();
+        let dropped: u64 = rec.run.dropped().values().sum();
         if dropped > 0 {
             eprintln!(
                 "parsebox: {dropped} invalid entr{} dropped ({}); `parsebox check` shows them",
                 if dropped == 1 { "y" } else { "ies" },
-                counts(&diag.dropped)
+                counts(rec.run.dropped())
             );
         }
         if skipped_rows > 0 {

@@ -1,0 +1,203 @@
+//! A parser run on a thread of its own, so `parsebox parse` can give up a line that never
+//! returns: the sandbox stops loops and recursion itself, but not one long native operation (a
+//! polynomial regex on a long line). A native thread cannot be stopped either, so the stuck one
+//! is left to finish or to end with the process, and a fresh thread with a fresh run of the
+//! parser takes over; the builder resets the run after a failed line anyway.
+
+use std::collections::BTreeMap;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::Duration;
+
+use parsebox_sandbox::{ParserModule, SandboxOptions};
+use parsebox_transcript::{FailureCode, LineFailure, LineParser, TranscriptEntry};
+
+/// boa interprets recursive guest code on the native stack: the same room as the CLI's own
+/// worker thread.
+const PARSER_STACK_BYTES: usize = 64 << 20;
+
+enum Job {
+    Line(String, String),
+    Reset,
+}
+
+/// A line's outcome, and the entries its answer lost to validation, by reason.
+type Answer = (
+    Result<Vec<TranscriptEntry>, LineFailure>,
+    Vec<(&'static str, u64)>,
+);
+
+/// One thread holding a loaded module and its run.
+struct Worker {
+    jobs: Sender<Job>,
+    answers: Receiver<Answer>,
+}
+
+impl Worker {
+    /// Loads `source` on a new thread and starts a run there.
+    ///
+    /// # Errors
+    /// Why the module or its run could not start, or the thread could not be made.
+    fn spawn(source: &str, options: &SandboxOptions) -> Result<Self, String> {
+        let (jobs, job_rx) = mpsc::channel::<Job>();
+        let (answer_tx, answers) = mpsc::channel::<Answer>();
+        let (ready_tx, ready) = mpsc::channel::<Result<(), String>>();
+        let (source, options) = (source.to_owned(), options.clone());
+        std::thread::Builder::new()
+            .name("parsebox-parser".into())
+            .stack_size(PARSER_STACK_BYTES)
+            .spawn(move || {
+                let started = ParserModule::load(&source, options)
+                    .map_err(|e| format!("{e:?}"))
+                    .and_then(|m| m.new_run().map_err(|e| format!("{e:?}")));
+                let mut run = match started {
+                    Ok(run) => {
+                        let _ = ready_tx.send(Ok(()));
+                        run
+                    }
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e));
+                        return;
+                    }
+                };
+                let mut dropped_before = BTreeMap::new();
+                for job in job_rx {
+                    match job {
+                        Job::Line(line, ts) => {
+                            let answer = LineParser::parse_line(&mut run, &line, &ts);
+                            let dropped = &run.diagnostics().dropped;
+                            let new: Vec<(&'static str, u64)> = dropped
+                                .iter()
+                                .filter_map(|(&why, &n)| {
+                                    let before = dropped_before.get(why).copied().unwrap_or(0);
+                                    (n > before).then_some((why, n - before))
+                                })
+                                .collect();
+                            if !new.is_empty() {
+                                dropped_before.clone_from(dropped);
+                            }
+                            if answer_tx.send((answer, new)).is_err() {
+                                return;
+                            }
+                        }
+                        Job::Reset => LineParser::reset(&mut run),
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start a parser thread: {e}"))?;
+        match ready.recv() {
+            Ok(Ok(())) => Ok(Self { jobs, answers }),
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err("the parser thread ended while starting".to_owned()),
+        }
+    }
+}
+
+/// A [`LineParser`] whose calls run on a parser thread and are given up after `give_up`.
+pub struct ThreadedRun {
+    source: String,
+    options: SandboxOptions,
+    give_up: Duration,
+    worker: Option<Worker>,
+    /// Called when a line is given up, with how long it ran.
+    on_give_up: Box<dyn FnMut(Duration)>,
+    /// Entries dropped by validation, by reason, over every thread the run had.
+    dropped: BTreeMap<&'static str, u64>,
+}
+
+impl ThreadedRun {
+    /// A run of `source` on its own thread.
+    ///
+    /// # Errors
+    /// Why the module or its run could not start.
+    pub fn start(
+        source: &str,
+        options: SandboxOptions,
+        give_up: Duration,
+        on_give_up: Box<dyn FnMut(Duration)>,
+    ) -> Result<Self, String> {
+        let worker = Worker::spawn(source, &options)?;
+        Ok(Self {
+            source: source.to_owned(),
+            options,
+            give_up,
+            worker: Some(worker),
+            on_give_up,
+            dropped: BTreeMap::new(),
+        })
+    }
+
+    /// Entries dropped by validation, by reason.
+    pub fn dropped(&self) -> &BTreeMap<&'static str, u64> {
+        &self.dropped
+    }
+
+    /// The thread to send the next job to: the current one, or a fresh one after a give-up.
+    fn worker(&mut self) -> Result<&Worker, LineFailure> {
+        if self.worker.is_none() {
+            let fresh = Worker::spawn(&self.source, &self.options).map_err(|e| {
+                LineFailure::new(
+                    FailureCode::EngineFault,
+                    format!("the parser could not start again: {e}"),
+                )
+            })?;
+            self.worker = Some(fresh);
+        }
+        self.worker.as_ref().ok_or_else(|| {
+            LineFailure::new(FailureCode::EngineFault, "no parser thread".to_owned())
+        })
+    }
+}
+
+impl LineParser for ThreadedRun {
+    fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
+        let give_up = self.give_up;
+        let worker = self.worker()?;
+        let died = || {
+            LineFailure::new(
+                FailureCode::EngineFault,
+                "the parser thread ended".to_owned(),
+            )
+        };
+        if worker
+            .jobs
+            .send(Job::Line(line.to_owned(), ts.to_owned()))
+            .is_err()
+        {
+            self.worker = None;
+            return Err(died());
+        }
+        match worker.answers.recv_timeout(give_up) {
+            Ok((answer, dropped)) => {
+                for (why, n) in dropped {
+                    *self.dropped.entry(why).or_default() += n;
+                }
+                answer
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                // Left to its native call; it ends with the process at the latest.
+                self.worker = None;
+                (self.on_give_up)(give_up);
+                Err(LineFailure::new(
+                    FailureCode::Deadline,
+                    format!(
+                        "gave up after {} ms (one native operation the sandbox cannot interrupt); the parser started again",
+                        give_up.as_millis()
+                    ),
+                ))
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                self.worker = None;
+                Err(died())
+            }
+        }
+    }
+
+    fn reset(&mut self) {
+        // A fresh thread starts from a fresh run: nothing to reset.
+        if let Some(w) = &self.worker {
+            if w.jobs.send(Job::Reset).is_err() {
+                self.worker = None;
+            }
+        }
+    }
+}
