@@ -5,8 +5,8 @@
 //! parser takes over; the builder resets the run after a failed line anyway.
 
 use std::collections::BTreeMap;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::time::Duration;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::time::{Duration, Instant};
 
 use parsebox_sandbox::{ParserModule, SandboxOptions};
 use parsebox_transcript::{FailureCode, LineFailure, LineParser, TranscriptEntry};
@@ -14,6 +14,27 @@ use parsebox_transcript::{FailureCode, LineFailure, LineParser, TranscriptEntry}
 /// boa interprets recursive guest code on the native stack: the same room as the CLI's own
 /// worker thread.
 const PARSER_STACK_BYTES: usize = 64 << 20;
+
+/// How long each side polls for the other's next message before it sleeps: a line's hand-over
+/// stays a few microseconds instead of two thread wake-ups (measured: 4.5× the whole parse).
+const SPIN: Duration = Duration::from_micros(200);
+
+/// The next message on `rx`, polled for up to [`SPIN`] before blocking for the rest of `limit`
+/// (`None`: no limit). `Err(Timeout)` past the limit, `Err(Disconnected)` once the sender is gone.
+fn receive<T>(rx: &Receiver<T>, limit: Option<Duration>) -> Result<T, RecvTimeoutError> {
+    let began = Instant::now();
+    while began.elapsed() < SPIN {
+        match rx.try_recv() {
+            Ok(v) => return Ok(v),
+            Err(TryRecvError::Disconnected) => return Err(RecvTimeoutError::Disconnected),
+            Err(TryRecvError::Empty) => std::hint::spin_loop(),
+        }
+    }
+    match limit {
+        Some(limit) => rx.recv_timeout(limit.saturating_sub(began.elapsed())),
+        None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+    }
+}
 
 enum Job {
     Line(String, String),
@@ -60,7 +81,7 @@ impl Worker {
                     }
                 };
                 let mut dropped_before = BTreeMap::new();
-                for job in job_rx {
+                while let Ok(job) = receive(&job_rx, None) {
                     match job {
                         Job::Line(line, ts) => {
                             let answer = LineParser::parse_line(&mut run, &line, &ts);
@@ -166,7 +187,7 @@ impl LineParser for ThreadedRun {
             self.worker = None;
             return Err(died());
         }
-        match worker.answers.recv_timeout(give_up) {
+        match receive(&worker.answers, Some(give_up)) {
             Ok((answer, dropped)) => {
                 for (why, n) in dropped {
                     *self.dropped.entry(why).or_default() += n;
