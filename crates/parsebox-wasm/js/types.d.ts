@@ -326,8 +326,9 @@ engineFaults: number,
  */
 replayedLines: number, 
 /**
- * Runs whose history was dropped (journal over its cap, or a replay given up): a later
- * replay cannot bring their parser state back exactly.
+ * Runs whose history was dropped (journal over its cap, a replay given up, or the type's
+ * replay allowance spent by repeated recoveries): a later replay cannot bring their parser
+ * state back exactly.
  */
 stateLost: number, 
 /**
