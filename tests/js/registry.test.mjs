@@ -302,6 +302,8 @@ test("a rebuild in slices (rebuildSliceMs) gives what it re-parsed in time, then
   for (const e of pushed.entries) view.push(e);
   await sliced.registry.idle();
   assert.ok(updates.length > 2, `${updates.length} updates`);
+  assert.ok(sliced.builder.counts().rebuildSlices > 2, "counted");
+  assert.equal(whole.builder.counts().rebuildSlices, 0);
   // A renderer that follows the updates holds the builder's entries.
   for (const { dropped, from, entries } of updates) {
     view.splice(0, dropped);

@@ -183,6 +183,9 @@ pub struct BuilderCounts {
     pub dropped_entries: u64,
     /// Pushed chunks dropped as duplicates.
     pub duplicate_chunks: u64,
+    /// Slices that rebuilds went on with after their first: a rebuild past its time slice
+    /// ([`TranscriptBuilder::rebuild_within`]) goes on in later calls.
+    pub rebuild_slices: u64,
 }
 
 /// What one [`TranscriptBuilder::push`] changed.
@@ -711,6 +714,9 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// the range of entries that changed (empty when none is under way). Like a rebuild, it
     /// leaves the window ([`TranscriptOptions::max_chunks`]) to the next push.
     pub fn resume(&mut self, go_on: &mut dyn FnMut() -> bool) -> Range<usize> {
+        if self.rebuilding.is_some() {
+            self.counts.rebuild_slices += 1;
+        }
         let mut first_changed = self.entries.len();
         self.resume_into(go_on, &mut first_changed);
         first_changed..self.entries.len()

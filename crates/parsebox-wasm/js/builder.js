@@ -153,7 +153,7 @@ export class TranscriptBuilder {
     return this.#call(() => this.#core.setRedactHomePaths(on));
   }
 
-  /** What the builder holds and has let go of: the window, dropped and duplicate chunks. */
+  /** What the builder holds and has let go of (the window, dropped and duplicate chunks), and the slices rebuilds went on with. */
   counts() {
     this.#live();
     return JSON.parse(guarded(() => this.#core.counts()));

@@ -288,7 +288,7 @@ export declare class TranscriptBuilder<WithTimeline extends boolean = true> {
   finish(): TranscriptUpdate<WithTimeline>;
   /** Turns redaction of home paths on or off without re-parsing (every entry changes when it did). */
   setRedactHomePaths(on: boolean): TranscriptUpdate<WithTimeline>;
-  /** What the builder keeps (the window) and has let go of (dropped and duplicate chunks). */
+  /** What the builder keeps (the window) and has let go of (dropped and duplicate chunks), and the slices rebuilds went on with in later frames. */
   counts(): BuilderCounts;
   /**
    * Re-parses the whole run, e.g. when the adapter's parser became ready; `timeline()` then

@@ -188,7 +188,12 @@ droppedEntries: number,
 /**
  * Pushed chunks dropped as duplicates.
  */
-duplicateChunks: number, };
+duplicateChunks: number, 
+/**
+ * Slices that rebuilds went on with after their first: a rebuild past its time slice
+ * ([`TranscriptBuilder::rebuild_within`]) goes on in later calls.
+ */
+rebuildSlices: number, };
 
 export type RunLogStream = "stdout" | "stderr" | "system";
 
