@@ -8,7 +8,6 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::time::{Duration, Instant};
 
-use parsebox_sandbox::ParserModule;
 use parsebox_timeline::Timeline;
 use parsebox_transcript::{
     read_stored_run, Chunk, FailureCode, LineFailure, LineParser, TranscriptBuilder,
@@ -22,7 +21,7 @@ use crate::lines::{is_fed, line_ts, preview};
 use crate::progress::Progress;
 use crate::render::pretty;
 use crate::style::{use_color, Painter};
-use crate::threaded::ThreadedRun;
+use crate::threaded::{StartError, ThreadedRun};
 use crate::watch::overran;
 
 /// A [`ThreadedRun`] (a line that never returns is given up) that also remembers which lines
@@ -130,20 +129,44 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
     let options = sandbox_options(&args.sandbox)?;
     let source_bytes = std::fs::read(&args.parser).map_err(|e| CliError::read(&args.parser, &e))?;
     let source = String::from_utf8_lossy(&source_bytes);
-    let module = ParserModule::load(&source, options.clone()).map_err(|e| {
-        CliError::Parser(format!(
+    let budget_ms = options.line_budget_ms;
+
+    // The output first: a line given up flushes what came before it.
+    let stdout = io::stdout();
+    let stdout_tty = stdout.is_terminal();
+    let shared = SharedOut::new(stdout);
+    let quiet = args.quiet;
+    let hung_out = shared.clone();
+    let give_up = Duration::from_millis(args.hang_timeout_ms);
+    let run = ThreadedRun::start(
+        &source,
+        options,
+        give_up,
+        Box::new(move |after| {
+            // The entries before the stuck line are final: let a reader of the file see them.
+            hung_out.flush_now();
+            if !quiet {
+                eprintln!(
+                    "parsebox: warning: gave up a line after {} ms: the parser was still in one native \
+                     operation the sandbox cannot interrupt; the line shows the generic entry and the \
+                     parser starts again",
+                    after.as_millis()
+                );
+            }
+        }),
+    )
+    .map_err(|e| match e {
+        StartError::Load(e) => CliError::Parser(format!(
             "{} did not load: {} (run `parsebox check` for the full report)",
             args.parser.display(),
             describe_load_error(&e)
-        ))
-    })?;
-    // Loaded here for its errors and options; the lines run on a parser thread of their own.
-    drop(module.new_run().map_err(|e| {
-        CliError::Parser(format!(
+        )),
+        StartError::Run(e) => CliError::Parser(format!(
             "could not start a run: {}",
             describe_load_error(&e)
-        ))
-    })?);
+        )),
+        StartError::Thread(e) => CliError::Parser(format!("could not start the parser: {e}")),
+    })?;
 
     let stdin_input = args.log.as_ref().is_none_or(|p| p.as_os_str() == "-");
     let (reader, total): (Box<dyn Read>, Option<u64>) = if stdin_input {
@@ -175,9 +198,6 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
             .unwrap_or_default()
     };
 
-    let stdout = io::stdout();
-    let stdout_tty = stdout.is_terminal();
-    let shared = SharedOut::new(stdout);
     let mut output = Output {
         out: shared.clone(),
         format: args.format,
@@ -193,30 +213,9 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
         total,
     );
 
-    let quiet = args.quiet;
-    let hung_out = shared.clone();
-    let give_up = Duration::from_millis(args.hang_timeout_ms);
-    let run = ThreadedRun::start(
-        &source,
-        options,
-        give_up,
-        Box::new(move |after| {
-            // The entries before the stuck line are final: let a reader of the file see them.
-            hung_out.flush_now();
-            if !quiet {
-                eprintln!(
-                    "parsebox: warning: gave up a line after {} ms: the parser was still in one native \
-                     operation the sandbox cannot interrupt; the line shows the generic entry and the \
-                     parser starts again",
-                    after.as_millis()
-                );
-            }
-        }),
-    )
-    .map_err(|e| CliError::Parser(format!("could not start the parser: {e}")))?;
     let recording = Recording {
         run,
-        budget_ms: module.options().line_budget_ms,
+        budget_ms,
         failures: Vec::new(),
         failure_count: 0,
         failure_codes: BTreeMap::new(),

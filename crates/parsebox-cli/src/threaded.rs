@@ -8,8 +8,10 @@ use std::collections::BTreeMap;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 
-use parsebox_sandbox::{ParserModule, SandboxOptions};
+use parsebox_sandbox::{LoadError, ParserModule, SandboxOptions};
 use parsebox_transcript::{FailureCode, LineFailure, LineParser, TranscriptEntry};
+
+use crate::check::describe_load_error;
 
 /// boa interprets recursive guest code on the native stack: the same room as the CLI's own
 /// worker thread.
@@ -47,6 +49,27 @@ type Answer = (
     Vec<(&'static str, u64)>,
 );
 
+/// Why a parser thread did not start.
+#[derive(Debug)]
+pub enum StartError {
+    /// The module did not load.
+    Load(LoadError),
+    /// The module loaded, but a run of it could not start.
+    Run(LoadError),
+    /// The thread itself could not be made, or ended while starting.
+    Thread(String),
+}
+
+impl StartError {
+    /// One line for the user.
+    fn describe(&self) -> String {
+        match self {
+            Self::Load(e) | Self::Run(e) => describe_load_error(e),
+            Self::Thread(e) => e.clone(),
+        }
+    }
+}
+
 /// One thread holding a loaded module and its run.
 struct Worker {
     jobs: Sender<Job>,
@@ -58,18 +81,18 @@ impl Worker {
     ///
     /// # Errors
     /// Why the module or its run could not start, or the thread could not be made.
-    fn spawn(source: &str, options: &SandboxOptions) -> Result<Self, String> {
+    fn spawn(source: &str, options: &SandboxOptions) -> Result<Self, StartError> {
         let (jobs, job_rx) = mpsc::channel::<Job>();
         let (answer_tx, answers) = mpsc::channel::<Answer>();
-        let (ready_tx, ready) = mpsc::channel::<Result<(), String>>();
+        let (ready_tx, ready) = mpsc::channel::<Result<(), StartError>>();
         let (source, options) = (source.to_owned(), options.clone());
         std::thread::Builder::new()
             .name("parsebox-parser".into())
             .stack_size(PARSER_STACK_BYTES)
             .spawn(move || {
                 let started = ParserModule::load(&source, options)
-                    .map_err(|e| format!("{e:?}"))
-                    .and_then(|m| m.new_run().map_err(|e| format!("{e:?}")));
+                    .map_err(StartError::Load)
+                    .and_then(|m| m.new_run().map_err(StartError::Run));
                 let mut run = match started {
                     Ok(run) => {
                         let _ = ready_tx.send(Ok(()));
@@ -104,11 +127,13 @@ impl Worker {
                     }
                 }
             })
-            .map_err(|e| format!("cannot start a parser thread: {e}"))?;
+            .map_err(|e| StartError::Thread(format!("cannot start a parser thread: {e}")))?;
         match ready.recv() {
             Ok(Ok(())) => Ok(Self { jobs, answers }),
             Ok(Err(e)) => Err(e),
-            Err(_) => Err("the parser thread ended while starting".to_owned()),
+            Err(_) => Err(StartError::Thread(
+                "the parser thread ended while starting".to_owned(),
+            )),
         }
     }
 }
@@ -126,7 +151,7 @@ pub struct ThreadedRun {
 }
 
 impl ThreadedRun {
-    /// A run of `source` on its own thread.
+    /// A run of `source` on its own thread (the one place the CLI's `parse` loads it).
     ///
     /// # Errors
     /// Why the module or its run could not start.
@@ -135,7 +160,7 @@ impl ThreadedRun {
         options: SandboxOptions,
         give_up: Duration,
         on_give_up: Box<dyn FnMut(Duration)>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, StartError> {
         let worker = Worker::spawn(source, &options)?;
         Ok(Self {
             source: source.to_owned(),
@@ -158,7 +183,7 @@ impl ThreadedRun {
             let fresh = Worker::spawn(&self.source, &self.options).map_err(|e| {
                 LineFailure::new(
                     FailureCode::EngineFault,
-                    format!("the parser could not start again: {e}"),
+                    format!("the parser could not start again: {}", e.describe()),
                 )
             })?;
             self.worker = Some(fresh);
