@@ -131,7 +131,7 @@ export class RunFollower {
     const first = this.#lineStart(later ? this.#seen.length : this.#start);
     const once = this.#make();
     try {
-      for (let i = Math.max(first, this.#lineStart(this.#start)); i < this.#seen.length; i++) once.push(this.#seen[i]);
+      for (let i = first; i < this.#seen.length; i++) once.push(this.#seen[i]);
       const before = once.entries().length;
       const { from, entries: last } = once.finish();
       const kept = entries.length - Math.min(before - from, entries.length);

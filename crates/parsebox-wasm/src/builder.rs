@@ -35,6 +35,12 @@ fn encode(buf: &mut Vec<u8>, value: &impl Serialize) -> Result<js_sys::JsString,
     Ok(js_sys::JsString::from(text))
 }
 
+/// A rebuild slice's `go_on`: true until `slice_ms` has passed from now (always, without one).
+fn slice_limit(slice_ms: Option<f64>) -> impl FnMut() -> bool {
+    let deadline = slice_ms.map(|ms| now_ms() + ms);
+    move || deadline.is_none_or(|d| now_ms() < d)
+}
+
 /// A host run as the builder's line parser: a line a Worker answers later is shown with the
 /// generic entry and replaced in place by [`TranscriptBuilderCore::apply_late`].
 struct HostLine {
@@ -331,16 +337,8 @@ impl TranscriptBuilderCore {
     pub fn rebuild(&mut self, sliced: bool) -> Result<Vec<js_sys::JsString>, JsValue> {
         self.begin_call();
         let finished = self.timeline.as_ref().is_some_and(Timeline::is_finished);
-        let complete = match self.slice_ms().filter(|_| sliced) {
-            Some(ms) => {
-                let t0 = now_ms();
-                self.inner.rebuild_within(&mut || now_ms() - t0 < ms)
-            }
-            None => {
-                self.inner.rebuild();
-                true
-            }
-        };
+        let mut go_on = slice_limit(self.slice_ms().filter(|_| sliced));
+        let complete = self.inner.rebuild_within(&mut go_on);
         self.finish_when_rebuilt = finished && !complete;
         if !complete {
             self.call_back();
@@ -359,12 +357,6 @@ impl TranscriptBuilderCore {
                 entries: all,
             },
         )?])
-    }
-
-    /// Whether a rebuild in slices is under way.
-    #[wasm_bindgen(js_name = isRebuilding)]
-    pub fn is_rebuilding(&self) -> bool {
-        self.inner.is_rebuilding()
     }
 
     /// Folds in the late answers the core holds for this builder's run (one fold for all of
@@ -433,13 +425,7 @@ impl TranscriptBuilderCore {
         mut change: PushChange,
     ) -> Result<Vec<js_sys::JsString>, JsValue> {
         if self.inner.is_rebuilding() && self.may_go_on() {
-            let resumed = match self.slice_ms() {
-                Some(ms) => {
-                    let t0 = now_ms();
-                    self.inner.resume(&mut || now_ms() - t0 < ms)
-                }
-                None => self.inner.resume(&mut || true),
-            };
+            let resumed = self.inner.resume(&mut slice_limit(self.slice_ms()));
             change.changed = if change.changed.is_empty() {
                 resumed
             } else {
