@@ -3,6 +3,7 @@
 // does the time to parse the whole run grow with the run? Each recovery used to replay the
 // run's whole history; a type's replay allowance now bounds that.
 //   node tests/browser/bench-overruns.mjs [pkg dir under the repo, default pkg] [rounds...]
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { serve, openReady } from "./harness.mjs";
 
@@ -11,8 +12,7 @@ const rounds = process.argv.slice(3).map(Number);
 if (!rounds.length) rounds.push(10, 20, 40);
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 // Counts its lines; "hang" runs a regex no in-engine budget stops (the Worker's deadline does).
-const source = `let n = 0; export function createStdoutParser() { return { parseLine(line, ts) {
-  if (line === "hang") /^(\\s+)+$/.test(" ".repeat(40) + "x"); n++; return [{ kind: "assistant", ts, text: line + " #" + n }]; }, reset() {} }; }`;
+const source = await readFile(new URL("fixtures/hanging-counter.js", import.meta.url), "utf8");
 
 const server = await serve(repo, {
   "/overruns.html": () => ({

@@ -12,8 +12,7 @@ const parser = await readFile(new URL("fixtures/hermes-ui-parser.js", import.met
 const kinds = ["┊ 💬 thinking about the task", "┊ $ ls /home/user/project", "┊ [done] $ ls /home/user/project — /src /README.md  0.3s", "The project is a CLI tool written in TypeScript.", "┊ read /home/user/project/README.md", "┊ [done] read — Project overview  1.2s"];
 const log = (n) => Array.from({ length: n }, (_, i) => kinds[i % kinds.length]).join("\n") + "\n";
 // A stateful parser that counts lines and hangs (a regex no budget stops) on "hang".
-const hanging = `let n = 0; export function createStdoutParser() { return { parseLine(line, ts) {
-  if (line === "hang") /^(\\s+)+$/.test(" ".repeat(40) + "x"); n++; return [{ kind: "stdout", ts, text: line + " #" + n }]; }, reset() {} }; }`;
+const hanging = await readFile(new URL("fixtures/hanging-counter.js", import.meta.url), "utf8");
 
 const server = await serve(repo, {
   "/bench.html": () => ({
