@@ -923,18 +923,22 @@ impl<P: LineParser> TranscriptBuilder<P> {
     }
 
     /// [`replace_line`](Self::replace_line) for many answers at once, folding the transcript
-    /// again only once, from the earliest of them: answers that arrive together (a frame's
-    /// worth from a worker) cost one pass over the tail, not one each.
+    /// again only once, from the earliest of them to where the fold is back in step with the
+    /// old one (past the last answered line, the first unit that follows an equal entry no
+    /// delta can merge into): answers that arrive together (a frame's worth from a worker)
+    /// cost one pass over the lines between them, not one each, and not the lines still
+    /// waiting after them. The returned range is the entries that changed; the entries after
+    /// its end are the old ones, unchanged (the last `entries().len() - range.end` of before).
     pub fn replace_lines(&mut self, answers: Vec<(usize, Vec<TranscriptEntry>)>) -> Range<usize> {
-        let mut first: Option<usize> = None;
+        let mut span: Option<(usize, usize)> = None;
         for (item, entries) in answers {
             if let Some(unit) = self.items.get_mut(item) {
                 unit.produced = entries;
-                first = Some(first.map_or(item, |f| f.min(item)));
+                span = Some(span.map_or((item, item), |(f, l)| (f.min(item), l.max(item))));
             }
         }
-        match first {
-            Some(item) => self.refold_from(item),
+        match span {
+            Some((first, last)) => self.refold(first, Some(last)),
             None => {
                 let end = self.entries.len();
                 end..end
@@ -956,25 +960,29 @@ impl<P: LineParser> TranscriptBuilder<P> {
             self.rebuild();
             return 0..self.entries.len();
         }
-        let changed = self.refold_from(0);
+        let changed = self.refold(0, None);
         0..changed.end
     }
 
     /// Folds the transcript again from unit `item` on, from what each unit produced: delta
-    /// merges with the neighbours are redone, nothing is re-parsed.
-    fn refold_from(&mut self, item: usize) -> Range<usize> {
+    /// merges with the neighbours are redone, nothing is re-parsed. With `through` (the last
+    /// unit whose output was replaced), the fold stops at the first later unit where it is in
+    /// step with the old fold ([`in_step`]) and keeps the old entries from there; without it,
+    /// it goes to the end. Returns the entries that changed.
+    fn refold(&mut self, item: usize, through: Option<usize>) -> Range<usize> {
         let Some(unit) = self.items.get_mut(item) else {
             let end = self.entries.len();
             return end..end;
         };
-        let len_before = unit.len_before;
+        let start = unit.len_before;
         let saved = unit.saved_last.take();
-        self.entries.truncate(len_before);
-        let mut first_changed = len_before;
+        // The old entries from the unit on: where a bounded fold finds its old tail.
+        let mut old = self.entries.split_off(start);
+        let mut first_changed = start;
         if let Some(saved) = saved {
             if let Some(last) = self.entries.last_mut() {
                 *last = saved;
-                first_changed = len_before.saturating_sub(1);
+                first_changed = start.saturating_sub(1);
             }
         }
         for k in item..self.items.len() {
@@ -982,6 +990,20 @@ impl<P: LineParser> TranscriptBuilder<P> {
             let Some(unit) = self.items.get_mut(k) else {
                 break;
             };
+            if through.is_some_and(|t| k > t)
+                && in_step(&self.entries, &old, start, unit.len_before)
+            {
+                // From unit k on, both folds append the same entries onto the same last entry:
+                // keep the old ones, shifted to where the new fold stands.
+                let was = unit.len_before;
+                let end = self.entries.len();
+                self.entries
+                    .extend(old.drain((was - start).min(old.len())..));
+                for later in self.items.iter_mut().skip(k) {
+                    later.len_before = later.len_before - was + end;
+                }
+                return first_changed..end;
+            }
             unit.len_before = len_before;
             let produced = std::mem::take(&mut unit.produced);
             let mut saved = None;
@@ -1074,6 +1096,20 @@ fn incomplete_utf8_tail(buf: &[u8]) -> usize {
 /// consecutive entries of the same kind that are both [`streamed`] deltas.
 fn merges(last: &TranscriptEntry, next: &TranscriptEntry) -> bool {
     std::mem::discriminant(last) == std::mem::discriminant(next) && streamed(last) && streamed(next)
+}
+
+/// Whether a bounded refold that stands at `entries.len()` is in step with the old fold at a
+/// unit that began at `was` in it: `old` holds the old entries from `start` on. In step when
+/// both have a last entry, equal, that no delta merges into (so the old one was final when
+/// the unit began, and the unit and everything after it fold the same way onto either).
+fn in_step(entries: &[TranscriptEntry], old: &[TranscriptEntry], start: usize, was: usize) -> bool {
+    let (Some(new_last), Some(old_last)) = (
+        entries.last(),
+        was.checked_sub(start + 1).and_then(|k| old.get(k)),
+    ) else {
+        return false;
+    };
+    !streamed(new_last) && new_last == old_last
 }
 
 /// An assistant (or thinking) entry that is a delta

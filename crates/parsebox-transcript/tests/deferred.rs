@@ -63,6 +63,21 @@ impl LineParser for Masked {
     }
 }
 
+/// What a view that held `before` shows after taking in a change to `changed`: its entries
+/// before `changed.start`, the changed ones from `now`, then as many of its last entries as
+/// follow `changed.end` in `now` (a bounded refold keeps them as they were).
+fn mirrored(
+    before: &[TranscriptEntry],
+    now: &[TranscriptEntry],
+    changed: std::ops::Range<usize>,
+) -> Vec<TranscriptEntry> {
+    let kept = now.len() - changed.end;
+    let mut view = before[..changed.start].to_vec();
+    view.extend_from_slice(&now[changed.clone()]);
+    view.extend_from_slice(&before[before.len() - kept..]);
+    view
+}
+
 fn opts() -> TranscriptOptions {
     TranscriptOptions {
         track_lines: true,
@@ -99,11 +114,13 @@ proptest! {
             let d = pending.remove((s >> 33) as usize % pending.len());
             if s % 3 == 0 && !pending.is_empty() {
                 let e = pending.remove(0);
+                let before = late.entries().to_vec();
                 let changed = late.replace_answers(vec![(d.0, answer(&d.1, &d.2)), (e.0, answer(&e.1, &e.2))]);
-                prop_assert!(changed.end == late.entries().len());
+                prop_assert_eq!(mirrored(&before, late.entries(), changed), late.entries());
             } else {
+                let before = late.entries().to_vec();
                 let changed = late.replace_answers(vec![(d.0, answer(&d.1, &d.2))]);
-                prop_assert!(changed.end == late.entries().len());
+                prop_assert_eq!(mirrored(&before, late.entries(), changed), late.entries());
             }
         }
         prop_assert_eq!(late.entries(), direct.entries());
@@ -141,4 +158,35 @@ fn a_deferred_line_shows_the_generic_entry_until_answered() {
         1..1
     );
     assert_eq!(b.entries()[0].text(), Some("+again"));
+}
+
+#[test]
+fn an_answer_changes_its_own_entries_not_the_lines_still_waiting_after_it() {
+    // Every line waits for its answer; a worker answers the first two of 1,000.
+    let mut b = TranscriptBuilder::new(Masked::new(vec![true]), opts());
+    let log: String = (0..1000).map(|i| format!("line{i}\n")).collect();
+    b.push(&Chunk::stdout("t1", &log));
+    let d = std::mem::take(&mut b.parser_mut().pending);
+    // A parser's answer that differs from the generic entry (two entries for the line).
+    let changed = b.replace_answers(vec![
+        (d[0].0, answer("2x", "t1")),
+        (d[1].0, answer("line1", "t1")),
+    ]);
+    assert_eq!(
+        changed,
+        0..3,
+        "the 998 lines still waiting are not handed over again"
+    );
+    assert_eq!(b.entries().len(), 1001);
+    assert_eq!(b.entries()[3].text(), Some("line2"));
+    // A delta answer stays open to merges: the fold goes on to the entry that closes it.
+    let changed = b.replace_answers(vec![(d[3].0, answer("+a", "t1"))]);
+    assert_eq!(changed, 4..6);
+    // Two deltas merge: one entry fewer, and the waiting lines after them keep their entries.
+    let changed = b.replace_answers(vec![(d[2].0, answer("+b", "t1"))]);
+    assert_eq!(changed, 3..5);
+    assert_eq!(b.entries().len(), 1000);
+    assert_eq!(b.entries()[3].text(), Some("ba"));
+    assert_eq!(b.entries()[4].text(), Some("line4"));
+    assert_eq!(b.entries()[999].text(), Some("line999"));
 }

@@ -89,11 +89,16 @@ export class TranscriptBuilder {
 
   /** Takes in what a call of the core returned: the entries' changes and the timeline's (JSON). */
   #apply([changes, timelineChanges]) {
-    const { dropped, from, length, entries } = JSON.parse(changes);
+    let { dropped, from, length, entries } = JSON.parse(changes);
     if (dropped > 0) this.#entries.splice(0, dropped);
+    // The core hands over the entries that changed; the last `kept` are the ones held already
+    // (late answers leave the lines still waiting after them as they were).
+    const kept = length - from - entries.length;
+    const tail = kept > 0 ? this.#entries.slice(this.#entries.length - kept) : [];
     this.#entries.length = from;
     for (const e of entries) this.#entries.push(e);
-    this.#entries.length = length;
+    for (const e of tail) this.#entries.push(e);
+    if (kept > 0) entries = this.#entries.slice(from); // an update says every entry from `from` on
     if (timelineChanges === undefined) return { dropped, from, entries };
     const timeline = JSON.parse(timelineChanges);
     for (const item of timeline.changed) withTexts(item, this.#entries);

@@ -117,8 +117,10 @@ fn count_option(name: &str, value: Option<f64>) -> Result<Option<usize>, JsValue
     }
 }
 
-/// What one call changed in the transcript, as the JS side reads it: the entries from `from`
-/// on and the transcript's new length. The timeline's changes travel as a second string (see
+/// What one call changed in the transcript, as the JS side reads it: the entries that changed,
+/// from `from` on, and the transcript's new length; entries after the changed ones (`length -
+/// from - entries.len()`, late answers leave the lines still waiting after them as they were)
+/// are the last ones the JS side holds already. The timeline's changes travel as a second string (see
 /// [`TranscriptBuilderCore::changed`]).
 #[derive(Serialize)]
 struct Changes<'a> {
