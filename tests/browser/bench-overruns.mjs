@@ -3,12 +3,14 @@
 // does the time to parse the whole run grow with the run? Each recovery used to replay the
 // run's whole history; a type's replay allowance now bounds that.
 //   node tests/browser/bench-overruns.mjs [pkg dir under the repo, default pkg] [rounds...]
+// PARSEBOX_TIMELINE=1 gives the builder a timeline (the viewer's default) instead of none.
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { serve, openReady } from "./harness.mjs";
 
 const pkg = process.argv[2] ?? "pkg";
 const rounds = process.argv.slice(3).map(Number);
+const withTimeline = process.env.PARSEBOX_TIMELINE === "1";
 if (!rounds.length) rounds.push(10, 20, 40);
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 // Counts its lines; "hang" runs a regex no in-engine budget stops (the Worker's deadline does).
@@ -21,13 +23,16 @@ const server = await serve(repo, {
   const { default: init, ParserRegistry, TranscriptBuilder } = await import("/${pkg}/index.js");
   await init();
   let longest = 0;
-  new PerformanceObserver((l) => { for (const e of l.getEntries()) longest = Math.max(longest, e.duration); }).observe({ type: "longtask" });
+  let long = 0;
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) { longest = Math.max(longest, e.duration); long += 1; } }).observe({ type: "longtask" });
   window.run = async (source, rounds) => {
     const registry = new ParserRegistry({ loadSource: null, lineBudgetMs: 50, hardDeadlineMs: 100 });
     registry.registerSource("o", source);
     await registry.idle();
-    const b = new TranscriptBuilder(registry, "o", { timeline: false });
+    const b = new TranscriptBuilder(registry, "o", { timeline: ${withTimeline} });
+    await new Promise((res) => setTimeout(res, 100));
     longest = 0;
+    long = 0;
     const t0 = performance.now();
     for (let r = 0; r < rounds; r++) {
       const lines = [];
@@ -41,7 +46,7 @@ const server = await serve(repo, {
     await new Promise((res) => setTimeout(res, 100));
     const d = registry.diagnostics("o").host;
     const entries = b.entries();
-    const out = { ms, longest, kills: d.deadlineKills, replayed: d.replayedLines, stateLost: d.stateLost, entries: entries.length, generic: entries.filter((e) => e.kind === "stdout").length };
+    const out = { ms, longest, long, kills: d.deadlineKills, replayed: d.replayedLines, stateLost: d.stateLost, entries: entries.length, generic: entries.filter((e) => e.kind === "stdout").length };
     registry.dispose();
     return out;
   };
@@ -50,10 +55,10 @@ const server = await serve(repo, {
   }),
 });
 const { browser, page } = await openReady(server, "/overruns.html");
-console.log(`## an overrun every 300 lines, Worker host (hardDeadlineMs 100), /${pkg}, Chromium ${browser.version()}`);
+console.log(`## an overrun every 300 lines, Worker host (hardDeadlineMs 100), /${pkg}, ${withTimeline ? "with" : "no"} timeline, Chromium ${browser.version()}`);
 for (const r of rounds) {
   const o = await page.evaluate(([s, n]) => window.run(s, n), [source, r]);
-  console.log(`${r} overruns, ${r * 301} lines: every line answered after ${o.ms.toFixed(0)} ms (${(o.ms / r).toFixed(0)} ms per overrun); ${o.kills} deadline kills, ${o.replayed} lines replayed, state lost ${o.stateLost} times; ${o.entries} entries, ${o.generic} generic; longest main-thread task ${o.longest.toFixed(0)} ms`);
+  console.log(`${r} overruns, ${r * 301} lines: every line answered after ${o.ms.toFixed(0)} ms (${(o.ms / r).toFixed(0)} ms per overrun); ${o.kills} deadline kills, ${o.replayed} lines replayed, state lost ${o.stateLost} times; ${o.entries} entries, ${o.generic} generic; ${o.long} main-thread tasks of 50 ms or more, the longest ${o.longest.toFixed(0)} ms`);
 }
 await browser.close();
 await server.close();

@@ -175,18 +175,19 @@ for (const [name, source] of Object.entries(hostile)) {
   });
 }
 
-test("the page kept painting: no frame gap over 100 ms while hostile parsers ran in the worker", async (t) => {
+test("the page kept painting: no frame gap over 50 ms while hostile parsers ran in the worker", async (t) => {
   // A sweep over every hostile parser above measured the largest frame gap while they ran. On a
   // 2-core machine another busy process can starve the compositor too, so a sweep over the limit
-  // is repeated (at most twice more): parsebox passes when one whole sweep has no gap over 100 ms.
+  // is repeated (at most twice more): parsebox passes when one whole sweep has no gap over 50 ms
+  // (the issue's bound for a main-thread task; sweeps here measure ~17 ms, one frame).
   const sweeps = [await page.evaluate(() => window.maxGap)];
-  while (sweeps.at(-1) > 100 && sweeps.length < 3) {
+  while (sweeps.at(-1) > 50 && sweeps.length < 3) {
     await page.evaluate(() => { window.maxGap = 0; });
     for (const [name, source] of Object.entries(hostile)) await page.evaluate(([n, s]) => window.runHostile(n, s), [name, source]);
     sweeps.push(await page.evaluate(() => window.maxGap));
   }
   t.diagnostic(`largest frame gap per sweep: ${sweeps.map((g) => `${g.toFixed(1)} ms`).join(", ")}`);
-  assert.ok(sweeps.at(-1) <= 100, `largest frame gap per sweep: ${sweeps.map((g) => g.toFixed(1)).join(", ")} ms`);
+  assert.ok(sweeps.at(-1) <= 50, `largest frame gap per sweep: ${sweeps.map((g) => g.toFixed(1)).join(", ")} ms`);
   assert.deepEqual(errors.map(String), []);
 });
 
