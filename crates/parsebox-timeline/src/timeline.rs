@@ -217,6 +217,53 @@ impl Timeline {
         self.apply(entries, changed.start, true)
     }
 
+    /// [`update`](Self::update) after a change that left every entry after `changed.end` as it
+    /// was: the transcript's last `entries.len() - changed.end` entries are the timeline's last
+    /// ones (a transcript builder's late answers leave the lines still waiting after them so).
+    /// When those entries are where they were and none of them joins an item or can be joined
+    /// (no tool call, result or diff among them), their items stay as they are and the work is
+    /// the changed entries'; otherwise it is [`update`](Self::update).
+    pub fn update_keeping_tail(
+        &mut self,
+        entries: &[TranscriptEntry],
+        changed: Range<usize>,
+    ) -> TimelineUpdate {
+        let end = changed.end;
+        let kept = entries.len().saturating_sub(end);
+        if kept == 0 || changed.start > end || !self.tail_stands_alone(entries, end) {
+            return self.update(entries, changed);
+        }
+        let tail = self.items.split_off(self.items.len() - kept);
+        self.item_of.truncate(end);
+        self.diff_target.truncate(end);
+        self.apply_parts(entries, end, changed.start, tail)
+    }
+
+    /// Whether the timeline's entries from `end` on are `entries`' from there, at the same
+    /// indices, each its own item at the end of the timeline, and none a tool call, result or
+    /// diff (the kinds that join items). Work proportional to those entries.
+    fn tail_stands_alone(&self, entries: &[TranscriptEntry], end: usize) -> bool {
+        let live = self.live();
+        let kept = entries.len().saturating_sub(end);
+        if self.item_of.len() != entries.len() || live.len() < kept {
+            return false;
+        }
+        let items = live.get(live.len() - kept..).unwrap_or_default();
+        entries
+            .iter()
+            .skip(end)
+            .zip(items)
+            .enumerate()
+            .all(|(k, (entry, item))| {
+                !matches!(
+                    entry,
+                    TranscriptEntry::ToolCall(_)
+                        | TranscriptEntry::ToolResult(_)
+                        | TranscriptEntry::Diff(_)
+                ) && item.entries == [self.base + end + k]
+            })
+    }
+
     /// Follows the transcript's window after `dropped` (the run's entries from the window's
     /// old start on) left its front. Items whose entries have all left go, from the front,
     /// and leave the pairing index (a later result cannot join them); an item that still
@@ -376,7 +423,71 @@ impl Timeline {
                 touched.push(pos);
             }
         }
-        for pos in kept.saturating_sub(1).max(self.pos_base)..self.end() {
+        let end = self.end();
+        self.settle(touched, &before, kept..end, end, report)
+    }
+
+    /// [`apply`](Self::apply) for `entries[..end]`, then `tail` (the items of the entries from
+    /// `end` on, taken off the timeline, each its own item: see
+    /// [`update_keeping_tail`](Self::update_keeping_tail)) put back after them as they were.
+    fn apply_parts(
+        &mut self,
+        entries: &[TranscriptEntry],
+        end: usize,
+        start: usize,
+        tail: Vec<TimelineItem>,
+    ) -> TimelineUpdate {
+        let placed = entries.get(..end).unwrap_or_default();
+        let start = start.min(self.item_of.len()).min(placed.len());
+        let mut before = Vec::new();
+        if start < self.item_of.len() {
+            self.roll_back(placed, start, Some(&mut before));
+        }
+        let kept = self.end();
+        let mut touched = std::mem::take(&mut self.touched);
+        touched.clear();
+        for (index, entry) in placed.iter().enumerate().skip(start) {
+            touched.push(self.place(index, entry));
+        }
+        let boundary = self.end();
+        let n = tail.len();
+        self.items.extend(tail);
+        self.item_of.extend(boundary..boundary + n);
+        let mut carried = match self.diff_target.last() {
+            Some(target) => *target,
+            None => self.diff_target_before,
+        };
+        for entry in entries.iter().skip(end) {
+            carried = match entry {
+                TranscriptEntry::System(_)
+                | TranscriptEntry::Stderr(_)
+                | TranscriptEntry::Stdout(_) => carried,
+                _ => None,
+            };
+            self.diff_target.push(carried);
+        }
+        // Past the tail's first item, flags follow from neighbours that did not change.
+        self.settle(
+            touched,
+            &before,
+            kept..boundary,
+            (boundary + 1).min(self.end()),
+            true,
+        )
+    }
+
+    /// The end of an apply: recomputes the flags of the items from the one before `new_items`
+    /// (the positions placing gave new items) up to `flags_end`, then (with `report`) says what
+    /// changed.
+    fn settle(
+        &mut self,
+        mut touched: Vec<usize>,
+        before: &[(usize, TimelineItem)],
+        new_items: Range<usize>,
+        flags_end: usize,
+        report: bool,
+    ) -> TimelineUpdate {
+        for pos in new_items.start.saturating_sub(1).max(self.pos_base)..flags_end {
             let (first, last) = self.position_of(pos);
             if let Some(item) = self.at_mut(pos) {
                 if (item.is_first, item.is_last) != (first, last) {
@@ -387,7 +498,7 @@ impl Timeline {
             }
         }
         let update = if report {
-            self.report(&mut touched, &before, kept)
+            self.report(&mut touched, before, new_items)
         } else {
             TimelineUpdate::default()
         };
@@ -515,20 +626,30 @@ impl Timeline {
     }
 
     /// What changed: `touched` positions and the items in `before` (as they were before a
-    /// roll-back, in timeline order) against the items now; items from position `kept` on are
+    /// roll-back, in timeline order) against the items now; items at `new_items` positions are
     /// new unless an item with the same id (the same first entry) was there before.
     fn report(
         &self,
         touched: &mut Vec<usize>,
         before: &[(usize, TimelineItem)],
-        kept: usize,
+        new_items: Range<usize>,
     ) -> TimelineUpdate {
         let mut update = TimelineUpdate::default();
+        // Past the new items (a kept tail's), only items whose flags moved changed: a position
+        // a rolled-back item held may hold a tail item now.
+        let flagged: Vec<usize> = touched
+            .iter()
+            .copied()
+            .filter(|&p| p >= new_items.end)
+            .collect();
         touched.extend(before.iter().map(|(pos, _)| *pos));
         touched.sort_unstable();
         touched.dedup();
         let mut matched = vec![false; before.len()];
         for &pos in touched.iter() {
+            if pos >= new_items.end && !flagged.contains(&pos) {
+                continue;
+            }
             let Some(item) = self.at(pos) else {
                 continue;
             };
@@ -543,7 +664,7 @@ impl Timeline {
                         update.changed.push(item.id.clone());
                     }
                 }
-                Err(_) if pos >= kept => update.added.push(item.id.clone()),
+                Err(_) if new_items.contains(&pos) => update.added.push(item.id.clone()),
                 Err(_) => update.changed.push(item.id.clone()),
             }
         }

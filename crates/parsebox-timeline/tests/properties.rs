@@ -367,3 +367,78 @@ proptest! {
         }
     }
 }
+
+/// An entry of `arb_entry_json` with a ts.
+fn stamped(mut v: Value) -> TranscriptEntry {
+    v["ts"] = json!("t");
+    entry(v)
+}
+
+/// Entries that never join an item nor are joined: what lines still waiting for a Worker show.
+fn arb_lone_entry() -> impl Strategy<Value = TranscriptEntry> {
+    let text = prop_oneof![Just("x"), Just("y")];
+    prop_oneof![
+        text.clone()
+            .prop_map(|t| entry(json!({"kind": "stdout", "ts": "t", "text": t}))),
+        text.clone()
+            .prop_map(|t| entry(json!({"kind": "user", "ts": "t", "text": t}))),
+        text.prop_map(|t| entry(json!({"kind": "assistant", "ts": "t", "text": t}))),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Late answers replace a middle of the transcript and keep the tail (the lines still
+    /// waiting): the bounded update gives the from-scratch timeline and names exactly what
+    /// changed, whether the tail can keep its items (lone entries, same indices) or not.
+    #[test]
+    fn an_update_keeping_the_tail_gives_the_from_scratch_timeline(
+        head in arb_entries(20),
+        middle in prop::collection::vec(arb_entry_json().prop_map(stamped), 0..6),
+        answers in prop::collection::vec(arb_entry_json().prop_map(stamped), 0..6),
+        lone_tail in prop::collection::vec(arb_lone_entry(), 0..6),
+        any_tail in arb_entries(4),
+        same_count in any::<bool>(),
+        lone in any::<bool>(),
+        dropped in 0usize..4,
+    ) {
+        let tail = if lone { lone_tail } else { any_tail };
+        let answers = if same_count {
+            let mut a = answers;
+            a.resize_with(middle.len(), || middle.first().cloned().unwrap_or_else(|| entry(json!({"kind": "stdout", "ts": "t", "text": "z"}))));
+            a
+        } else {
+            answers
+        };
+        let old: Vec<TranscriptEntry> = head.iter().chain(&middle).chain(&tail).cloned().collect();
+        let new: Vec<TranscriptEntry> = head.iter().chain(&answers).chain(&tail).cloned().collect();
+        // Sometimes a window: the first entries left the front before the answers came.
+        let dropped = dropped.min(head.len());
+        let mut timeline = Timeline::from_entries(&old, false);
+        timeline.drop_front(&old[..dropped]);
+        let mut unbounded = Timeline::from_entries(&old, false);
+        unbounded.drop_front(&old[..dropped]);
+        let prev = timeline.items().to_vec();
+        let start = head.len() - dropped;
+        let window = &new[dropped..];
+        let update = timeline.update_keeping_tail(window, start..start + answers.len());
+        unbounded.update(window, start..window.len());
+        prop_assert_eq!(timeline.items(), unbounded.items());
+        prop_assert_eq!(&update, &diff_of(&prev, timeline.items()));
+        if dropped == 0 {
+            let scratch = Timeline::from_entries(&new, false);
+            prop_assert_eq!(timeline.items(), scratch.items());
+        }
+        // The next entries join what they join after the unbounded update (pairing index and
+        // diff targets kept right).
+        let more = [entry(json!({"kind": "tool_result", "ts": "t", "toolUseId": "a", "content": "r", "isError": false})),
+                    entry(json!({"kind": "tool_result", "ts": "t", "toolUseId": "", "toolName": "Read", "content": "r", "isError": false})),
+                    entry(json!({"kind": "diff", "ts": "t", "changeType": "add", "text": "d"}))];
+        let mut all = window.to_vec();
+        all.extend(more.iter().cloned());
+        timeline.update(&all, window.len()..all.len());
+        unbounded.update(&all, window.len()..all.len());
+        prop_assert_eq!(timeline.items(), unbounded.items());
+    }
+}

@@ -485,7 +485,9 @@ impl TranscriptBuilderCore {
         let all = self.inner.entries();
         let timeline = self.timeline.as_mut().map(|timeline| {
             let left = timeline.drop_front(&dropped);
-            let mut update = left.followed_by(timeline.update(all, range.start..range.end));
+            // Entries after the range are the old ones (late answers keep the waiting lines').
+            let mut update =
+                left.followed_by(timeline.update_keeping_tail(all, range.start..range.end));
             if finishing {
                 update = update.followed_by(timeline.finish());
             }
