@@ -2,12 +2,15 @@
 // which row holds a given offset, and the height of them all. A Fenwick tree answers each in
 // O(log n), and takes a changed height, or a row appended or dropped at the end (a streaming
 // run), in O(log n) too. A row inserted or removed k rows before the end costs O(k log n) (a
-// tail the builder replaced), and never more than rebuilding every sum, O(n).
+// tail the builder replaced); further up, the heights move in one copy and the sums are made
+// again once, at the next question: a frame that inserts or removes many rows in the middle
+// (a rebuild's slice, late answers) pays O(n) once, not once per row.
 
 export class Heights {
   #n = 0;
   #h = new Float64Array(16); // each row's height; rows from #n on are 0
   #tree = new Float64Array(17); // 1-based: #tree[k] sums rows k - lowbit(k) … k - 1
+  #stale = false; // #tree is out of date with #h: made again at the next question
 
   get length() {
     return this.#n;
@@ -29,7 +32,7 @@ export class Heights {
     this.#h = new Float64Array(cap);
     for (let i = 0; i < n; i++) this.#h[i] = heightOf(i);
     this.#n = n;
-    this.#rebuild();
+    this.#stale = true;
   }
 
   set(i, height) {
@@ -41,7 +44,7 @@ export class Heights {
       const grown = new Float64Array(this.#h.length * 2);
       grown.set(this.#h);
       this.#h = grown;
-      this.#rebuild();
+      this.#stale = true;
     }
     this.#add(this.#n++, height);
   }
@@ -63,7 +66,7 @@ export class Heights {
     }
     this.#h.copyWithin(i + 1, i, this.#n - 1);
     this.#h[i] = height;
-    this.#rebuild();
+    this.#stale = true;
   }
 
   /** Drops row `i`, shifting the rows after it up: as insert, cheap near the end. */
@@ -75,11 +78,12 @@ export class Heights {
     }
     this.#h.copyWithin(i, i + 1, this.#n);
     this.#h[--this.#n] = 0;
-    this.#rebuild();
+    this.#stale = true;
   }
 
   /** Where row `i` starts: the sum of the rows before it (i = length: the total). */
   start(i) {
+    this.#fresh();
     let sum = 0;
     for (let k = i; k > 0; k -= k & -k) sum += this.#tree[k];
     return sum;
@@ -88,6 +92,7 @@ export class Heights {
   /** The row that holds offset `y` (the first or last row for offsets outside). */
   indexAt(y) {
     if (this.#n === 0) return 0;
+    this.#fresh();
     let pos = 0;
     let rest = y;
     for (let step = this.#h.length; step > 0; step >>= 1) {
@@ -102,12 +107,19 @@ export class Heights {
 
   /** Whether shifting the rows after `i` one by one beats rebuilding every sum. */
   #nearEnd(i) {
-    return (this.#n - i) * Math.log2(this.#h.length) < this.#n;
+    return !this.#stale && (this.#n - i) * Math.log2(this.#h.length) < this.#n;
   }
 
   #add(i, delta) {
     this.#h[i] += delta;
+    if (this.#stale) return; // the sums are made again before the next question
     for (let k = i + 1; k <= this.#h.length; k += k & -k) this.#tree[k] += delta;
+  }
+
+  #fresh() {
+    if (!this.#stale) return;
+    this.#stale = false;
+    this.#rebuild();
   }
 
   #rebuild() {

@@ -5,7 +5,9 @@
 // first script on, and laid against the viewer's own record of parsebox calls and renders over
 // 40 ms to say what it was.
 //
-//   node tests/browser/bench-viewer.mjs [--lines 100000] [--trials 3] [--all] [--limit 600] [--root DIR]
+//   node tests/browser/bench-viewer.mjs [--lines 100000] [--trials 3] [--all] [--limit 600] [--root DIR] [--profile]
+// --profile samples the page's main thread (DevTools CPU profiler) and prints each trial's
+// functions by self time.
 //
 // --root serves another checkout (its www/ and pkg/), e.g. a `git worktree` of the commit before
 // a change, to measure before and after with the same run and the same script.
@@ -24,6 +26,7 @@ function arg(name, fallback) {
 const lines = Number(arg("lines", 100000));
 const trials = Number(arg("trials", 3));
 const allAtOnce = process.argv.includes("--all");
+const profiling = process.argv.includes("--profile");
 const limitS = Number(arg("limit", 600)); // seconds a trial may take to reach the last entry
 
 const BUCKETS = [
@@ -38,6 +41,23 @@ const run = largeRun(lines);
 const root = arg("root", null);
 const server = await startServer({ port: 0, ...(root ? { root, samples: `${root}/www/samples` } : {}) });
 const browser = await launch();
+/** The 25 functions with the most self time in a CPU profile, with their share. */
+function printProfile(profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  profile.samples.forEach((id, i) => {
+    const { functionName, url, lineNumber } = byId.get(id).callFrame;
+    const key = `${functionName || "(anonymous)"} ${url.split("/").pop()}:${lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  const busy = [...self].filter(([k]) => !k.startsWith("(idle)"));
+  const total = busy.reduce((a, [, us]) => a + us, 0);
+  console.log(`  profile: ${(total / 1000).toFixed(0)} ms busy; by self time:`);
+  for (const [k, us] of busy.sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    console.log(`    ${(us / 1000).toFixed(0).padStart(6)} ms ${((100 * us) / total).toFixed(1).padStart(5)} %  ${k}`);
+  }
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function trial() {
@@ -51,6 +71,11 @@ async function trial() {
       for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, ms: e.duration });
     }).observe({ type: "longtask", buffered: true });
   });
+  const cdp = profiling ? await context.newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.start");
+  }
   await page.route("**/www/samples/hermes_local/run.ndjson", (route) => route.fulfill({ status: 200, contentType: "application/x-ndjson", body: run.ndjson }));
   await page.goto(`${server.url}/www/?sample=hermes_local&speed=20${allAtOnce ? "&autoplay=0" : ""}`);
   if (allAtOnce) {
@@ -71,6 +96,7 @@ async function trial() {
     if (e.name !== "TimeoutError") throw e;
   }
   await page.waitForTimeout(500); // trailing tasks reach the observer
+  if (cdp) printProfile((await cdp.send("Profiler.stop")).profile);
   const r = await page.evaluate((last) => {
     const v = window.parseboxViewer.runs[0];
     const pane = document.getElementById("pane").getBoundingClientRect();
