@@ -270,6 +270,8 @@ function lowerBound(list, value) {
 
 /** Log lines of one stream in a row read as one block: a step says when the next joins it. */
 const JOINING = new Set(["stdout", "stderr"]);
+// Items added or removed in one frame past which apply() merges once instead of one at a time.
+const MANY_MOVES = 64;
 
 /**
  * The timeline view: one row per item, keyed by the item's id, in the order of the items' first
@@ -335,6 +337,12 @@ export class TranscriptView {
    */
   apply(changes, entries) {
     this.entries = entries;
+    let moves = 0;
+    for (const [id, item] of changes) if ((item === null) === this.items.has(id)) moves++;
+    if (moves > MANY_MOVES) {
+      this.#applyMany(changes);
+      return;
+    }
     for (const [id, item] of changes) {
       const known = this.items.has(id);
       if (item === null) {
@@ -350,6 +358,58 @@ export class TranscriptView {
   /** Updates the DOM; `follow` keeps the last item in view. */
   draw(options) {
     this.list.draw(options);
+  }
+
+  /**
+   * `apply` for a frame that adds or removes many items (a rebuild's slice, late answers that
+   * replace items in the middle): one merge of the kept rows and the new ones, in O(n + k log k),
+   * where one insert or remove at a time costs O(n) each. The row before each new or removed
+   * one is redrawn, as with one at a time (a log line may join its neighbour differently).
+   */
+  #applyMany(changes) {
+    const gone = new Set();
+    const added = [];
+    for (const [id, item] of changes) {
+      const known = this.items.has(id);
+      if (item === null) {
+        if (known) {
+          this.items.delete(id);
+          gone.add(id);
+        }
+        continue;
+      }
+      this.items.set(id, item);
+      if (known) this.list.changed(id);
+      else added.push(item);
+    }
+    added.sort((a, b) => a.entries[0] - b.entries[0]);
+    const ids = [];
+    const firsts = [];
+    const from = []; // from[i]: the old row of new row i, or -1 for a new one
+    const touched = new Set(); // new rows whose next row is new or was removed
+    const take = (item) => {
+      if (ids.length) touched.add(ids.length - 1);
+      ids.push(item.id);
+      firsts.push(item.entries[0]);
+      from.push(-1);
+    };
+    let a = 0;
+    for (let i = 0; i < this.ids.length; i++) {
+      const id = this.ids[i];
+      if (gone.has(id)) {
+        if (ids.length) touched.add(ids.length - 1);
+        continue;
+      }
+      while (a < added.length && added[a].entries[0] < this.firsts[i]) take(added[a++]);
+      ids.push(id);
+      firsts.push(this.firsts[i]);
+      from.push(i);
+    }
+    while (a < added.length) take(added[a++]);
+    this.ids = ids;
+    this.firsts = firsts;
+    this.list.reorder(from);
+    for (const i of touched) this.list.changed(ids[i]);
   }
 
   #insert(item) {

@@ -93,6 +93,31 @@ export class VirtualList {
     if (this.#anchor && i <= this.#anchor.i && this.#anchor.i < this.length - 1) this.#anchor.i++;
   }
 
+  /**
+   * Many rows inserted and removed at once (a rebuild's slice, late answers): new row i was row
+   * `from[i]`, or is new where that is -1. The rows kept keep their heights; O(n) once instead
+   * of once per row.
+   */
+  reorder(from) {
+    const old = this.#heights;
+    const heights = new Heights();
+    heights.reset(from.length, (i) => (from[i] >= 0 ? old.get(from[i]) : this.#estimate(i)));
+    this.#heights = heights;
+    this.#windowHolds = false;
+    for (let i = 0; i < from.length; i++) {
+      if (from[i] >= 0) continue;
+      const r = this.#rendered.get(this.#key(i));
+      if (r) r.dirty = true; // a key that comes back may carry other content
+    }
+    if (this.#anchor) {
+      // The anchor row, or the first kept row after it when it is gone.
+      const was = this.#anchor.i;
+      let i = from.findIndex((f) => f >= was);
+      if (i < 0) i = Math.max(0, from.length - 1);
+      this.#anchor = { i, off: from[i] === was ? this.#anchor.off : 0 };
+    }
+  }
+
   /** Row `i` is gone (its element leaves at the next draw). */
   remove(i) {
     this.#heights.remove(i);
