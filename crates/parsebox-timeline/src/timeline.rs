@@ -236,7 +236,7 @@ impl Timeline {
         let tail = self.items.split_off(self.items.len() - kept);
         self.item_of.truncate(end);
         self.diff_target.truncate(end);
-        self.apply_parts(entries, end, changed.start, tail)
+        self.apply_parts(entries, end, changed.start, true, tail)
     }
 
     /// Whether the timeline's entries from `end` on are `entries`' from there, at the same
@@ -409,45 +409,35 @@ impl Timeline {
     /// entry from there, and recomputes the positions that can have moved. With `report`, says
     /// what changed.
     fn apply(&mut self, entries: &[TranscriptEntry], start: usize, report: bool) -> TimelineUpdate {
-        let start = start.min(self.item_of.len()).min(entries.len());
-        let mut before = Vec::new();
-        if start < self.item_of.len() {
-            self.roll_back(entries, start, report.then_some(&mut before));
-        }
-        let kept = self.end();
-        let mut touched = std::mem::take(&mut self.touched);
-        touched.clear();
-        for (index, entry) in entries.iter().enumerate().skip(start) {
-            let pos = self.place(index, entry);
-            if report {
-                touched.push(pos);
-            }
-        }
-        let end = self.end();
-        self.settle(touched, &before, kept..end, end, report)
+        self.apply_parts(entries, entries.len(), start, report, Vec::new())
     }
 
     /// [`apply`](Self::apply) for `entries[..end]`, then `tail` (the items of the entries from
     /// `end` on, taken off the timeline, each its own item: see
-    /// [`update_keeping_tail`](Self::update_keeping_tail)) put back after them as they were.
+    /// [`update_keeping_tail`](Self::update_keeping_tail); empty when `end` is the length) put
+    /// back after them as they were.
     fn apply_parts(
         &mut self,
         entries: &[TranscriptEntry],
         end: usize,
         start: usize,
+        report: bool,
         tail: Vec<TimelineItem>,
     ) -> TimelineUpdate {
         let placed = entries.get(..end).unwrap_or_default();
         let start = start.min(self.item_of.len()).min(placed.len());
         let mut before = Vec::new();
         if start < self.item_of.len() {
-            self.roll_back(placed, start, Some(&mut before));
+            self.roll_back(placed, start, report.then_some(&mut before));
         }
         let kept = self.end();
         let mut touched = std::mem::take(&mut self.touched);
         touched.clear();
         for (index, entry) in placed.iter().enumerate().skip(start) {
-            touched.push(self.place(index, entry));
+            let pos = self.place(index, entry);
+            if report {
+                touched.push(pos);
+            }
         }
         let boundary = self.end();
         let n = tail.len();
@@ -457,37 +447,13 @@ impl Timeline {
             Some(target) => *target,
             None => self.diff_target_before,
         };
-        for entry in entries.iter().skip(end) {
-            carried = match entry {
-                TranscriptEntry::System(_)
-                | TranscriptEntry::Stderr(_)
-                | TranscriptEntry::Stdout(_) => carried,
-                _ => None,
-            };
+        for (k, entry) in entries.iter().skip(end).enumerate() {
+            carried = diff_target_after(entry, boundary + k, carried);
             self.diff_target.push(carried);
         }
-        // Past the tail's first item, flags follow from neighbours that did not change.
-        self.settle(
-            touched,
-            &before,
-            kept..boundary,
-            (boundary + 1).min(self.end()),
-            true,
-        )
-    }
-
-    /// The end of an apply: recomputes the flags of the items from the one before `new_items`
-    /// (the positions placing gave new items) up to `flags_end`, then (with `report`) says what
-    /// changed.
-    fn settle(
-        &mut self,
-        mut touched: Vec<usize>,
-        before: &[(usize, TimelineItem)],
-        new_items: Range<usize>,
-        flags_end: usize,
-        report: bool,
-    ) -> TimelineUpdate {
-        for pos in new_items.start.saturating_sub(1).max(self.pos_base)..flags_end {
+        // Flags from the item before the new ones to the first kept tail item (past it, they
+        // follow from neighbours that did not change).
+        for pos in kept.saturating_sub(1).max(self.pos_base)..(boundary + 1).min(self.end()) {
             let (first, last) = self.position_of(pos);
             if let Some(item) = self.at_mut(pos) {
                 if (item.is_first, item.is_last) != (first, last) {
@@ -498,7 +464,7 @@ impl Timeline {
             }
         }
         let update = if report {
-            self.report(&mut touched, before, new_items)
+            self.report(&mut touched, &before, kept..boundary)
         } else {
             TimelineUpdate::default()
         };
@@ -585,17 +551,9 @@ impl Timeline {
             Some(pos) => self.join_at(pos, run_index, entry),
             None => self.push_new(run_index, entry),
         };
-        let target = match entry {
-            TranscriptEntry::ToolCall(_)
-            | TranscriptEntry::ToolResult(_)
-            | TranscriptEntry::Diff(_) => Some(pos),
-            TranscriptEntry::System(_)
-            | TranscriptEntry::Stderr(_)
-            | TranscriptEntry::Stdout(_) => carried,
-            _ => None,
-        };
         self.item_of.push(pos);
-        self.diff_target.push(target);
+        self.diff_target
+            .push(diff_target_after(entry, pos, carried));
         pos
     }
 
@@ -675,6 +633,21 @@ impl Timeline {
             .map(|((_, old), _)| old.id.clone())
             .collect();
         update
+    }
+}
+
+/// The tool card or diff block a diff line after `entry` joins: the item `entry` is in (at
+/// `pos`) for a call, result or diff; the one a log line's predecessor carried (`carried`) for
+/// a log line (system, stderr, stdout), which does not break the run; none after anything else.
+fn diff_target_after(entry: &TranscriptEntry, pos: usize, carried: Option<usize>) -> Option<usize> {
+    match entry {
+        TranscriptEntry::ToolCall(_)
+        | TranscriptEntry::ToolResult(_)
+        | TranscriptEntry::Diff(_) => Some(pos),
+        TranscriptEntry::System(_) | TranscriptEntry::Stderr(_) | TranscriptEntry::Stdout(_) => {
+            carried
+        }
+        _ => None,
     }
 }
 
