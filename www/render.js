@@ -283,17 +283,24 @@ export class TranscriptView {
   constructor(root, scroller) {
     this.openThinking = new Set(); // ids of thinking items the reader opened
     this.cardOpen = new Map(); // tool card id -> open, as the reader (or its failure) left it
+    // The toggle event comes in a task of its own, and a row may leave the DOM (the reader
+    // scrolled on) before it fires, when it no longer reaches the root; a click on a summary
+    // says the same at once (its default action, after this listener, flips `open`).
+    root.addEventListener(
+      "click",
+      (e) => {
+        const summary = e.target instanceof Element ? e.target.closest("summary") : null;
+        const details = summary?.parentElement;
+        if (details instanceof HTMLDetailsElement && details.querySelector(":scope > summary") === summary) {
+          this.#remember(details, !details.open);
+        }
+      },
+      true,
+    );
     root.addEventListener(
       "toggle",
       (e) => {
-        const t = e.target;
-        if (!(t instanceof HTMLDetailsElement)) return;
-        const id = t.closest("[data-id]")?.dataset.id;
-        if (id === undefined) return;
-        if (t.classList.contains("thinking")) {
-          if (t.open) this.openThinking.add(id);
-          else this.openThinking.delete(id);
-        } else if (t.parentElement?.classList.contains("tool")) this.cardOpen.set(id, t.open);
+        if (e.target instanceof HTMLDetailsElement) this.#remember(e.target, e.target.open);
       },
       true,
     );
@@ -429,6 +436,16 @@ export class TranscriptView {
     this.ids.splice(at, 1);
     this.list.remove(at);
     if (at > 0) this.list.changed(this.ids[at - 1]);
+  }
+
+  /** Keeps what the reader made of a thinking block or tool card `details`: `open` or not. */
+  #remember(details, open) {
+    const id = details.closest("[data-id]")?.dataset.id;
+    if (id === undefined) return;
+    if (details.classList.contains("thinking")) {
+      if (open) this.openThinking.add(id);
+      else this.openThinking.delete(id);
+    } else if (details.parentElement?.classList.contains("tool")) this.cardOpen.set(id, open);
   }
 
   #cardIsOpen(item) {
