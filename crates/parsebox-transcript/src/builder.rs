@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::entry::TranscriptEntry;
 use crate::jsstr::js_trim;
 use crate::line_rule::{failed_line_entry, FailedLineEntry, LineFailure};
+use crate::origin::EntryOrigin;
 use crate::redact::redact_entry_paths;
 
 /// Which stream a chunk of run output came from.
@@ -254,6 +255,8 @@ pub struct TranscriptBuilder<P> {
     lines: u64,
     failures: u64,
     items: Vec<Item>,
+    /// Units (`items`) that left the window's front: the run's number of `items[0]`.
+    dropped_units: u64,
     /// Lines answered [`LineAnswer::Later`]: token → item.
     later: HashMap<u64, usize>,
     /// With `track_lines`: for each chunk ingested since the last rebuild, the index of the
@@ -315,6 +318,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             lines: 0,
             failures: 0,
             items: Vec::new(),
+            dropped_units: 0,
             later: HashMap::new(),
             chunk_starts: Vec::new(),
             finishes: Vec::new(),
@@ -559,7 +563,9 @@ impl<P: LineParser> TranscriptBuilder<P> {
         for start in &mut self.chunk_starts {
             *start -= first_item;
         }
-        self.items.drain(..first_item.min(self.items.len()));
+        let first_item = first_item.min(self.items.len());
+        self.items.drain(..first_item);
+        self.dropped_units += first_item as u64;
         for item in &mut self.items {
             item.len_before -= first_entry;
         }
@@ -895,6 +901,27 @@ impl<P: LineParser> TranscriptBuilder<P> {
                 .len_before
                 .saturating_sub(usize::from(item.saved_last.is_some())),
             None => self.entries.len(),
+        }
+    }
+
+    /// Where entry `index` (of [`entries`](Self::entries)) came from: the unit that started it
+    /// and which of that unit's entries it is, a name that holds while earlier lines' entries
+    /// change ([`replace_lines`](Self::replace_lines)) or the transcript is rebuilt. Without
+    /// `track_lines` the builder keeps no units and each entry is its own
+    /// ([`EntryOrigin::of_index`] of its run index). O(log units).
+    pub fn entry_origin(&self, index: usize) -> EntryOrigin {
+        let run_index = index
+            .saturating_add(usize::try_from(self.counts.dropped_entries).unwrap_or(usize::MAX));
+        let unit = self.items.partition_point(|item| item.len_before <= index);
+        match unit
+            .checked_sub(1)
+            .and_then(|u| Some((u, self.items.get(u)?)))
+        {
+            Some((u, item)) if self.options.track_lines => EntryOrigin {
+                unit: self.dropped_units + u as u64,
+                nth: index - item.len_before,
+            },
+            _ => EntryOrigin::of_index(run_index),
         }
     }
 

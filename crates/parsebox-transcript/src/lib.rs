@@ -13,6 +13,7 @@ pub mod entry;
 pub mod jsstr;
 pub mod line_rule;
 pub mod ndjson;
+pub mod origin;
 pub mod redact;
 pub mod validate;
 
@@ -26,6 +27,7 @@ pub use line_rule::{
     FailureCode, LineFailure, LineOutcome, ReturnJson, ReturnShape, SettledLine,
 };
 pub use ndjson::{read_stored_run, StoredRun};
+pub use origin::EntryOrigin;
 pub use validate::{
     entries_from_return, validate_entry, CheckedEntries, EntryLimits, LimitError, Rejection,
 };

@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
 
 use parsebox_transcript::{
-    generic_entry, validate_entry, Chunk, EntryLimits, LineAnswer, LineFailure, LineParser,
-    TranscriptBuilder, TranscriptEntry, TranscriptOptions,
+    generic_entry, validate_entry, Chunk, EntryLimits, EntryOrigin, LineAnswer, LineFailure,
+    LineParser, TranscriptBuilder, TranscriptEntry, TranscriptOptions,
 };
 use proptest::prelude::*;
 use serde_json::json;
@@ -78,6 +78,23 @@ fn mirrored(
     view
 }
 
+/// Every entry's origin.
+fn origins<P: LineParser>(b: &TranscriptBuilder<P>) -> Vec<EntryOrigin> {
+    (0..b.entries().len()).map(|i| b.entry_origin(i)).collect()
+}
+
+/// An answer to `changed` (entries `before` → `now`) moved no other entry's origin: the
+/// entries before the range and the kept ones after it came from where they did.
+fn assert_origins_held(
+    before: &[EntryOrigin],
+    now: &[EntryOrigin],
+    changed: std::ops::Range<usize>,
+) {
+    assert_eq!(before[..changed.start], now[..changed.start]);
+    let kept = now.len() - changed.end;
+    assert_eq!(before[before.len() - kept..], now[changed.end..]);
+}
+
 fn opts() -> TranscriptOptions {
     TranscriptOptions {
         track_lines: true,
@@ -114,16 +131,19 @@ proptest! {
             let d = pending.remove((s >> 33) as usize % pending.len());
             if s % 3 == 0 && !pending.is_empty() {
                 let e = pending.remove(0);
-                let before = late.entries().to_vec();
+                let (before, from) = (late.entries().to_vec(), origins(&late));
                 let changed = late.replace_answers(vec![(d.0, answer(&d.1, &d.2)), (e.0, answer(&e.1, &e.2))]);
-                prop_assert_eq!(mirrored(&before, late.entries(), changed), late.entries());
+                prop_assert_eq!(mirrored(&before, late.entries(), changed.clone()), late.entries());
+                assert_origins_held(&from, &origins(&late), changed);
             } else {
-                let before = late.entries().to_vec();
+                let (before, from) = (late.entries().to_vec(), origins(&late));
                 let changed = late.replace_answers(vec![(d.0, answer(&d.1, &d.2))]);
-                prop_assert_eq!(mirrored(&before, late.entries(), changed), late.entries());
+                prop_assert_eq!(mirrored(&before, late.entries(), changed.clone()), late.entries());
+                assert_origins_held(&from, &origins(&late), changed);
             }
         }
         prop_assert_eq!(late.entries(), direct.entries());
+        prop_assert_eq!(origins(&late), origins(&direct));
     }
 }
 
@@ -179,6 +199,13 @@ fn an_answer_changes_its_own_entries_not_the_lines_still_waiting_after_it() {
     );
     assert_eq!(b.entries().len(), 1001);
     assert_eq!(b.entries()[3].text(), Some("line2"));
+    // Each entry is still named by the line that made it, whatever its index now.
+    let named = |i: usize| b.entry_origin(i).to_string();
+    assert_eq!(
+        [named(0), named(1), named(2), named(3)],
+        ["e0", "e0.1", "e1", "e2"]
+    );
+    assert_eq!(named(1000), "e999");
     // A delta answer stays open to merges: the fold goes on to the entry that closes it.
     let changed = b.replace_answers(vec![(d[3].0, answer("+a", "t1"))]);
     assert_eq!(changed, 4..6);
@@ -189,4 +216,51 @@ fn an_answer_changes_its_own_entries_not_the_lines_still_waiting_after_it() {
     assert_eq!(b.entries()[3].text(), Some("ba"));
     assert_eq!(b.entries()[4].text(), Some("line4"));
     assert_eq!(b.entries()[999].text(), Some("line999"));
+}
+
+#[test]
+fn origins_count_from_the_run_start_through_a_window_and_a_rebuild() {
+    let direct = |l: &str, ts: &str| Ok::<_, LineFailure>(answer(l, ts));
+    let mut b = TranscriptBuilder::new(
+        direct,
+        TranscriptOptions {
+            track_lines: true,
+            retain_chunks: true,
+            max_chunks: Some(3),
+            ..Default::default()
+        },
+    );
+    // Line 4 makes two entries; line 5 is an assistant delta that line 6's merges into.
+    for (i, line) in ["a", "b", "c", "d", "2x", "+p", "+q", "e", "f", "g"]
+        .iter()
+        .enumerate()
+    {
+        b.push(&Chunk::stdout(&format!("t{i}"), &format!("{line}\n")));
+    }
+    let named = |b: &TranscriptBuilder<_>| {
+        (0..b.entries().len())
+            .map(|i| b.entry_origin(i).to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(b.counts().dropped_chunks, 7);
+    assert_eq!(named(&b), ["e7", "e8", "e9"]);
+    b.rebuild();
+    assert_eq!(
+        named(&b),
+        ["e7", "e8", "e9"],
+        "a rebuild re-parses the same lines"
+    );
+
+    let mut whole = TranscriptBuilder::new(direct, opts());
+    for (i, line) in ["a", "b", "c", "d", "2x", "+p", "+q", "e"]
+        .iter()
+        .enumerate()
+    {
+        whole.push(&Chunk::stdout(&format!("t{i}"), &format!("{line}\n")));
+    }
+    // "2x" starts an assistant delta ("a") and a system entry; "+p" and "+q" one merged entry.
+    assert_eq!(
+        named(&whole),
+        ["e0", "e1", "e2", "e3", "e4", "e4.1", "e5", "e7"]
+    );
 }
