@@ -345,8 +345,13 @@ export class TranscriptView {
   apply(changes, entries) {
     this.entries = entries;
     let moves = 0;
-    for (const [id, item] of changes) if ((item === null) === this.items.has(id)) moves++;
-    if (moves > MANY_MOVES) {
+    let shifted = false; // an item kept its id while its first entry moved (a late answer before it)
+    for (const [id, item] of changes) {
+      const old = this.items.get(id);
+      if ((item === null) === (old !== undefined)) moves++;
+      else if (item !== null && old.entries[0] !== item.entries[0]) shifted = true;
+    }
+    if (moves > MANY_MOVES || shifted) {
       this.#applyMany(changes);
       return;
     }
@@ -369,9 +374,11 @@ export class TranscriptView {
 
   /**
    * `apply` for a frame that adds or removes many items (a rebuild's slice, late answers that
-   * replace items in the middle): one merge of the kept rows and the new ones, in O(n + k log k),
-   * where one insert or remove at a time costs O(n) each. The row before each new or removed
-   * one is redrawn, as with one at a time (a log line may join its neighbour differently).
+   * replace items in the middle), or moves kept items' first entries (a late answer that gave a
+   * line more or fewer entries moves every entry after it): one merge of the kept rows, at their
+   * first entries now, and the new ones, in O(n + k log k), where one insert or remove at a time
+   * costs O(n) each. The row before each new or removed one is redrawn, as with one at a time (a
+   * log line may join its neighbour differently).
    */
   #applyMany(changes) {
     const gone = new Set();
@@ -407,9 +414,10 @@ export class TranscriptView {
         if (ids.length) touched.add(ids.length - 1);
         continue;
       }
-      while (a < added.length && added[a].entries[0] < this.firsts[i]) take(added[a++]);
+      const first = this.items.get(id).entries[0];
+      while (a < added.length && added[a].entries[0] < first) take(added[a++]);
       ids.push(id);
-      firsts.push(this.firsts[i]);
+      firsts.push(first);
       from.push(i);
     }
     while (a < added.length) take(added[a++]);

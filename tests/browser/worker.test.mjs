@@ -89,6 +89,29 @@ const server = await serve(repo, {
     registry.dispose();
     return out;
   };
+  // Lines shown generic, then answered by the Worker: each line's item ids at first sight and
+  // at the end, and every id an onUpdate said was removed.
+  window.lateIds = async (source, lines) => {
+    const registry = new ParserRegistry({ host: "worker", loadSource: null });
+    registry.registerSource("late", source);
+    await registry.idle();
+    const builder = new TranscriptBuilder(registry, "late");
+    const removed = [];
+    builder.onUpdate((u) => removed.push(...u.timeline.removed));
+    const byLine = () => {
+      const out = {};
+      for (const item of builder.timeline()) (out[item.content.split("#")[0]] ??= []).push(item.id);
+      return out;
+    };
+    builder.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: lines.map((l) => l + "\\n").join("") });
+    const first = byLine();
+    await registry.idle();
+    await nextFrame();
+    await nextFrame();
+    const out = { first, last: byLine(), removed, kinds: builder.entries().map((e) => e.kind) };
+    registry.dispose();
+    return out;
+  };
   // Paperclip's run view, as a drop-in: on every change it builds the transcript again with a
   // fresh createStdoutParser() run of adapter(type) (its buildTranscript), here with the
   // browser's default host (a Worker). Returns what each render showed.
@@ -311,6 +334,18 @@ test("late answers from the worker keep what the registry's limits allow, counte
   assert.equal(out.diagnostics.linesByParser, 2);
   assert.deepEqual(out.diagnostics.fallbacks, { all_entries_invalid: 1 });
   assert.deepEqual(out.diagnostics.droppedEntries, { unknown_kind: 1 });
+});
+
+test("a late answer that gives a line three entries keeps every later item's id (React keys hold)", async () => {
+  const source = `export function parseStdoutLine(line, ts) {
+    const n = line.startsWith("three") ? 3 : 1;
+    return Array.from({ length: n }, (_, i) => ({ kind: "system", ts, text: i ? line + "#" + i : line }));
+  }`;
+  const out = await page.evaluate((s) => window.lateIds(s, ["one", "three", "four", "five"]), source);
+  assert.deepEqual(out.first, { one: ["e0"], three: ["e1"], four: ["e2"], five: ["e3"] }, "shown generic first");
+  assert.deepEqual(out.kinds, ["system", "system", "system", "system", "system", "system"], "then answered");
+  assert.deepEqual(out.last, { one: ["e0"], three: ["e1", "e1.1", "e1.2"], four: ["e2"], five: ["e3"] });
+  assert.deepEqual(out.removed, [], "no item was unmounted");
 });
 
 test("a Paperclip-style re-render with a fresh parser each time shows the parser's entries once answered", async () => {

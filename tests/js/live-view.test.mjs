@@ -64,9 +64,10 @@ test("a window of the latest chunks: a renderer following the updates holds what
   }
   assert.ok(heldForTheMessage, "the streamed message kept its chunks past the window until it ended");
   assert.deepEqual(b.entries().map((e) => e.text ?? e.kind), ["again", "tool_result", "last"]);
-  // Timeline ids are the run's; a call whose result is in the window keeps its card whole.
+  // Timeline ids name the run's lines (counted from the run's first, not the window's); a call
+  // whose result is in the window keeps its card whole.
   const timeline = b.timeline();
-  assert.deepEqual(timeline.map((i) => i.id), ["e5", "e6", "e8"]);
+  assert.deepEqual(timeline.map((i) => i.id), ["e7", "e8", "e10"]);
   assert.equal(timeline[0].type, "tool_call");
   assert.equal(timeline[0].toolCall.status, "completed");
   assert.deepEqual(timeline[0].entries, [5, 7]);

@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::time::{Duration, Instant};
 
-use parsebox_timeline::Timeline;
+use parsebox_timeline::{Origins, Timeline};
 use parsebox_transcript::{
     read_stored_run, Chunk, FailureCode, LineFailure, LineParser, TranscriptBuilder,
     TranscriptEntry, TranscriptOptions,
@@ -107,11 +107,16 @@ impl<W: Write> Output<W> {
 
     /// Writes what is left once the run has ended: the last entries, or the whole timeline
     /// (an item can change until the end: a result may still come for any call).
-    fn finish(&mut self, entries: &[TranscriptEntry]) -> Result<(), CliError> {
+    /// `origins`: where each entry came from, which names the timeline's items.
+    fn finish(
+        &mut self,
+        entries: &[TranscriptEntry],
+        origins: Origins<'_>,
+    ) -> Result<(), CliError> {
         if self.format != Format::Timeline {
             return self.emit(entries, entries.len());
         }
-        for item in Timeline::from_entries(entries, true).items() {
+        for item in Timeline::from_window(entries, 0, true, origins).items() {
             serde_json::to_writer(&mut self.out, item)
                 .map_err(|e| CliError::write(&io::Error::from(e)))?;
             self.out.write_all(b"\n")?;
@@ -224,6 +229,8 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
     };
     let topts = TranscriptOptions {
         redact_home_paths: args.redact_home_paths,
+        // The timeline names items by the line that made them, as the library's does.
+        track_lines: args.format == Format::Timeline,
         ..TranscriptOptions::default()
     };
     let mut builder = TranscriptBuilder::new(recording, topts);
@@ -265,7 +272,7 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
     }
     builder.finish();
     let entries = builder.entries();
-    output.finish(entries)?;
+    output.finish(entries, &|i| builder.entry_origin(i))?;
     output.out.flush()?;
     progress.clear();
 

@@ -89,19 +89,21 @@ fn items_have_stable_ids_and_positions() {
             )
         })
         .collect();
+    // An id names the log line that started the item (counted from 0, the blank line not
+    // counted), and which of its entries: the library's ids for the same run.
     let expect = [
         ("e0", "init", true, true),
         ("e1", "user", true, true),
         ("e2", "thinking", true, false),
-        ("e3", "assistant", false, false),
-        ("e4", "tool_call", false, false),
-        ("e6", "stdout", false, false),
-        ("e7", "tool_call", false, false),
-        // e8 (the Read result) and e9..e13 (its diff) are in the e7 card.
-        ("e14", "stderr", false, false),
-        ("e15", "system", false, false),
-        ("e16", "result", false, false),
-        ("e17", "result", false, true),
+        ("e3", "assistant", false, false), // line 4's delta merged into it
+        ("e5", "tool_call", false, false), // line 6's result is in its card
+        ("e7", "stdout", false, false),
+        ("e8", "tool_call", false, false),
+        // Line 9 (the Read result) and line 10's diff lines are in the e8 card.
+        ("e11", "stderr", false, false),
+        ("e12", "system", false, false),
+        ("e13", "result", false, false),
+        ("e14", "result", false, true),
     ];
     let expect: Vec<(String, String, bool, bool)> = expect
         .iter()

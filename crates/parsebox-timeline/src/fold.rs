@@ -13,11 +13,6 @@ use crate::item::{
 };
 use crate::kinds::tool_kind;
 
-/// The id of the item whose first entry has transcript index `index`.
-pub(crate) fn item_id(index: usize) -> String {
-    format!("e{index}")
-}
-
 /// The status of a call no result has answered yet.
 pub(crate) fn waiting(finished: bool) -> ToolStatus {
     if finished {
@@ -27,10 +22,16 @@ pub(crate) fn waiting(finished: bool) -> ToolStatus {
     }
 }
 
-/// The item that entry `index` starts. Positions are left `false`; the timeline sets them.
-pub(crate) fn new_item(index: usize, entry: &TranscriptEntry, finished: bool) -> TimelineItem {
+/// The item with id `id` that entry `index` starts. Positions are left `false`; the timeline
+/// sets them.
+pub(crate) fn new_item(
+    id: String,
+    index: usize,
+    entry: &TranscriptEntry,
+    finished: bool,
+) -> TimelineItem {
     let mut item = TimelineItem {
-        id: item_id(index),
+        id,
         item_type: TimelineItemType::Stdout,
         timestamp: entry.ts().to_owned(),
         content: None,

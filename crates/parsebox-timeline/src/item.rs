@@ -11,13 +11,16 @@ use serde_json::{Number, Value};
 /// One thing a run-log viewer draws: a message, a tool card (a call with its results and diff
 /// lines), a block of diff lines, or a session/turn marker.
 ///
-/// Its `id` (`"e<index>"`, the transcript index of the item's first entry) never changes as more
-/// of the run arrives, so a React list keeps its keys.
+/// Its `id` (`"e<unit>"` or `"e<unit>.<nth>"`: where the item's first entry came from, see
+/// `EntryOrigin`) never changes as more of the run arrives or as late answers change earlier
+/// lines' entries, so a React list keeps its keys.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TimelineItem {
-    /// Stable id: `e` and the transcript index of the item's first entry, e.g. `"e12"`.
+    /// Stable id: where the item's first entry came from, `e` and the run's line (or
+    /// stderr/system chunk) number that made it, e.g. `"e12"`, with `.<nth>` for that line's
+    /// second and later entries, e.g. `"e12.1"`.
     pub id: String,
     /// What the item is; decides which of the optional fields are present.
     #[serde(rename = "type")]

@@ -5,13 +5,19 @@ use std::ops::Range;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use parsebox_transcript::TranscriptEntry;
+use parsebox_transcript::{EntryOrigin, TranscriptEntry};
 use serde::{Deserialize, Serialize};
 
 use crate::fold::{join, new_item};
 use crate::item::{TimelineItem, ToolStatus};
 use crate::pairing::{PairKey, Pairing};
 use crate::positions::position;
+
+/// Where the entries of the transcript window a timeline follows came from: the origin of the
+/// window's entry `i` (a transcript builder's
+/// [`entry_origin`](parsebox_transcript::TranscriptBuilder::entry_origin)). Item ids are the
+/// text form of their first entries' origins.
+pub type Origins<'a> = &'a dyn Fn(usize) -> EntryOrigin;
 
 /// Which items one [`Timeline::update`] or [`Timeline::finish`] touched, by id, each list in
 /// timeline order. A renderer re-renders `changed`, mounts `added` and unmounts `removed`; every
@@ -116,10 +122,14 @@ impl TimelineUpdate {
 ///   no such card starts a `diff` item, which the following diff lines join on the same terms.
 /// - **Positions.** `isFirst` / `isLast` as the seed computes them from the neighbours: a `user`
 ///   item breaks the sequence (and is itself `true`/`true`); every other type takes part.
-/// - **Ids.** `"e<index>"` of the item's first entry: stable while the run grows at the end. When
-///   entries from some index on are replaced, the items they started are rebuilt; an id that
-///   comes back shows in `changed` (or nowhere, if the item is the same), one that does not
-///   in `removed`.
+/// - **Ids.** The [`EntryOrigin`] of the item's first entry in its text form: `"e<unit>"`, or
+///   `"e<unit>.<nth>"` for a line's later entries. Fed by a transcript builder's origins
+///   ([`update_with`](Self::update_with)) an id holds while earlier lines' entries change (a
+///   late answer that gives a line more entries moves every later entry, not its item's id);
+///   [`update`](Self::update) counts each entry as its own unit, `"e<index>"`. When entries
+///   from some index on are replaced, the items they started are rebuilt; an id that comes
+///   back shows in `changed` (or nowhere, if the item is the same), one that does not in
+///   `removed`.
 ///
 /// ```
 /// use parsebox_timeline::{Timeline, TimelineItemType, ToolStatus};
@@ -186,19 +196,25 @@ impl Timeline {
     /// [`finish`](Self::finish). Gives the same items as any sequence of
     /// [`update`](Self::update)s that ends with the same entries.
     pub fn from_entries(entries: &[TranscriptEntry], finished: bool) -> Self {
-        Self::from_window(entries, 0, finished)
+        Self::from_window(entries, 0, finished, &|i| EntryOrigin::of_index(i))
     }
 
     /// [`from_entries`](Self::from_entries) for a window of a run whose first entry is the
-    /// run's entry `base`: item ids and entry indices count from the run's start, so they are
-    /// the ids the whole run's timeline gives those entries. A result whose call is before the
-    /// window is an orphan here.
-    pub fn from_window(entries: &[TranscriptEntry], base: usize, finished: bool) -> Self {
+    /// run's entry `base`, with ids from `origins` (window index → origin, as
+    /// [`update_with`](Self::update_with) takes them): entry indices count from the run's
+    /// start, so they are the ones the whole run's timeline gives those entries. A result
+    /// whose call is before the window is an orphan here.
+    pub fn from_window(
+        entries: &[TranscriptEntry],
+        base: usize,
+        finished: bool,
+        origins: Origins<'_>,
+    ) -> Self {
         let mut timeline = Self {
             base,
             ..Self::new()
         };
-        timeline.apply(entries, 0, false);
+        timeline.apply(entries, 0, false, origins);
         if finished {
             timeline.finish();
         }
@@ -214,10 +230,27 @@ impl Timeline {
     /// Costs work proportional to the entries from `changed.start` on, plus the size of the
     /// items that entries from there had joined.
     pub fn update(&mut self, entries: &[TranscriptEntry], changed: Range<usize>) -> TimelineUpdate {
-        self.apply(entries, changed.start, true)
+        let base = self.base;
+        self.apply(entries, changed.start, true, &|i| {
+            EntryOrigin::of_index(base + i)
+        })
     }
 
-    /// [`update`](Self::update) after a change that left every entry after `changed.end` as it
+    /// [`update`](Self::update) with item ids from `origins`: the origin of the window's entry
+    /// `i` (a transcript builder's [`entry_origin`]). The same builder's origins must feed
+    /// every update of a timeline.
+    ///
+    /// [`entry_origin`]: parsebox_transcript::TranscriptBuilder::entry_origin
+    pub fn update_with(
+        &mut self,
+        entries: &[TranscriptEntry],
+        changed: Range<usize>,
+        origins: Origins<'_>,
+    ) -> TimelineUpdate {
+        self.apply(entries, changed.start, true, origins)
+    }
+
+    /// [`update_with`](Self::update_with) after a change that left every entry after `changed.end` as it
     /// was: the transcript's last `entries.len() - changed.end` entries are the timeline's last
     /// ones (a transcript builder's late answers leave the lines still waiting after them so).
     /// When those entries are where they were and none of them joins an item or can be joined
@@ -227,16 +260,17 @@ impl Timeline {
         &mut self,
         entries: &[TranscriptEntry],
         changed: Range<usize>,
+        origins: Origins<'_>,
     ) -> TimelineUpdate {
         let end = changed.end;
         let kept = entries.len().saturating_sub(end);
         if kept == 0 || changed.start > end || !self.tail_stands_alone(entries, end) {
-            return self.update(entries, changed);
+            return self.update_with(entries, changed, origins);
         }
         let tail = self.items.split_off(self.items.len() - kept);
         self.item_of.truncate(end);
         self.diff_target.truncate(end);
-        self.apply_parts(entries, end, changed.start, true, tail)
+        self.apply_parts(entries, end, changed.start, true, tail, origins)
     }
 
     /// Whether the timeline's entries from `end` on are `entries`' from there, at the same
@@ -396,8 +430,10 @@ impl Timeline {
 
     /// The item with id `id` (as [`TimelineUpdate`] names it), if there is one now.
     pub fn item(&self, id: &str) -> Option<&TimelineItem> {
-        let first: usize = id.strip_prefix('e')?.parse().ok()?;
-        self.item_for_entry(first).filter(|item| item.id == id)
+        let origin = EntryOrigin::parse(id)?;
+        let live = self.live();
+        let at = live.partition_point(|item| EntryOrigin::parse(&item.id) < Some(origin));
+        live.get(at).filter(|item| item.id == id)
     }
 
     /// Whether [`finish`](Self::finish) has been called.
@@ -408,8 +444,14 @@ impl Timeline {
     /// Rolls back to `start` (bounded by what has been seen and by `entries`), places every
     /// entry from there, and recomputes the positions that can have moved. With `report`, says
     /// what changed.
-    fn apply(&mut self, entries: &[TranscriptEntry], start: usize, report: bool) -> TimelineUpdate {
-        self.apply_parts(entries, entries.len(), start, report, Vec::new())
+    fn apply(
+        &mut self,
+        entries: &[TranscriptEntry],
+        start: usize,
+        report: bool,
+        origins: Origins<'_>,
+    ) -> TimelineUpdate {
+        self.apply_parts(entries, entries.len(), start, report, Vec::new(), origins)
     }
 
     /// [`apply`](Self::apply) for `entries[..end]`, then `tail` (the items of the entries from
@@ -423,6 +465,7 @@ impl Timeline {
         start: usize,
         report: bool,
         tail: Vec<TimelineItem>,
+        origins: Origins<'_>,
     ) -> TimelineUpdate {
         let placed = entries.get(..end).unwrap_or_default();
         let start = start.min(self.item_of.len()).min(placed.len());
@@ -434,7 +477,7 @@ impl Timeline {
         let mut touched = std::mem::take(&mut self.touched);
         touched.clear();
         for (index, entry) in placed.iter().enumerate().skip(start) {
-            let pos = self.place(index, entry);
+            let pos = self.place(index, entry, origins);
             if report {
                 touched.push(pos);
             }
@@ -507,7 +550,7 @@ impl Timeline {
                     Some(local) => entries.get(local),
                     None => held.get(&index),
                 };
-                if let Some(mut rebuilt) = rebuild(entry, members, finished) {
+                if let Some(mut rebuilt) = rebuild(entry, members, finished, item.id.clone()) {
                     rebuilt.is_first = item.is_first;
                     rebuilt.is_last = item.is_last;
                     let old = std::mem::replace(item, rebuilt);
@@ -533,7 +576,7 @@ impl Timeline {
 
     /// Places entry `index` of the window (the next one): starts an item or joins one.
     /// Returns the item's position.
-    fn place(&mut self, index: usize, entry: &TranscriptEntry) -> usize {
+    fn place(&mut self, index: usize, entry: &TranscriptEntry, origins: Origins<'_>) -> usize {
         let run_index = self.base + index;
         let carried = match index.checked_sub(1) {
             Some(p) => self.diff_target.get(p).copied().flatten(),
@@ -547,9 +590,9 @@ impl Timeline {
             TranscriptEntry::Diff(_) => carried,
             _ => None,
         };
-        let pos = match joins {
+        let pos = match joins.filter(|&pos| self.at(pos).is_some()) {
             Some(pos) => self.join_at(pos, run_index, entry),
-            None => self.push_new(run_index, entry),
+            None => self.push_new(origins(index).to_string(), run_index, entry),
         };
         self.item_of.push(pos);
         self.diff_target
@@ -557,10 +600,10 @@ impl Timeline {
         pos
     }
 
-    /// Entry `index` joins the item at `pos`, re-registered for pairing.
+    /// Entry `index` joins the item at `pos` (which is there), re-registered for pairing.
     fn join_at(&mut self, pos: usize, index: usize, entry: &TranscriptEntry) -> usize {
         let Some(item) = slot(live_mut(&mut self.items, self.dead), self.pos_base, pos) else {
-            return self.push_new(index, entry);
+            return pos;
         };
         if let Some(key) = PairKey::of(item) {
             self.pairing.remove(pos, &key);
@@ -572,9 +615,9 @@ impl Timeline {
         pos
     }
 
-    /// Entry `index` starts a new item at the end.
-    fn push_new(&mut self, index: usize, entry: &TranscriptEntry) -> usize {
-        let item = new_item(index, entry, self.finished);
+    /// Entry `index` starts a new item with id `id` at the end.
+    fn push_new(&mut self, id: String, index: usize, entry: &TranscriptEntry) -> usize {
+        let item = new_item(id, index, entry, self.finished);
         let pos = self.end();
         if let Some(key) = PairKey::of(&item) {
             self.pairing.insert(pos, &key);
@@ -585,7 +628,7 @@ impl Timeline {
 
     /// What changed: `touched` positions and the items in `before` (as they were before a
     /// roll-back, in timeline order) against the items now; items at `new_items` positions are
-    /// new unless an item with the same id (the same first entry) was there before.
+    /// new unless an item with the same id (the same first entry's origin) was there before.
     fn report(
         &self,
         touched: &mut Vec<usize>,
@@ -611,8 +654,10 @@ impl Timeline {
             let Some(item) = self.at(pos) else {
                 continue;
             };
-            let same_id =
-                before.binary_search_by_key(&item.entries.first(), |(_, old)| old.entries.first());
+            // `before` is in timeline order, which is the order of the items' origins.
+            let same_id = before.binary_search_by_key(&EntryOrigin::parse(&item.id), |(_, old)| {
+                EntryOrigin::parse(&old.id)
+            });
             match same_id {
                 Ok(k) => {
                     if let Some(seen) = matched.get_mut(k) {
@@ -663,16 +708,17 @@ fn slot(items: &mut [TimelineItem], pos_base: usize, pos: usize) -> Option<&mut 
     items.get_mut(pos.checked_sub(pos_base)?)
 }
 
-/// The item that `members` (ascending run indices, all below the replaced range) make: the
+/// The item with id `id` that `members` (ascending run indices, all below the replaced range) make: the
 /// first starts it, the others join it, exactly as they did when they arrived. `entry` gives
 /// the run's entry at an index.
 fn rebuild<'a>(
     entry: impl Fn(usize) -> Option<&'a TranscriptEntry>,
     members: &[usize],
     finished: bool,
+    id: String,
 ) -> Option<TimelineItem> {
     let (&first, rest) = members.split_first()?;
-    let mut item = new_item(first, entry(first)?, finished);
+    let mut item = new_item(id, first, entry(first)?, finished);
     for &index in rest {
         if let Some(e) = entry(index) {
             join(&mut item, index, e);

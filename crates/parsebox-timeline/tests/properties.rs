@@ -15,7 +15,8 @@ use std::collections::HashMap;
 use common::entry;
 use parsebox_timeline::{Timeline, TimelineItem, TimelineItemType, TimelineUpdate};
 use parsebox_transcript::{
-    Chunk, LineFailure, TranscriptBuilder, TranscriptEntry, TranscriptOptions,
+    Chunk, EntryOrigin, LineAnswer, LineFailure, LineParser, TranscriptBuilder, TranscriptEntry,
+    TranscriptOptions,
 };
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -422,7 +423,7 @@ proptest! {
         let prev = timeline.items().to_vec();
         let start = head.len() - dropped;
         let window = &new[dropped..];
-        let update = timeline.update_keeping_tail(window, start..start + answers.len());
+        let update = timeline.update_keeping_tail(window, start..start + answers.len(), &|i| EntryOrigin::of_index(dropped + i));
         unbounded.update(window, start..window.len());
         prop_assert_eq!(timeline.items(), unbounded.items());
         prop_assert_eq!(&update, &diff_of(&prev, timeline.items()));
@@ -441,4 +442,113 @@ proptest! {
         unbounded.update(&all, window.len()..all.len());
         prop_assert_eq!(timeline.items(), unbounded.items());
     }
+}
+
+/// A parser for the late-answer test: a line is a JSON array of entries; the lines `defer`
+/// picks (in turn, cycling) show the generic entry and wait in `pending` as (token, line, ts).
+struct Deferring {
+    defer: Vec<bool>,
+    n: usize,
+    pending: Vec<(u64, String, String)>,
+}
+
+fn array_line(line: &str, ts: &str) -> Vec<TranscriptEntry> {
+    let values: Vec<Value> = serde_json::from_str(line).unwrap_or_default();
+    values
+        .into_iter()
+        .map(|mut v| {
+            v["ts"] = json!(ts);
+            entry(v)
+        })
+        .collect()
+}
+
+impl LineParser for Deferring {
+    fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
+        Ok(array_line(line, ts))
+    }
+    fn answer_line(&mut self, line: &str, ts: &str) -> LineAnswer {
+        self.n += 1;
+        if !self.defer[self.n % self.defer.len()] {
+            return LineAnswer::Now(self.parse_line(line, ts));
+        }
+        let token = self.n as u64;
+        self.pending.push((token, line.to_owned(), ts.to_owned()));
+        LineAnswer::Later {
+            token,
+            provisional: vec![TranscriptEntry::stdout(ts, line)],
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// A run whose lines are answered late, in any order and in batches, by a parser that gives
+    /// a line another number of entries than its generic one: after every answer the timeline
+    /// fed with the builder's origins is the from-scratch one, ids included, its update names
+    /// exactly what changed, and an item whose entries no answer touched keeps its id however
+    /// far its entries moved.
+    #[test]
+    fn late_answers_move_entries_not_the_ids_of_the_items_they_did_not_touch(
+        lines in prop::collection::vec(prop::collection::vec(arb_entry_json(), 0..4), 1..24),
+        defer in prop::collection::vec(any::<bool>(), 1..8),
+        order_seed in any::<u64>(),
+    ) {
+        let text: String = lines.iter().map(|l| format!("{}\n", Value::from(l.clone()))).collect();
+        let options = TranscriptOptions { track_lines: true, ..TranscriptOptions::default() };
+        let mut builder = TranscriptBuilder::new(Deferring { defer, n: 0, pending: Vec::new() }, options);
+        let mut timeline = Timeline::new();
+        let changed = builder.push(&Chunk::stdout("t", &text));
+        timeline.update_keeping_tail(builder.entries(), changed, &|i| builder.entry_origin(i));
+        let mut pending = std::mem::take(&mut builder.parser_mut().pending);
+        let mut s = order_seed;
+        while !pending.is_empty() {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let take = 1 + (s >> 60) as usize % 3;
+            let mut batch = Vec::new();
+            for _ in 0..take.min(pending.len()) {
+                let (token, line, ts) = pending.remove((s >> 33) as usize % pending.len());
+                batch.push((token, array_line(&line, &ts)));
+            }
+            let prev = timeline.items().to_vec();
+            let old_len = builder.entries().len();
+            let changed = builder.replace_answers(batch);
+            let origins = |i| builder.entry_origin(i);
+            let update = timeline.update_keeping_tail(builder.entries(), changed.clone(), &origins);
+            let scratch = Timeline::from_window(builder.entries(), 0, false, &origins);
+            prop_assert_eq!(timeline.items(), scratch.items());
+            prop_assert_eq!(&update, &diff_of(&prev, timeline.items()));
+            for item in timeline.items() {
+                prop_assert_eq!(&item.id, &builder.entry_origin(item.entries[0]).to_string());
+                prop_assert_eq!(timeline.item(&item.id), Some(item));
+            }
+            // Items wholly in the untouched head or the kept tail are there under their ids.
+            let moved = builder.entries().len() as isize - old_len as isize;
+            for old in &prev {
+                let untouched = old.entries.iter().all(|&e| e < changed.start)
+                    || old.entries.iter().all(|&e| e >= old_len - (builder.entries().len() - changed.end));
+                if untouched && !matches!(old.item_type, TimelineItemType::ToolCall | TimelineItemType::ToolResult | TimelineItemType::Diff) {
+                    let now = timeline.item(&old.id);
+                    prop_assert!(now.is_some(), "{} is gone", old.id);
+                    let shift = if old.entries[0] < changed.start { 0 } else { moved };
+                    prop_assert_eq!(now.unwrap().entries[0] as isize, old.entries[0] as isize + shift);
+                }
+            }
+        }
+        assert_well_formed_by(timeline.items(), builder.entries().len(), &|i| builder.entry_origin(i).to_string());
+    }
+}
+
+/// [`assert_well_formed`] with ids from `id_of` (the item's first entry's).
+fn assert_well_formed_by(items: &[TimelineItem], n: usize, id_of: &dyn Fn(usize) -> String) {
+    let mut owner = vec![false; n];
+    for item in items {
+        assert_eq!(item.id, id_of(item.entries[0]));
+        for &e in &item.entries {
+            assert!(!owner[e], "entry {e} in two items");
+            owner[e] = true;
+        }
+    }
+    assert!(owner.iter().all(|&o| o), "an entry is in no item");
 }

@@ -370,7 +370,9 @@ memoAnswers: number, };
 
 export type TimelineItem = { 
 /**
- * Stable id: `e` and the transcript index of the item's first entry, e.g. `"e12"`.
+ * Stable id: where the item's first entry came from, `e` and the run's line (or
+ * stderr/system chunk) number that made it, e.g. `"e12"`, with `.<nth>` for that line's
+ * second and later entries, e.g. `"e12.1"`.
  */
 id: string, 
 /**

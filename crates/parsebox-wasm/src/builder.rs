@@ -348,7 +348,9 @@ impl TranscriptBuilderCore {
         let all = self.inner.entries();
         let base = self.window_base();
         if let Some(timeline) = self.timeline.as_mut() {
-            *timeline = Timeline::from_window(all, base, finished && complete);
+            let inner = &self.inner;
+            *timeline =
+                Timeline::from_window(all, base, finished && complete, &|i| inner.entry_origin(i));
         }
         Ok(vec![encode(
             &mut self.out,
@@ -482,12 +484,17 @@ impl TranscriptBuilderCore {
             changed: range,
         } = change;
         let base = self.window_base();
-        let all = self.inner.entries();
+        let inner = &self.inner;
+        let all = inner.entries();
         let timeline = self.timeline.as_mut().map(|timeline| {
             let left = timeline.drop_front(&dropped);
             // Entries after the range are the old ones (late answers keep the waiting lines').
-            let mut update =
-                left.followed_by(timeline.update_keeping_tail(all, range.start..range.end));
+            let origins = |i| inner.entry_origin(i);
+            let mut update = left.followed_by(timeline.update_keeping_tail(
+                all,
+                range.start..range.end,
+                &origins,
+            ));
             if finishing {
                 update = update.followed_by(timeline.finish());
             }
