@@ -256,6 +256,18 @@ function itemBlock(item, entries, { thinkingOpen, cardOpen }) {
   }
 }
 
+/**
+ * Where an item stands in the run, from its id (`e<line>` or `e<line>.<n>`: the line that started
+ * it and which of that line's entries): ids order as their items and, unlike entry indices, never
+ * move when a late answer changes an earlier line's entries. (A line's entries past 2^21, far
+ * past any `maxEntriesPerLine`, would share a key.)
+ */
+function orderKey(id) {
+  const dot = id.indexOf(".");
+  if (dot < 0) return Number(id.slice(1)) * 2 ** 21;
+  return Number(id.slice(1, dot)) * 2 ** 21 + Math.min(Number(id.slice(dot + 1)), 2 ** 21 - 1);
+}
+
 /** The first index in the ascending `list` that is ≥ `value`. */
 function lowerBound(list, value) {
   let lo = 0;
@@ -315,7 +327,7 @@ export class TranscriptView {
   /** A new run: nothing drawn, nothing remembered as opened. */
   clear() {
     this.items = new Map(); // id -> latest item
-    this.firsts = []; // first entry index of each item, ascending (the row order)
+    this.keys = []; // orderKey of each item, ascending (the row order)
     this.ids = []; // the id of each item, in the same order
     this.entries = [];
     this.openThinking.clear();
@@ -327,11 +339,11 @@ export class TranscriptView {
   reset(items, entries) {
     this.entries = entries;
     this.items = new Map();
-    this.firsts = new Array(items.length);
+    this.keys = new Array(items.length);
     this.ids = new Array(items.length);
     items.forEach((item, k) => {
       this.items.set(item.id, item);
-      this.firsts[k] = item.entries[0];
+      this.keys[k] = orderKey(item.id);
       this.ids[k] = item.id;
     });
     this.list.reset(items.length);
@@ -345,13 +357,8 @@ export class TranscriptView {
   apply(changes, entries) {
     this.entries = entries;
     let moves = 0;
-    let shifted = false; // an item kept its id while its first entry moved (a late answer before it)
-    for (const [id, item] of changes) {
-      const old = this.items.get(id);
-      if ((item === null) === (old !== undefined)) moves++;
-      else if (item !== null && old.entries[0] !== item.entries[0]) shifted = true;
-    }
-    if (moves > MANY_MOVES || shifted) {
+    for (const [id, item] of changes) if ((item === null) === this.items.has(id)) moves++;
+    if (moves > MANY_MOVES) {
       this.#applyMany(changes);
       return;
     }
@@ -374,11 +381,9 @@ export class TranscriptView {
 
   /**
    * `apply` for a frame that adds or removes many items (a rebuild's slice, late answers that
-   * replace items in the middle), or moves kept items' first entries (a late answer that gave a
-   * line more or fewer entries moves every entry after it): one merge of the kept rows, at their
-   * first entries now, and the new ones, in O(n + k log k), where one insert or remove at a time
-   * costs O(n) each. The row before each new or removed one is redrawn, as with one at a time (a
-   * log line may join its neighbour differently).
+   * replace items in the middle): one merge of the kept rows and the new ones, in O(n + k log k),
+   * where one insert or remove at a time costs O(n) each. The row before each new or removed
+   * one is redrawn, as with one at a time (a log line may join its neighbour differently).
    */
   #applyMany(changes) {
     const gone = new Set();
@@ -396,15 +401,16 @@ export class TranscriptView {
       if (known) this.list.changed(id);
       else added.push(item);
     }
-    added.sort((a, b) => a.entries[0] - b.entries[0]);
+    const addedKeys = new Map(added.map((item) => [item, orderKey(item.id)]));
+    added.sort((a, b) => addedKeys.get(a) - addedKeys.get(b));
     const ids = [];
-    const firsts = [];
+    const keys = [];
     const from = []; // from[i]: the old row of new row i, or -1 for a new one
     const touched = new Set(); // new rows whose next row is new or was removed
     const take = (item) => {
       if (ids.length) touched.add(ids.length - 1);
       ids.push(item.id);
-      firsts.push(item.entries[0]);
+      keys.push(addedKeys.get(item));
       from.push(-1);
     };
     let a = 0;
@@ -414,23 +420,22 @@ export class TranscriptView {
         if (ids.length) touched.add(ids.length - 1);
         continue;
       }
-      const first = this.items.get(id).entries[0];
-      while (a < added.length && added[a].entries[0] < first) take(added[a++]);
+      while (a < added.length && addedKeys.get(added[a]) < this.keys[i]) take(added[a++]);
       ids.push(id);
-      firsts.push(first);
+      keys.push(this.keys[i]);
       from.push(i);
     }
     while (a < added.length) take(added[a++]);
     this.ids = ids;
-    this.firsts = firsts;
+    this.keys = keys;
     this.list.reorder(from);
     for (const i of touched) this.list.changed(ids[i]);
   }
 
   #insert(item) {
-    const first = item.entries[0];
-    const at = this.firsts.length && first < this.firsts[this.firsts.length - 1] ? lowerBound(this.firsts, first) : this.firsts.length;
-    this.firsts.splice(at, 0, first);
+    const key = orderKey(item.id);
+    const at = this.keys.length && key < this.keys[this.keys.length - 1] ? lowerBound(this.keys, key) : this.keys.length;
+    this.keys.splice(at, 0, key);
     this.ids.splice(at, 0, item.id);
     this.list.insert(at);
     if (at > 0) this.list.changed(this.ids[at - 1]); // it may join the new one now
@@ -438,9 +443,9 @@ export class TranscriptView {
 
   #remove(id) {
     this.items.delete(id);
-    const at = this.ids.lastIndexOf(id); // removals come from the end: a replaced tail
-    if (at < 0) return;
-    this.firsts.splice(at, 1);
+    const at = lowerBound(this.keys, orderKey(id));
+    if (this.ids[at] !== id) return;
+    this.keys.splice(at, 1);
     this.ids.splice(at, 1);
     this.list.remove(at);
     if (at > 0) this.list.changed(this.ids[at - 1]);

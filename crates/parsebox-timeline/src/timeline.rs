@@ -430,10 +430,44 @@ impl Timeline {
 
     /// The item with id `id` (as [`TimelineUpdate`] names it), if there is one now.
     pub fn item(&self, id: &str) -> Option<&TimelineItem> {
+        self.live().get(self.live_position(id)?)
+    }
+
+    /// Where the item with id `id` is in [`live`](Self::live): a binary search over the items'
+    /// origins, which are in timeline order.
+    fn live_position(&self, id: &str) -> Option<usize> {
         let origin = EntryOrigin::parse(id)?;
         let live = self.live();
         let at = live.partition_point(|item| EntryOrigin::parse(&item.id) < Some(origin));
-        live.get(at).filter(|item| item.id == id)
+        live.get(at).filter(|item| item.id == id).map(|_| at)
+    }
+
+    /// The items `ids` name (as a [`TimelineUpdate`]'s lists do, in timeline order), in that
+    /// order; ids of no item now are left out. Work proportional to the items from the first
+    /// named one to the last, not a lookup each.
+    pub fn items_named(&self, ids: &[String]) -> Vec<&TimelineItem> {
+        let live = self.live();
+        let mut found = Vec::with_capacity(ids.len());
+        let mut at = 0;
+        for id in ids {
+            // The next named item is usually a few places on; else (an id out of order, or
+            // gone) one binary search.
+            let near = live
+                .get(at..)
+                .unwrap_or_default()
+                .iter()
+                .take(8)
+                .position(|item| &item.id == id);
+            let pos = match near {
+                Some(k) => Some(at + k),
+                None => self.live_position(id),
+            };
+            if let Some(pos) = pos {
+                found.extend(live.get(pos));
+                at = pos + 1;
+            }
+        }
+        found
     }
 
     /// Whether [`finish`](Self::finish) has been called.
@@ -647,6 +681,11 @@ impl Timeline {
         touched.sort_unstable();
         touched.dedup();
         let mut matched = vec![false; before.len()];
+        // `before` is in timeline order, which is the order of the items' origins.
+        let before_origins: Vec<Option<EntryOrigin>> = before
+            .iter()
+            .map(|(_, old)| EntryOrigin::parse(&old.id))
+            .collect();
         for &pos in touched.iter() {
             if pos >= new_items.end && !flagged.contains(&pos) {
                 continue;
@@ -654,10 +693,7 @@ impl Timeline {
             let Some(item) = self.at(pos) else {
                 continue;
             };
-            // `before` is in timeline order, which is the order of the items' origins.
-            let same_id = before.binary_search_by_key(&EntryOrigin::parse(&item.id), |(_, old)| {
-                EntryOrigin::parse(&old.id)
-            });
+            let same_id = before_origins.binary_search(&EntryOrigin::parse(&item.id));
             match same_id {
                 Ok(k) => {
                     if let Some(seen) = matched.get_mut(k) {

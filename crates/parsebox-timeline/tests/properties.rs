@@ -179,6 +179,12 @@ fn run_script(target: &[TranscriptEntry], ops: &[Op]) {
         assert_eq!(timeline.items(), scratch.items(), "after {update:?}");
         assert_well_formed(timeline.items(), cur.len());
         assert_eq!(update, diff_of(&prev, timeline.items()));
+        let named: Vec<&TimelineItem> = timeline
+            .items()
+            .iter()
+            .filter(|i| update.changed.contains(&i.id))
+            .collect();
+        assert_eq!(timeline.items_named(&update.changed), named);
     }
     assert_eq!(cur, target);
 }
@@ -519,6 +525,10 @@ proptest! {
             let scratch = Timeline::from_window(builder.entries(), 0, false, &origins);
             prop_assert_eq!(timeline.items(), scratch.items());
             prop_assert_eq!(&update, &diff_of(&prev, timeline.items()));
+            for ids in [&update.changed, &update.added] {
+                let one_by_one: Vec<&TimelineItem> = ids.iter().filter_map(|id| timeline.item(id)).collect();
+                prop_assert_eq!(timeline.items_named(ids), one_by_one);
+            }
             for item in timeline.items() {
                 prop_assert_eq!(&item.id, &builder.entry_origin(item.entries[0]).to_string());
                 prop_assert_eq!(timeline.item(&item.id), Some(item));

@@ -5,6 +5,7 @@
 //! that chunk: it keeps the pending partial stdout line and the entries built so far, and
 //! [`TranscriptBuilder::push`] reports which entries changed.
 
+use std::cell::Cell;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
@@ -257,6 +258,8 @@ pub struct TranscriptBuilder<P> {
     items: Vec<Item>,
     /// Units (`items`) that left the window's front: the run's number of `items[0]`.
     dropped_units: u64,
+    /// Where [`units_up_to`](Self::units_up_to) answered last: where it looks first next time.
+    origin_hint: Cell<usize>,
     /// Lines answered [`LineAnswer::Later`]: token → item.
     later: HashMap<u64, usize>,
     /// With `track_lines`: for each chunk ingested since the last rebuild, the index of the
@@ -319,6 +322,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             failures: 0,
             items: Vec::new(),
             dropped_units: 0,
+            origin_hint: Cell::new(0),
             later: HashMap::new(),
             chunk_starts: Vec::new(),
             finishes: Vec::new(),
@@ -912,7 +916,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
     pub fn entry_origin(&self, index: usize) -> EntryOrigin {
         let run_index = index
             .saturating_add(usize::try_from(self.counts.dropped_entries).unwrap_or(usize::MAX));
-        let unit = self.items.partition_point(|item| item.len_before <= index);
+        let unit = self.units_up_to(index);
         match unit
             .checked_sub(1)
             .and_then(|u| Some((u, self.items.get(u)?)))
@@ -923,6 +927,30 @@ impl<P: LineParser> TranscriptBuilder<P> {
             },
             _ => EntryOrigin::of_index(run_index),
         }
+    }
+
+    /// How many units began at or before entry `index` (so the last of them started it). The
+    /// callers ask in ascending order (a timeline placing entries): it looks a few units on from
+    /// where the last answer was before it searches, which makes a run of asks O(1) each.
+    fn units_up_to(&self, index: usize) -> usize {
+        let began = |u: usize| {
+            self.items
+                .get(u)
+                .is_some_and(|item| item.len_before <= index)
+        };
+        let mut p = self.origin_hint.get().min(self.items.len());
+        if p == 0 || began(p - 1) {
+            for _ in 0..8 {
+                if !began(p) {
+                    self.origin_hint.set(p);
+                    return p;
+                }
+                p += 1;
+            }
+        }
+        let p = self.items.partition_point(|item| item.len_before <= index);
+        self.origin_hint.set(p);
+        p
     }
 
     /// Counts [`rebuild`](Self::rebuild)s.

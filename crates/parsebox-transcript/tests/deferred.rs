@@ -144,6 +144,10 @@ proptest! {
         }
         prop_assert_eq!(late.entries(), direct.entries());
         prop_assert_eq!(origins(&late), origins(&direct));
+        // Asked in any order, the same answers (the builder looks near its last answer first).
+        let mut backwards: Vec<EntryOrigin> = (0..late.entries().len()).rev().map(|i| late.entry_origin(i)).collect();
+        backwards.reverse();
+        prop_assert_eq!(backwards, origins(&late));
     }
 }
 

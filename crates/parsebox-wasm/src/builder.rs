@@ -150,7 +150,7 @@ impl<'a> TimelineChanges<'a> {
         base: usize,
     ) -> Self {
         let items = |ids: &[String]| SharedItems {
-            items: ids.iter().filter_map(|id| timeline.item(id)).collect(),
+            items: timeline.items_named(ids),
             window,
             base,
         };
