@@ -9,7 +9,7 @@
 // were added or removed (the transcript view) and the entries from `from` on (the raw view).
 import init, { ParserRegistry, TranscriptBuilder } from "../pkg/index.js";
 import { chunkPlainText, detectFormat, parseStoredNdjson, splitForIngest } from "./chunks.js";
-import { h, formatMs, RawView, TranscriptView } from "./render.js";
+import { h, formatMs, moveEntries, RawView, TranscriptView } from "./render.js";
 import { TimeHistogram } from "./histogram.js";
 import { SAMPLES, parserUrl, runUrl } from "./samples.js";
 
@@ -165,6 +165,7 @@ function startRun(spec) {
     entries: [],
     dirtyFrom: Infinity,
     items: new Map(), // timeline changes since the last frame: id -> item, or null when removed
+    moves: [], // entry index moves since the last frame (the drawn items take them first)
     resetTimeline: null, // a whole timeline to draw from scratch (after a rebuild)
     lineTimes: [],
     lineHistogram: new TimeHistogram(), // the same times, for the percentiles on screen
@@ -323,6 +324,12 @@ function apply(run, { from, entries, timeline }) {
   run.entries.length = Math.min(run.entries.length, from);
   for (const e of entries) run.entries.push(e);
   run.dirtyFrom = Math.min(run.dirtyFrom, from);
+  for (const m of timeline.moved ?? []) {
+    // Items taken since the last frame (not drawn yet) move as the drawn ones will.
+    for (const item of run.items.values()) if (item) moveEntries(item, m);
+    for (const item of run.resetTimeline ?? []) moveEntries(item, m);
+    if (!run.resetTimeline) run.moves.push(m);
+  }
   for (const id of timeline.removed) run.items.set(id, null);
   for (const item of timeline.changed) run.items.set(item.id, item);
   for (const item of timeline.added) run.items.set(item.id, item);
@@ -343,6 +350,7 @@ function rebuild(run) {
   run.dirtyFrom = 0;
   run.resetTimeline = items;
   run.items.clear();
+  run.moves = [];
   scheduleRender();
 }
 
@@ -367,11 +375,13 @@ function render() {
 }
 
 function drawRun(run) {
-  if (run.dirtyFrom !== Infinity || run.items.size || run.resetTimeline) {
+  if (run.dirtyFrom !== Infinity || run.items.size || run.moves.length || run.resetTimeline) {
     const from = run.dirtyFrom;
     run.dirtyFrom = Infinity;
     if (run.resetTimeline) view.reset(run.resetTimeline, run.entries);
     run.resetTimeline = null;
+    view.move(run.moves);
+    run.moves = [];
     view.apply(run.items, run.entries);
     run.items.clear();
     if (rawActive && from !== Infinity) raw.update(run.entries, from);

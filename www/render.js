@@ -268,6 +268,17 @@ function orderKey(id) {
   return Number(id.slice(1, dot)) * 2 ** 21 + Math.min(Number(id.slice(dot + 1)), 2 ** 21 - 1);
 }
 
+/**
+ * Applies one of a timeline update's `moved` to `item` (one the update does not name): its entry
+ * indices at or past `at` move by `by`. Returns whether any did.
+ */
+export function moveEntries(item, { at, by }) {
+  const entries = item.entries;
+  if (entries[entries.length - 1] < at) return false;
+  for (let k = 0; k < entries.length; k++) if (entries[k] >= at) entries[k] += by;
+  return true;
+}
+
 /** The first index in the ascending `list` that is ≥ `value`. */
 function lowerBound(list, value) {
   let lo = 0;
@@ -371,6 +382,16 @@ export class TranscriptView {
       this.items.set(id, item);
       if (known) this.list.changed(id);
       else this.#insert(item);
+    }
+  }
+
+  /**
+   * Takes a frame's `moved` (entry indices that moved, a late answer before them), before its
+   * changes: the items keep their rows; those in the DOM are drawn again with the new indices.
+   */
+  move(moves) {
+    for (const m of moves) {
+      for (const [id, item] of this.items) if (moveEntries(item, m)) this.list.changed(id);
     }
   }
 

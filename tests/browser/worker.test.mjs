@@ -97,18 +97,33 @@ const server = await serve(repo, {
     await registry.idle();
     const builder = new TranscriptBuilder(registry, "late");
     const removed = [];
-    builder.onUpdate((u) => removed.push(...u.timeline.removed));
+    // A renderer that follows the updates as the README says, against timeline() at the end.
+    const held = new Map();
+    let moves = 0;
+    const follow = (t) => {
+      for (const m of t.moved ?? []) {
+        moves++;
+        for (const item of held.values()) item.entries = item.entries.map((e) => (e >= m.at ? e + m.by : e));
+      }
+      for (const id of t.removed) held.delete(id);
+      for (const item of [...t.changed, ...t.added]) held.set(item.id, item);
+    };
+    builder.onUpdate((u) => {
+      removed.push(...u.timeline.removed);
+      follow(u.timeline);
+    });
     const byLine = () => {
       const out = {};
       for (const item of builder.timeline()) (out[item.content.split("#")[0]] ??= []).push(item.id);
       return out;
     };
-    builder.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: lines.map((l) => l + "\\n").join("") });
+    follow(builder.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: lines.map((l) => l + "\\n").join("") }).timeline);
     const first = byLine();
     await registry.idle();
     await nextFrame();
     await nextFrame();
-    const out = { first, last: byLine(), removed, kinds: builder.entries().map((e) => e.kind) };
+    const byOrder = (items) => JSON.stringify([...items].sort((a, b) => a.entries[0] - b.entries[0]));
+    const out = { first, last: byLine(), removed, kinds: builder.entries().map((e) => e.kind), moves, followed: byOrder(held.values()) === byOrder(builder.timeline()) };
     registry.dispose();
     return out;
   };
@@ -346,6 +361,20 @@ test("a late answer that gives a line three entries keeps every later item's id 
   assert.deepEqual(out.kinds, ["system", "system", "system", "system", "system", "system"], "then answered");
   assert.deepEqual(out.last, { one: ["e0"], three: ["e1", "e1.1", "e1.2"], four: ["e2"], five: ["e3"] });
   assert.deepEqual(out.removed, [], "no item was unmounted");
+  assert.ok(out.followed, "a renderer following the updates holds the timeline");
+});
+
+test("a renderer following a Worker's late answers holds the timeline, moved entries included", async (t) => {
+  const source = `export function parseStdoutLine(line, ts) {
+    const n = line.endsWith("0") ? 3 : 1;
+    return Array.from({ length: n }, (_, i) => ({ kind: "system", ts, text: i ? line + "#" + i : line }));
+  }`;
+  const lines = Array.from({ length: 6000 }, (_, i) => `line ${i}`);
+  const out = await page.evaluate(([s, l]) => window.lateIds(s, l), [source, lines]);
+  t.diagnostic(`updates that moved entries: ${out.moves}`);
+  assert.equal(out.kinds.length, 6000 + 600 * 2);
+  assert.deepEqual(out.removed, []);
+  assert.ok(out.followed, "the followed items are the timeline's");
 });
 
 test("a Paperclip-style re-render with a fresh parser each time shows the parser's entries once answered", async () => {

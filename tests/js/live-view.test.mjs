@@ -44,6 +44,9 @@ function follower() {
       entries.splice(0, update.dropped);
       entries.length = update.from;
       entries.push(...update.entries);
+      for (const m of update.timeline.moved ?? []) {
+        for (const item of items.values()) item.entries = item.entries.map((e) => (e >= m.at ? e + m.by : e));
+      }
       for (const id of update.timeline.removed) items.delete(id);
       for (const item of [...update.timeline.changed, ...update.timeline.added]) items.set(item.id, item);
     },

@@ -84,6 +84,10 @@ export async function usage(): Promise<string[]> {
   const changes: TimelineChanges = update.timeline;
   const touched: TimelineItem[] = [...changes.changed, ...changes.added];
   const gone: string[] = changes.removed;
+  // Entry index moves (a late answer before them): numbers, absent when nothing moved.
+  for (const { at, by } of changes.moved ?? []) texts.push(String(at + by));
+  // @ts-expect-error: moved may be absent
+  void changes.moved.length;
   for (const item of [...touched, ...builder.timeline()]) {
     texts.push(item.id, item.type, item.timestamp, String(item.isFirst && item.isLast), String(item.entries[0]));
     if (item.toolCall) {

@@ -27,4 +27,4 @@ pub use item::{
 };
 pub use kinds::tool_kind;
 pub use shared_text::entry_text;
-pub use timeline::{Origins, Timeline, TimelineUpdate};
+pub use timeline::{EntriesMoved, Origins, Timeline, TimelineUpdate};

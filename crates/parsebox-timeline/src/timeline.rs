@@ -33,12 +33,46 @@ pub struct TimelineUpdate {
     pub added: Vec<String>,
     /// Items that are gone: the transcript was replaced from an earlier entry, or shrank.
     pub removed: Vec<String>,
+    /// Entry indices that moved, in order: in every item the other lists do not name, each
+    /// entry index at or past a move's `at` is now `by` more, and nothing else about the item
+    /// changed. A late answer that gives a line another number of entries than its generic
+    /// one moves the entries of the lines still waiting after it; their items are not sent
+    /// again. Apply the moves before taking `changed` and `added`, whose items are current.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<EntriesMoved>>", optional))]
+    pub moved: Vec<EntriesMoved>,
+}
+
+/// One move of [`TimelineUpdate::moved`].
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EntriesMoved {
+    /// The first entry index that moved (as it was before the move); every later one moved too.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub at: u64,
+    /// What was added to those indices (less than 0 when the line gave fewer entries).
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub by: i64,
+}
+
+impl EntriesMoved {
+    /// Where entry index `index` is after this move.
+    pub fn apply(&self, index: usize) -> usize {
+        if (index as u64) < self.at {
+            return index;
+        }
+        usize::try_from(index as i64 + self.by).unwrap_or(index)
+    }
 }
 
 impl TimelineUpdate {
     /// `true` when nothing changed.
     pub fn is_empty(&self) -> bool {
-        self.changed.is_empty() && self.added.is_empty() && self.removed.is_empty()
+        self.changed.is_empty()
+            && self.added.is_empty()
+            && self.removed.is_empty()
+            && self.moved.is_empty()
     }
 
     /// This update followed by `later`, as one: what either touched, each id once, in
@@ -80,8 +114,9 @@ impl TimelineUpdate {
                 self.removed.push(id);
             }
         }
+        self.moved.extend(later.moved);
         for list in [&mut self.changed, &mut self.added, &mut self.removed] {
-            list.sort_by_key(|id| id.get(1..).and_then(|n| n.parse::<usize>().ok()));
+            list.sort_by_cached_key(|id| EntryOrigin::parse(id));
         }
         self
     }
@@ -252,10 +287,12 @@ impl Timeline {
 
     /// [`update_with`](Self::update_with) after a change that left every entry after `changed.end` as it
     /// was: the transcript's last `entries.len() - changed.end` entries are the timeline's last
-    /// ones (a transcript builder's late answers leave the lines still waiting after them so).
-    /// When those entries are where they were and none of them joins an item or can be joined
-    /// (no tool call, result or diff among them), their items stay as they are and the work is
-    /// the changed entries'; otherwise it is [`update`](Self::update).
+    /// ones (a transcript builder's late answers leave the lines still waiting after them so),
+    /// possibly at other indices. When none of them joins an item or can be joined (no tool
+    /// call, result or diff among them), their items stay as they are and the work is the
+    /// changed entries' plus a move of the kept items' indices, which the update reports in
+    /// [`moved`](TimelineUpdate::moved) instead of naming each; otherwise it is
+    /// [`update_with`](Self::update_with).
     pub fn update_keeping_tail(
         &mut self,
         entries: &[TranscriptEntry],
@@ -264,22 +301,36 @@ impl Timeline {
     ) -> TimelineUpdate {
         let end = changed.end;
         let kept = entries.len().saturating_sub(end);
-        if kept == 0 || changed.start > end || !self.tail_stands_alone(entries, end) {
+        // Where the kept entries were before: the answers may have changed how many came
+        // before them.
+        let old_end = self.item_of.len().checked_sub(kept);
+        let Some(old_end) = old_end.filter(|&old_end| {
+            kept > 0
+                && changed.start <= end.min(old_end)
+                && self.tail_stands_alone(entries, end, old_end)
+        }) else {
             return self.update_with(entries, changed, origins);
-        }
+        };
         let tail = self.items.split_off(self.items.len() - kept);
-        self.item_of.truncate(end);
-        self.diff_target.truncate(end);
-        self.apply_parts(entries, end, changed.start, true, tail, origins)
+        self.item_of.truncate(old_end);
+        self.diff_target.truncate(old_end);
+        let mut update = self.apply_parts(entries, end, changed.start, true, tail, origins);
+        if end != old_end {
+            update.moved.push(EntriesMoved {
+                at: (self.base + old_end) as u64,
+                by: end as i64 - old_end as i64,
+            });
+        }
+        update
     }
 
-    /// Whether the timeline's entries from `end` on are `entries`' from there, at the same
-    /// indices, each its own item at the end of the timeline, and none a tool call, result or
-    /// diff (the kinds that join items). Work proportional to those entries.
-    fn tail_stands_alone(&self, entries: &[TranscriptEntry], end: usize) -> bool {
+    /// Whether the timeline's last entries, from `old_end` on, are `entries`' from `end` on,
+    /// each its own item at the end of the timeline, and none a tool call, result or diff (the
+    /// kinds that join items). Work proportional to those entries.
+    fn tail_stands_alone(&self, entries: &[TranscriptEntry], end: usize, old_end: usize) -> bool {
         let live = self.live();
         let kept = entries.len().saturating_sub(end);
-        if self.item_of.len() != entries.len() || live.len() < kept {
+        if live.len() < kept {
             return false;
         }
         let items = live.get(live.len() - kept..).unwrap_or_default();
@@ -294,7 +345,7 @@ impl Timeline {
                     TranscriptEntry::ToolCall(_)
                         | TranscriptEntry::ToolResult(_)
                         | TranscriptEntry::Diff(_)
-                ) && item.entries == [self.base + end + k]
+                ) && item.entries == [self.base + old_end + k]
             })
     }
 
@@ -450,18 +501,23 @@ impl Timeline {
         let mut found = Vec::with_capacity(ids.len());
         let mut at = 0;
         for id in ids {
-            // The next named item is usually a few places on; else (an id out of order, or
-            // gone) one binary search.
-            let near = live
-                .get(at..)
-                .unwrap_or_default()
-                .iter()
-                .take(8)
-                .position(|item| &item.id == id);
-            let pos = match near {
-                Some(k) => Some(at + k),
-                None => self.live_position(id),
+            // The next named item is usually a few places on, and a push's are among the last
+            // few; else (an id out of order, or gone) one binary search.
+            let within = |from: usize| {
+                let mut near = live.get(from..).unwrap_or_default().iter().take(8);
+                near.position(|item| &item.id == id).map(|k| from + k)
             };
+            let last_few = live.len().saturating_sub(8).max(at);
+            let from_the_end = || {
+                let mut last = live.get(last_few..).unwrap_or_default().iter();
+                last.rposition(|item| &item.id == id).map(|k| last_few + k)
+            };
+            let pos = if found.is_empty() {
+                from_the_end().or_else(|| within(at))
+            } else {
+                within(at).or_else(from_the_end)
+            }
+            .or_else(|| self.live_position(id));
             if let Some(pos) = pos {
                 found.extend(live.get(pos));
                 at = pos + 1;
@@ -518,7 +574,15 @@ impl Timeline {
         }
         let boundary = self.end();
         let n = tail.len();
-        self.items.extend(tail);
+        // The kept items' entries are where the transcript has them now.
+        let first_kept = self.base + end;
+        self.items
+            .extend(tail.into_iter().enumerate().map(|(k, mut item)| {
+                if let Some(e) = item.entries.first_mut() {
+                    *e = first_kept + k;
+                }
+                item
+            }));
         self.item_of.extend(boundary..boundary + n);
         let mut carried = match self.diff_target.last() {
             Some(target) => *target,

@@ -13,7 +13,7 @@ mod common;
 use std::collections::HashMap;
 
 use common::entry;
-use parsebox_timeline::{Timeline, TimelineItem, TimelineItemType, TimelineUpdate};
+use parsebox_timeline::{EntriesMoved, Timeline, TimelineItem, TimelineItemType, TimelineUpdate};
 use parsebox_transcript::{
     Chunk, EntryOrigin, LineAnswer, LineFailure, LineParser, TranscriptBuilder, TranscriptEntry,
     TranscriptOptions,
@@ -94,6 +94,28 @@ fn assert_well_formed(items: &[TimelineItem], n: usize) {
 
 /// The update that turns `prev` into `next`, computed by comparing them.
 fn diff_of(prev: &[TimelineItem], next: &[TimelineItem]) -> TimelineUpdate {
+    diff_of_moved(prev, next, &[])
+}
+
+/// `prev` after `moved`: every entry index moved as the moves say, in order.
+fn moved_items(prev: &[TimelineItem], moved: &[EntriesMoved]) -> Vec<TimelineItem> {
+    let mut items = prev.to_vec();
+    for item in &mut items {
+        for e in &mut item.entries {
+            *e = moved.iter().fold(*e, |e, m| m.apply(e));
+        }
+    }
+    items
+}
+
+/// The update that turns `prev` into `next` when `moved` moved entry indices: what differs
+/// from `prev` after those moves is named, and nothing else.
+fn diff_of_moved(
+    prev: &[TimelineItem],
+    next: &[TimelineItem],
+    moved: &[EntriesMoved],
+) -> TimelineUpdate {
+    let prev = moved_items(prev, moved);
     let old: HashMap<&str, &TimelineItem> = prev.iter().map(|i| (i.id.as_str(), i)).collect();
     let new: HashMap<&str, &TimelineItem> = next.iter().map(|i| (i.id.as_str(), i)).collect();
     TimelineUpdate {
@@ -112,7 +134,31 @@ fn diff_of(prev: &[TimelineItem], next: &[TimelineItem]) -> TimelineUpdate {
             .filter(|i| !new.contains_key(i.id.as_str()))
             .map(|i| i.id.clone())
             .collect(),
+        moved: moved.to_vec(),
     }
+}
+
+/// What a renderer that held `prev` holds after taking in `update` as the README says: the
+/// moves applied, the removed items gone, the changed and added ones taken whole from
+/// `timeline`; in timeline order.
+fn mirrored(
+    prev: &[TimelineItem],
+    update: &TimelineUpdate,
+    timeline: &Timeline,
+) -> Vec<TimelineItem> {
+    let mut held: Vec<TimelineItem> = moved_items(prev, &update.moved)
+        .into_iter()
+        .filter(|i| !update.removed.contains(&i.id))
+        .collect();
+    for id in update.changed.iter().chain(&update.added) {
+        let now = timeline.item(id).unwrap().clone();
+        match held.iter_mut().find(|i| i.id == *id) {
+            Some(slot) => *slot = now,
+            None => held.push(now),
+        }
+    }
+    held.sort_by_key(|i| EntryOrigin::parse(&i.id));
+    held
 }
 
 /// One edit of the transcript between two updates.
@@ -420,21 +466,37 @@ proptest! {
         };
         let old: Vec<TranscriptEntry> = head.iter().chain(&middle).chain(&tail).cloned().collect();
         let new: Vec<TranscriptEntry> = head.iter().chain(&answers).chain(&tail).cloned().collect();
+        // As a builder names them: the head's lines one entry each, the answered line's
+        // entries one line's, the tail's lines one entry each after it.
+        let named = |line_entries: usize| {
+            let h = head.len();
+            move |i: usize| match i {
+                i if i < h => EntryOrigin::of_index(i),
+                i if i < h + line_entries => EntryOrigin { unit: h as u64, nth: i - h },
+                i => EntryOrigin::of_index(i - line_entries + 1),
+            }
+        };
+        let (before_origin, after_origin) = (named(middle.len()), named(answers.len()));
         // Sometimes a window: the first entries left the front before the answers came.
         let dropped = dropped.min(head.len());
-        let mut timeline = Timeline::from_entries(&old, false);
+        let mut timeline = Timeline::from_window(&old, 0, false, &before_origin);
         timeline.drop_front(&old[..dropped]);
-        let mut unbounded = Timeline::from_entries(&old, false);
+        let mut unbounded = Timeline::from_window(&old, 0, false, &before_origin);
         unbounded.drop_front(&old[..dropped]);
         let prev = timeline.items().to_vec();
         let start = head.len() - dropped;
         let window = &new[dropped..];
-        let update = timeline.update_keeping_tail(window, start..start + answers.len(), &|i| EntryOrigin::of_index(dropped + i));
-        unbounded.update(window, start..window.len());
+        let origins = |i| after_origin(dropped + i);
+        let update = timeline.update_keeping_tail(window, start..start + answers.len(), &origins);
+        unbounded.update_with(window, start..window.len(), &origins);
         prop_assert_eq!(timeline.items(), unbounded.items());
-        prop_assert_eq!(&update, &diff_of(&prev, timeline.items()));
+        prop_assert_eq!(&update, &diff_of_moved(&prev, timeline.items(), &update.moved));
+        prop_assert_eq!(mirrored(&prev, &update, &timeline), timeline.items());
+        if lone && answers.len() != middle.len() && !tail.is_empty() {
+            prop_assert_eq!(update.moved.len(), 1, "lone kept entries are moved, not sent again");
+        }
         if dropped == 0 {
-            let scratch = Timeline::from_entries(&new, false);
+            let scratch = Timeline::from_window(&new, 0, false, &after_origin);
             prop_assert_eq!(timeline.items(), scratch.items());
         }
         // The next entries join what they join after the unbounded update (pairing index and
@@ -444,8 +506,8 @@ proptest! {
                     entry(json!({"kind": "diff", "ts": "t", "changeType": "add", "text": "d"}))];
         let mut all = window.to_vec();
         all.extend(more.iter().cloned());
-        timeline.update(&all, window.len()..all.len());
-        unbounded.update(&all, window.len()..all.len());
+        timeline.update_with(&all, window.len()..all.len(), &origins);
+        unbounded.update_with(&all, window.len()..all.len(), &origins);
         prop_assert_eq!(timeline.items(), unbounded.items());
     }
 }
@@ -524,7 +586,8 @@ proptest! {
             let update = timeline.update_keeping_tail(builder.entries(), changed.clone(), &origins);
             let scratch = Timeline::from_window(builder.entries(), 0, false, &origins);
             prop_assert_eq!(timeline.items(), scratch.items());
-            prop_assert_eq!(&update, &diff_of(&prev, timeline.items()));
+            prop_assert_eq!(&update, &diff_of_moved(&prev, timeline.items(), &update.moved));
+            prop_assert_eq!(mirrored(&prev, &update, &timeline), timeline.items());
             for ids in [&update.changed, &update.added] {
                 let one_by_one: Vec<&TimelineItem> = ids.iter().filter_map(|id| timeline.item(id)).collect();
                 prop_assert_eq!(timeline.items_named(ids), one_by_one);

@@ -32,23 +32,37 @@ impl EntryOrigin {
         }
     }
 
-    /// Reads the text form back: `e<unit>` or `e<unit>.<nth>`, digits only.
+    /// Reads the text form back: `e<unit>` or `e<unit>.<nth>`, digits only. One pass over
+    /// the bytes: timelines compare ids this way while they search.
     pub fn parse(text: &str) -> Option<Self> {
-        let rest = text.strip_prefix('e')?;
-        let (unit, nth) = match rest.split_once('.') {
-            Some((unit, nth)) => (unit, digits(nth)?.parse().ok()?),
-            None => (rest, 0),
+        let digits = text.as_bytes().strip_prefix(b"e")?;
+        let (unit, rest) = leading_number(digits)?;
+        let nth = match rest {
+            [] => 0,
+            [b'.', more @ ..] => match leading_number(more)? {
+                (nth, []) => usize::try_from(nth).ok()?,
+                _ => return None,
+            },
+            _ => return None,
         };
-        Some(Self {
-            unit: digits(unit)?.parse().ok()?,
-            nth,
-        })
+        Some(Self { unit, nth })
     }
 }
 
-/// `text` when it is a non-empty run of ASCII digits (`parse` alone would take a `+`).
-fn digits(text: &str) -> Option<&str> {
-    (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())).then_some(text)
+/// The number that `bytes` start with (at least one ASCII digit, no overflow) and the rest.
+fn leading_number(bytes: &[u8]) -> Option<(u64, &[u8])> {
+    let end = bytes
+        .iter()
+        .position(|b| !b.is_ascii_digit())
+        .unwrap_or(bytes.len());
+    let (number, rest) = bytes.split_at(end);
+    if number.is_empty() {
+        return None;
+    }
+    let value = number.iter().try_fold(0u64, |n, &b| {
+        n.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+    })?;
+    Some((value, rest))
 }
 
 impl fmt::Display for EntryOrigin {

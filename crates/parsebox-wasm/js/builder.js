@@ -62,7 +62,8 @@ export class TranscriptBuilder {
   /**
    * Calls `listener({ from, entries, timeline })` (at most once per animation frame) when late
    * answers from a Worker engine changed entries in place: `entries` are those from index `from`
-   * on, `timeline` the items that changed, were added or removed.
+   * on, `timeline` the items that changed, were added or removed, and the entry indices that
+   * moved (`moved`: an answer gave its line another number of entries than the generic one).
    */
   onUpdate(listener) {
     if (typeof listener !== "function") throw new ParseboxOptionsError("onUpdate needs a function");
@@ -116,7 +117,8 @@ export class TranscriptBuilder {
   /**
    * Appends a chunk; returns `{ dropped, from, entries, timeline }`: how many entries left the
    * front of the window (`maxChunks`, `maxRetainedBytes`), the entries from index `from` that
-   * changed, and the timeline's `{ changed, added, removed }` (items, items, ids).
+   * changed, and the timeline's `{ changed, added, removed, moved? }` (items, items, ids, index
+   * moves).
    */
   push(chunk) {
     this.#live();

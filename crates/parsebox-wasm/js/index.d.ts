@@ -3,6 +3,7 @@
 // parsebox_wasm.d.ts); the classes and what the JS host adds to those shapes are declared here.
 import type {
   BuilderCounts,
+  EntriesMoved,
   FailedLineEntry,
   FailureCode,
   CoreDiagnostics,
@@ -14,6 +15,7 @@ import type {
 
 export type {
   BuilderCounts,
+  EntriesMoved,
   FailedLineEntry,
   Placement,
   AdapterState,
@@ -257,8 +259,9 @@ export interface TranscriptBuilderOptions<WithTimeline extends boolean = boolean
 }
 
 /**
- * What one update changed in the timeline. Re-render `changed`, mount `added`, unmount
- * `removed`; every other item is as it was. An item's place is the order of `entries[0]`.
+ * What one update changed in the timeline. Apply `moved`, then re-render `changed`, mount
+ * `added`, unmount `removed`; every other item is as it was. An item's place is the order of
+ * `entries[0]` (and of its id's line).
  */
 export interface TimelineChanges {
   /** Items that were there before and differ now (a result arrived, `isLast` moved, …), whole. */
@@ -267,6 +270,12 @@ export interface TimelineChanges {
   added: TimelineItem[];
   /** Ids of items that are gone (entries were replaced from an earlier index). */
   removed: string[];
+  /**
+   * Entry indices that moved, in order (a late answer gave a line another number of entries
+   * than its generic one): in every item the other lists do not name, each index at or past
+   * `at` is now `by` more. Those items are not sent again. Absent when nothing moved.
+   */
+  moved?: EntriesMoved[];
 }
 
 /**

@@ -420,6 +420,16 @@ isLast: boolean,
  */
 entries: Array<number>, };
 
+export type EntriesMoved = { 
+/**
+ * The first entry index that moved (as it was before the move); every later one moved too.
+ */
+at: number, 
+/**
+ * What was added to those indices (less than 0 when the line gave fewer entries).
+ */
+by: number, };
+
 export type TimelineItemType = "user" | "assistant" | "thinking" | "tool_call" | "tool_result" | "diff" | "init" | "result" | "system" | "stderr" | "stdout";
 
 export type ToolCallData = { 

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use parsebox_host::RunId;
-use parsebox_timeline::{Timeline, TimelineItem, TimelineUpdate};
+use parsebox_timeline::{EntriesMoved, Timeline, TimelineItem, TimelineUpdate};
 use parsebox_transcript::{
     generic_entry, Chunk, FailedLineEntry, LineAnswer, LineFailure, LineParser, PushChange, Stream,
     TranscriptBuilder, TranscriptEntry, TranscriptOptions,
@@ -140,6 +140,8 @@ struct TimelineChanges<'a> {
     changed: SharedItems<'a>,
     added: SharedItems<'a>,
     removed: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    moved: Vec<EntriesMoved>,
 }
 
 impl<'a> TimelineChanges<'a> {
@@ -158,6 +160,7 @@ impl<'a> TimelineChanges<'a> {
             changed: items(&update.changed),
             added: items(&update.added),
             removed: update.removed,
+            moved: update.moved,
         }
     }
 }

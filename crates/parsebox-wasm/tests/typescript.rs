@@ -10,8 +10,8 @@ use std::path::PathBuf;
 
 use parsebox_host::{AdapterState, AdapterStatus, Diagnostics, LoadError, Placement};
 use parsebox_timeline::{
-    DiffLine, InitInfo, ResultInfo, TimelineItem, TimelineItemType, ToolCallData, ToolContent,
-    ToolKind, ToolLocation, ToolOutput, ToolStatus,
+    DiffLine, EntriesMoved, InitInfo, ResultInfo, TimelineItem, TimelineItemType, ToolCallData,
+    ToolContent, ToolKind, ToolLocation, ToolOutput, ToolStatus,
 };
 use parsebox_transcript::entry::{
     DeltaText, Diff, DiffChangeType, Init, RunResult, Text, ToolCall, ToolResult,
@@ -50,6 +50,7 @@ fn declarations() -> String {
         Diagnostics::decl(&cfg),
         parsebox_host::HostCounters::decl(&cfg),
         TimelineItem::decl(&cfg),
+        EntriesMoved::decl(&cfg),
         TimelineItemType::decl(&cfg),
         ToolCallData::decl(&cfg),
         ToolKind::decl(&cfg),
