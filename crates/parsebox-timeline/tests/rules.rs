@@ -11,8 +11,8 @@ mod common;
 
 use common::*;
 use parsebox_timeline::{
-    DiffLine, TimelineItemType as T, TimelineUpdate, ToolContent, ToolKind, ToolLocation,
-    ToolStatus,
+    DiffLine, EntriesMoved, TimelineItemType as T, TimelineUpdate, ToolContent, ToolKind,
+    ToolLocation, ToolStatus,
 };
 use parsebox_transcript::DiffChangeType;
 use serde_json::json;
@@ -669,4 +669,24 @@ fn the_wire_form_points_at_the_entries_that_hold_the_texts() {
         "{card}"
     );
     assert_eq!(card["toolCall"]["content"][1]["text"], json!(0), "{card}");
+}
+
+#[test]
+fn updates_merge_in_timeline_order_with_their_moves() {
+    let update = |changed: &[&str], added: &[&str], moved: Vec<EntriesMoved>| TimelineUpdate {
+        changed: ids(changed),
+        added: ids(added),
+        removed: Vec::new(),
+        moved,
+    };
+    let first = update(&["e10.1"], &["e11"], Vec::new());
+    let move_by_two = EntriesMoved { at: 12, by: 2 };
+    let then = update(&["e2", "e10"], &["e11.1"], vec![move_by_two]);
+    let merged = first.followed_by(then);
+    // Ids order as the lines that made them, not as text: e10 before e10.1 before e11.
+    assert_eq!(merged.changed, ids(&["e2", "e10", "e10.1"]));
+    assert_eq!(merged.added, ids(&["e11", "e11.1"]));
+    assert_eq!(merged.moved, [move_by_two]);
+    assert_eq!(move_by_two.apply(11), 11);
+    assert_eq!(move_by_two.apply(12), 14);
 }
