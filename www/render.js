@@ -391,7 +391,19 @@ export class TranscriptView {
    */
   move(moves) {
     for (const m of moves) {
-      for (const [id, item] of this.items) if (moveEntries(item, m)) this.list.changed(id);
+      // The items that move are the last ones (the timeline keeps every item before them
+      // wholly before `at`): from the first row whose first entry is at or past it.
+      let lo = 0;
+      let hi = this.ids.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (this.items.get(this.ids[mid]).entries[0] < m.at) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < this.ids.length; i++) {
+        const id = this.ids[i];
+        if (moveEntries(this.items.get(id), m)) this.list.changed(id);
+      }
     }
   }
 

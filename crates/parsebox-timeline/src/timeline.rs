@@ -37,7 +37,9 @@ pub struct TimelineUpdate {
     /// entry index at or past a move's `at` is now `by` more, and nothing else about the item
     /// changed. A late answer that gives a line another number of entries than its generic
     /// one moves the entries of the lines still waiting after it; their items are not sent
-    /// again. Apply the moves before taking `changed` and `added`, whose items are current.
+    /// again. The items that move are the timeline's last ones: every item before them has all
+    /// its entries before `at`. Apply the moves before taking `changed` and `added`, whose
+    /// items are current.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "ts", ts(as = "Option<Vec<EntriesMoved>>", optional))]
     pub moved: Vec<EntriesMoved>,

@@ -138,6 +138,20 @@ fn diff_of_moved(
     }
 }
 
+/// The moved items are the timeline's last: every item before the first moved entry (where it
+/// is now) has all its entries before it.
+fn assert_moves_are_a_suffix(items: &[TimelineItem], moved: &[EntriesMoved]) {
+    if let Some(m) = moved.last() {
+        let now_at = m.apply(m.at as usize);
+        for item in items.iter().filter(|i| i.entries[0] < now_at) {
+            assert!(
+                item.entries.iter().all(|&e| e < now_at),
+                "{item:?} reaches past {now_at}"
+            );
+        }
+    }
+}
+
 /// What a renderer that held `prev` holds after taking in `update` as the README says: the
 /// moves applied, the removed items gone, the changed and added ones taken whole from
 /// `timeline`; in timeline order.
@@ -492,6 +506,7 @@ proptest! {
         prop_assert_eq!(timeline.items(), unbounded.items());
         prop_assert_eq!(&update, &diff_of_moved(&prev, timeline.items(), &update.moved));
         prop_assert_eq!(mirrored(&prev, &update, &timeline), timeline.items());
+        assert_moves_are_a_suffix(timeline.items(), &update.moved);
         if lone && answers.len() != middle.len() && !tail.is_empty() {
             prop_assert_eq!(update.moved.len(), 1, "lone kept entries are moved, not sent again");
         }
@@ -588,6 +603,7 @@ proptest! {
             prop_assert_eq!(timeline.items(), scratch.items());
             prop_assert_eq!(&update, &diff_of_moved(&prev, timeline.items(), &update.moved));
             prop_assert_eq!(mirrored(&prev, &update, &timeline), timeline.items());
+            assert_moves_are_a_suffix(timeline.items(), &update.moved);
             for ids in [&update.changed, &update.added] {
                 let one_by_one: Vec<&TimelineItem> = ids.iter().filter_map(|id| timeline.item(id)).collect();
                 prop_assert_eq!(timeline.items_named(ids), one_by_one);

@@ -273,7 +273,8 @@ export interface TimelineChanges {
   /**
    * Entry indices that moved, in order (a late answer gave a line another number of entries
    * than its generic one): in every item the other lists do not name, each index at or past
-   * `at` is now `by` more. Those items are not sent again. Absent when nothing moved.
+   * `at` is now `by` more. Those items are not sent again; they are the timeline's last ones
+   * (every item before them has all its entries before `at`). Absent when nothing moved.
    */
   moved?: EntriesMoved[];
 }
