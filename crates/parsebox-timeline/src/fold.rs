@@ -52,7 +52,7 @@ pub(crate) fn new_item(
         TranscriptEntry::Stdout(b) => text(&mut item, TimelineItemType::Stdout, &b.text),
         TranscriptEntry::ToolCall(c) => {
             item.item_type = TimelineItemType::ToolCall;
-            item.tool_call = Some(ToolCallData {
+            item.tool_call = Some(Box::new(ToolCallData {
                 tool_call_id: non_empty(c.tool_use_id.as_deref()),
                 kind: tool_kind(&c.name),
                 title: c.name.clone(),
@@ -60,12 +60,12 @@ pub(crate) fn new_item(
                 raw_input: c.input.clone(),
                 content: Vec::new(),
                 locations: locations(c.input.as_ref()),
-            });
+            }));
         }
         TranscriptEntry::ToolResult(r) => {
             let title = r.tool_name.clone().unwrap_or_default();
             item.item_type = TimelineItemType::ToolResult;
-            item.tool_call = Some(ToolCallData {
+            item.tool_call = Some(Box::new(ToolCallData {
                 tool_call_id: non_empty(Some(&r.tool_use_id)),
                 kind: tool_kind(&title),
                 title,
@@ -73,7 +73,7 @@ pub(crate) fn new_item(
                 raw_input: None,
                 content: vec![output(r)],
                 locations: None,
-            });
+            }));
         }
         TranscriptEntry::Diff(d) => {
             item.item_type = TimelineItemType::Diff;
@@ -81,14 +81,14 @@ pub(crate) fn new_item(
         }
         TranscriptEntry::Init(b) => {
             item.item_type = TimelineItemType::Init;
-            item.init = Some(InitInfo {
+            item.init = Some(Box::new(InitInfo {
                 model: b.model.clone(),
                 session_id: b.session_id.clone(),
-            });
+            }));
         }
         TranscriptEntry::Result(b) => {
             text(&mut item, TimelineItemType::Result, &b.text);
-            item.result = Some(result_info(b));
+            item.result = Some(Box::new(result_info(b)));
         }
     }
     item

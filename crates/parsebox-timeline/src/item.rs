@@ -35,7 +35,7 @@ pub struct TimelineItem {
     /// The tool card of `tool_call` and `tool_result` items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
-    pub tool_call: Option<ToolCallData>,
+    pub tool_call: Option<Box<ToolCallData>>,
     /// The lines of a `diff` item (diff lines that follow no tool call).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
@@ -43,11 +43,11 @@ pub struct TimelineItem {
     /// Model and session of an `init` item.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
-    pub init: Option<InitInfo>,
+    pub init: Option<Box<InitInfo>>,
     /// Usage, cost and errors of a `result` item.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
-    pub result: Option<ResultInfo>,
+    pub result: Option<Box<ResultInfo>>,
     /// The item starts a sequence: it is the first item, or a `user` item comes before it.
     /// `user` items themselves have `isFirst` and `isLast` both `true` (no connector).
     pub is_first: bool,

@@ -91,7 +91,7 @@ impl TimelineItem {
                     raw_input,
                     content,
                     locations,
-                } = call;
+                } = &**call;
                 WireCall {
                     tool_call_id: tool_call_id.as_deref(),
                     kind: *kind,
@@ -123,8 +123,8 @@ impl TimelineItem {
                     })
                     .collect()
             }),
-            init: init.as_ref(),
-            result: result.as_ref(),
+            init: init.as_deref(),
+            result: result.as_deref(),
             is_first: *is_first,
             is_last: *is_last,
             entries,
