@@ -258,6 +258,9 @@ export function keptUpdates() {
     entries.length = from;
     for (const e of changed) entries.push(e);
     if (timeline) {
+      for (const { at, by } of timeline.moved ?? []) {
+        for (const item of items.values()) item.entries = item.entries.map((e) => (e >= at ? e + by : e));
+      }
       for (const id of timeline.removed) items.delete(id);
       for (const item of timeline.changed) items.set(item.id, item);
       for (const item of timeline.added) items.set(item.id, item);
