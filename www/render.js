@@ -279,13 +279,13 @@ export function moveEntries(item, { at, by }) {
   return true;
 }
 
-/** The first index in the ascending `list` that is ≥ `value`. */
-function lowerBound(list, value) {
+/** The first index in `list`, ascending by `keyOf`, whose key is ≥ `value`. */
+function lowerBound(list, value, keyOf = (x) => x) {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (list[mid] < value) lo = mid + 1;
+    if (keyOf(list[mid]) < value) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -393,14 +393,8 @@ export class TranscriptView {
     for (const m of moves) {
       // The items that move are the last ones (the timeline keeps every item before them
       // wholly before `at`): from the first row whose first entry is at or past it.
-      let lo = 0;
-      let hi = this.ids.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (this.items.get(this.ids[mid]).entries[0] < m.at) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let i = lo; i < this.ids.length; i++) {
+      const first = lowerBound(this.ids, m.at, (id) => this.items.get(id).entries[0]);
+      for (let i = first; i < this.ids.length; i++) {
         const id = this.ids[i];
         if (moveEntries(this.items.get(id), m)) this.list.changed(id);
       }

@@ -342,12 +342,7 @@ impl Timeline {
             .zip(items)
             .enumerate()
             .all(|(k, (entry, item))| {
-                !matches!(
-                    entry,
-                    TranscriptEntry::ToolCall(_)
-                        | TranscriptEntry::ToolResult(_)
-                        | TranscriptEntry::Diff(_)
-                ) && item.entries == [self.base + old_end + k]
+                !joins_items(entry) && item.entries == [self.base + old_end + k]
             })
     }
 
@@ -788,14 +783,21 @@ impl Timeline {
 /// a log line (system, stderr, stdout), which does not break the run; none after anything else.
 fn diff_target_after(entry: &TranscriptEntry, pos: usize, carried: Option<usize>) -> Option<usize> {
     match entry {
-        TranscriptEntry::ToolCall(_)
-        | TranscriptEntry::ToolResult(_)
-        | TranscriptEntry::Diff(_) => Some(pos),
+        _ if joins_items(entry) => Some(pos),
         TranscriptEntry::System(_) | TranscriptEntry::Stderr(_) | TranscriptEntry::Stdout(_) => {
             carried
         }
         _ => None,
     }
+}
+
+/// Whether `entry` is of a kind that joins an item or that later entries join: a tool call, a
+/// result or a diff line. Every other entry is an item of its own.
+fn joins_items(entry: &TranscriptEntry) -> bool {
+    matches!(
+        entry,
+        TranscriptEntry::ToolCall(_) | TranscriptEntry::ToolResult(_) | TranscriptEntry::Diff(_)
+    )
 }
 
 /// The items of `items` from `dead` on: those that have not left the front (a free function,

@@ -914,18 +914,18 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// `track_lines` the builder keeps no units and each entry is its own
     /// ([`EntryOrigin::of_index`] of its run index). O(log units).
     pub fn entry_origin(&self, index: usize) -> EntryOrigin {
-        let run_index = index
-            .saturating_add(usize::try_from(self.counts.dropped_entries).unwrap_or(usize::MAX));
-        let unit = self.units_up_to(index);
-        match unit
-            .checked_sub(1)
+        let started = self.options.track_lines.then(|| self.units_up_to(index));
+        match started
+            .and_then(|n| n.checked_sub(1))
             .and_then(|u| Some((u, self.items.get(u)?)))
         {
-            Some((u, item)) if self.options.track_lines => EntryOrigin {
+            Some((u, unit)) => EntryOrigin {
                 unit: self.dropped_units + u as u64,
-                nth: index - item.len_before,
+                nth: index - unit.len_before,
             },
-            _ => EntryOrigin::of_index(run_index),
+            None => EntryOrigin::of_index(index.saturating_add(
+                usize::try_from(self.counts.dropped_entries).unwrap_or(usize::MAX),
+            )),
         }
     }
 
