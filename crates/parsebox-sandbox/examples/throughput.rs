@@ -40,7 +40,7 @@ fn main() {
     let ts: Vec<String> = (0..lines.len())
         .map(|i| format!("2026-01-01T00:{:02}:{:02}.000Z", (i / 60) % 60, i % 60))
         .collect();
-    let configs: [(&str, SandboxOptions); 4] = [
+    let configs: [(&str, SandboxOptions); 3] = [
         ("all layers (default options)", SandboxOptions::default()),
         (
             "no bounded built-ins / guarded RegExp",
@@ -55,14 +55,6 @@ fn main() {
                 bounded_builtins: false,
                 budget_cycles: u32::MAX,
                 line_budget_ms: 1e9,
-                ..SandboxOptions::default()
-            },
-        ),
-        (
-            // Only meaningful alone (third argument 3): the ballast is per thread.
-            "no GC ballast",
-            SandboxOptions {
-                gc_ballast_bytes: 0,
                 ..SandboxOptions::default()
             },
         ),

@@ -18,9 +18,15 @@ fn default_clock() -> f64 {
     EPOCH.get_or_init(Instant::now).elapsed().as_secs_f64() * 1000.0
 }
 
+/// Now on the options' clock, in milliseconds.
+pub(crate) fn now_ms(opts: &SandboxOptions) -> f64 {
+    opts.clock.unwrap_or(default_clock)()
+}
+
 /// A point in time on the options' clock, in milliseconds, after which a call is stopped.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Deadline {
+    started_ms: f64,
     at_ms: f64,
     clock: fn() -> f64,
 }
@@ -29,10 +35,17 @@ impl Deadline {
     /// `budget_ms` from now (a negative budget counts as 0).
     pub(crate) fn after(budget_ms: f64, opts: &SandboxOptions) -> Deadline {
         let clock = opts.clock.unwrap_or(default_clock);
+        let started_ms = clock();
         Deadline {
-            at_ms: clock() + budget_ms.max(0.0),
+            started_ms,
+            at_ms: started_ms + budget_ms.max(0.0),
             clock,
         }
+    }
+
+    /// When the deadline was set.
+    pub(crate) fn started_ms(&self) -> f64 {
+        self.started_ms
     }
 
     /// Whether the deadline has passed.

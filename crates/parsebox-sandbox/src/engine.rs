@@ -71,26 +71,6 @@ impl HostHooks for Hooks {
     }
 }
 
-/// Size of one ballast block: small enough to build on the stack.
-const BALLAST_BLOCK: usize = 64 * 1024;
-
-thread_local! {
-    /// Ballast bytes this thread already holds.
-    static BALLAST: Cell<usize> = const { Cell::new(0) };
-}
-
-/// Grows this thread's GC ballast to `bytes` (see `SandboxOptions::gc_ballast_bytes`): rooted
-/// `Gc<[u8; 64 KiB]>` blocks whose handles are leaked, so they stay live (and are freed with
-/// the thread's GC heap).
-fn ensure_ballast(bytes: usize) {
-    BALLAST.with(|have| {
-        while have.get() < bytes {
-            std::mem::forget(boa_engine::gc::Gc::new([0u8; BALLAST_BLOCK]));
-            have.set(have.get() + BALLAST_BLOCK);
-        }
-    });
-}
-
 /// How a budgeted evaluation ended when it did not return a value.
 #[derive(Debug)]
 pub(crate) enum Stop {
@@ -136,6 +116,8 @@ pub(crate) struct Realm {
     conv: Script,
     reset: Script,
     pub(crate) entry: EntryPoint,
+    /// When the last `parse_line` or `reset` call started, on the options' clock (ms).
+    pub(crate) last_started_ms: f64,
     /// The module's exports also had a `parseStdoutLine` function besides the factory that
     /// [`Realm::entry`] drives.
     pub(crate) also_stateless: bool,
@@ -272,7 +254,6 @@ impl Realm {
     /// Builds a realm, runs the prelude and the module, and creates the parser instance.
     pub(crate) fn new(prepared: &Prepared, opts: &SandboxOptions) -> Result<Realm, InitError> {
         let setup = |e: JsError| InitError::Setup(e.to_string());
-        ensure_ballast(opts.gc_ballast_bytes);
         let clock = Rc::new(LineClock::default());
         let mut ctx = ContextBuilder::new()
             .host_hooks(Rc::new(Hooks))
@@ -408,6 +389,7 @@ impl Realm {
             conv,
             reset,
             entry: EntryPoint::ParseStdoutLine,
+            last_started_ms: 0.0,
             also_stateless: false,
         };
         realm.clock.millis.set(0);
@@ -521,6 +503,7 @@ impl Realm {
         opts: &SandboxOptions,
     ) -> Result<Result<S::Output, (FailureCode, String)>, Stop> {
         let deadline = Deadline::after(opts.line_budget_ms, opts);
+        self.last_started_ms = deadline.started_ms();
         let ts = self.set_time(ts);
         put(
             &self.host,
@@ -613,6 +596,7 @@ impl Realm {
     /// Calls the instance's `reset()` (if it has one) under the line budget.
     pub(crate) fn reset(&mut self, opts: &SandboxOptions) -> Result<(), Stop> {
         let deadline = Deadline::after(opts.line_budget_ms, opts);
+        self.last_started_ms = deadline.started_ms();
         let reset = self.reset.clone();
         self.run(&reset, deadline, opts).map(|_| ())
     }

@@ -29,6 +29,7 @@ mod clock;
 mod convert;
 mod engine;
 mod exports;
+mod history;
 mod json;
 mod load_error;
 pub mod regex_screen;
@@ -45,10 +46,11 @@ use parsebox_transcript::{
     LineFailure, LineOutcome, LineParser, ReturnJson, SettledLine, TranscriptEntry,
 };
 
-use clock::Deadline;
+use clock::{now_ms, Deadline};
 use convert::{JsonSink, Sink, ValueSink};
 use engine::{Realm, Stop};
 pub use exports::{ModuleExports, ModuleFormat};
+use history::{History, Op};
 use load_error::init_error;
 pub use load_error::{LoadError, LoadErrorCode};
 use source::Prepared;
@@ -99,7 +101,9 @@ pub struct SandboxOptions {
     pub max_replay_bytes: usize,
     /// Longest a rebuild may spend replaying earlier lines, in milliseconds, so recovery never
     /// blocks the thread for long: past it the replay is given up and the run starts fresh
-    /// (counted in [`RunDiagnostics::state_lost`]).
+    /// (counted in [`RunDiagnostics::state_lost`]). A run whose recorded lines took longer than
+    /// this when they first ran keeps no history at all (a replay could not finish in time), so
+    /// a long run's memory stays flat.
     pub replay_budget_ms: f64,
     /// Optional probe of the bytes currently allocated (a counting global allocator, or wasm
     /// memory size). Checked at each budget yield.
@@ -114,13 +118,6 @@ pub struct SandboxOptions {
     /// Install the bounded built-ins and the guarded `RegExp` (on by default; switch off only
     /// to measure their cost).
     pub bounded_builtins: bool,
-    /// GC ballast per thread, in bytes (0: none). boa collects when the bytes allocated since
-    /// the last collection exceed 30 % of what survived it (at least 1 MB), counting only the
-    /// inline size of each GC object, so a realm's small live heap meant a full collection every
-    /// few dozen lines; in wasm each took 4–8 ms. A rooted, pointer-free ballast raises that
-    /// threshold (collections become rarer; each one costs the same, the ballast has nothing to
-    /// trace). Allocated once per thread, by the first realm; the largest request wins.
-    pub gc_ballast_bytes: usize,
 }
 
 impl Default for SandboxOptions {
@@ -148,7 +145,6 @@ impl Default for SandboxOptions {
             clock: None,
             max_heap_growth_bytes: 256 << 20,
             bounded_builtins: true,
-            gc_ballast_bytes: 4 << 20,
         }
     }
 }
@@ -326,9 +322,7 @@ impl ParserModule {
             module: self.clone(),
             stateless,
             realm: Some(realm),
-            history: Vec::new(),
-            history_bytes: 0,
-            history_complete: true,
+            history: History::default(),
             diagnostics: RunDiagnostics::default(),
         })
     }
@@ -358,20 +352,13 @@ pub struct RunDiagnostics {
     pub last_error: Option<LineFailure>,
 }
 
-enum Op {
-    Line(String, String),
-    Reset,
-}
-
 /// One run's parser: a realm with one parser instance. Not `Send` (boa contexts are not).
 pub struct ParserRun {
     module: ParserModule,
     /// Lines go to the module's own `parseStdoutLine` (see [`ParserModule::new_stateless_run`]).
     stateless: bool,
     realm: Option<Realm>,
-    history: Vec<Op>,
-    history_bytes: usize,
-    history_complete: bool,
+    history: History,
     diagnostics: RunDiagnostics,
 }
 
@@ -462,17 +449,20 @@ impl ParserRun {
         }
         self.ensure_realm()?;
         let realm = self.realm.as_mut().ok_or_else(unavailable)?;
-        match realm.reset(&self.module.options) {
+        let opts = &self.module.options;
+        let out = realm.reset(opts);
+        let ran_ms = now_ms(opts) - realm.last_started_ms;
+        match out {
             Ok(()) => {
-                self.remember(Op::Reset);
+                self.history.record(Op::Reset, ran_ms, opts);
                 Ok(())
             }
             Err(stop) => {
-                let failure = stop_failure(&stop, self.module.options.line_budget_ms);
+                let failure = stop_failure(&stop, opts.line_budget_ms);
                 if stop.dirties() {
                     self.realm = None;
                 } else {
-                    self.remember(Op::Reset);
+                    self.history.record(Op::Reset, ran_ms, opts);
                 }
                 Err(failure)
             }
@@ -482,23 +472,6 @@ impl ParserRun {
     /// Counters and the last error of this run.
     pub fn diagnostics(&self) -> &RunDiagnostics {
         &self.diagnostics
-    }
-
-    fn remember(&mut self, op: Op) {
-        if !self.history_complete {
-            return;
-        }
-        let bytes = match &op {
-            Op::Line(l, t) => l.len() + t.len() + 48,
-            Op::Reset => 16,
-        };
-        if self.history_bytes + bytes > self.module.options.max_replay_bytes {
-            self.history_complete = false;
-            self.history.clear();
-            return;
-        }
-        self.history_bytes += bytes;
-        self.history.push(op);
     }
 
     /// The current realm, rebuilding it (fresh realm + replay of this run's earlier lines) when
@@ -523,7 +496,7 @@ impl ParserRun {
             })
         };
         let mut realm = fresh()?;
-        if !self.history_complete {
+        if !self.history.is_complete() {
             self.diagnostics.state_lost += 1;
             self.realm = Some(realm);
             return Ok(());
@@ -537,8 +510,7 @@ impl ParserRun {
             if deadline.passed() {
                 // Bounded recovery: a fresh run now rather than a frozen thread.
                 self.diagnostics.state_lost += 1;
-                self.history.clear();
-                self.history_bytes = 0;
+                self.history.restart();
                 realm = fresh()?;
                 break;
             }
@@ -560,8 +532,7 @@ impl ParserRun {
                 realm = fresh()?;
                 if attempts > 2 {
                     self.diagnostics.state_lost += 1;
-                    self.history.clear();
-                    self.history_bytes = 0;
+                    self.history.restart();
                     break;
                 }
                 k = 0;
@@ -635,9 +606,12 @@ impl ParserRun {
         self.ensure_realm()?;
         let realm = self.realm.as_mut().ok_or_else(unavailable)?;
         let opts = &self.module.options;
-        match realm.parse_line::<S>(line, ts, self.stateless, opts) {
+        let out = realm.parse_line::<S>(line, ts, self.stateless, opts);
+        let ran_ms = now_ms(opts) - realm.last_started_ms;
+        let op = || Op::Line(line.to_owned(), ts.to_owned());
+        match out {
             Ok(v) => {
-                self.remember(Op::Line(line.to_owned(), ts.to_owned()));
+                self.history.record(op(), ran_ms, opts);
                 v.map_err(|(code, msg)| LineFailure::new(code, msg))
             }
             Err(stop) => {
@@ -645,7 +619,7 @@ impl ParserRun {
                 if stop.dirties() {
                     self.realm = None;
                 } else {
-                    self.remember(Op::Line(line.to_owned(), ts.to_owned()));
+                    self.history.record(op(), ran_ms, opts);
                 }
                 Err(failure)
             }

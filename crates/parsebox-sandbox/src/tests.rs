@@ -348,7 +348,8 @@ fn a_stateless_run_calls_the_modules_own_function() {
 
 /// Recovery is bounded: after a line that leaves the realm dirty, the next line replays the
 /// run's history only within `replay_budget_ms`; past it the run starts fresh (state lost,
-/// counted) instead of blocking the thread for as long as the history takes.
+/// counted) instead of blocking the thread for as long as the history takes. A history whose
+/// lines took longer than that budget when they ran is not even kept (nor replayed in vain).
 #[test]
 fn a_replay_past_its_budget_starts_the_run_fresh() {
     let src = "export function createStdoutParser() { let n = 0; return { parseLine(line, ts) {\n\
@@ -374,6 +375,12 @@ fn a_replay_past_its_budget_starts_the_run_fresh() {
         let expect = if fresh { "1" } else { "61" };
         assert_eq!(next[0]["text"], expect, "replay budget {budget_ms} ms");
         assert_eq!(run.diagnostics().state_lost, u64::from(fresh));
+        let replayed = if fresh { 0 } else { 60 };
+        assert_eq!(
+            run.diagnostics().replayed_lines,
+            replayed,
+            "replay budget {budget_ms} ms"
+        );
     }
 }
 

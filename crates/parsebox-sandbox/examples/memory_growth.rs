@@ -1,0 +1,48 @@
+//! The heap one parser run holds as its lines go by, for BENCHMARKS.md ("memory flat across a
+//! run"): every byte the process has allocated (a counting allocator), read after boa's
+//! collector has run, at fixed line counts.
+//!
+//! ```text
+//! node -e 'import("./tests/bench/gen-log.mjs").then(m => process.stdout.write(m.hermesLog(100000)))' > /tmp/run.log
+//! cargo run --release -p parsebox-sandbox --example memory_growth -- tests/bench/hermes-parser.js /tmp/run.log
+//! ```
+
+#![allow(clippy::unwrap_used, missing_docs, clippy::print_stdout)]
+
+use std::alloc::System;
+
+use cap::Cap;
+use parsebox_sandbox::{ParserModule, SandboxOptions};
+
+#[global_allocator]
+static ALLOC: Cap<System> = Cap::new(System, usize::MAX);
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let parser = args
+        .next()
+        .unwrap_or_else(|| "tests/bench/hermes-parser.js".to_owned());
+    let log = args.next().unwrap_or_else(|| "/tmp/run.log".to_owned());
+    let src = std::fs::read_to_string(&parser).unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text
+        .split('\n')
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let module = ParserModule::load(&src, SandboxOptions::default()).unwrap();
+    let mut run = module.new_run().unwrap();
+    let marks = [1usize, 1_000, 5_000, 10_000, 20_000, 50_000, 100_000];
+    println!("{} lines from {log}", lines.len());
+    for (i, line) in lines.iter().enumerate() {
+        let _ = run.parse_line(line, "2026-01-01T00:00:00.000Z");
+        if marks.contains(&(i + 1)) {
+            boa_engine::gc::force_collect();
+            println!(
+                "after {:>7} lines: {:>6} KB allocated",
+                i + 1,
+                ALLOC.allocated() / 1024
+            );
+        }
+    }
+}
