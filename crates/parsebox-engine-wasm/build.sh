@@ -21,8 +21,11 @@ out=${1:-pkg}
 # A target dir of its own: different RUSTFLAGS than the wasm-bindgen build, which would
 # otherwise rebuild every crate each time the two builds alternate.
 target="${CARGO_TARGET_DIR:-$HOME/.cache/parsebox/target}/engine"
-# 16 MiB: the 8 MiB stack, ~1 MiB of static data, and room for the first realm.
-INITIAL_MEMORY=16777216
+# 9 MiB: the 8 MiB stack and the static data (~0.9 MiB), nothing more. Rust's allocator on
+# wasm32 takes its heap from memory.grow, above the initial memory, so room given here for the
+# heap would never be used. wasm-ld fails the build if the static data outgrows it: then raise
+# it by a page or more (and ENGINE_INITIAL_PAGES with it).
+INITIAL_MEMORY=9437184
 export RUSTFLAGS="-C link-arg=-zstack-size=8388608 -C link-arg=--import-memory \
 -C link-arg=--initial-memory=$INITIAL_MEMORY -C link-arg=--max-memory=4294967296 \
 --cfg getrandom_backend=\"custom\""

@@ -10,8 +10,8 @@
 import { ParseboxDisposedError, ParseboxError, ParseboxInitError, ParseboxOptionsError } from "./errors.js";
 
 const PAGE_BYTES = 65536;
-/** The module's initial memory in pages: build.sh's INITIAL_MEMORY (16 MiB) / 64 KiB. */
-const ENGINE_INITIAL_PAGES = 256;
+/** The module's initial memory in pages: build.sh's INITIAL_MEMORY (9 MiB) / 64 KiB. */
+const ENGINE_INITIAL_PAGES = 144;
 /** wasm32's largest memory: 4 GiB. */
 const MAX_PAGES = 65536;
 /** crypto.getRandomValues fills at most 64 KiB per call. */
@@ -69,7 +69,7 @@ function fillRandom(memory, ptr, len) {
 /**
  * @typedef {object} EngineInstanceOptions
  * @property {number} maxMemoryBytes The instance's hard memory maximum, in bytes (rounded down
- *   to whole 64 KiB pages; at least 16 MiB, at most 4 GiB). Past it the instance traps.
+ *   to whole 64 KiB pages; at least 9 MiB, at most 4 GiB). Past it the instance traps.
  * @property {(seq: number) => void} [onBegan] Called before each live (not replayed) line
  *   starts, with its seq. An exception it throws propagates out of `run()` and ends the
  *   instance.
