@@ -110,12 +110,16 @@ mod tests {
         Op::Line(text.to_owned(), "t".to_owned())
     }
 
+    fn replay_budget(ms: f64) -> SandboxOptions {
+        SandboxOptions {
+            replay_budget_ms: ms,
+            ..SandboxOptions::default()
+        }
+    }
+
     #[test]
     fn a_history_that_could_not_be_replayed_in_budget_is_dropped() {
-        let opts = SandboxOptions {
-            replay_budget_ms: 100.0,
-            ..SandboxOptions::default()
-        };
+        let opts = replay_budget(100.0);
         let mut h = History::default();
         h.record(line("a"), 60.0, &opts);
         h.record(Op::Reset, 30.0, &opts);
@@ -143,10 +147,7 @@ mod tests {
 
     #[test]
     fn a_restart_counts_from_zero_again() {
-        let opts = SandboxOptions {
-            replay_budget_ms: 100.0,
-            ..SandboxOptions::default()
-        };
+        let opts = replay_budget(100.0);
         let mut h = History::default();
         h.record(line("a"), 90.0, &opts);
         h.restart();
