@@ -234,3 +234,32 @@ test("a line over budget falls back alone and the parser carries on", () => {
   assert.equal(registry.status("spin").state, "ready");
   registry.dispose();
 });
+
+test("a parser state the engine could not restore is counted, not lost silently", async () => {
+  // Each line does ~tens of ms of honest work, so the run's history soon takes longer to replay
+  // than the engine's replay budget (250 ms) and is not kept. A spin (stopped by boa's loop
+  // limit) leaves the realm unusable: the parser starts over, and diagnostics say so.
+  const source = `
+export function createStdoutParser() {
+  let n = 0;
+  return { parseLine(line, ts) {
+    if (line === "spin") for (;;) {}
+    n++; let x = 0; for (let i = 0; i < 400000; i++) x += i;
+    return [{ kind: "assistant", ts, text: String(n) }];
+  } };
+}`;
+  const registry = new ParserRegistry({ loadSource: null, host: "inline", lineBudgetMs: 5000 });
+  registry.registerSource("slow", source);
+  await registry.idle();
+  const run = registry.adapter("slow").createStdoutParser();
+  let lines = 0;
+  const started = performance.now();
+  // Enough lines to outlast the replay budget whatever this machine's speed.
+  while (performance.now() - started < 600) {
+    assert.deepEqual(run.parseLine("line", "t").map((e) => e.text), [String(++lines)]);
+  }
+  run.parseLine("spin", "t");
+  assert.deepEqual(run.parseLine("after", "t").map((e) => e.text), ["1"]);
+  assert.equal(registry.diagnostics("slow").host.stateLost, 1);
+  registry.dispose();
+});

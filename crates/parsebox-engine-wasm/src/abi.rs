@@ -146,7 +146,8 @@ pub unsafe extern "C" fn parsebox_start(
 }
 
 /// Performs a JSON `Vec<EngineOp>` batch; takes ownership of the buffer. Returns the length of
-/// the answer (JSON `[[seq, outcome], …]`).
+/// the answer (JSON `[[seq, outcome], …]`, a line's third element `{"stateLost":true}` when its
+/// run lost its parser's state before it: `parsebox_host::EngineAnswer`).
 ///
 /// # Safety
 /// The buffer came from `parsebox_alloc` with this length and was filled by the page.

@@ -69,8 +69,10 @@ fn faults(seqs: Vec<Seq>, message: &str) -> Vec<(Seq, Outcome)> {
 type Outcome = Result<ReturnJson, LineFailure>;
 
 /// The answers as JSON `[[seq, {"Ok":value}|{"Err":failure}], …]`: each value's text goes in
-/// as the converter wrote it, never parsed again.
-fn encode_answers(answers: &[(Seq, Outcome)]) -> String {
+/// as the converter wrote it, never parsed again. A line in `lost` (its run's parser lost its
+/// state before answering it) carries a third element, `{"stateLost":true}`
+/// ([`parsebox_host::EngineAnswer`]).
+fn encode_answers(answers: &[(Seq, Outcome)], lost: &[Seq]) -> String {
     let values: usize = answers
         .iter()
         .map(|(_, o)| o.as_ref().map_or(64, |v| v.as_str().len()))
@@ -96,7 +98,11 @@ fn encode_answers(answers: &[(Seq, Outcome)]) -> String {
                 ));
             }
         }
-        out.push_str("}]");
+        out.push('}');
+        if lost.contains(seq) {
+            out.push_str(r#",{"stateLost":true}"#);
+        }
+        out.push(']');
     }
     out.push(']');
     out
@@ -151,8 +157,13 @@ impl Session {
     /// before a successful start, or when `ops` does not decode, every line op is answered
     /// with `engine_fault`.
     pub fn run(&mut self, ops: &[u8], began: impl FnMut(Seq)) -> String {
+        let mut lost = Vec::new();
         let answers = match (decode(ops), &mut self.engine) {
-            (Ok(ops), Some(engine)) => engine.run_ops(ops, began),
+            (Ok(ops), Some(engine)) => {
+                let answers = engine.run_ops(ops, began);
+                lost = engine.take_state_lost();
+                answers
+            }
             (Ok(ops), None) => {
                 let seqs = ops
                     .iter()
@@ -168,7 +179,7 @@ impl Session {
             }
             (Err(e), _) => faults(lenient_line_seqs(ops), &e),
         };
-        encode_answers(&answers)
+        encode_answers(&answers, &lost)
     }
 }
 

@@ -87,6 +87,9 @@ impl ParserInstance for Instance {
     fn reset(&mut self) -> Result<(), LineFailure> {
         self.0.reset()
     }
+    fn state_lost(&self) -> u64 {
+        self.0.diagnostics().state_lost
+    }
 }
 
 impl Engine {
@@ -114,5 +117,11 @@ impl Engine {
         began: impl FnMut(Seq),
     ) -> Vec<(Seq, Result<ReturnJson, LineFailure>)> {
         self.runs.run_ops(ops, began)
+    }
+
+    /// The lines, since the last call, before whose answer their run lost its parser's state
+    /// (see [`EngineRuns::take_state_lost`](parsebox_host::EngineRuns::take_state_lost)).
+    pub fn take_state_lost(&mut self) -> Vec<Seq> {
+        self.runs.take_state_lost()
     }
 }

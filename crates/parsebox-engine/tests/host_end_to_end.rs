@@ -15,7 +15,8 @@ use std::path::PathBuf;
 
 use parsebox_engine::Engine;
 use parsebox_host::{
-    Command, EngineId, EngineOp, Host, HostOptions, HostPlacement, LineStep, RunId, Seq,
+    Command, EngineAnswer, EngineId, EngineOp, Host, HostOptions, HostPlacement, LineStep, RunId,
+    Seq,
 };
 use parsebox_sandbox::SandboxOptions;
 use parsebox_transcript::{LineOutcome, TranscriptEntry};
@@ -26,6 +27,8 @@ struct Executor {
     engines: HashMap<EngineId, Engine>,
     late: HashMap<(RunId, Seq), Vec<TranscriptEntry>>,
     now: f64,
+    /// The engines' `replay_budget_ms` (the sandbox's default when `None`).
+    replay_budget_ms: Option<f64>,
 }
 
 impl Executor {
@@ -43,24 +46,34 @@ impl Executor {
             engines: HashMap::new(),
             late: HashMap::new(),
             now: 0.0,
+            replay_budget_ms: None,
         }
     }
 
     fn run_ops(&mut self, engine: EngineId, ops: Vec<EngineOp>) -> Vec<(Seq, LineOutcome)> {
         let mut began = Vec::new();
-        let answers = self
+        let (answers, lost) = self
             .engines
             .get_mut(&engine)
-            .map(|e| e.run_ops(ops, |seq| began.push(seq)))
+            .map(|e| {
+                let answers = e.run_ops(ops, |seq| began.push(seq));
+                (answers, e.take_state_lost())
+            })
             .unwrap_or_default();
         for seq in began {
             self.host.handle_began(self.now, engine, seq);
         }
-        // What the page's core does with an engine instance's answer: decode the JSON text.
-        answers
+        // What the page's core does with an engine instance's answers: decode the JSON text,
+        // and take what they report besides (the engine module sends both as one JSON batch).
+        let answers = answers
             .into_iter()
-            .map(|(seq, o)| (seq, o.map(|j| serde_json::from_str(j.as_str()).unwrap())))
-            .collect()
+            .map(|(seq, o)| EngineAnswer {
+                seq,
+                outcome: o.map(|j| serde_json::from_str(j.as_str()).unwrap()),
+                state_lost: lost.contains(&seq),
+            })
+            .collect();
+        self.host.take_engine_answers(engine, answers)
     }
 
     /// Performs every queued command.
@@ -69,11 +82,15 @@ impl Executor {
             match command {
                 Command::StartEngine { engine, source, .. } => {
                     let o = self.host.options().clone();
+                    let defaults = SandboxOptions::default();
                     let options = SandboxOptions {
                         line_budget_ms: o.line_budget_ms,
                         init_budget_ms: o.init_budget_ms,
                         entry_limits: o.entry_limits.clone(),
-                        ..SandboxOptions::default()
+                        replay_budget_ms: self
+                            .replay_budget_ms
+                            .unwrap_or(defaults.replay_budget_ms),
+                        ..defaults
                     };
                     let started =
                         Engine::start(&source.unwrap_or_default(), options).map(|(e, entry)| {
@@ -248,4 +265,41 @@ fn a_parser_that_does_not_load_fails_the_type_with_its_load_error() {
         (entries, later),
         (vec![TranscriptEntry::stdout("t", "x")], None)
     );
+}
+
+/// A line that leaves the engine's realm unusable makes the engine rebuild it and replay the
+/// run's earlier lines; when those would not fit the replay budget, the parser starts over
+/// without them. The transcript shows it (the counter restarts), and so do the host's
+/// diagnostics: `stateLost`, never a silent loss.
+#[test]
+fn a_state_the_engine_could_not_restore_is_counted_by_the_host() {
+    on_big_stack(|| {
+        let source = "export function createStdoutParser() { let k = 0; return {\n\
+              parseLine(line, ts) { if (line === 'spin') for (;;) {}\n\
+              k++; let x = 0; for (let i = 0; i < 20000; i++) x += i;\n\
+              return [{ kind: 'stdout', ts, text: String(k) }]; } }; }";
+        for (replay_budget_ms, after, lost) in [(None, "11", 0), (Some(1.0), "1", 1)] {
+            let mut ex = Executor::new(HostPlacement::Inline);
+            ex.replay_budget_ms = replay_budget_ms;
+            ex.host.register_source(0.0, "p", source, None).unwrap();
+            ex.pump();
+            let run = ex.host.create_run("p").unwrap();
+            for _ in 0..10 {
+                ex.line(run, "line", "t");
+            }
+            // boa's loop-iteration limit stops the spin: the realm is rebuilt before the next line.
+            ex.line(run, "spin", "t");
+            let (entries, _) = ex.line(run, "after", "t");
+            let text = match &entries[..] {
+                [TranscriptEntry::Stdout(t)] => t.text.clone(),
+                other => panic!("{other:?}"),
+            };
+            assert_eq!(text, after, "replay budget {replay_budget_ms:?}");
+            let d = ex.host.diagnostics(Some("p"));
+            assert_eq!(
+                d.host.state_lost, lost,
+                "replay budget {replay_budget_ms:?}"
+            );
+        }
+    });
 }

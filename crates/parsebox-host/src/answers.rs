@@ -88,6 +88,29 @@ impl Host {
         out
     }
 
+    /// `engine` reports that the parser of line `seq`'s run lost its state before answering
+    /// it ([`EngineRuns::take_state_lost`](crate::EngineRuns::take_state_lost)): a line before
+    /// it left the engine's realm unusable, and the engine could not replay the run's earlier
+    /// lines into a fresh one within its budget. Counted as the type's `stateLost`, and the
+    /// run's later answers are no longer remembered (they came from a parser that forgot the
+    /// earlier lines). Call it before [`handle_answers`](Self::handle_answers) for the same
+    /// batch, while the line is still owed; a report for any other line is ignored.
+    pub fn handle_state_lost(&mut self, engine: EngineId, seq: Seq) {
+        let Some(e) = self.engines.get(&engine) else {
+            return;
+        };
+        let Some(line) = e.in_flight.iter().take(e.sent).find(|l| l.seq == seq) else {
+            return;
+        };
+        let Some(r) = self.runs.get_mut(&line.run) else {
+            return;
+        };
+        r.memo_ok = false;
+        if let Some(a) = self.adapters.get_mut(&r.adapter_type) {
+            a.diag.host.state_lost += 1;
+        }
+    }
+
     /// [`handle_answers`](Self::handle_answers) for one synchronous call into an inline engine
     /// that took `elapsed_ms` by the executor's clock. The clock decides, not the engine's own
     /// counters: a call with live lines, no replay and no run start (a fresh realm is the

@@ -24,6 +24,12 @@ pub trait ParserInstance {
     /// # Errors
     /// The failure, when `reset()` threw or ran over budget.
     fn reset(&mut self) -> Result<(), LineFailure>;
+    /// How many times this instance lost its parser's state so far: it had to start over in a
+    /// fresh realm without the earlier lines (their replay would not fit its budget). An
+    /// instance that never rebuilds itself keeps the default, 0.
+    fn state_lost(&self) -> u64 {
+        0
+    }
 }
 
 /// Makes parser instances: one per run.
@@ -46,12 +52,16 @@ pub type OutcomeOf<F> =
 pub struct EngineRuns<F: InstanceFactory> {
     factory: F,
     runs: HashMap<RunId, Slot<F::Instance>>,
+    /// Lines before whose answer their run's parser lost its state, not taken yet.
+    lost: Vec<Seq>,
 }
 
-/// A run and whether its parser owes a reset before the next line.
+/// A run, whether its parser owes a reset before the next line, and how many of its state
+/// losses were reported.
 struct Slot<I> {
     instance: Result<I, LineFailure>,
     reset_owed: bool,
+    lost_reported: u64,
 }
 
 impl<F: InstanceFactory> EngineRuns<F> {
@@ -60,6 +70,7 @@ impl<F: InstanceFactory> EngineRuns<F> {
         Self {
             factory,
             runs: HashMap::new(),
+            lost: Vec::new(),
         }
     }
 
@@ -87,6 +98,7 @@ impl<F: InstanceFactory> EngineRuns<F> {
                         Slot {
                             instance,
                             reset_owed: false,
+                            lost_reported: 0,
                         },
                     );
                 }
@@ -100,12 +112,13 @@ impl<F: InstanceFactory> EngineRuns<F> {
                     if !replay {
                         began(seq);
                     }
-                    answers.push((seq, self.line(run, &line, &ts)));
+                    answers.push((seq, self.line(run, seq, &line, &ts)));
                 }
                 EngineOp::Reset { run } => {
                     if let Some(Slot {
                         instance: Ok(i),
                         reset_owed,
+                        ..
                     }) = self.runs.get_mut(&run)
                     {
                         *reset_owed = false;
@@ -121,7 +134,7 @@ impl<F: InstanceFactory> EngineRuns<F> {
         answers
     }
 
-    fn line(&mut self, run: RunId, line: &str, ts: &str) -> OutcomeOf<F> {
+    fn line(&mut self, run: RunId, seq: Seq, line: &str, ts: &str) -> OutcomeOf<F> {
         let Some(slot) = self.runs.get_mut(&run) else {
             return Err(LineFailure::new(
                 FailureCode::RealmUnavailable,
@@ -134,6 +147,19 @@ impl<F: InstanceFactory> EngineRuns<F> {
         }
         let outcome = instance.parse(line, ts);
         slot.reset_owed = outcome_resets_parser(&outcome);
+        // A loss in this line's rebuild, or in a reset before it: reported with this line.
+        let lost = instance.state_lost();
+        if lost > slot.lost_reported {
+            slot.lost_reported = lost;
+            self.lost.push(seq);
+        }
         outcome
+    }
+
+    /// The lines, since the last call, before whose answer their run's parser lost its state
+    /// ([`ParserInstance::state_lost`]): what the engine reports beside its answers, so the
+    /// host counts the loss ([`Host::handle_state_lost`](crate::Host::handle_state_lost)).
+    pub fn take_state_lost(&mut self) -> Vec<Seq> {
+        std::mem::take(&mut self.lost)
     }
 }

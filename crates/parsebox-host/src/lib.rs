@@ -95,6 +95,7 @@ mod answers;
 mod command;
 mod diagnostics;
 mod engine;
+mod engine_answer;
 mod engine_runs;
 mod host;
 mod journal;
@@ -112,6 +113,7 @@ use serde::{Deserialize, Serialize};
 pub use adapter::{check_contract_version, AdapterState, AdapterStatus};
 pub use command::{Answered, Command, EngineOp, LineStep, LoadError, LoadResult, Placement};
 pub use diagnostics::{count_line, AnsweredBy, Diagnostics, HostCounters};
+pub use engine_answer::EngineAnswer;
 pub use engine_runs::{EngineRuns, InstanceFactory, OutcomeOf, ParserInstance};
 pub use host::{Host, REBUILD_AHEAD_LINES};
 pub use options::{

@@ -333,7 +333,9 @@ replayedLines: number,
 /**
  * Runs whose history was dropped (journal over its cap, a replay given up, or the type's
  * replay allowance spent by repeated recoveries): a later replay cannot bring their parser
- * state back exactly.
+ * state back exactly. Also counted when an engine could not restore a run's parser state
+ * after a line left its realm unusable (replaying the run's earlier lines would not fit
+ * its replay budget): the parser started over without them.
  */
 stateLost: number, 
 /**

@@ -6,8 +6,8 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use parsebox_host::{
-    wire, Answered, Command, EngineId, EngineOp, EngineRuns, Host, LineStep, LoadError, Placement,
-    RunId, Seq,
+    wire, Answered, Command, EngineAnswer, EngineId, EngineOp, EngineRuns, Host, LineStep,
+    LoadError, Placement, RunId, Seq,
 };
 use parsebox_transcript::{generic_entry, LineOutcome, TranscriptEntry};
 
@@ -117,8 +117,9 @@ impl Shared {
                     .executor
                     .run_inline(engine.0 as f64, &wire::ops_frame(&ops))
                     .map_err(|e| describe(&e))?;
-                serde_json::from_slice(&answers)
-                    .map_err(|e| format!("the engine answered malformed JSON: {e}"))
+                let answers: Vec<EngineAnswer> = serde_json::from_slice(&answers)
+                    .map_err(|e| format!("the engine answered malformed JSON: {e}"))?;
+                Ok(self.host.take_engine_answers(engine, answers))
             }
             Some(Placement::Worker) | None => Err("not an engine of this thread".to_owned()),
         }

@@ -4,8 +4,8 @@
 
 use std::rc::Rc;
 
-use parsebox_host::{EngineId, Host, HostError, LoadError, LoadResult, RunId, Seq};
-use parsebox_transcript::{LineOutcome, TranscriptEntry};
+use parsebox_host::{EngineAnswer, EngineId, Host, HostError, LoadError, LoadResult, RunId, Seq};
+use parsebox_transcript::TranscriptEntry;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -381,14 +381,15 @@ impl HostCore {
         Ok(())
     }
 
-    /// A Worker engine's answers, JSON `[[seq, outcome], …]`. A malformed batch is the
-    /// engine's fault: it is treated as the engine dying.
+    /// A Worker engine's answers, JSON `[[seq, outcome], …]` ([`EngineAnswer`]). A malformed
+    /// batch is the engine's fault: it is treated as the engine dying.
     #[wasm_bindgen(js_name = handleAnswers)]
     pub fn handle_answers(&self, engine: f64, answers_json: &str) -> Result<(), JsValue> {
         let mut s = self.enter()?;
         let engine = EngineId(engine as u64);
-        match serde_json::from_str::<Vec<(Seq, LineOutcome)>>(answers_json) {
+        match serde_json::from_str::<Vec<EngineAnswer>>(answers_json) {
             Ok(answers) => {
+                let answers = s.host.take_engine_answers(engine, answers);
                 let _ = s.host.handle_answers(now_ms(), engine, answers);
             }
             Err(e) => {
