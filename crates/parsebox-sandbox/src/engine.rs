@@ -352,10 +352,19 @@ impl Realm {
                     "false"
                 },
             );
-        ctx.eval(Source::from_bytes(prelude.as_bytes()))
-            .map_err(setup)?;
+        // Piece by piece, so the realm never holds the whole prelude's syntax tree at once
+        // (prelude.js says how the pieces share their helpers).
+        for piece in prelude.split("\n//@piece\n") {
+            ctx.eval(Source::from_bytes(piece.as_bytes()))
+                .map_err(setup)?;
+        }
         let global = ctx.global_object();
-        for k in ["__parsebox_screen", "__parsebox_json", "__parsebox_exec"] {
+        for k in [
+            "__parsebox_screen",
+            "__parsebox_json",
+            "__parsebox_exec",
+            "__parsebox_h",
+        ] {
             global
                 .delete_property_or_throw(JsString::from(k), &mut ctx)
                 .map_err(setup)?;

@@ -3,6 +3,11 @@
 // replaces the built-ins that loop or call back natively with versions whose loops are
 // bytecode (under the per-call budget) or whose sizes are capped. Placeholders `@NAME@` are
 // filled in by the host.
+// The prelude is evaluated as four scripts, split at `//@piece` lines, each parsed and
+// compiled before the next: a realm's load then never holds the whole prelude's syntax tree
+// at once (in an engine instance, whose memory never shrinks, that peak is what it keeps).
+// Later pieces take the first's helpers from `__parsebox_h`, which the host deletes before
+// any parser code runs.
 (function (G, screen, jsonParse, guardedExec) {
   "use strict";
   var MAX_ELEMENTS = @MAX_ELEMENTS@;
@@ -125,6 +130,31 @@
 
   // Without the bounded built-ins, revivers run through the native JSON.parse.
   var reviveWith = function (holder, name, reviver) { return nativeJsonParse(J.stringify(holder[name]), reviver); };
+  // The helpers the next pieces share, on a global the host deletes before the parser runs.
+  defineProperty(G, "__parsebox_h", { __proto__: null, value: {
+    __proto__: null, A: A, AP: AP, G: G, J: J, M: M, MAX_DEPTH: MAX_DEPTH,
+    MAX_ELEMENTS: MAX_ELEMENTS, MAX_NODES: MAX_NODES, MAX_STRING: MAX_STRING, O: O, P: P, R: R,
+    RP: RP, S: S, SP: SP, Sym: Sym, SymIterator: SymIterator, SymReplace: SymReplace, TMP: TMP,
+    callThis: callThis, callable: callable, cap: cap, construct: construct,
+    defineProperty: defineProperty, freeze: freeze, guardedExec: guardedExec, isArray: isArray,
+    jsonParse: jsonParse, keys: keys, method: method, nativeFill: nativeFill,
+    nativeFlags: nativeFlags, nativeIncludes: nativeIncludes, nativeIndexOf: nativeIndexOf,
+    nativeJoin: nativeJoin, nativeLastIndexOf: nativeLastIndexOf, nativeMatch: nativeMatch,
+    nativeMatchAll: nativeMatchAll, nativePadEnd: nativePadEnd, nativePadStart: nativePadStart,
+    nativeRegExpReplace: nativeRegExpReplace, nativeRepeat: nativeRepeat,
+    nativeReplace: nativeReplace, nativeReplaceAll: nativeReplaceAll, nativeSearch: nativeSearch,
+    nativeSlice: nativeSlice, nativeSort: nativeSort, nativeSource: nativeSource,
+    nativeStrIndexOf: nativeStrIndexOf, reviveWith: reviveWith, screen: screen,
+    toIntegerOrInfinity: toIntegerOrInfinity, toLength: toLength, toObject: toObject
+  }, configurable: true });
+})(globalThis, __parsebox_screen, __parsebox_json, __parsebox_exec);
+//@piece
+(function (H) {
+  "use strict";
+  var A = H.A, AP = H.AP, MAX_ELEMENTS = H.MAX_ELEMENTS, O = H.O, S = H.S;
+  var SymIterator = H.SymIterator, callThis = H.callThis, callable = H.callable, cap = H.cap;
+  var isArray = H.isArray, method = H.method, nativeSort = H.nativeSort, toLength = H.toLength;
+  var toObject = H.toObject;
   // Benchmarks can switch the bounded built-ins off (SandboxOptions::bounded_builtins).
   if (@BOUNDED@) {
   // ---- array built-ins with callbacks: bytecode loops --------------------------------------
@@ -270,6 +300,26 @@
     return out;
   }, 1);
 
+  }
+})(__parsebox_h);
+//@piece
+(function (H) {
+  "use strict";
+  var AP = H.AP, G = H.G, M = H.M, MAX_ELEMENTS = H.MAX_ELEMENTS, MAX_STRING = H.MAX_STRING;
+  var O = H.O, R = H.R, RP = H.RP, S = H.S, SP = H.SP, Sym = H.Sym, SymReplace = H.SymReplace;
+  var callThis = H.callThis, cap = H.cap, construct = H.construct;
+  var defineProperty = H.defineProperty, guardedExec = H.guardedExec, isArray = H.isArray;
+  var keys = H.keys, method = H.method, nativeFill = H.nativeFill, nativeFlags = H.nativeFlags;
+  var nativeIncludes = H.nativeIncludes, nativeIndexOf = H.nativeIndexOf, nativeJoin = H.nativeJoin;
+  var nativeLastIndexOf = H.nativeLastIndexOf, nativeMatch = H.nativeMatch;
+  var nativeMatchAll = H.nativeMatchAll, nativePadEnd = H.nativePadEnd;
+  var nativePadStart = H.nativePadStart, nativeRegExpReplace = H.nativeRegExpReplace;
+  var nativeRepeat = H.nativeRepeat, nativeReplace = H.nativeReplace;
+  var nativeReplaceAll = H.nativeReplaceAll, nativeSearch = H.nativeSearch;
+  var nativeSlice = H.nativeSlice, nativeSource = H.nativeSource;
+  var nativeStrIndexOf = H.nativeStrIndexOf, screen = H.screen;
+  var toIntegerOrInfinity = H.toIntegerOrInfinity, toLength = H.toLength, toObject = H.toObject;
+  if (@BOUNDED@) {
   // ---- natives that loop without calling back: length caps ---------------------------------
   function capped(obj, name, native, length, what) {
     method(obj, name, function () {
@@ -419,7 +469,7 @@
   replacer("replace", nativeReplace, false); replacer("replaceAll", nativeReplaceAll, true);
 
   // JSON.parse with a reviver: the walk and the reviver calls are bytecode.
-  reviveWith = internalize;
+  H.reviveWith = internalize;
   function internalize(holder, name, reviver) {
     var val = holder[name];
     if (typeof val === "object" && val !== null) {
@@ -439,9 +489,15 @@
     }
     return callThis(reviver, holder, name, val);
   }
-
-
   }
+})(__parsebox_h);
+//@piece
+(function (H) {
+  "use strict";
+  var A = H.A, G = H.G, J = H.J, MAX_DEPTH = H.MAX_DEPTH, MAX_NODES = H.MAX_NODES, O = H.O, P = H.P;
+  var S = H.S, TMP = H.TMP, callThis = H.callThis, defineProperty = H.defineProperty;
+  var freeze = H.freeze, isArray = H.isArray, jsonParse = H.jsonParse, keys = H.keys;
+  var method = H.method, reviveWith = H.reviveWith, toLength = H.toLength;
 
   // JSON.parse: a native parser (the host's json.rs; boa's own runs the text through the
   // whole JavaScript parser and compiler). Revivers are walked in bytecode when the bounded
@@ -552,4 +608,4 @@
     defineProperty(P, k, { __proto__: null, value: undefined, writable: true, configurable: false });
   });
   defineProperty(G, "__parsebox", { __proto__: null, value: P });
-})(globalThis, __parsebox_screen, __parsebox_json, __parsebox_exec);
+})(__parsebox_h);

@@ -192,7 +192,8 @@ fn time_and_random_are_pinned() {
 fn isolation_and_line_parser() {
     let src = "globalThis.leak = (globalThis.leak || 0) + 1;\n\
         export function parseStdoutLine(line, ts) {\n\
-          const seen = ['window','document','fetch','XMLHttpRequest','WebSocket','postMessage','localStorage','indexedDB','SharedArrayBuffer','Atomics','WebAssembly','setTimeout','require','process'].filter(k => typeof globalThis[k] !== 'undefined');\n\
+          const seen = ['window','document','fetch','XMLHttpRequest','WebSocket','postMessage','localStorage','indexedDB','SharedArrayBuffer','Atomics','WebAssembly','setTimeout','require','process'].filter(k => typeof globalThis[k] !== 'undefined')\n\
+            .concat(Object.getOwnPropertyNames(globalThis).filter(k => k.startsWith('__parsebox_')));\n\
           let ev; try { ev = eval('1'); } catch (e) { ev = e.name; }\n\
           let fn; try { fn = Function('return 1')(); } catch (e) { fn = e.name; }\n\
           console.log('hello', 1);\n\
