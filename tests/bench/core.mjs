@@ -73,7 +73,12 @@ export function makeEngines(deps) {
     async load(src) {
       const pb = deps.parsebox;
       const registry = newRegistry(pb, { loadSource: null, lineBudgetMs: LINE_BUDGET_MS, initBudgetMs: INIT_BUDGET_MS });
-      const status = registry.registerSource("bench", src);
+      let status = registry.registerSource("bench", src);
+      // In a page the engine module may still be compiling (init() resolves with the core).
+      if (status.state === "loading") {
+        await registry.idle();
+        status = registry.status("bench");
+      }
       if (status.state !== "ready") throw new Error(`parsebox: ${status.state}: ${status.reason}`);
       return {
         registry,
