@@ -18,9 +18,14 @@ fn default_clock() -> f64 {
     EPOCH.get_or_init(Instant::now).elapsed().as_secs_f64() * 1000.0
 }
 
+/// The options' clock: theirs, or the default.
+fn clock_of(opts: &SandboxOptions) -> fn() -> f64 {
+    opts.clock.unwrap_or(default_clock)
+}
+
 /// Now on the options' clock, in milliseconds.
 pub(crate) fn now_ms(opts: &SandboxOptions) -> f64 {
-    opts.clock.unwrap_or(default_clock)()
+    clock_of(opts)()
 }
 
 /// A point in time on the options' clock, in milliseconds, after which a call is stopped.
@@ -34,7 +39,7 @@ pub(crate) struct Deadline {
 impl Deadline {
     /// `budget_ms` from now (a negative budget counts as 0).
     pub(crate) fn after(budget_ms: f64, opts: &SandboxOptions) -> Deadline {
-        let clock = opts.clock.unwrap_or(default_clock);
+        let clock = clock_of(opts);
         let started_ms = clock();
         Deadline {
             started_ms,

@@ -449,29 +449,41 @@ impl ParserRun {
         }
         self.ensure_realm()?;
         let realm = self.realm.as_mut().ok_or_else(unavailable)?;
-        let opts = &self.module.options;
-        let out = realm.reset(opts);
-        let ran_ms = now_ms(opts) - realm.last_started_ms;
-        match out {
-            Ok(()) => {
-                self.history.record(Op::Reset, ran_ms, opts);
-                Ok(())
-            }
-            Err(stop) => {
-                let failure = stop_failure(&stop, opts.line_budget_ms);
-                if stop.dirties() {
-                    self.realm = None;
-                } else {
-                    self.history.record(Op::Reset, ran_ms, opts);
-                }
-                Err(failure)
-            }
-        }
+        let out = realm.reset(&self.module.options);
+        self.finish_call(out, || Op::Reset)
     }
 
     /// Counters and the last error of this run.
     pub fn diagnostics(&self) -> &RunDiagnostics {
         &self.diagnostics
+    }
+
+    /// After a call into the realm (a line or a reset): records it in the history with the time
+    /// it took, unless it left the realm unusable, which then goes (the next call rebuilds it).
+    fn finish_call<T>(
+        &mut self,
+        out: Result<T, Stop>,
+        op: impl FnOnce() -> Op,
+    ) -> Result<T, LineFailure> {
+        let opts = &self.module.options;
+        let ran_ms = self
+            .realm
+            .as_ref()
+            .map_or(0.0, |r| now_ms(opts) - r.last_started_ms);
+        match out {
+            Ok(v) => {
+                self.history.record(op(), ran_ms, opts);
+                Ok(v)
+            }
+            Err(stop) => {
+                if stop.dirties() {
+                    self.realm = None;
+                } else {
+                    self.history.record(op(), ran_ms, opts);
+                }
+                Err(stop_failure(&stop, opts.line_budget_ms))
+            }
+        }
     }
 
     /// The current realm, rebuilding it (fresh realm + replay of this run's earlier lines) when
@@ -605,25 +617,9 @@ impl ParserRun {
         }
         self.ensure_realm()?;
         let realm = self.realm.as_mut().ok_or_else(unavailable)?;
-        let opts = &self.module.options;
-        let out = realm.parse_line::<S>(line, ts, self.stateless, opts);
-        let ran_ms = now_ms(opts) - realm.last_started_ms;
-        let op = || Op::Line(line.to_owned(), ts.to_owned());
-        match out {
-            Ok(v) => {
-                self.history.record(op(), ran_ms, opts);
-                v.map_err(|(code, msg)| LineFailure::new(code, msg))
-            }
-            Err(stop) => {
-                let failure = stop_failure(&stop, opts.line_budget_ms);
-                if stop.dirties() {
-                    self.realm = None;
-                } else {
-                    self.history.record(op(), ran_ms, opts);
-                }
-                Err(failure)
-            }
-        }
+        let out = realm.parse_line::<S>(line, ts, self.stateless, &self.module.options);
+        self.finish_call(out, || Op::Line(line.to_owned(), ts.to_owned()))?
+            .map_err(|(code, msg)| LineFailure::new(code, msg))
     }
 }
 
