@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds the engine module: parsebox-engine-wasm for wasm32-unknown-unknown (wasm-release
-# profile, no wasm-bindgen), optimised with binaryen's wasm-opt -O3, as OUT/parsebox_engine.wasm.
+# profile, no wasm-bindgen), optimised with binaryen's wasm-opt -O3 and pre-initialised with a
+# prepared realm (snapshot.mjs), as OUT/parsebox_engine.wasm.
 #
 #   bash crates/parsebox-engine-wasm/build.sh [OUT]      (OUT defaults to pkg)
 #   bash crates/parsebox-engine-wasm/build.sh --clippy   (lint the wasm32-only code, same flags)
 #
-# Memory layout (keep ENGINE_INITIAL_PAGES in crates/parsebox-wasm/js/engine.js equal to
-# INITIAL_MEMORY / 65536):
+# Memory layout (the built module's initial memory is the prepared instance's, larger than
+# INITIAL_MEMORY; snapshot.mjs records it in a custom section engine.js reads):
 # - the memory is imported (`env.memory`): the page gives each instance its own
 #   `WebAssembly.Memory({ initial, maximum })`, the maximum being the instance's cap; an
 #   allocation past it fails, Rust's allocation-error handler aborts, and the instance traps;
@@ -24,7 +25,7 @@ target="${CARGO_TARGET_DIR:-$HOME/.cache/parsebox/target}/engine"
 # 9 MiB: the 8 MiB stack and the static data (~0.9 MiB), nothing more. Rust's allocator on
 # wasm32 takes its heap from memory.grow, above the initial memory, so room given here for the
 # heap would never be used. wasm-ld fails the build if the static data outgrows it: then raise
-# it by a page or more (and ENGINE_INITIAL_PAGES with it).
+# it by a page or more.
 INITIAL_MEMORY=9437184
 export RUSTFLAGS="-C link-arg=-zstack-size=8388608 -C link-arg=--import-memory \
 -C link-arg=--initial-memory=$INITIAL_MEMORY -C link-arg=--max-memory=4294967296 \
@@ -44,5 +45,7 @@ mkdir -p "$out"
 tests/node_modules/.bin/wasm-opt -O3 --enable-reference-types --enable-bulk-memory \
   --enable-nontrapping-float-to-int --enable-sign-ext --enable-multivalue \
   --enable-mutable-globals --strip-debug --strip-producers \
-  "$wasm" -o "$out/parsebox_engine.wasm"
+  "$wasm" -o "$target/parsebox_engine.opt.wasm"
+# Pre-initialised: every instance starts with a realm made (snapshot.mjs says how and why).
+node crates/parsebox-engine-wasm/snapshot.mjs "$target/parsebox_engine.opt.wasm" "$out/parsebox_engine.wasm"
 ls -l "$out/parsebox_engine.wasm"

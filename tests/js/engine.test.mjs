@@ -52,6 +52,21 @@ test("the module imports only the page's clock, began callback, random bytes and
   for (const name of ["parsebox_alloc", "parsebox_free", "parsebox_start", "parsebox_run", "parsebox_result_ptr"]) assert.ok(exports.includes(name), name);
 });
 
+test("every instance starts with its realm made: the shipped module is pre-initialised", () => {
+  // build.sh's snapshot.mjs: without it each start would parse and run the prelude again.
+  const [section] = WebAssembly.Module.customSections(module, "parsebox_initial_pages");
+  assert.ok(section, "no parsebox_initial_pages section: the module was not pre-initialised");
+  const pages = new DataView(section).getUint32(0, true);
+  const memory = new WebAssembly.Memory({ initial: pages, maximum: 512 });
+  const noop = () => 0;
+  const env = { memory, parsebox_now_ms: () => performance.now(), parsebox_began: noop, parsebox_random: noop };
+  const x = new WebAssembly.Instance(module, { env }).exports;
+  assert.equal(x.parsebox_prepared(), 1);
+  // The realm serves the first start, in the page's EngineInstance as here.
+  const engine = started(COUNTER);
+  assert.deepEqual(text(parse(engine, [["a", "t"]])[0]), ["1:a"]);
+});
+
 test("real parsers answer every sample line exactly as they do in Node", () => {
   for (const name of ["claude-stream-json", "codex-items", "date-ids-gateway"]) {
     const dir = `../corpus/compat/${name}/`;

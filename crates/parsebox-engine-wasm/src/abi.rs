@@ -6,9 +6,10 @@
 //! `parsebox_began` back into `parsebox_start`/`parsebox_run` finds the session borrowed and
 //! traps (engine.js refuses it before it gets here).
 
-use std::alloc::{alloc, dealloc, Layout};
+use std::alloc::{alloc, dealloc, GlobalAlloc, Layout, System};
 use std::cell::RefCell;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::{Hooks, Session};
 
@@ -62,6 +63,76 @@ unsafe extern "Rust" fn __getrandom_v03_custom(
         0 => Ok(()),
         _ => Err(getrandom::Error::new_custom(1)),
     }
+}
+
+/// While set (inside [`parsebox_prepare`]), freed memory is zeroed, so the memory image
+/// `build.sh` keeps holds only what is live: garbage would be shipped in the module and written
+/// into every instance.
+static ZERO_FREED: AtomicBool = AtomicBool::new(false);
+
+/// The system allocator, zeroing what is freed while [`ZERO_FREED`] is set.
+struct Allocator;
+
+// SAFETY: every method forwards to `System` with the caller's arguments; zeroing writes only
+// the block being freed, which the caller still owns.
+unsafe impl GlobalAlloc for Allocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if ZERO_FREED.load(Ordering::Relaxed) {
+            // SAFETY: `ptr` is a live block of `layout.size()` bytes until freed below.
+            unsafe { ptr.write_bytes(0, layout.size()) };
+        }
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if !ZERO_FREED.load(Ordering::Relaxed) {
+            // SAFETY: the caller's contract, forwarded.
+            return unsafe { System.realloc(ptr, layout, new_size) };
+        }
+        // Moved by hand, so the old block is zeroed when freed.
+        // SAFETY: `realloc`'s contract makes this layout valid (non-zero size, same align).
+        let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+        // SAFETY: as above.
+        let new = unsafe { System.alloc(new_layout) };
+        if !new.is_null() {
+            // SAFETY: both blocks are live and distinct; the copy stays within both.
+            unsafe {
+                std::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_size));
+                self.dealloc(ptr, layout);
+            }
+        }
+        new
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Allocator = Allocator;
+
+/// Makes the realm the next `parsebox_start` loads its parser into (`Session::prepare`), with
+/// freed memory zeroed meanwhile. `build.sh` calls it once and keeps the memory that results as
+/// the module's initial memory. Returns the length of the answer (JSON `Result<(), LoadError>`).
+#[no_mangle]
+pub extern "C" fn parsebox_prepare() -> usize {
+    ZERO_FREED.store(true, Ordering::Relaxed);
+    let out = SESSION.with(|s| s.borrow_mut().prepare());
+    let len = answer(out);
+    ZERO_FREED.store(false, Ordering::Relaxed);
+    len
+}
+
+/// 1 when a prepared realm waits for the next start (as in a fresh instance of the built
+/// module), else 0.
+#[no_mangle]
+pub extern "C" fn parsebox_prepared() -> u32 {
+    SESSION.with(|s| u32::from(s.borrow().prepared()))
 }
 
 fn layout(len: usize) -> Option<Layout> {

@@ -25,13 +25,18 @@
 //!   answered `{"Err":{"code":"engine_fault",…}}` (the other ops are ignored).
 //! - `parsebox_result_ptr() -> ptr`: where the bytes of the last answer are; valid until the
 //!   next start or run.
+//! - `parsebox_prepare() -> len`: makes the realm the next start loads its parser into
+//!   (`Session::prepare`); answers JSON `Result<(), LoadError>`. `build.sh` calls it once and
+//!   ships the memory that results as the module's initial memory (`snapshot.mjs`), so a fresh
+//!   instance has the realm already and a start costs the parser's own load only.
+//! - `parsebox_prepared() -> u32`: 1 while such a realm waits for a start.
 //!
 //! The linker also exports `__data_end`, `__heap_base` and the getrandom hook
 //! `__getrandom_v03_custom` (a `#[no_mangle]` Rust function); the page has no use for them.
 //!
 //! `parsebox_start` and `parsebox_run` take ownership of the buffers they are given (they free
-//! them). Imports (module `env`): `memory` (the page's `WebAssembly.Memory`, with the
-//! instance's maximum), `parsebox_now_ms() -> f64` (a monotonic clock for the budgets),
+//! them). Imports (module `env`): `memory` (the page's `WebAssembly.Memory`, as large as the
+//! custom section `parsebox_initial_pages` says, with the instance's maximum), `parsebox_now_ms() -> f64` (a monotonic clock for the budgets),
 //! `parsebox_began(seq: f64)` (before each live line) and `parsebox_random(ptr, len) -> u32`
 //! (fills `len` random bytes, 0 on success: the getrandom backend).
 

@@ -2,7 +2,7 @@
 
 use parsebox_engine::{sandbox_options, Engine};
 use parsebox_host::{wire, EngineConfig, EngineOp, LoadError, Seq};
-use parsebox_sandbox::SandboxOptions;
+use parsebox_sandbox::{BlankRealm, SandboxOptions};
 use parsebox_transcript::{FailureCode, LineFailure, ReturnJson};
 use serde::Serialize;
 use serde_json::Value;
@@ -31,6 +31,9 @@ pub fn heap_growth_cap(max_memory_bytes: u64) -> usize {
 pub struct Session {
     hooks: Hooks,
     engine: Option<Engine>,
+    /// A realm made ahead of the start ([`Session::prepare`]), used by the first start whose
+    /// options it suits.
+    blank: Option<BlankRealm>,
 }
 
 /// Serialises `value`, or gives `fallback` (serde_json fails only on non-string map keys,
@@ -114,12 +117,35 @@ impl Session {
         Session {
             hooks,
             engine: None,
+            blank: None,
         }
     }
 
     /// Whether an engine is loaded.
     pub fn started(&self) -> bool {
         self.engine.is_some()
+    }
+
+    /// Makes the realm the next start will load its parser into (the prelude's constants are
+    /// the sandbox's defaults, which every [`EngineConfig`] keeps). `build.sh` calls it once and
+    /// keeps the instance's memory as the module's initial memory, so every instance starts
+    /// with the realm made. Answers JSON of `Result<(), LoadError>`.
+    pub fn prepare(&mut self) -> String {
+        let result = match &self.blank {
+            Some(_) => Ok(()),
+            None => BlankRealm::new(&SandboxOptions::default()).map(|b| {
+                self.blank = Some(b);
+            }),
+        };
+        encode(
+            &result.map_err(parsebox_engine::load_error),
+            r#"{"Err":{"code":"engine_fault","message":"could not encode the prepare result","line":null,"column":null}}"#,
+        )
+    }
+
+    /// Whether a realm made by [`prepare`](Self::prepare) is waiting for a start.
+    pub fn prepared(&self) -> bool {
+        self.blank.is_some()
     }
 
     /// Loads `source` (UTF-8) with `config` (JSON of the host's `EngineConfig`), replacing any
@@ -138,7 +164,7 @@ impl Session {
         )
     }
 
-    fn load(&self, source: &[u8], config: &[u8]) -> Result<(Engine, String), LoadError> {
+    fn load(&mut self, source: &[u8], config: &[u8]) -> Result<(Engine, String), LoadError> {
         let config: EngineConfig = serde_json::from_slice(config)
             .map_err(|e| bad_options(format!("the engine config is not an EngineConfig: {e}")))?;
         let source = std::str::from_utf8(source)
@@ -149,7 +175,7 @@ impl Session {
             max_heap_growth_bytes: heap_growth_cap(config.max_memory_bytes),
             ..sandbox_options(&config)?
         };
-        Engine::start(source, options)
+        Engine::start_with(source, options, &mut self.blank)
     }
 
     /// Performs `ops` (an ops frame, [`parsebox_host::wire`], or JSON of `Vec<EngineOp>`) in
@@ -280,6 +306,53 @@ mod tests {
         let answers = json(&started().run(&frame[..frame.len() - 1], |_| {}));
         assert_eq!(answers[0][0], 5);
         assert_eq!(answers[0][1]["Err"]["code"], "engine_fault");
+    }
+
+    #[test]
+    fn a_prepared_realm_serves_the_start_and_answers_the_same() {
+        let ops = json!([
+            { "op": "newRun", "run": 1 },
+            { "op": "line", "seq": 1, "run": 1, "line": "a", "ts": "t1", "replay": false },
+            { "op": "line", "seq": 2, "run": 1, "line": "b", "ts": "t2", "replay": false },
+        ])
+        .to_string();
+        let mut prepared = Session::default();
+        assert!(!prepared.prepared());
+        assert_eq!(json(&prepared.prepare()), json!({ "Ok": null }));
+        assert!(prepared.prepared());
+        // A refused source leaves it for the next start.
+        let refused = json(&prepared.start(b"export const x = ;", CONFIG.as_bytes()));
+        assert_eq!(refused["Err"]["code"], "syntax_error");
+        assert!(prepared.prepared());
+        let answer = json(&prepared.start(COUNTER.as_bytes(), CONFIG.as_bytes()));
+        assert_eq!(answer, json!({ "Ok": "createStdoutParser" }));
+        assert!(!prepared.prepared(), "the start used the prepared realm");
+        assert_eq!(
+            prepared.run(ops.as_bytes(), |_| {}),
+            started().run(ops.as_bytes(), |_| {})
+        );
+    }
+
+    #[test]
+    fn every_config_the_host_sends_can_use_the_prepared_realm() {
+        // build.sh prepares the realm once, for every instance: a config it did not suit would
+        // silently cost each start the whole set-up again.
+        use parsebox_host::{HostOptions, Placement};
+        let host = HostOptions::default();
+        for config in [
+            host.engine_config(),
+            host.engine_config_at(Placement::Worker),
+            host.engine_config_at(Placement::Inline),
+        ] {
+            let mut s = Session::default();
+            s.prepare();
+            let answer = json(&s.start(
+                COUNTER.as_bytes(),
+                serde_json::to_string(&config).unwrap().as_bytes(),
+            ));
+            assert_eq!(answer, json!({ "Ok": "createStdoutParser" }), "{config:?}");
+            assert!(!s.prepared(), "{config:?}");
+        }
     }
 
     #[test]

@@ -17,7 +17,7 @@
 use parsebox_host::{
     EngineConfig, EngineOp, EngineRuns, InstanceFactory, LoadError, ParserInstance, Seq,
 };
-use parsebox_sandbox::{ParserModule, ParserRun, SandboxOptions};
+use parsebox_sandbox::{BlankRealm, ParserModule, ParserRun, SandboxOptions};
 use parsebox_transcript::{FailureCode, LineFailure, ReturnJson};
 
 /// The sandbox's load error as the host core's data: the one conversion, for every host.
@@ -100,7 +100,20 @@ impl Engine {
     /// # Errors
     /// The sandbox's load error as the host core's data.
     pub fn start(source: &str, options: SandboxOptions) -> Result<(Engine, String), LoadError> {
-        let module = ParserModule::load(source, options).map_err(load_error)?;
+        Engine::start_with(source, options, &mut None)
+    }
+
+    /// [`start`](Self::start) with a realm made ahead of time: the load uses `blank` when it
+    /// suits the options ([`ParserModule::load_with`] says when it is taken).
+    ///
+    /// # Errors
+    /// As [`start`](Self::start).
+    pub fn start_with(
+        source: &str,
+        options: SandboxOptions,
+        blank: &mut Option<BlankRealm>,
+    ) -> Result<(Engine, String), LoadError> {
+        let module = ParserModule::load_with(source, options, blank).map_err(load_error)?;
         let entry = module.entry_point().as_str().to_owned();
         let engine = Engine {
             runs: EngineRuns::new(Loaded(module)),

@@ -250,9 +250,70 @@ fn put(obj: &JsObject, k: JsString, v: JsValue) {
     );
 }
 
-impl Realm {
-    /// Builds a realm, runs the prelude and the module, and creates the parser instance.
-    pub(crate) fn new(prepared: &Prepared, opts: &SandboxOptions) -> Result<Realm, InitError> {
+/// What a realm's set-up bakes in from the options: the prelude's constants. Two blank realms
+/// with equal keys are interchangeable; the other options a realm reads are laid on when the
+/// parser is loaded into it ([`Blank::apply`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SetupKey {
+    max_builtin_elements: usize,
+    max_builtin_string_len: usize,
+    max_result_depth: usize,
+    max_result_values: usize,
+    bounded_builtins: bool,
+}
+
+impl SetupKey {
+    pub(crate) fn of(opts: &SandboxOptions) -> SetupKey {
+        SetupKey {
+            max_builtin_elements: opts.max_builtin_elements,
+            max_builtin_string_len: opts.max_builtin_string_len,
+            max_result_depth: opts.max_result_depth,
+            max_result_values: opts.max_result_values,
+            bounded_builtins: opts.bounded_builtins,
+        }
+    }
+}
+
+/// The regex limits the realm's native functions read when they run (context data, so a blank
+/// realm made ahead of time takes the options of the parser loaded into it).
+#[derive(Clone, Copy, Debug)]
+struct RegexLimits {
+    max_source: usize,
+    screen_shapes: bool,
+    max_input: usize,
+}
+
+impl RegexLimits {
+    fn of(opts: &SandboxOptions) -> RegexLimits {
+        RegexLimits {
+            max_source: opts.max_regex_source,
+            screen_shapes: opts.screen_regexes,
+            max_input: opts.max_regex_input,
+        }
+    }
+
+    fn get(ctx: &Context) -> RegexLimits {
+        // Installed by `Blank::new`; the defaults only if a realm lost its data (a bug).
+        ctx.get_data::<RegexLimits>()
+            .copied()
+            .unwrap_or_else(|| RegexLimits::of(&SandboxOptions::default()))
+    }
+}
+
+/// A realm with the host functions, the guarded built-ins and the prelude in place, and no
+/// parser code yet: most of a realm's set-up cost (parsing and running the prelude), which can
+/// therefore be paid ahead of time ([`crate::BlankRealm`]).
+pub(crate) struct Blank {
+    ctx: Context,
+    clock: Rc<LineClock>,
+    host: JsObject,
+    date_parse: JsObject,
+    pub(crate) key: SetupKey,
+}
+
+impl Blank {
+    /// Builds the context and runs the prelude with `opts`' constants.
+    pub(crate) fn new(opts: &SandboxOptions) -> Result<Blank, InitError> {
         let setup = |e: JsError| InitError::Setup(e.to_string());
         let clock = Rc::new(LineClock::default());
         let mut ctx = ContextBuilder::new()
@@ -262,22 +323,17 @@ impl Realm {
             .module_loader(Rc::new(IdleModuleLoader))
             .build()
             .map_err(setup)?;
-        {
-            let limits = ctx.runtime_limits_mut();
-            limits.set_loop_iteration_limit(opts.loop_iteration_limit);
-            limits.set_recursion_limit(opts.recursion_limit);
-        }
-        let max_regex = opts.max_regex_source;
-        let shapes = opts.screen_regexes;
-        let screen = NativeFunction::from_copy_closure(move |_, args, ctx| {
+        ctx.insert_data(RegexLimits::of(opts));
+        let screen = NativeFunction::from_fn_ptr(|_, args, ctx| {
             let pattern = args.first().cloned().unwrap_or_default().to_string(ctx)?;
             let flags = args.get(1).cloned().unwrap_or_default().to_string(ctx)?;
+            let limits = RegexLimits::get(ctx);
             Ok(
                 match screen_pattern(
                     &pattern.to_std_string_lossy(),
                     &flags.to_std_string_lossy(),
-                    max_regex,
-                    shapes,
+                    limits.max_source,
+                    limits.screen_shapes,
                 ) {
                     Ok(()) => JsValue::undefined(),
                     Err(why) => JsValue::from(JsString::from(why.as_str())),
@@ -304,10 +360,10 @@ impl Realm {
             .map_err(setup)?
             .as_object()
             .ok_or_else(|| InitError::Setup("RegExp.prototype.exec missing".to_owned()))?;
-        let max_input = opts.max_regex_input;
         let guarded_exec = NativeFunction::from_copy_closure_with_captures(
             move |this, args, exec: &JsObject, ctx| {
                 let input = args.first().cloned().unwrap_or_default().to_string(ctx)?;
+                let max_input = RegexLimits::get(ctx).max_input;
                 if input.len() > max_input {
                     return Err(JsNativeError::range()
                         .with_message(format!(
@@ -374,6 +430,46 @@ impl Realm {
             .map_err(setup)?
             .as_object()
             .ok_or_else(|| InitError::Setup("prelude did not install __parsebox".to_owned()))?;
+        Ok(Blank {
+            ctx,
+            clock,
+            host,
+            date_parse,
+            key: SetupKey::of(opts),
+        })
+    }
+
+    /// Lays `opts`' other limits onto the realm: boa's runtime limits and the regex limits.
+    fn apply(&mut self, opts: &SandboxOptions) {
+        let limits = self.ctx.runtime_limits_mut();
+        limits.set_loop_iteration_limit(opts.loop_iteration_limit);
+        limits.set_recursion_limit(opts.recursion_limit);
+        self.ctx.insert_data(RegexLimits::of(opts));
+    }
+}
+
+impl Realm {
+    /// Builds a realm, runs the prelude and the module, and creates the parser instance.
+    pub(crate) fn new(prepared: &Prepared, opts: &SandboxOptions) -> Result<Realm, InitError> {
+        Realm::from_blank(Blank::new(opts)?, prepared, opts)
+    }
+
+    /// Runs the module in a blank realm made with `opts`' [`SetupKey`] and creates the parser
+    /// instance.
+    pub(crate) fn from_blank(
+        mut blank: Blank,
+        prepared: &Prepared,
+        opts: &SandboxOptions,
+    ) -> Result<Realm, InitError> {
+        let setup = |e: JsError| InitError::Setup(e.to_string());
+        blank.apply(opts);
+        let Blank {
+            mut ctx,
+            clock,
+            host,
+            date_parse,
+            key: _,
+        } = blank;
         let parse = |ctx: &mut Context, src: &str| {
             Script::parse(Source::from_bytes(src.as_bytes()), None, ctx).map_err(setup)
         };

@@ -48,7 +48,7 @@ use parsebox_transcript::{
 
 use clock::{now_ms, Deadline};
 use convert::{JsonSink, Sink, ValueSink};
-use engine::{Realm, Stop};
+use engine::{Blank, Realm, SetupKey, Stop};
 pub use exports::{ModuleExports, ModuleFormat};
 use history::{History, Op};
 use load_error::init_error;
@@ -214,6 +214,35 @@ impl EntryPoint {
     }
 }
 
+/// A realm made ahead of any parser: the context, the host functions and the prelude, which
+/// are most of what a load costs. [`ParserModule::load_with`] loads a parser into it. The
+/// engine module makes one when it is built and keeps it in its memory image, so every engine
+/// instance starts with one (crates/parsebox-engine-wasm).
+pub struct BlankRealm(Blank);
+
+impl fmt::Debug for BlankRealm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("BlankRealm").field(&self.0.key).finish()
+    }
+}
+
+impl BlankRealm {
+    /// Builds the realm with `options`' constants.
+    ///
+    /// # Errors
+    /// An `engine_fault` [`LoadError`] when the engine cannot set up a realm (a bug).
+    pub fn new(options: &SandboxOptions) -> Result<BlankRealm, LoadError> {
+        Blank::new(options).map(BlankRealm).map_err(init_error)
+    }
+
+    /// Whether a parser loaded with `options` may use this realm: the options the prelude bakes
+    /// in (the built-ins' caps and the result caps) are equal. Budgets, boa's runtime limits
+    /// and the regex limits are laid on at load time, so they may differ.
+    pub fn suits(&self, options: &SandboxOptions) -> bool {
+        self.0.key == SetupKey::of(options)
+    }
+}
+
 /// A checked, loadable parser source: static checks passed and a trial evaluation found its
 /// entry point. Cheap to keep; [`ParserModule::new_run`] makes the realms.
 #[derive(Clone, Debug)]
@@ -249,6 +278,21 @@ impl ParserModule {
     /// export, a factory that does not return `{ parseLine }`, or an initialisation that throws
     /// or exceeds its budget.
     pub fn load(source: &str, options: SandboxOptions) -> Result<ParserModule, LoadError> {
+        ParserModule::load_with(source, options, &mut None)
+    }
+
+    /// [`load`](Self::load), building the trial realm from `blank` when it suits `options`
+    /// ([`BlankRealm::suits`]): the load then skips most of a realm's set-up. `blank` is taken
+    /// when the load reaches its trial evaluation (whatever that evaluation's outcome), and left
+    /// in place when a static check refuses the source first or it does not suit `options`.
+    ///
+    /// # Errors
+    /// As [`load`](Self::load).
+    pub fn load_with(
+        source: &str,
+        options: SandboxOptions,
+        blank: &mut Option<BlankRealm>,
+    ) -> Result<ParserModule, LoadError> {
         if source.len() > options.max_source_bytes {
             return Err(LoadError::new(
                 LoadErrorCode::TooLarge,
@@ -260,7 +304,11 @@ impl ParserModule {
             ));
         }
         let prepared = source::prepare(source, options.max_regex_source, options.screen_regexes)?;
-        let realm = Realm::new(&prepared, &options).map_err(init_error)?;
+        let realm = match blank.take_if(|b| b.suits(&options)) {
+            Some(BlankRealm(b)) => Realm::from_blank(b, &prepared, &options),
+            None => Realm::new(&prepared, &options),
+        }
+        .map_err(init_error)?;
         Ok(ParserModule {
             entry: realm.entry,
             exports: ModuleExports::new(&prepared, &realm),

@@ -10,8 +10,8 @@
 import { ParseboxDisposedError, ParseboxError, ParseboxInitError, ParseboxOptionsError } from "./errors.js";
 
 const PAGE_BYTES = 65536;
-/** The module's initial memory in pages: build.sh's INITIAL_MEMORY (9 MiB) / 64 KiB. */
-const ENGINE_INITIAL_PAGES = 144;
+/** A module built without snapshot.mjs: build.sh's INITIAL_MEMORY (9 MiB) / 64 KiB. */
+const UNPREPARED_INITIAL_PAGES = 144;
 /** wasm32's largest memory: 4 GiB. */
 const MAX_PAGES = 65536;
 /** crypto.getRandomValues fills at most 64 KiB per call. */
@@ -56,6 +56,24 @@ export function compileEngine(input) {
   return compileWasm(input ?? new URL("./parsebox_engine.wasm", import.meta.url));
 }
 
+/** @type {WeakMap<WebAssembly.Module, number>} */
+const initialPagesOf = new WeakMap();
+
+/**
+ * The memory an instance of `module` starts with, in pages: the prepared memory's size, which
+ * snapshot.mjs records in the custom section `parsebox_initial_pages` (u32, little-endian).
+ * @param {WebAssembly.Module} module
+ */
+function initialPages(module) {
+  let pages = initialPagesOf.get(module);
+  if (pages === undefined) {
+    const [section] = WebAssembly.Module.customSections(module, "parsebox_initial_pages");
+    pages = section?.byteLength === 4 ? new DataView(section).getUint32(0, true) : UNPREPARED_INITIAL_PAGES;
+    initialPagesOf.set(module, pages);
+  }
+  return pages;
+}
+
 /** Fills `len` bytes at `ptr` with crypto.getRandomValues; 0 on success (the getrandom hook). */
 function fillRandom(memory, ptr, len) {
   const crypto = globalThis.crypto;
@@ -69,7 +87,8 @@ function fillRandom(memory, ptr, len) {
 /**
  * @typedef {object} EngineInstanceOptions
  * @property {number} maxMemoryBytes The instance's hard memory maximum, in bytes (rounded down
- *   to whole 64 KiB pages; at least 9 MiB, at most 4 GiB). Past it the instance traps.
+ *   to whole 64 KiB pages; at least the module's initial memory, ~10 MiB; at most 4 GiB). Past it
+ *   the instance traps.
  * @property {(seq: number) => void} [onBegan] Called before each live (not replayed) line
  *   starts, with its seq. An exception it throws propagates out of `run()` and ends the
  *   instance.
@@ -103,16 +122,17 @@ export class EngineInstance {
     }
     const maxMemoryBytes = options?.maxMemoryBytes;
     const maximum = Math.floor(maxMemoryBytes / PAGE_BYTES);
-    if (typeof maxMemoryBytes !== "number" || !(maximum >= ENGINE_INITIAL_PAGES && maximum <= MAX_PAGES)) {
+    const initial = initialPages(module);
+    if (typeof maxMemoryBytes !== "number" || !(maximum >= initial && maximum <= MAX_PAGES)) {
       throw new ParseboxOptionsError(
-        `maxMemoryBytes must be a number of bytes from ${ENGINE_INITIAL_PAGES * PAGE_BYTES} to ${MAX_PAGES * PAGE_BYTES}, got ${maxMemoryBytes}`,
+        `maxMemoryBytes must be a number of bytes from ${initial * PAGE_BYTES} to ${MAX_PAGES * PAGE_BYTES}, got ${maxMemoryBytes}`,
       );
     }
     if (options.onBegan !== undefined && typeof options.onBegan !== "function") {
       throw new ParseboxOptionsError("onBegan must be a function");
     }
     this.#onBegan = options.onBegan;
-    const memory = new WebAssembly.Memory({ initial: ENGINE_INITIAL_PAGES, maximum });
+    const memory = new WebAssembly.Memory({ initial, maximum });
     const env = {
       memory,
       parsebox_now_ms: () => performance.now(),
