@@ -82,12 +82,12 @@ gc();
 const rssAfter = process.memoryUsage().rss;
 const mine = memories.slice(seen);
 const mean = (f) => mine.reduce((n, m) => n + f(m), 0) / mine.length;
-// The stack is the first 8 MiB, the static data follows it up to the initial memory's end
-// (engine.js's ENGINE_INITIAL_PAGES), and the heap is above: the allocator grows the memory.
+// The stack is the first 8 MiB, the static data follows it up to the linked initial memory's end
+// (build.sh's INITIAL_MEMORY), and the heap is above: the allocator grows the memory (the
+// prepared realm a built module starts with is heap too).
 const STACK = 8 * MIB;
-const initialPages = Number(/const ENGINE_INITIAL_PAGES = (\d+);/.exec(readFileSync(join(pkgDir, "engine.js"), "utf8"))?.[1]);
-if (!(initialPages > 0)) throw new Error("engine.js has no ENGINE_INITIAL_PAGES");
-const initial = initialPages * 65536;
+const initial = Number(/^INITIAL_MEMORY=(\d+)$/m.exec(readFileSync(join(here, "../../crates/parsebox-engine-wasm/build.sh"), "utf8"))?.[1]);
+if (!(initial > 0)) throw new Error("build.sh has no INITIAL_MEMORY");
 const perParser = {
   parsers: mine.length,
   linearKB: Math.round(mean((m) => m.buffer.byteLength) / KB),

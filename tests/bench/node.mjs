@@ -3,7 +3,7 @@
 // fresh processes / fresh browser contexts, measures sizes, and prints the tables.
 //
 //   node --expose-gc tests/bench/node.mjs --pkg DIR [--trials 5] [--baseline-trials N]
-//        [--json FILE] [--only node|chromium] [--quick]
+//        [--json FILE] [--only node|chromium] [--quick] [--cold-only]
 //
 // run.sh is the entry point: it installs what is missing and copies pkg/ to a private dir.
 import { spawnSync } from "node:child_process";
@@ -34,6 +34,9 @@ const trials = Number(arg("trials", quick ? 2 : 5));
 const baselineTrials = Number(arg("baseline-trials", trials));
 const only = arg("only", null);
 const jsonOut = arg("json", null);
+/** Cold starts of parsebox alone, printed as JSON (for side-by-side runs of two packages). */
+const coldOnly = arg("cold-only", false) === true;
+const coldEngines = coldOnly ? ["parsebox"] : ["parsebox", "quickjs", "native"];
 
 const SOURCES = {
   own: readFileSync(join(here, "hermes-parser.js"), "utf8"),
@@ -259,7 +262,7 @@ function memoryNodeAll(srcPath) {
 
 function coldNodeTrials(srcPath) {
   const out = {};
-  for (const engine of ["parsebox", "quickjs", "native"]) {
+  for (const engine of coldEngines) {
     const runs = [];
     for (let t = 0; t < trials; t++) {
       const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--cold", engine, "--pkg", pkgDir, "--src", srcPath], { encoding: "utf8", cwd: here });
@@ -339,7 +342,7 @@ async function chromiumRun(cfg) {
   };
   try {
     const cold = {};
-    for (const engine of ["parsebox", "quickjs", "native"]) {
+    for (const engine of coldEngines) {
       const runs = [];
       for (let t = 0; t < trials; t++) {
         const { context, page, errors } = await open();
@@ -350,6 +353,7 @@ async function chromiumRun(cfg) {
       cold[engine] = Object.fromEntries(Object.keys(runs[0]).map((k) => [k, stats(runs.map((r) => r[k]))]));
     }
     say("chromium: cold starts done");
+    if (coldOnly) return { version, cold };
     const memoryPerParser = {};
     for (const engine of ["parsebox", "quickjs", "native"]) {
       const { context, page, errors } = await open();
@@ -453,7 +457,8 @@ if (only !== "chromium") {
   say("node: cold starts");
   const srcPath = join(here, "hermes-parser.js");
   const cold = coldNodeTrials(srcPath);
-  res.node = { cold, memoryPerParser: memoryNodeAll(srcPath), ...(await nodeSuite(cfg)) };
+  if (coldOnly) res.node = { cold };
+  else res.node = { cold, memoryPerParser: memoryNodeAll(srcPath), ...(await nodeSuite(cfg)) };
   noteLoad("after node");
 }
 if (only !== "node") {
@@ -462,4 +467,5 @@ if (only !== "node") {
 }
 res.loads = loads;
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify(res, null, 1));
-console.log(report(res));
+if (coldOnly) console.log(JSON.stringify({ node: res.node?.cold.parsebox, chromium: res.chromium?.cold.parsebox }));
+else console.log(report(res));
