@@ -16,6 +16,7 @@ for (const f of (await readdir(hostileDir)).filter((f) => f.endsWith(".js")).sor
 }
 
 const server = await serve(repo, {
+  "/blank.html": () => ({ type: "text/html", body: "<!doctype html><title>parsebox not loaded yet</title>" }),
   "/worker.html": () => ({
     type: "text/html",
     body: `<!doctype html><script type="module">
@@ -404,4 +405,29 @@ test("buildTranscript over a live window cut mid-line hands the Worker each line
   assert.equal(out.generic, 0, JSON.stringify(out));
   assert.ok(out.kinds.includes("tool_call"), JSON.stringify(out));
   assert.ok(out.counters.lateAnswers < 3 * lines.length, JSON.stringify(out.counters));
+});
+
+test("engineReady() waits for the engine's warm-up in a throwaway Worker, which is ended after it", async () => {
+  // Browsers compile wasm functions when they first run: the warm-up loads a small parser in a
+  // Worker so that the first real parser does not pay for it (BENCHMARKS.md, start-up).
+  const errs = [];
+  const fresh = await newPage(browser, errs);
+  const workers = [];
+  fresh.on("worker", (w) => {
+    const seen = { url: w.url(), closed: false };
+    w.on("close", () => (seen.closed = true));
+    workers.push(seen);
+  });
+  await fresh.goto(`${server.url}/blank.html`);
+  await fresh.evaluate(async () => {
+    const { default: init, engineReady } = await import("/pkg/index.js");
+    await init();
+    await engineReady();
+  });
+  for (let i = 0; i < 50 && !workers.every((w) => w.closed); i++) await fresh.waitForTimeout(100);
+  assert.equal(workers.length, 1, JSON.stringify(workers));
+  assert.match(workers[0].url, /\/pkg\/worker\.js$/);
+  assert.ok(workers[0].closed, "the warm-up Worker was ended");
+  assert.deepEqual(errs.map(String), []);
+  await fresh.close();
 });

@@ -9,6 +9,7 @@ import { gzipSync } from "node:zlib";
 
 import { compileEngine, EngineInstance } from "../../pkg/engine.js";
 import { ParseboxDisposedError, ParseboxError } from "../../pkg/errors.js";
+import { warmUp } from "../../pkg/warm-up.js";
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const MIB = 1 << 20;
@@ -65,6 +66,18 @@ test("every instance starts with its realm made: the shipped module is pre-initi
   // The realm serves the first start, in the page's EngineInstance as here.
   const engine = started(COUNTER);
   assert.deepEqual(text(parse(engine, [["a", "t"]])[0]), ["1:a"]);
+});
+
+test("the warm-up parser loads and answers each of its lines with entries", () => {
+  // A warm-up that failed to load would warm nothing, silently (browsers run it in a Worker).
+  const { started, answers } = warmUp(module);
+  assert.deepEqual(JSON.parse(started), { Ok: "createStdoutParser" });
+  const outcomes = JSON.parse(answers);
+  assert.equal(outcomes.length, 5);
+  for (const [seq, outcome] of outcomes) {
+    assert.ok(Array.isArray(outcome.Ok) && outcome.Ok.length > 0, `line ${seq}: ${JSON.stringify(outcome)}`);
+  }
+  assert.deepEqual(outcomes.flatMap(([, o]) => o.Ok.map((e) => e.kind)), ["assistant", "tool_call", "tool_result", "tool_call", "stdout", "result"]);
 });
 
 test("real parsers answer every sample line exactly as they do in Node", () => {

@@ -11,14 +11,47 @@ let initializing = null; // init()'s promise, so concurrent calls share one down
 let engine = null; // the compiled engine module, once it is
 let engineError = null; // why it could not be loaded, if it could not
 let engineLoad = null; // its load in flight (a promise), once started
+let warming = null; // the engine's warm-up in a Worker (a promise that always resolves), once started
 const engineWaiters = new Set(); // callbacks for registries made before it was compiled
 
 const toModule = (m) => (m instanceof WebAssembly.Module ? m : new WebAssembly.Module(m));
+
+/** The longest `engineReady()` waits for the warm-up, in milliseconds. */
+const WARM_UP_TIMEOUT_MS = 5000;
+
+/**
+ * Warms the engine module's code in a throwaway Worker (warm-up.js says why), where Workers
+ * exist; resolves when it is done, failed or timed out. Registries do not wait for it.
+ * @param {WebAssembly.Module} module
+ */
+function warmUpInWorker(module) {
+  if (typeof Worker !== "function") return Promise.resolve();
+  return new Promise((resolve) => {
+    let worker = null;
+    let timer = null;
+    const done = () => {
+      clearTimeout(timer);
+      worker?.terminate();
+      resolve();
+    };
+    try {
+      worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    } catch {
+      done();
+      return;
+    }
+    timer = setTimeout(done, WARM_UP_TIMEOUT_MS);
+    worker.onerror = done;
+    worker.onmessage = ({ data }) => data?.warmed && done();
+    worker.postMessage({ warmUp: module });
+  });
+}
 
 function engineSettled(module, error) {
   if (engine || engineError) return; // settled once: a load still in flight after initSync() is ignored
   engine = module;
   engineError = error;
+  warming = module ? warmUpInWorker(module) : Promise.resolve();
   const waiters = [...engineWaiters];
   engineWaiters.clear();
   for (const w of waiters) w(error);
@@ -52,12 +85,14 @@ export function init(input, engineInput) {
 }
 
 /**
- * Resolves when the engine module is compiled (rejects with why it could not be); with it,
- * sandboxed parsers start. Only needed to wait for it on purpose: registries wait by themselves.
+ * Resolves when the engine module is compiled and, where Workers exist, its code warmed by a
+ * throwaway parser in a Worker (at most 5 s), so parsers registered from then on load at full
+ * speed; rejects with why the module could not be loaded. Registries do not wait for the
+ * warm-up, nor need this: they start their parsers as soon as the module is compiled.
  */
 export function engineReady() {
   if (!coreReady && !initializing) return Promise.reject(new ParseboxInitError("parsebox is not initialised: call init() first"));
-  return new Promise((resolve, reject) => onEngine((error) => (error ? reject(error) : resolve())));
+  return new Promise((resolve, reject) => onEngine((error) => (error ? reject(error) : warming.then(resolve))));
 }
 
 /**

@@ -3,6 +3,7 @@
 // `began` before the first live line of each batch (each answer arms the next line's deadline in
 // the core) and posts each answer as soon as it has it.
 import { EngineInstance } from "./engine.js";
+import { warmUp } from "./warm-up.js";
 
 let engine = null; // null before start and after a trap: the page terminates this worker
 let reportBegan = false; // the next live line is the first of its batch
@@ -11,6 +12,14 @@ const decoder = new TextDecoder();
 const describe = (e) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
 
 self.onmessage = ({ data: m }) => {
+  if (m.warmUp) {
+    try {
+      warmUp(m.warmUp);
+    } finally {
+      self.postMessage({ warmed: true });
+    }
+    return;
+  }
   if (m.module) {
     try {
       const onBegan = (seq) => {
