@@ -86,31 +86,38 @@ const sections = [];
 }
 const find = (id) => sections.filter((s) => s.id === id);
 
-/** The memory import: where its limits start, and its minimum. */
-function memoryImport() {
+/** The imports: how many functions are imported, and the memory import's limits (where they
+ * start and end, and their values). */
+function readImports() {
   const [imports] = find(2);
   const r = reader(bytes, imports.start);
+  let functions = 0;
+  let memory = null;
+  const limits = () => {
+    const flags = r.u32();
+    const min = r.u32();
+    const max = flags & 1 ? r.u32() : undefined;
+    return { flags, min, max };
+  };
   for (let n = r.u32(); n > 0; n--) {
     const module = r.name();
     const name = r.name();
     const kind = r.byte();
-    if (kind === 0) r.u32();
-    else if (kind === 1) {
-      r.byte();
-      const flags = r.u32();
+    if (kind === 0) {
       r.u32();
-      if (flags & 1) r.u32();
+      functions++;
+    } else if (kind === 1) {
+      r.byte();
+      limits();
     } else if (kind === 3) r.pos += 2;
     else if (kind === 2) {
-      const limitsAt = r.pos;
-      const flags = r.u32();
-      const min = r.u32();
-      const max = flags & 1 ? r.u32() : undefined;
       if (module !== "env" || name !== "memory") fail(`unexpected memory import ${module}.${name}`);
-      return { limitsAt, limitsEnd: r.pos, flags, min, max };
+      const limitsAt = r.pos;
+      memory = { limitsAt, ...limits(), limitsEnd: r.pos };
     } else fail(`unknown import kind ${kind}`);
   }
-  return fail("the module does not import its memory");
+  if (!memory) fail("the module does not import its memory");
+  return { functions, memory };
 }
 
 /** The active data segments' offsets (all `i32.const`, memory 0). */
@@ -137,42 +144,23 @@ function checkStart(floor) {
   const [start] = find(8);
   if (!start) return;
   const funcIndex = reader(bytes, start.start).u32();
-  let imported = 0;
-  {
-    const [imports] = find(2);
-    const r = reader(bytes, imports.start);
-    for (let n = r.u32(); n > 0; n--) {
-      r.name();
-      r.name();
-      const kind = r.byte();
-      if (kind === 0) {
-        r.u32();
-        imported++;
-      } else if (kind === 1) {
-        r.byte();
-        const f = r.u32();
-        r.u32();
-        if (f & 1) r.u32();
-      } else if (kind === 3) r.pos += 2;
-      else if (kind === 2) {
-        const f = r.u32();
-        r.u32();
-        if (f & 1) r.u32();
-      }
-    }
-  }
+  const imported = readImports().functions;
   const [code] = find(10);
   const r = reader(bytes, code.start);
   const count = r.u32();
   const index = funcIndex - imported;
   if (index < 0 || index >= count) fail("the start function is imported");
-  for (let i = 0; i < index; i++) r.pos += r.u32() + 0;
+  for (let i = 0; i < index; i++) {
+    const bodySize = r.u32();
+    r.pos += bodySize;
+  }
   const size = r.u32();
   const end = r.pos + size;
   if (r.u32() !== 0) fail("the start function has locals: it is not the linker's .bss fill");
   // i32.const dst; i32.const 0; i32.const len; memory.fill 0; end
   const op = () => r.byte();
-  const signed = () => r.u32(); // the constants here are small and non-negative
+  // i32.const operands are signed LEB128; these are non-negative, which read the same unsigned.
+  const signed = () => r.u32();
   if (op() !== 0x41) fail("unexpected start function");
   const dst = signed();
   if (op() !== 0x41 || signed() !== 0) fail("unexpected start function");
@@ -183,7 +171,7 @@ function checkStart(floor) {
   if (dst < floor) fail("the start function fills memory below the static data");
 }
 
-const mem = memoryImport();
+const mem = readImports().memory;
 const segments = dataSegments();
 if (segments.length === 0) fail("the module has no data segments");
 const dataStart = Math.min(...segments.map((s) => s.offset));
