@@ -342,7 +342,7 @@ async function chromiumRun(cfg) {
   };
   try {
     const cold = {};
-    for (const engine of coldEngines) {
+    for (const engine of [...coldEngines, "parsebox-worker"]) {
       const runs = [];
       for (let t = 0; t < trials; t++) {
         const { context, page, errors } = await open();
@@ -430,6 +430,11 @@ function report(res) {
       L.push(`| ${e} | ${env} | ${e === "native" ? "–" : cell(c[e].initMs)} | ${cell(c[e].firstEntryMs)} | ${cell(c[e].engineReadyMs)} | ${cell(c[e].sourceReadyMs)} | ${cell(c[e].sourceFirstEntryMs)} |`);
     }
   }
+  const w = res.chromium?.cold["parsebox-worker"];
+  if (w) {
+    L.push("");
+    L.push(`The browser's default host (each parser in a Worker of its own), chromium: source → ready (registerSource until idle(), the parser ready) ${fmt(w.sourceReadyMs.min, 1)} / ${fmt(w.sourceReadyMs.median, 1)} ms; registerSource on the page's thread ${fmt(w.registerSyncMs.min, 1)} / ${fmt(w.registerSyncMs.median, 1)} ms (max ${fmt(w.registerSyncMs.max, 1)}).`);
+  }
   L.push("");
   const s = res.sizes;
   L.push("Size (bytes on the wire; gzip -9, brotli q11) and memory per registered parser (one parser loaded + one line answered; in a fresh process / page, one parser first, then the growth over 16 more ÷ 16: parsebox = wasm memory growth, quickjs = what its runtimes allocated (QuickJS memory_used_size), native = JS heap growth after gc):");
@@ -467,5 +472,5 @@ if (only !== "node") {
 }
 res.loads = loads;
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify(res, null, 1));
-if (coldOnly) console.log(JSON.stringify({ node: res.node?.cold.parsebox, chromium: res.chromium?.cold.parsebox }));
+if (coldOnly) console.log(JSON.stringify({ node: res.node?.cold.parsebox, chromium: res.chromium?.cold.parsebox, chromiumWorker: res.chromium?.cold["parsebox-worker"] }));
 else console.log(report(res));

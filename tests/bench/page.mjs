@@ -70,6 +70,25 @@ window.coldStart = async (engine, src) => {
     if (status.state !== "ready" || first[0].kind !== "stdout" || entry[0].kind !== "tool_call") throw new Error(`cold parsebox: ${JSON.stringify([status, first, entry])}`);
     return { initMs: tInit - t0, firstEntryMs: tFirst - t0, engineReadyMs: tEngine - t0, sourceReadyMs: tReady - tEngine, sourceFirstEntryMs: tEntry - tEngine };
   }
+  if (engine === "parsebox-worker") {
+    // The browser's default host: the parser loads in a Worker of its own. "source → ready" is
+    // registerSource until idle() with the parser ready; registerSyncMs is the page's part.
+    const pb = await import("/pkg/index.js");
+    await pb.default();
+    const tInit = now();
+    const registry = new pb.ParserRegistry({ loadSource: null });
+    const first = registry.parseLine("generic", LINE, TS);
+    const tFirst = now();
+    await pb.engineReady();
+    const tEngine = now();
+    registry.registerSource("bench", src);
+    const tSync = now();
+    await registry.idle();
+    const tReady = now();
+    const status = registry.status("bench");
+    if (status.state !== "ready" || status.host !== "worker" || first[0].kind !== "stdout") throw new Error(`cold parsebox-worker: ${JSON.stringify([status, first])}`);
+    return { initMs: tInit - t0, firstEntryMs: tFirst - t0, engineReadyMs: tEngine - t0, registerSyncMs: tSync - tEngine, sourceReadyMs: tReady - tEngine };
+  }
   if (engine === "quickjs") {
     const { newQuickJSWASMModuleFromVariant } = await import("quickjs-emscripten-core");
     const variant = (await import("@jitl/quickjs-wasmfile-release-sync")).default;
