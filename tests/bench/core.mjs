@@ -3,8 +3,8 @@
 // the network; the drivers (node.mjs, page.html) hand in the modules and the sources.
 //
 // Engines:
-//   parsebox  the package under test: ParserRegistry.parseLine (entries JSON-parsed by the
-//             package), TranscriptBuilder.push for live runs.
+//   parsebox  the package under test: a registry's adapter(type).createStdoutParser() run
+//             (entries JSON-parsed by the package), TranscriptBuilder.push for live runs.
 //   quickjs   quickjs-emscripten's release-sync variant wrapped the way a user would: a context
 //             per parser, entries out as one JSON string per call (JSON.stringify in the guest,
 //             JSON.parse in the host), a per-call deadline via the runtime's interrupt handler.
@@ -80,9 +80,12 @@ export function makeEngines(deps) {
         status = registry.status("bench");
       }
       if (status.state !== "ready") throw new Error(`parsebox: ${status.state}: ${status.reason}`);
+      // One createStdoutParser() instance, as the other two engines use (registry.parseLine
+      // would call a module's own parseStdoutLine, Paperclip's stateless path, when it has one).
+      const run = registry.adapter("bench").createStdoutParser();
       return {
         registry,
-        parseLine: (line, ts) => registry.parseLine("bench", line, ts),
+        parseLine: run.parseLine,
         builder: () => new pb.TranscriptBuilder(registry, "bench"),
         dispose: () => registry.dispose(),
       };
