@@ -5,7 +5,9 @@
 //! syntax, catastrophic regex literals), rewrites ES modules and CommonJS files into one script
 //! shape, and evaluates it once in a throwaway realm to find its entry point;
 //! [`ParserModule::exports`] tells what the module exports, and a refused source gets a
-//! [`LoadError`] with a stable [`LoadErrorCode`].
+//! [`LoadError`] with a stable [`LoadErrorCode`]. Most of a load is setting up the realm (the
+//! context and the prelude), the same for every parser: a [`BlankRealm`] made ahead of time
+//! takes that part off the load ([`ParserModule::load_with`]).
 //! [`ParserModule::new_run`] gives a [`ParserRun`]: a fresh realm, fresh module state and one
 //! parser instance for one run's transcript, with `Date` pinned to each line's `ts` (UTC) and
 //! `Math.random` a seeded generator, so replaying a log gives the same entries. Each call runs
