@@ -407,9 +407,10 @@ test("buildTranscript over a live window cut mid-line hands the Worker each line
   assert.ok(out.counters.lateAnswers < 3 * lines.length, JSON.stringify(out.counters));
 });
 
-test("engineReady() waits for the engine's warm-up in a throwaway Worker, which is ended after it", async () => {
+test("engineReady() waits for the engine's warm-up in a Worker, which then serves the first Worker engine", async () => {
   // Browsers compile wasm functions when they first run: the warm-up loads a small parser in a
-  // Worker so that the first real parser does not pay for it (BENCHMARKS.md, start-up).
+  // Worker so that the first real parser does not pay for it (BENCHMARKS.md, start-up), and the
+  // first parser's engine takes that Worker instead of starting one.
   const errs = [];
   const fresh = await newPage(browser, errs);
   const workers = [];
@@ -424,10 +425,26 @@ test("engineReady() waits for the engine's warm-up in a throwaway Worker, which 
     await init();
     await engineReady();
   });
-  for (let i = 0; i < 50 && !workers.every((w) => w.closed); i++) await fresh.waitForTimeout(100);
   assert.equal(workers.length, 1, JSON.stringify(workers));
   assert.match(workers[0].url, /\/pkg\/worker\.js$/);
-  assert.ok(workers[0].closed, "the warm-up Worker was ended");
+  assert.equal(workers[0].closed, false, "the warm-up's Worker is kept for the first engine");
+  const answered = await fresh.evaluate(async () => {
+    const { ParserRegistry } = await import("/pkg/index.js");
+    const registry = new ParserRegistry({ loadSource: null });
+    const source = "export function parseStdoutLine(line, ts) { return [{ kind: 'stdout', ts, text: '#' + line }]; }";
+    registry.registerSource("one", source);
+    await registry.idle();
+    const first = { host: registry.status("one").host, state: registry.status("one").state };
+    registry.registerSource("two", source);
+    await registry.idle();
+    const out = { first, second: registry.status("two").state };
+    registry.dispose();
+    return out;
+  });
+  assert.deepEqual(answered, { first: { host: "worker", state: "ready" }, second: "ready" });
+  assert.equal(workers.length, 2, "the first engine used the warm-up's Worker; the second started one");
+  for (let i = 0; i < 50 && !workers.every((w) => w.closed); i++) await fresh.waitForTimeout(100);
+  assert.ok(workers.every((w) => w.closed), "dispose() ended both Workers");
   assert.deepEqual(errs.map(String), []);
   await fresh.close();
 });

@@ -3,7 +3,7 @@
 // they did. It decides nothing: placement, deadlines, replays and answers are the core's
 // (crates/parsebox-host), which a Rust test covers.
 import { EngineInstance } from "./engine.js";
-import { engineModule } from "./instance.js";
+import { engineModule, takeSpareWorker } from "./instance.js";
 
 export class Executor {
   #core = null;
@@ -65,7 +65,7 @@ export class Executor {
   }
 
   #startWorker(engine, source, config) {
-    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    const worker = takeSpareWorker() ?? new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     this.#workers.set(engine, worker);
     const report = (fn) => {
       if (this.#closed || this.#workers.get(engine) !== worker) return;

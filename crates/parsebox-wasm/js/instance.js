@@ -12,6 +12,7 @@ let engine = null; // the compiled engine module, once it is
 let engineError = null; // why it could not be loaded, if it could not
 let engineLoad = null; // its load in flight (a promise), once started
 let warming = null; // the engine's warm-up in a Worker (a promise that always resolves), once started
+let spareWorker = null; // the warm-up's Worker once it is done: the first Worker engine's, already running
 const engineWaiters = new Set(); // callbacks for registries made before it was compiled
 
 const toModule = (m) => (m instanceof WebAssembly.Module ? m : new WebAssembly.Module(m));
@@ -20,8 +21,10 @@ const toModule = (m) => (m instanceof WebAssembly.Module ? m : new WebAssembly.M
 const WARM_UP_TIMEOUT_MS = 5000;
 
 /**
- * Warms the engine module's code in a throwaway Worker (warm-up.js says why), where Workers
- * exist; resolves when it is done, failed or timed out. Registries do not wait for it.
+ * Warms the engine module's code in a Worker (warm-up.js says why), where Workers exist;
+ * resolves when it is done, failed or timed out. Registries do not wait for it. A Worker that
+ * warmed up is kept for the first Worker engine (`takeSpareWorker`), which then skips the
+ * Worker's own start; one that failed or timed out is ended.
  * @param {WebAssembly.Module} module
  */
 function warmUpInWorker(module) {
@@ -29,22 +32,34 @@ function warmUpInWorker(module) {
   return new Promise((resolve) => {
     let worker = null;
     let timer = null;
-    const done = () => {
+    const done = (warmed) => {
       clearTimeout(timer);
-      worker?.terminate();
+      if (worker) {
+        worker.onerror = null;
+        worker.onmessage = null;
+        if (warmed) spareWorker = worker;
+        else worker.terminate();
+      }
       resolve();
     };
     try {
       worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     } catch {
-      done();
+      done(false);
       return;
     }
-    timer = setTimeout(done, WARM_UP_TIMEOUT_MS);
-    worker.onerror = done;
-    worker.onmessage = ({ data }) => data?.warmed && done();
+    timer = setTimeout(() => done(false), WARM_UP_TIMEOUT_MS);
+    worker.onerror = () => done(false);
+    worker.onmessage = ({ data }) => data?.warmed && done(true);
     worker.postMessage({ warmUp: module });
   });
+}
+
+/** The warm-up's Worker, once (worker.js, idle, its engine code compiled); then null. */
+export function takeSpareWorker() {
+  const worker = spareWorker;
+  spareWorker = null;
+  return worker;
 }
 
 function engineSettled(module, error) {
@@ -86,7 +101,7 @@ export function init(input, engineInput) {
 
 /**
  * Resolves when the engine module is compiled and, where Workers exist, its code warmed by a
- * throwaway parser in a Worker (at most 5 s), so parsers registered from then on load at full
+ * small parser in a Worker (at most 5 s), so parsers registered from then on load at full
  * speed; rejects with why the module could not be loaded. Registries do not wait for the
  * warm-up, nor need this: they start their parsers as soon as the module is compiled.
  */

@@ -3,7 +3,8 @@
 // the engine's code (boa's parser, compiler and interpreter), so that first load spent ~4/5 of
 // its time compiling. One throwaway instance loads this small parser and answers a few lines;
 // the compiled code belongs to the module, so every later instance, on any thread, runs it at
-// once. Nothing of the instance is kept.
+// once. Nothing of the instance is kept (its Worker is: instance.js hands it to the first
+// Worker engine).
 import { EngineInstance } from "./engine.js";
 
 /** A parser shaped like real ones: JSON lines, regexes, string and array methods, a factory. */
