@@ -448,35 +448,3 @@ test("engineReady() waits for the engine's warm-up in a Worker, which then serve
   assert.deepEqual(errs.map(String), []);
   await fresh.close();
 });
-
-test("a parser registered while the warm-up runs takes the warm-up's Worker: its start waits behind the warm-up", async () => {
-  const errs = [];
-  const fresh = await newPage(browser, errs);
-  const workers = [];
-  fresh.on("worker", (w) => workers.push(w.url()));
-  await fresh.goto(`${server.url}/blank.html`);
-  const out = await fresh.evaluate(async () => {
-    const { default: init, engineReady, ParserRegistry } = await import("/pkg/index.js");
-    await init();
-    const registry = new ParserRegistry({ loadSource: null });
-    registry.registerSource("early", "export function parseStdoutLine(line, ts) { return [{ kind: 'stdout', ts, text: '#' + line }]; }");
-    await registry.idle();
-    const waited = performance.now();
-    await engineReady();
-    const out = {
-      status: registry.status("early").state,
-      host: registry.status("early").host,
-      texts: registry.parseLine("early", "x", "2026-01-01T00:00:00Z").map((e) => e.text),
-      engineReadyWaitMs: performance.now() - waited,
-    };
-    registry.dispose();
-    return out;
-  });
-  assert.equal(out.status, "ready");
-  assert.equal(out.host, "worker");
-  assert.equal(workers.length, 1, `one Worker for the warm-up and the parser: ${JSON.stringify(workers)}`);
-  // engineReady() heard the warm-up end although the engine took its Worker (not its 5 s timeout).
-  assert.ok(out.engineReadyWaitMs < 4000, JSON.stringify(out));
-  assert.deepEqual(errs.map(String), []);
-  await fresh.close();
-});

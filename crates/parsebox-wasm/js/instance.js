@@ -12,7 +12,7 @@ let engine = null; // the compiled engine module, once it is
 let engineError = null; // why it could not be loaded, if it could not
 let engineLoad = null; // its load in flight (a promise), once started
 let warming = null; // the engine's warm-up in a Worker (a promise that always resolves), once started
-let spareWorker = null; // the warm-up's Worker, warming or done, until the first Worker engine takes it
+let spareWorker = null; // the warm-up's Worker once it is done: the first Worker engine's, already running
 const engineWaiters = new Set(); // callbacks for registries made before it was compiled
 
 const toModule = (m) => (m instanceof WebAssembly.Module ? m : new WebAssembly.Module(m));
@@ -22,43 +22,40 @@ const WARM_UP_TIMEOUT_MS = 5000;
 
 /**
  * Warms the engine module's code in a Worker (warm-up.js says why), where Workers exist;
- * resolves when it is done, failed or timed out. Registries do not wait for it. The Worker is
- * the first Worker engine's (`takeSpareWorker`), even while it warms up: the engine's start
- * waits in its queue behind the warm-up. One that fails or times out untaken is ended.
+ * resolves when it is done, failed or timed out. Registries do not wait for it. A Worker that
+ * warmed up is kept for the first Worker engine (`takeSpareWorker`), which then skips the
+ * Worker's own start; one that failed or timed out is ended.
  * @param {WebAssembly.Module} module
  */
 function warmUpInWorker(module) {
   if (typeof Worker !== "function") return Promise.resolve();
   return new Promise((resolve) => {
-    let worker;
-    try {
-      worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-    } catch {
-      resolve();
-      return;
-    }
-    spareWorker = worker;
-    // Listeners, not on* handlers: the executor sets those when it takes the Worker.
+    let worker = null;
+    let timer = null;
     const done = (warmed) => {
       clearTimeout(timer);
-      worker.removeEventListener("message", onMessage);
-      worker.removeEventListener("error", onError);
-      if (!warmed && spareWorker === worker) {
-        spareWorker = null;
-        worker.terminate();
+      if (worker) {
+        worker.onerror = null;
+        worker.onmessage = null;
+        if (warmed) spareWorker = worker;
+        else worker.terminate();
       }
       resolve();
     };
-    const onMessage = ({ data }) => data?.warmed && done(true);
-    const onError = () => done(false);
-    const timer = setTimeout(() => done(false), WARM_UP_TIMEOUT_MS);
-    worker.addEventListener("message", onMessage);
-    worker.addEventListener("error", onError);
+    try {
+      worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    } catch {
+      done(false);
+      return;
+    }
+    timer = setTimeout(() => done(false), WARM_UP_TIMEOUT_MS);
+    worker.onerror = () => done(false);
+    worker.onmessage = ({ data }) => data?.warmed && done(true);
     worker.postMessage({ warmUp: module });
   });
 }
 
-/** The warm-up's Worker, once (worker.js; warming up or idle); then null. */
+/** The warm-up's Worker, once (worker.js, idle, its engine code compiled); then null. */
 export function takeSpareWorker() {
   const worker = spareWorker;
   spareWorker = null;
