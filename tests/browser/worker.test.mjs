@@ -448,3 +448,30 @@ test("engineReady() waits for the engine's warm-up in a Worker, which then serve
   assert.deepEqual(errs.map(String), []);
   await fresh.close();
 });
+
+test("a parser registered while the warm-up runs starts a Worker of its own; the warm-up's serves the next", async () => {
+  // Queueing it behind the warm-up measured slower than compiling in parallel (BENCHMARKS.md).
+  const errs = [];
+  const fresh = await newPage(browser, errs);
+  const workers = [];
+  fresh.on("worker", (w) => workers.push(w.url()));
+  await fresh.goto(`${server.url}/blank.html`);
+  const states = await fresh.evaluate(async () => {
+    const { default: init, engineReady, ParserRegistry } = await import("/pkg/index.js");
+    await init();
+    const registry = new ParserRegistry({ loadSource: null });
+    const source = "export function parseStdoutLine(line, ts) { return [{ kind: 'stdout', ts, text: '#' + line }]; }";
+    registry.registerSource("early", source);
+    await engineReady();
+    await registry.idle();
+    registry.registerSource("later", source);
+    await registry.idle();
+    const states = ["early", "later"].map((t) => `${registry.status(t).state}/${registry.status(t).host}`);
+    registry.dispose();
+    return states;
+  });
+  assert.deepEqual(states, ["ready/worker", "ready/worker"]);
+  assert.equal(workers.length, 2, `the warm-up's and the early parser's: ${JSON.stringify(workers)}`);
+  assert.deepEqual(errs.map(String), []);
+  await fresh.close();
+});
