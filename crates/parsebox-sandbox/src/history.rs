@@ -60,9 +60,7 @@ impl History {
         let ran_ms = self.ran_ms + ran_ms.max(0.0);
         if self.bytes + bytes > opts.max_replay_bytes || ran_ms > opts.replay_budget_ms {
             self.complete = false;
-            self.ops = Vec::new();
-            self.bytes = 0;
-            self.ran_ms = 0.0;
+            self.restart();
             return;
         }
         self.bytes += bytes;
