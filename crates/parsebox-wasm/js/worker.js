@@ -13,11 +13,14 @@ const describe = (e) => (e instanceof Error ? `${e.name}: ${e.message}` : String
 
 self.onmessage = ({ data: m }) => {
   if (m.warmUp) {
+    // A warm-up only saves time: one that throws leaves this Worker as usable as before, so it
+    // reports done either way (rethrown, the error would reach the page as an uncaught one).
     try {
       warmUp(m.warmUp);
-    } finally {
-      self.postMessage({ warmed: true });
+    } catch {
+      // nothing to keep: the next message starts an engine of its own
     }
+    self.postMessage({ warmed: true });
     return;
   }
   if (m.module) {
