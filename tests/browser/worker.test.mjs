@@ -54,6 +54,19 @@ const server = await serve(repo, {
     registry.dispose();
     return out;
   };
+  // The default host with \`options\`: every line in one push, once the parser is ready.
+  window.runWorker = async (source, lines, options) => {
+    const registry = new ParserRegistry({ loadSource: null, ...options });
+    registry.registerSource("w", source);
+    await registry.idle();
+    const builder = new TranscriptBuilder(registry, "w");
+    builder.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: lines.join("\\n") + "\\n" });
+    await registry.idle();
+    const d = registry.diagnostics("w");
+    const out = { host: registry.status("w").host, texts: builder.entries().map((e) => e.text), fallbacks: d.fallbacks, counters: d.host, lastError: d.lastError };
+    registry.dispose();
+    return out;
+  };
   // waitReady: a parser that loads in a Worker is ready later; oneChunk: every line in one push.
   window.runAuto = async (source, lines, { waitReady = false, oneChunk = false, options = {} } = {}) => {
     const registry = new ParserRegistry({ host: "auto", loadSource: null, lineBudgetMs: 50, hardDeadlineMs: 100, ...options });
@@ -278,6 +291,37 @@ test("repeated overruns in the worker: every line is answered and no main-thread
   assert.ok(out.othersAreHangs, JSON.stringify(out));
   assert.match(out.lastParsed, /^line 49-299 #\d+$/);
   assert.deepEqual(out.tasks, [], JSON.stringify(runs.map((r) => r.tasks)));
+});
+
+test("the line after an overrun is not killed while the Worker rebuilds the realm and replays the run", async (t) => {
+  // Each line takes ~20 ms; after the spin line the sandbox rebuilds its realm and replays the
+  // ten before it (~200 ms), longer than a line's 150 ms deadline. That is the engine's work:
+  // the line after it must be answered by the parser, not killed at the deadline.
+  const source = `
+export function createStdoutParser() {
+  let n = 0;
+  return {
+    parseLine(line, ts) {
+      if (line === "spin") for (;;) {}
+      n++;
+      let s = 0;
+      for (let i = 0; i < 30000; i++) s += i;
+      return [{ kind: "stdout", ts, text: line + " #" + n }];
+    },
+  };
+}`;
+  const lines = [...Array.from({ length: 10 }, (_, i) => `line ${i + 1}`), "spin", "after"];
+  const out = await page.evaluate(([s, l]) => window.runWorker(s, l, { lineBudgetMs: 100, hardDeadlineMs: 150 }), [source, lines]);
+  t.diagnostic(JSON.stringify(out.counters));
+  assert.equal(out.host, "worker");
+  assert.deepEqual(out.texts.slice(0, 10), lines.slice(0, 10).map((l, i) => `${l} #${i + 1}`), JSON.stringify(out));
+  // Stopped in the engine: at its budget, or at boa's loop limit.
+  assert.match(out.texts[10], /^Chat transcript error: parser (exceeded its 100 ms budget|hit an engine limit)/, JSON.stringify(out));
+  // The state came back (#11), unless the replay ran past the sandbox's own replay budget on a
+  // busy machine, which is counted as state lost (#1).
+  assert.equal(out.texts[11], `after #${out.counters.stateLost ? 1 : 11}`, JSON.stringify(out));
+  assert.equal(out.fallbacks.deadline, undefined, JSON.stringify(out));
+  assert.equal(out.counters.deadlineKills, 0, JSON.stringify(out));
 });
 
 test("auto host: a parser moves to the worker after its first budget overrun inline, and keeps its state", async () => {

@@ -127,7 +127,7 @@ test("two instances side by side keep separate state", () => {
   b.dispose();
 });
 
-test("onBegan hears the seq of live lines only", () => {
+test("onBegan hears the live lines whose deadline the core arms from it: a batch's first, and one after the engine's own work", () => {
   const began = [];
   const engine = started(COUNTER, { onBegan: (seq) => began.push(seq) });
   const ops = [
@@ -139,8 +139,51 @@ test("onBegan hears the seq of live lines only", () => {
     { op: "line", seq: 13, run: 1, line: "next", ts: "t", replay: false },
   ];
   const answers = JSON.parse(engine.run(JSON.stringify(ops)));
-  assert.deepEqual(began, [12, 13]);
+  // Line 13 starts when line 12's answer leaves: the core arms it from that answer.
+  assert.deepEqual(began, [12]);
   assert.deepEqual(answers.map(([seq, o]) => [seq, text(o)]), [[10, ["1:old"]], [11, ["2:old"]], [12, ["3:new"]], [13, ["1:next"]]]);
+  // The rest of the same batch, a record at a time (as a Worker runs it): a new run's realm is
+  // the engine's own work, so the line after it reports again.
+  engine.run(JSON.stringify([{ op: "line", seq: 14, run: 1, line: "more", ts: "t", replay: false }]), false);
+  engine.run(JSON.stringify([{ op: "newRun", run: 2 }, { op: "line", seq: 15, run: 2, line: "x", ts: "t", replay: false }]), false);
+  assert.deepEqual(began, [12, 15]);
+  engine.dispose();
+});
+
+test("after a line over its budget, the realm is rebuilt before the next line reports began", () => {
+  // A parser whose lines each take a while: the rebuild after the spin line replays them all.
+  const source = `
+export function createStdoutParser() {
+  let n = 0;
+  return {
+    parseLine(line, ts) {
+      if (line === "spin") for (;;) {}
+      n++;
+      let s = 0;
+      for (let i = 0; i < 20000; i++) s += i;
+      return [{ kind: "stdout", ts, text: n + ":" + line }];
+    },
+  };
+}`;
+  const events = [];
+  const engine = started(source, { onBegan: (seq) => events.push(["began", seq, performance.now()]) });
+  const lines = ["a", "b", "c", "d", "e", "spin", "after"].map((line, i) => ({ op: "line", seq: i + 1, run: 1, line, ts: "t", replay: false }));
+  const answers = [];
+  engine.run(JSON.stringify([{ op: "newRun", run: 1 }]), true);
+  for (const [i, op] of lines.entries()) {
+    for (const a of JSON.parse(engine.run(JSON.stringify([op]), i === 0))) answers.push(a);
+    events.push(["answered", op.seq, performance.now()]);
+  }
+  const after = answers.at(-1);
+  assert.deepEqual(text(after[1]), ["6:after"], "the state came back: five lines replayed");
+  assert.equal(answers[5][1].Err.code, "budget_exceeded");
+  // The line after the spin reported began, and only after its realm was rebuilt: the replay
+  // of five lines lies between the spin's answer and that report.
+  assert.deepEqual(events.filter(([k]) => k === "began").map(([, seq]) => seq), [1, 7]);
+  const spinAnswered = events.find(([k, seq]) => k === "answered" && seq === 6)[2];
+  const afterBegan = events.find(([k, seq]) => k === "began" && seq === 7)[2];
+  const afterAnswered = events.find(([k, seq]) => k === "answered" && seq === 7)[2];
+  assert.ok(afterBegan - spinAnswered > afterAnswered - afterBegan, JSON.stringify({ rebuild: afterBegan - spinAnswered, line: afterAnswered - afterBegan }));
   engine.dispose();
 });
 

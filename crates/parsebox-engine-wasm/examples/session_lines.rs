@@ -49,7 +49,7 @@ fn main() {
         stateless: false,
     }])
     .unwrap();
-    session.run(&new_run, |_| {});
+    session.run(&new_run, true, |_| {});
 
     let t0 = Instant::now();
     let mut bytes = 0;
@@ -68,7 +68,7 @@ fn main() {
         } else {
             wire::ops_frame(&[op])
         };
-        bytes += session.run(&ops, |_| {}).len();
+        bytes += session.run(&ops, true, |_| {}).len();
     }
     let dt = t0.elapsed();
     println!(

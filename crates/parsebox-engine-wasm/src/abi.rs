@@ -17,7 +17,8 @@ use crate::{Hooks, Session};
 extern "C" {
     /// A monotonic clock in milliseconds (`performance.now()`).
     fn parsebox_now_ms() -> f64;
-    /// A live line (`replay: false`) is about to start.
+    /// A live line (`replay: false`) is about to start, and the host needs to know: the first
+    /// of a batch, or one after the engine's own realm work.
     fn parsebox_began(seq: f64);
     /// Fills `len` bytes at `ptr` with random bytes; 0 on success.
     fn parsebox_random(ptr: *mut u8, len: usize) -> u32;
@@ -223,11 +224,11 @@ pub unsafe extern "C" fn parsebox_start(
 /// # Safety
 /// The buffer came from `parsebox_alloc` with this length and was filled by the page.
 #[no_mangle]
-pub unsafe extern "C" fn parsebox_run(ops_ptr: *mut u8, ops_len: usize) -> usize {
+pub unsafe extern "C" fn parsebox_run(ops_ptr: *mut u8, ops_len: usize, batch_start: u32) -> usize {
     // SAFETY: the caller's contract.
     let out = unsafe {
         with_input(ops_ptr, ops_len, |ops| {
-            SESSION.with(|s| s.borrow_mut().run(ops, began))
+            SESSION.with(|s| s.borrow_mut().run(ops, batch_start != 0, began))
         })
     };
     answer(out)

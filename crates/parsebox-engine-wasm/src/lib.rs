@@ -18,8 +18,10 @@
 //!   `Result<String, LoadError>`: `{"Ok":"createStdoutParser"}` or
 //!   `{"Err":{"code":…,"message":…,"line":…,"column":…}}`. Bad config JSON or a source that
 //!   is not UTF-8 is an `Err` with code `bad_options`. A second start replaces the engine.
-//! - `parsebox_run(ops_ptr, ops_len) -> len`: performs a batch of `EngineOp`s, given as the
-//!   core's ops frame (`parsebox_host::wire`, what the page sends) or as JSON; answers
+//! - `parsebox_run(ops_ptr, ops_len, batch_start) -> len`: performs `EngineOp`s, given as the
+//!   core's ops frame (`parsebox_host::wire`, what the page sends) or as JSON; `batch_start`
+//!   is 1 when they open a batch the host sent (a page may run a batch a record at a time, so
+//!   each answer leaves at once). Answers
 //!   JSON `[[seq, outcome], …]`, outcome `{"Ok":value}` or `{"Err":{"code","message"}}`.
 //!   Before a successful start, or for ops that do not decode, every line op of the batch is
 //!   answered `{"Err":{"code":"engine_fault",…}}` (the other ops are ignored).
@@ -37,7 +39,8 @@
 //! `parsebox_start` and `parsebox_run` take ownership of the buffers they are given (they free
 //! them). Imports (module `env`): `memory` (the page's `WebAssembly.Memory`, as large as the
 //! custom section `parsebox_initial_pages` says, with the instance's maximum), `parsebox_now_ms() -> f64` (a monotonic clock for the budgets),
-//! `parsebox_began(seq: f64)` (before each live line) and `parsebox_random(ptr, len) -> u32`
+//! `parsebox_began(seq: f64)` (before a live line whose deadline the host arms from it: the
+//! first of a batch, or one after the engine's own realm work) and `parsebox_random(ptr, len) -> u32`
 //! (fills `len` random bytes, 0 on success: the getrandom backend).
 
 #![cfg_attr(

@@ -179,13 +179,18 @@ impl Session {
     }
 
     /// Performs `ops` (an ops frame, [`parsebox_host::wire`], or JSON of `Vec<EngineOp>`) in
-    /// order, calling `began(seq)` before each live line. Answers JSON `[[seq, outcome], …]`;
-    /// before a successful start, or when `ops` does not decode, every line op is answered
-    /// with `engine_fault`.
-    pub fn run(&mut self, ops: &[u8], began: impl FnMut(Seq)) -> String {
+    /// order. `batch_start`: these are the first ops of a batch the host sent. `began(seq)` is
+    /// called before a live line when the host needs it to arm the line's deadline (the first
+    /// of a batch, or one after the engine's own realm work: see `parsebox_host`'s `began`
+    /// rule). Answers JSON `[[seq, outcome], …]`; before a successful start, or when `ops`
+    /// does not decode, every line op is answered with `engine_fault`.
+    pub fn run(&mut self, ops: &[u8], batch_start: bool, began: impl FnMut(Seq)) -> String {
         let mut lost = Vec::new();
         let answers = match (decode(ops), &mut self.engine) {
             (Ok(ops), Some(engine)) => {
+                if batch_start {
+                    engine.batch_arrived();
+                }
                 let answers = engine.run_ops(ops, began);
                 lost = engine.take_state_lost();
                 answers
@@ -259,7 +264,7 @@ mod tests {
     }
 
     #[test]
-    fn a_started_engine_answers_live_lines_and_reports_them_began() {
+    fn a_started_engine_answers_live_lines_and_reports_the_first_began() {
         let mut s = started();
         let ops = json!([
             { "op": "newRun", "run": 1 },
@@ -269,8 +274,9 @@ mod tests {
             { "op": "line", "seq": 9, "run": 1, "line": "c", "ts": "t3", "replay": false },
         ]);
         let mut began = Vec::new();
-        let answers = json(&s.run(ops.to_string().as_bytes(), |seq| began.push(seq)));
-        assert_eq!(began, [8, 9]);
+        let answers = json(&s.run(ops.to_string().as_bytes(), true, |seq| began.push(seq)));
+        // Line 9 follows an answered line in the same batch: its clock starts at that answer.
+        assert_eq!(began, [8]);
         assert_eq!(
             answers,
             json!([
@@ -296,14 +302,14 @@ mod tests {
                 replay: false,
             },
         ];
-        let from_json = started().run(&serde_json::to_vec(&ops).unwrap(), |_| {});
+        let from_json = started().run(&serde_json::to_vec(&ops).unwrap(), true, |_| {});
         let mut began = Vec::new();
-        let from_frame = started().run(&wire::ops_frame(&ops), |seq| began.push(seq));
+        let from_frame = started().run(&wire::ops_frame(&ops), true, |seq| began.push(seq));
         assert_eq!(from_frame, from_json);
         assert_eq!(began, [5]);
         // A cut frame still answers its readable line, as a fault.
         let frame = wire::ops_frame(&ops);
-        let answers = json(&started().run(&frame[..frame.len() - 1], |_| {}));
+        let answers = json(&started().run(&frame[..frame.len() - 1], true, |_| {}));
         assert_eq!(answers[0][0], 5);
         assert_eq!(answers[0][1]["Err"]["code"], "engine_fault");
     }
@@ -328,8 +334,8 @@ mod tests {
         assert_eq!(answer, json!({ "Ok": "createStdoutParser" }));
         assert!(!prepared.prepared(), "the start used the prepared realm");
         assert_eq!(
-            prepared.run(ops.as_bytes(), |_| {}),
-            started().run(ops.as_bytes(), |_| {})
+            prepared.run(ops.as_bytes(), true, |_| {}),
+            started().run(ops.as_bytes(), true, |_| {})
         );
     }
 
@@ -379,18 +385,18 @@ mod tests {
         let line = r#"[{"op":"newRun","run":1},{"op":"line","seq":3,"run":1,"line":"a","ts":"t","replay":false}]"#;
         let mut s = Session::default();
         let mut began = 0;
-        let before_start = json(&s.run(line.as_bytes(), |_| began += 1));
+        let before_start = json(&s.run(line.as_bytes(), true, |_| began += 1));
         assert_eq!(before_start[0][0], 3);
         assert_eq!(before_start[0][1]["Err"]["code"], "engine_fault");
         assert_eq!(began, 0);
 
         let mut s = started();
         let garbled = r#"[{"op":"line","seq":4,"run":1},{"op":"warp"}]"#;
-        let answers = json(&s.run(garbled.as_bytes(), |_| {}));
+        let answers = json(&s.run(garbled.as_bytes(), true, |_| {}));
         assert_eq!(answers.as_array().unwrap().len(), 1);
         assert_eq!(answers[0][0], 4);
         assert_eq!(answers[0][1]["Err"]["code"], "engine_fault");
-        assert_eq!(json(&s.run(b"not json", |_| {})), json!([]));
+        assert_eq!(json(&s.run(b"not json", true, |_| {})), json!([]));
     }
 
     #[test]

@@ -87,6 +87,10 @@ impl ParserInstance for Instance {
     fn reset(&mut self) -> Result<(), LineFailure> {
         self.0.reset()
     }
+    fn recover(&mut self) {
+        // A realm that cannot be rebuilt fails the line itself, which tries again.
+        let _ = self.0.recover();
+    }
     fn state_lost(&self) -> u64 {
         self.0.diagnostics().state_lost
     }
@@ -122,14 +126,20 @@ impl Engine {
     }
 
     /// Performs `ops` in order and returns the outcome of every line, in order, each value as
-    /// JSON text. `began(seq)` is called before each live (not replayed) line starts, so the
-    /// host can arm its deadline.
+    /// JSON text. `began(seq)` is called before a live line starts when the host needs it to
+    /// arm the line's deadline ([`EngineRuns::run_ops`](parsebox_host::EngineRuns::run_ops)).
     pub fn run_ops(
         &mut self,
         ops: Vec<EngineOp>,
         began: impl FnMut(Seq),
     ) -> Vec<(Seq, Result<ReturnJson, LineFailure>)> {
         self.runs.run_ops(ops, began)
+    }
+
+    /// A batch of ops arrived from the host: its first live line reports `began`
+    /// ([`EngineRuns::batch_arrived`](parsebox_host::EngineRuns::batch_arrived)).
+    pub fn batch_arrived(&mut self) {
+        self.runs.batch_arrived();
     }
 
     /// The lines, since the last call, before whose answer their run lost its parser's state

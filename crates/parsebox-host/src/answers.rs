@@ -6,15 +6,18 @@ use parsebox_transcript::{
     LineOutcome, SettledLine,
 };
 
+use crate::began::engine_work_follows;
 use crate::diagnostics::{count_line, AnsweredBy};
 use crate::journal::Delivery;
 use crate::{Answered, EngineId, Host, HostPlacement, Placement, RunId, Seq};
 
 impl Host {
-    /// The engine reports it is starting line `seq` (a non-replay line) after being idle. For
-    /// a Worker engine this arms the line's deadline, `hard_deadline_ms` from `now_ms`. Reports
-    /// for anything but the engine's head line are ignored. Lines that follow an answered one
-    /// need no report: the answer arms the next line's deadline.
+    /// The engine reports it is starting line `seq` (a non-replay line): the first live line
+    /// of a batch, or one after realm work of its own
+    /// ([`engine_work_follows`](crate::began::engine_work_follows)). For a Worker engine this
+    /// arms the line's deadline, `hard_deadline_ms` from `now_ms`. Reports for anything but
+    /// the engine's head line are ignored. Other lines need no report: the answer before
+    /// them arms their deadline.
     pub fn handle_began(&mut self, now_ms: f64, engine: EngineId, seq: Seq) {
         let deadline = self.options.hard_deadline_ms;
         let Some(e) = self.engines.get_mut(&engine) else {
@@ -53,8 +56,14 @@ impl Host {
                 }
             }
             let Some(head) = e.pop_head() else { continue };
-            // The engine goes straight on to its next line: that line's time starts now.
-            e.arm_head(now_ms, self.options.hard_deadline_ms);
+            // The engine goes straight on to its next line: that line's time starts now, or
+            // at its `began` when the engine has realm work of its own first.
+            e.arm_next(
+                now_ms,
+                self.options.hard_deadline_ms,
+                self.options.replay_deadline_ms,
+                engine_work_follows(&outcome),
+            );
             let placement = e.placement;
             let adapter_type = e.adapter_type.clone();
             if let Some(a) = self.adapters.get_mut(&adapter_type) {

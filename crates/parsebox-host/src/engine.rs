@@ -20,6 +20,9 @@ pub(crate) struct InFlight {
     pub(crate) seq: Seq,
     pub(crate) run: RunId,
     pub(crate) replay: bool,
+    /// A `NewRun` was queued between the line before and this one: the engine makes a fresh
+    /// realm first ([`engine_work_follows`](crate::began::engine_work_follows)).
+    pub(crate) after_new_run: bool,
 }
 
 /// Which deadline fired.
@@ -31,6 +34,9 @@ pub(crate) enum DeadlineKind {
     Line,
     /// The replay as a whole ran past `replay_deadline_ms`.
     Replay,
+    /// The engine's own work before the head line (a realm rebuilt after a failed line, or a
+    /// new run's realm) ran past `replay_deadline_ms` without the engine reporting `began`.
+    Recovery,
 }
 
 #[derive(Debug)]
@@ -49,6 +55,11 @@ pub(crate) struct Engine {
     pub(crate) start_deadline: Option<f64>,
     pub(crate) line_deadline: Option<f64>,
     pub(crate) replay_deadline: Option<f64>,
+    /// Armed instead of `line_deadline` while the engine works on its realm before the head
+    /// line and has not reported `began` for it yet.
+    pub(crate) recovery_deadline: Option<f64>,
+    /// A `NewRun` was queued after the last line op.
+    new_run_queued: bool,
     /// When `StartEngine` was issued (executor clock): the load time is measured from it.
     pub(crate) start_requested_ms: f64,
     /// The last batch sent started a run (a `NewRun`: a fresh realm, not the parser's work).
@@ -68,6 +79,8 @@ impl Engine {
             start_deadline: None,
             line_deadline: None,
             replay_deadline: None,
+            recovery_deadline: None,
+            new_run_queued: false,
             start_requested_ms: 0.0,
             last_batch_started_run: false,
         }
@@ -83,10 +96,13 @@ impl Engine {
                 seq: *seq,
                 run: *run,
                 replay: *replay,
+                after_new_run: std::mem::take(&mut self.new_run_queued),
             });
             if *replay {
                 self.replay_pending += 1;
             }
+        } else if matches!(op, EngineOp::NewRun { .. }) {
+            self.new_run_queued = true;
         }
         self.outbox.push(op);
     }
@@ -106,6 +122,7 @@ impl Engine {
         let head = self.in_flight.pop_front()?;
         self.sent = self.sent.saturating_sub(1);
         self.line_deadline = None;
+        self.recovery_deadline = None;
         if head.replay {
             self.replay_pending = self.replay_pending.saturating_sub(1);
             if self.replay_pending == 0 {
@@ -123,16 +140,38 @@ impl Engine {
         self.in_flight.front().copied()
     }
 
-    /// Arms the head line's deadline, `deadline_ms` from `now_ms`, when the engine has just
-    /// reached it: the head was sent, is a live line (a replay runs under the replay budget)
-    /// and the engine can be ended from outside. Called when the engine reports `began`, and
-    /// when the answer before the head arrives (the engine starts its next line right after
-    /// answering one), so a Worker need not report every line it begins.
+    /// The engine reported `began` for the head line: its deadline is `deadline_ms` from
+    /// `now_ms`, when it is a live line (a replay runs under the replay budget) and the engine
+    /// can be ended from outside.
     pub(crate) fn arm_head(&mut self, now_ms: f64, deadline_ms: f64) {
         if let Some(head) = self.sent_head() {
             if !head.replay && self.killable() {
                 self.line_deadline = Some(now_ms + deadline_ms);
+                self.recovery_deadline = None;
             }
+        }
+    }
+
+    /// The line before the head was answered at `now_ms`, and the engine goes straight on to
+    /// the head, so a Worker need not report every line it begins: its deadline is armed from
+    /// now. Unless the engine has realm work of its own first (`engine_work`: the answer
+    /// failed, or a `NewRun` came between): then it reports `began` once that is done, and
+    /// until then only `recovery_ms` bounds it.
+    pub(crate) fn arm_next(
+        &mut self,
+        now_ms: f64,
+        deadline_ms: f64,
+        recovery_ms: f64,
+        engine_work: bool,
+    ) {
+        let Some(head) = self.sent_head() else { return };
+        if head.replay || !self.killable() {
+            return;
+        }
+        if engine_work || head.after_new_run {
+            self.recovery_deadline = Some(now_ms + recovery_ms);
+        } else {
+            self.line_deadline = Some(now_ms + deadline_ms);
         }
     }
 
@@ -156,6 +195,7 @@ impl Engine {
             (self.start_deadline, DeadlineKind::Start),
             (self.line_deadline, DeadlineKind::Line),
             (self.replay_deadline, DeadlineKind::Replay),
+            (self.recovery_deadline, DeadlineKind::Recovery),
         ]
         .into_iter()
         .filter_map(|(at, kind)| at.map(|at| (at, kind)))

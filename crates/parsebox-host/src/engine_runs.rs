@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use parsebox_transcript::{outcome_resets_parser, FailureCode, LineFailure, ReturnShape};
 
+use crate::began::engine_work_follows;
 use crate::{EngineOp, RunId, Seq};
 
 /// One parser instance (one run's state).
@@ -24,6 +25,11 @@ pub trait ParserInstance {
     /// # Errors
     /// The failure, when `reset()` threw or ran over budget.
     fn reset(&mut self) -> Result<(), LineFailure>;
+    /// Does the realm work a failed line left owed (the sandbox rebuilds a dirty realm and
+    /// replays the run's earlier lines into it) now, before the next line's clock starts. An
+    /// instance with no such work keeps the default, which does nothing; a failure here shows
+    /// again on the line.
+    fn recover(&mut self) {}
     /// How many times this instance lost its parser's state so far: it had to start over in a
     /// fresh realm without the earlier lines (their replay would not fit its budget). An
     /// instance that never rebuilds itself keeps the default, 0.
@@ -54,6 +60,8 @@ pub struct EngineRuns<F: InstanceFactory> {
     runs: HashMap<RunId, Slot<F::Instance>>,
     /// Lines before whose answer their run's parser lost its state, not taken yet.
     lost: Vec<Seq>,
+    /// The next live line reports `began` (see [`engine_work_follows`](crate::engine_work_follows)).
+    began_due: bool,
 }
 
 /// A run, whether its parser owes a reset before the next line, and how many of its state
@@ -71,7 +79,13 @@ impl<F: InstanceFactory> EngineRuns<F> {
             factory,
             runs: HashMap::new(),
             lost: Vec::new(),
+            began_due: true,
         }
+    }
+
+    /// A batch of ops arrived from the host: its first live line reports `began`.
+    pub fn batch_arrived(&mut self) {
+        self.began_due = true;
     }
 
     /// The factory.
@@ -80,9 +94,11 @@ impl<F: InstanceFactory> EngineRuns<F> {
     }
 
     /// Performs `ops` in order and returns the outcome of every line, in order. `began(seq)`
-    /// is called before each live (not replayed) line starts, so the host can arm its deadline.
-    /// After a line whose outcome [`outcome_resets_parser`], the run is reset before its next
-    /// line.
+    /// is called before a live (not replayed) line starts when the host needs it to arm the
+    /// line's deadline ([`engine_work_follows`](crate::engine_work_follows)): the first live
+    /// line since [`batch_arrived`](Self::batch_arrived), and one after realm work (a `NewRun`, or a failed line, whose realm is recovered
+    /// first). After a line whose outcome [`outcome_resets_parser`], the run is reset before
+    /// its next line.
     pub fn run_ops(
         &mut self,
         ops: Vec<EngineOp>,
@@ -92,6 +108,7 @@ impl<F: InstanceFactory> EngineRuns<F> {
         for op in ops {
             match op {
                 EngineOp::NewRun { run, stateless } => {
+                    self.began_due = true;
                     let instance = self.factory.new_instance(stateless);
                     self.runs.insert(
                         run,
@@ -109,10 +126,18 @@ impl<F: InstanceFactory> EngineRuns<F> {
                     ts,
                     replay,
                 } => {
-                    if !replay {
+                    if !replay && std::mem::take(&mut self.began_due) {
+                        if let Some(Slot {
+                            instance: Ok(i), ..
+                        }) = self.runs.get_mut(&run)
+                        {
+                            i.recover();
+                        }
                         began(seq);
                     }
-                    answers.push((seq, self.line(run, seq, &line, &ts)));
+                    let outcome = self.line(run, seq, &line, &ts);
+                    self.began_due |= engine_work_follows(&outcome);
+                    answers.push((seq, outcome));
                 }
                 EngineOp::Reset { run } => {
                     if let Some(Slot {
@@ -161,5 +186,113 @@ impl<F: InstanceFactory> EngineRuns<F> {
     /// host counts the loss ([`Host::handle_state_lost`](crate::Host::handle_state_lost)).
     pub fn take_state_lost(&mut self) -> Vec<Seq> {
         std::mem::take(&mut self.lost)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use super::*;
+
+    type Log = Rc<RefCell<Vec<String>>>;
+
+    /// Fails the line "fail"; logs every call.
+    struct Logged(Log);
+
+    impl ParserInstance for Logged {
+        type Value = serde_json::Value;
+        fn parse(&mut self, line: &str, _ts: &str) -> Result<serde_json::Value, LineFailure> {
+            self.0.borrow_mut().push(format!("parse {line}"));
+            if line == "fail" {
+                return Err(LineFailure::new(FailureCode::BudgetExceeded, "over"));
+            }
+            Ok(serde_json::json!([]))
+        }
+        fn reset(&mut self) -> Result<(), LineFailure> {
+            self.0.borrow_mut().push("reset".to_owned());
+            Ok(())
+        }
+        fn recover(&mut self) {
+            self.0.borrow_mut().push("recover".to_owned());
+        }
+    }
+
+    struct Factory(Log);
+
+    impl InstanceFactory for Factory {
+        type Instance = Logged;
+        fn new_instance(&mut self, _stateless: bool) -> Result<Logged, LineFailure> {
+            self.0.borrow_mut().push("new run".to_owned());
+            Ok(Logged(self.0.clone()))
+        }
+    }
+
+    fn line(seq: Seq, text: &str, replay: bool) -> EngineOp {
+        EngineOp::Line {
+            seq,
+            run: RunId(1),
+            line: text.to_owned(),
+            ts: "t".to_owned(),
+            replay,
+        }
+    }
+
+    /// `began` comes where the core waits for it (`crate::began`): the first live line of a
+    /// batch, and after realm work (a new run, or a failed line's recovery, done before it),
+    /// so the engine's own work never counts against a line's deadline.
+    #[test]
+    fn began_is_reported_after_the_engines_own_work_and_for_a_batchs_first_line() {
+        let log: Log = Rc::default();
+        let mut runs = EngineRuns::new(Factory(log.clone()));
+        let ops = vec![
+            EngineOp::NewRun {
+                run: RunId(1),
+                stateless: false,
+            },
+            line(1, "old", true),
+            line(2, "a", false),
+            line(3, "b", false),
+            line(4, "fail", false),
+            line(5, "c", false),
+            line(6, "d", false),
+        ];
+        let sink = log.clone();
+        let answers = runs.run_ops(ops, |seq| sink.borrow_mut().push(format!("began {seq}")));
+        assert_eq!(answers.len(), 6);
+        assert_eq!(
+            *log.borrow(),
+            [
+                "new run",
+                "parse old",
+                "recover",
+                "began 2",
+                "parse a",
+                "parse b",
+                "parse fail",
+                "recover",
+                "began 5",
+                "reset",
+                "parse c",
+                "parse d",
+            ]
+        );
+
+        // A later call of the same batch reports nothing; a new batch's first live line does.
+        log.borrow_mut().clear();
+        let sink = log.clone();
+        runs.run_ops(vec![line(7, "e", false)], |seq| {
+            sink.borrow_mut().push(format!("began {seq}"))
+        });
+        runs.batch_arrived();
+        let sink = log.clone();
+        runs.run_ops(vec![line(8, "f", true), line(9, "g", false)], |seq| {
+            sink.borrow_mut().push(format!("began {seq}"));
+        });
+        assert_eq!(
+            *log.borrow(),
+            ["parse e", "parse f", "recover", "began 9", "parse g"]
+        );
     }
 }

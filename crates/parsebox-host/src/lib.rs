@@ -92,6 +92,7 @@
 
 mod adapter;
 mod answers;
+mod began;
 mod command;
 mod diagnostics;
 mod engine;
@@ -111,6 +112,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 pub use adapter::{check_contract_version, AdapterState, AdapterStatus};
+pub use began::engine_work_follows;
 pub use command::{Answered, Command, EngineOp, LineStep, LoadError, LoadResult, Placement};
 pub use diagnostics::{count_line, AnsweredBy, Diagnostics, HostCounters};
 pub use engine_answer::EngineAnswer;

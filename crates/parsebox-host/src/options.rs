@@ -53,8 +53,10 @@ pub struct HostOptions {
     /// The in-engine budget of one line (the engine stops the parser itself). Passed on to
     /// engines by the executor; the core only checks it against `hard_deadline_ms`.
     pub line_budget_ms: f64,
-    /// How long a Worker engine may spend on one line, from its `began` report, before the core
-    /// ends it. At least `line_budget_ms`.
+    /// How long a Worker engine may spend on one line, from its `began` report (or the answer
+    /// before it), before the core ends it. At least `line_budget_ms`. The engine's own realm
+    /// work before a line is not counted
+    /// ([`engine_work_follows`](crate::engine_work_follows)): `replay_deadline_ms` bounds it.
     pub hard_deadline_ms: f64,
     /// Most time one call of the page (a `push`, a `rebuild`, a `parseLine`) may spend in one
     /// type's inline engine, by the host's clock, summed over its lines: a chunk of lines each

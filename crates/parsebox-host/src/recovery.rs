@@ -139,6 +139,13 @@ impl Host {
                 FailureCode::Deadline,
                 format!("the engine did not start within {} ms", o.start_deadline_ms),
             ),
+            Cause::Deadline(DeadlineKind::Recovery) => (
+                FailureCode::Deadline,
+                format!(
+                    "the engine did not rebuild the parser's realm within {} ms",
+                    o.replay_deadline_ms
+                ),
+            ),
             Cause::Deadline(DeadlineKind::Replay) => (
                 FailureCode::Deadline,
                 format!(

@@ -154,6 +154,112 @@ fn each_answer_arms_the_next_lines_deadline() {
     assert_eq!((d.host.deadline_kills, d.fallbacks["deadline"]), (1, 1));
 }
 
+/// After a failed line the engine rebuilds the realm the failure left dirty, replaying the
+/// run's earlier lines, before it starts the next line. That is not the next line's time: the
+/// core waits for the line's `began` (bounded by the replay deadline) before its deadline starts,
+/// so a rebuild that takes longer than a line's deadline does not kill an innocent line.
+#[test]
+fn after_a_failed_line_the_next_lines_deadline_waits_for_its_began() {
+    let mut sim = Sim::with_parser(worker(), "a");
+    let run = sim.host.default_run("a").unwrap();
+    let seqs: Vec<_> = ["slow", "after", "then"]
+        .iter()
+        .map(|l| match sim.host.parse_line(run, l, TS).unwrap() {
+            LineStep::Deferred { seq, .. } => seq,
+            other => panic!("a worker line is deferred, got {other:?}"),
+        })
+        .collect();
+    sim.pump();
+    let engine = *sim.engine_ids().last().unwrap();
+    let replay_deadline = sim.host.options().replay_deadline_ms;
+    sim.host.handle_began(0.0, engine, seqs[0]);
+    let mut count = 0;
+    let slow = sim::answer("slow", &mut count);
+    assert!(slow.is_err(), "the line over its budget fails");
+    sim.host.handle_answers(50.0, engine, vec![(seqs[0], slow)]);
+    assert_eq!(
+        sim.host.poll_timeout(),
+        Some(50.0 + replay_deadline),
+        "only the recovery bound while the engine rebuilds"
+    );
+    // The rebuild took 180 ms: the line's own 100 ms start at its `began`.
+    sim.now = 230.0;
+    sim.advance(0.0);
+    sim.host.handle_began(230.0, engine, seqs[1]);
+    assert_eq!(sim.host.poll_timeout(), Some(330.0));
+    let after = sim::answer("after", &mut count);
+    sim.host
+        .handle_answers(240.0, engine, vec![(seqs[1], after)]);
+    assert_eq!(
+        sim.host.poll_timeout(),
+        Some(340.0),
+        "an answered line arms the next at once"
+    );
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!(d.host.deadline_kills, 0);
+    assert_eq!(d.fallbacks["budget_exceeded"], 1);
+    assert_eq!(d.fallbacks.get("deadline"), None);
+}
+
+/// An engine that never reports `began` after a failed line is ended at the recovery bound:
+/// the waiting line falls back with `deadline`, saying the rebuild did not finish.
+#[test]
+fn a_rebuild_that_never_ends_is_killed_at_the_replay_deadline() {
+    let mut sim = Sim::with_parser(worker(), "a");
+    let run = sim.host.default_run("a").unwrap();
+    let seqs: Vec<_> = ["slow", "after"]
+        .iter()
+        .map(|l| match sim.host.parse_line(run, l, TS).unwrap() {
+            LineStep::Deferred { seq, .. } => seq,
+            other => panic!("a worker line is deferred, got {other:?}"),
+        })
+        .collect();
+    sim.pump();
+    let engine = *sim.engine_ids().last().unwrap();
+    let replay_deadline = sim.host.options().replay_deadline_ms;
+    sim.host.handle_began(0.0, engine, seqs[0]);
+    let mut count = 0;
+    let slow = sim::answer("slow", &mut count);
+    sim.host.handle_answers(50.0, engine, vec![(seqs[0], slow)]);
+    sim.now = 50.0 + replay_deadline;
+    sim.advance(0.0);
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!((d.host.deadline_kills, d.fallbacks["deadline"]), (1, 1));
+    assert!(
+        d.last_error.unwrap().contains("did not rebuild"),
+        "the reason names the rebuild"
+    );
+}
+
+/// A line right after a `NewRun` in the same batch waits for its `began` too: the engine makes
+/// the new run's realm first.
+#[test]
+fn a_line_after_a_new_run_waits_for_its_began() {
+    let mut sim = Sim::with_parser(worker(), "a");
+    let first = sim.host.default_run("a").unwrap();
+    let one = match sim.host.parse_line(first, "one", TS).unwrap() {
+        LineStep::Deferred { seq, .. } => seq,
+        other => panic!("a worker line is deferred, got {other:?}"),
+    };
+    let second = sim.host.create_run("a").unwrap();
+    let two = match sim.host.parse_line(second, "two", TS).unwrap() {
+        LineStep::Deferred { seq, .. } => seq,
+        other => panic!("a worker line is deferred, got {other:?}"),
+    };
+    sim.pump();
+    let engine = *sim.engine_ids().last().unwrap();
+    sim.host.handle_began(0.0, engine, one);
+    let mut count = 0;
+    let answer = sim::answer("one", &mut count);
+    sim.host.handle_answers(10.0, engine, vec![(one, answer)]);
+    assert_eq!(
+        sim.host.poll_timeout(),
+        Some(10.0 + sim.host.options().replay_deadline_ms)
+    );
+    sim.host.handle_began(150.0, engine, two);
+    assert_eq!(sim.host.poll_timeout(), Some(250.0));
+}
+
 /// The kill-loop case: a run with 3,000 lines of history moves to a Worker whose replay keeps
 /// dying. The replay is given up once (state lost), the next engine starts without history,
 /// and the next honest line is answered. The number of engines started stays small.

@@ -503,6 +503,17 @@ impl ParserRun {
         self.finish_call(out, || Op::Reset)
     }
 
+    /// Rebuilds the realm now if the last call left it dirty (a fresh realm, then this run's
+    /// earlier lines replayed into it within `replay_budget_ms`), so an embedder that times its
+    /// lines can keep that work out of the next line's time. Otherwise the next line or reset
+    /// does it.
+    ///
+    /// # Errors
+    /// `realm_unavailable` when no realm could be made.
+    pub fn recover(&mut self) -> Result<(), LineFailure> {
+        self.ensure_realm()
+    }
+
     /// Counters and the last error of this run.
     pub fn diagnostics(&self) -> &RunDiagnostics {
         &self.diagnostics

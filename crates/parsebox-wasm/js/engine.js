@@ -89,8 +89,9 @@ function fillRandom(memory, ptr, len) {
  * @property {number} maxMemoryBytes The instance's hard memory maximum, in bytes (rounded down
  *   to whole 64 KiB pages; at least the module's initial memory, ~10 MiB; at most 4 GiB). Past it
  *   the instance traps.
- * @property {(seq: number) => void} [onBegan] Called before each live (not replayed) line
- *   starts, with its seq. An exception it throws propagates out of `run()` and ends the
+ * @property {(seq: number) => void} [onBegan] Called with its seq before a live (not
+ *   replayed) line starts whose deadline the core arms from it: the first of a batch, or one
+ *   after the engine's own realm work (a new run, a rebuild after a failed line). An exception it throws propagates out of `run()` and ends the
  *   instance.
  */
 
@@ -167,12 +168,14 @@ export class EngineInstance {
   /**
    * Performs a batch of engine ops (JSON `[{"op":"newRun","run":1}, {"op":"line",…}, …]`).
    * @param {string} opsJson
+   * @param {boolean} [batchStart] these ops open a batch the core sent (its first live line
+   *   reports `began`); false for the later records of a batch run a record at a time
    * @returns {string} JSON `[[seq, outcome], …]`, outcome `{"Ok":value}` or `{"Err":{"code","message"}}`.
    */
-  run(opsJson) {
+  run(opsJson, batchStart = true) {
     return this.#call((x, memory) => {
       const [ops, len] = pass(x, memory, String(opsJson));
-      return answer(x, memory, x.parsebox_run(ops, len));
+      return answer(x, memory, x.parsebox_run(ops, len, batchStart ? 1 : 0));
     });
   }
 
@@ -180,13 +183,14 @@ export class EngineInstance {
    * `run` on bytes: the core's ops frame (records, crates/parsebox-host/src/wire.rs) or JSON
    * as UTF-8. No string is decoded or encoded on the way, and the answer is not copied.
    * @param {Uint8Array} opsBytes
+   * @param {boolean} [batchStart] as for `run`
    * @returns {Uint8Array} the answer's JSON bytes: a view of the instance's memory, valid until
    *   its next call (copy what you keep)
    */
-  runBytes(opsBytes) {
+  runBytes(opsBytes, batchStart = true) {
     return this.#call((x, memory) => {
       const [ops, len] = passBytes(x, memory, opsBytes);
-      const out = x.parsebox_run(ops, len) >>> 0;
+      const out = x.parsebox_run(ops, len, batchStart ? 1 : 0) >>> 0;
       return new Uint8Array(memory.buffer, x.parsebox_result_ptr() >>> 0, out);
     });
   }

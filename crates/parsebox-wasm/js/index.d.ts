@@ -114,7 +114,9 @@ export interface ParserRegistryOptions {
   /**
    * Wall-clock deadline of one line in the worker host, in milliseconds (default twice
    * `lineBudgetMs`): past it the worker is terminated, the line falls back, and a new worker
-   * replays the run's earlier lines.
+   * replays the run's earlier lines. The engine's own work before a line (a new run's realm,
+   * or the rebuild and replay after a failed line) is not the line's time: the 30 s replay
+   * deadline bounds it.
    */
   hardDeadlineMs?: number;
   /**

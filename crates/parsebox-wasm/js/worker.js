@@ -1,12 +1,11 @@
 // A Worker engine: one adapter's engine instance, off the page's thread, so the core can end it
-// at a deadline (terminate) when a line runs away. It parses what it is sent, in order, reports
-// `began` before the first live line of each batch (each answer arms the next line's deadline in
-// the core) and posts each answer as soon as it has it.
+// at a deadline (terminate) when a line runs away. It parses what it is sent, in order, posts
+// each `began` the engine reports (the core arms a line's deadline from it) and each answer as
+// soon as it has it.
 import { EngineInstance } from "./engine.js";
 import { warmUp } from "./warm-up.js";
 
 let engine = null; // null before start and after a trap: the page terminates this worker
-let reportBegan = false; // the next live line is the first of its batch
 
 const decoder = new TextDecoder();
 const describe = (e) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
@@ -25,11 +24,7 @@ self.onmessage = ({ data: m }) => {
   }
   if (m.module) {
     try {
-      const onBegan = (seq) => {
-        if (!reportBegan) return;
-        reportBegan = false;
-        self.postMessage({ began: seq });
-      };
+      const onBegan = (seq) => self.postMessage({ began: seq });
       engine = new EngineInstance(m.module, { maxMemoryBytes: m.maxMemoryBytes, onBegan });
       self.postMessage({ started: engine.start(m.source, m.config) });
     } catch (e) {
@@ -43,12 +38,11 @@ self.onmessage = ({ data: m }) => {
   // answer leaves as soon as it exists: a later line that hangs must not hold back the
   // answers before it.
   const ops = m.ops;
-  reportBegan = true;
   const view = new DataView(ops.buffer, ops.byteOffset, ops.byteLength);
   for (let at = 0; at + 5 <= ops.length; ) {
     const end = at + 5 + view.getUint32(at + 1, true);
     try {
-      const answers = engine.runBytes(ops.subarray(at, end));
+      const answers = engine.runBytes(ops.subarray(at, end), at === 0);
       if (answers.length > 2) self.postMessage({ answers: decoder.decode(answers) });
     } catch (e) {
       engine = null;

@@ -44,7 +44,7 @@ pub struct SimEngine {
     pub queue: VecDeque<EngineOp>,
     pub hung: bool,
     pub replayed: usize,
-    /// The next live line is the first of a batch: report `began` for it.
+    /// The next live line is the first of a batch, or follows realm work: report `began`.
     pub report_began: bool,
 }
 
@@ -276,7 +276,11 @@ impl Sim {
             return false;
         };
         match op {
-            EngineOp::NewRun { run, .. } | EngineOp::Reset { run } => {
+            EngineOp::NewRun { run, .. } => {
+                e.runs.insert(run, 0);
+                e.report_began = true;
+            }
+            EngineOp::Reset { run } => {
                 e.runs.insert(run, 0);
             }
             EngineOp::DropRun { run } => {
@@ -296,8 +300,9 @@ impl Sim {
                         return true;
                     }
                 } else if std::mem::take(&mut e.report_began) {
-                    // As worker.js: `began` for the first live line of each batch only; the
-                    // answer to a line arms the next one's deadline.
+                    // As an engine does (`EngineRuns::run_ops`): `began` for the first live
+                    // line of a batch and after realm work; otherwise the answer to a line
+                    // arms the next one's deadline.
                     self.host.handle_began(self.now, id, seq);
                 }
                 let e = self.engines.get_mut(&id).unwrap();
@@ -310,6 +315,7 @@ impl Sim {
                     _ => {
                         let count = e.runs.entry(run).or_default();
                         let out = answer(&line, count);
+                        e.report_began |= parsebox_host::engine_work_follows(&out);
                         let answered = self.host.handle_answers(self.now, id, vec![(seq, out)]);
                         assert!(answered.is_empty(), "worker answers are never synchronous");
                     }
