@@ -296,20 +296,9 @@ test("repeated overruns in the worker: every line is answered and no main-thread
 test("the line after an overrun is not killed while the Worker rebuilds the realm and replays the run", async (t) => {
   // Each line takes ~20 ms; after the spin line the sandbox rebuilds its realm and replays the
   // ten before it (~200 ms), longer than a line's 150 ms deadline. That is the engine's work:
-  // the line after it must be answered by the parser, not killed at the deadline.
-  const source = `
-export function createStdoutParser() {
-  let n = 0;
-  return {
-    parseLine(line, ts) {
-      if (line === "spin") for (;;) {}
-      n++;
-      let s = 0;
-      for (let i = 0; i < 30000; i++) s += i;
-      return [{ kind: "stdout", ts, text: line + " #" + n }];
-    },
-  };
-}`;
+  // the line after it must be answered by the parser, not killed at the deadline. (The build
+  // before the fix killed it: "ran past its 150 ms deadline".)
+  const source = await readFile(new URL("fixtures/heavy-counter.js", import.meta.url), "utf8");
   const lines = [...Array.from({ length: 10 }, (_, i) => `line ${i + 1}`), "spin", "after"];
   const out = await page.evaluate(([s, l]) => window.runWorker(s, l, { lineBudgetMs: 100, hardDeadlineMs: 150 }), [source, lines]);
   t.diagnostic(JSON.stringify(out.counters));

@@ -151,20 +151,8 @@ test("onBegan hears the live lines whose deadline the core arms from it: a batch
 });
 
 test("after a line over its budget, the realm is rebuilt before the next line reports began", () => {
-  // A parser whose lines each take a while: the rebuild after the spin line replays them all.
-  const source = `
-export function createStdoutParser() {
-  let n = 0;
-  return {
-    parseLine(line, ts) {
-      if (line === "spin") for (;;) {}
-      n++;
-      let s = 0;
-      for (let i = 0; i < 20000; i++) s += i;
-      return [{ kind: "stdout", ts, text: n + ":" + line }];
-    },
-  };
-}`;
+  // Lines that each take a while: the rebuild after the spin line replays them all.
+  const source = readFileSync(here("../browser/fixtures/heavy-counter.js"), "utf8");
   const events = [];
   const engine = started(source, { onBegan: (seq) => events.push(["began", seq, performance.now()]) });
   const lines = ["a", "b", "c", "d", "e", "spin", "after"].map((line, i) => ({ op: "line", seq: i + 1, run: 1, line, ts: "t", replay: false }));
@@ -175,7 +163,7 @@ export function createStdoutParser() {
     events.push(["answered", op.seq, performance.now()]);
   }
   const after = answers.at(-1);
-  assert.deepEqual(text(after[1]), ["6:after"], "the state came back: five lines replayed");
+  assert.deepEqual(text(after[1]), ["after #6"], "the state came back: five lines replayed");
   assert.equal(answers[5][1].Err.code, "budget_exceeded");
   // The line after the spin reported began, and only after its realm was rebuilt: the replay
   // of five lines lies between the spin's answer and that report.

@@ -141,14 +141,7 @@ fn stale_out_of_order_and_duplicate_answers_are_ignored() {
     let ok = || Ok(json!([{ "kind": "user", "ts": TS, "text": "late" }]));
     let mut sim = Sim::with_parser(worker(), "a");
     let run = sim.host.default_run("a").unwrap();
-    let seqs: Vec<u64> = (0..3)
-        .map(
-            |i| match sim.host.parse_line(run, &format!("l{i}"), TS).unwrap() {
-                LineStep::Deferred { seq, .. } => seq,
-                other => panic!("{other:?}"),
-            },
-        )
-        .collect();
+    let seqs: Vec<u64> = (0..3).map(|i| sim.defer(run, &format!("l{i}"))).collect();
     sim.pump();
     let engine = sim.sends()[0].0;
 

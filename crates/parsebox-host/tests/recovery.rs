@@ -125,15 +125,7 @@ fn a_line_past_its_deadline_is_killed() {
 fn each_answer_arms_the_next_lines_deadline() {
     let mut sim = Sim::with_parser(worker(), "a");
     let run = sim.host.default_run("a").unwrap();
-    let seqs: Vec<_> = ["first", "second"]
-        .iter()
-        .map(|l| match sim.host.parse_line(run, l, TS).unwrap() {
-            LineStep::Deferred { seq, .. } => seq,
-            other => panic!("a worker line is deferred, got {other:?}"),
-        })
-        .collect();
-    sim.pump();
-    let engine = *sim.engine_ids().last().unwrap();
+    let (engine, seqs) = sim.sent(run, &["first", "second"]);
     sim.host.handle_began(0.0, engine, seqs[0]);
     assert_eq!(sim.host.poll_timeout(), Some(100.0), "began at 0 + 100 ms");
     // The first line took 70 ms; the second starts when its answer arrives.
@@ -162,15 +154,7 @@ fn each_answer_arms_the_next_lines_deadline() {
 fn after_a_failed_line_the_next_lines_deadline_waits_for_its_began() {
     let mut sim = Sim::with_parser(worker(), "a");
     let run = sim.host.default_run("a").unwrap();
-    let seqs: Vec<_> = ["slow", "after", "then"]
-        .iter()
-        .map(|l| match sim.host.parse_line(run, l, TS).unwrap() {
-            LineStep::Deferred { seq, .. } => seq,
-            other => panic!("a worker line is deferred, got {other:?}"),
-        })
-        .collect();
-    sim.pump();
-    let engine = *sim.engine_ids().last().unwrap();
+    let (engine, seqs) = sim.sent(run, &["slow", "after", "then"]);
     let replay_deadline = sim.host.options().replay_deadline_ms;
     sim.host.handle_began(0.0, engine, seqs[0]);
     let mut count = 0;
@@ -207,15 +191,7 @@ fn after_a_failed_line_the_next_lines_deadline_waits_for_its_began() {
 fn a_rebuild_that_never_ends_is_killed_at_the_replay_deadline() {
     let mut sim = Sim::with_parser(worker(), "a");
     let run = sim.host.default_run("a").unwrap();
-    let seqs: Vec<_> = ["slow", "after"]
-        .iter()
-        .map(|l| match sim.host.parse_line(run, l, TS).unwrap() {
-            LineStep::Deferred { seq, .. } => seq,
-            other => panic!("a worker line is deferred, got {other:?}"),
-        })
-        .collect();
-    sim.pump();
-    let engine = *sim.engine_ids().last().unwrap();
+    let (engine, seqs) = sim.sent(run, &["slow", "after"]);
     let replay_deadline = sim.host.options().replay_deadline_ms;
     sim.host.handle_began(0.0, engine, seqs[0]);
     let mut count = 0;
@@ -237,15 +213,9 @@ fn a_rebuild_that_never_ends_is_killed_at_the_replay_deadline() {
 fn a_line_after_a_new_run_waits_for_its_began() {
     let mut sim = Sim::with_parser(worker(), "a");
     let first = sim.host.default_run("a").unwrap();
-    let one = match sim.host.parse_line(first, "one", TS).unwrap() {
-        LineStep::Deferred { seq, .. } => seq,
-        other => panic!("a worker line is deferred, got {other:?}"),
-    };
+    let one = sim.defer(first, "one");
     let second = sim.host.create_run("a").unwrap();
-    let two = match sim.host.parse_line(second, "two", TS).unwrap() {
-        LineStep::Deferred { seq, .. } => seq,
-        other => panic!("a worker line is deferred, got {other:?}"),
-    };
+    let two = sim.defer(second, "two");
     sim.pump();
     let engine = *sim.engine_ids().last().unwrap();
     sim.host.handle_began(0.0, engine, one);

@@ -325,6 +325,21 @@ impl Sim {
         true
     }
 
+    /// Parses a line a Worker engine will answer later; its seq.
+    pub fn defer(&mut self, run: RunId, line: &str) -> Seq {
+        match self.host.parse_line(run, line, TS).unwrap() {
+            LineStep::Deferred { seq, .. } => seq,
+            other => panic!("a worker line is deferred, got {other:?}"),
+        }
+    }
+
+    /// Defers `lines` of `run` and sends them: the engine they went to, and their seqs.
+    pub fn sent(&mut self, run: RunId, lines: &[&str]) -> (EngineId, Vec<Seq>) {
+        let seqs = lines.iter().map(|l| self.defer(run, l)).collect();
+        self.pump();
+        (*self.engine_ids().last().unwrap(), seqs)
+    }
+
     /// Parses a line the way the page does: returns what the page shows now.
     pub fn parse(&mut self, run: RunId, line: &str) -> Vec<TranscriptEntry> {
         let step = self.host.parse_line(run, line, TS).unwrap();
