@@ -1,7 +1,7 @@
 //! One instance's engine as JSON in, JSON out: what the exports call, tested natively.
 
 use parsebox_engine::{sandbox_options, Engine};
-use parsebox_host::{wire, EngineConfig, EngineOp, LoadError, Seq};
+use parsebox_host::{wire, EngineConfig, EngineOp, EngineReports, LoadError, Seq};
 use parsebox_sandbox::{BlankRealm, SandboxOptions};
 use parsebox_transcript::{FailureCode, LineFailure, ReturnJson};
 use serde::Serialize;
@@ -73,9 +73,9 @@ type Outcome = Result<ReturnJson, LineFailure>;
 
 /// The answers as JSON `[[seq, {"Ok":value}|{"Err":failure}], …]`: each value's text goes in
 /// as the converter wrote it, never parsed again. A line in `lost` (its run's parser lost its
-/// state before answering it) carries a third element, `{"stateLost":true}`
-/// ([`parsebox_host::EngineAnswer`]).
-fn encode_answers(answers: &[(Seq, Outcome)], lost: &[Seq]) -> String {
+/// state before answering it) or in `work` (the engine's own realm work before it, ms) carries
+/// a third element, its [`EngineReports`] ([`parsebox_host::EngineAnswer`]).
+fn encode_answers(answers: &[(Seq, Outcome)], lost: &[Seq], work: &[(Seq, f64)]) -> String {
     let values: usize = answers
         .iter()
         .map(|(_, o)| o.as_ref().map_or(64, |v| v.as_str().len()))
@@ -102,8 +102,16 @@ fn encode_answers(answers: &[(Seq, Outcome)], lost: &[Seq]) -> String {
             }
         }
         out.push('}');
-        if lost.contains(seq) {
-            out.push_str(r#",{"stateLost":true}"#);
+        let reports = EngineReports {
+            state_lost: lost.contains(seq),
+            work_ms: work
+                .iter()
+                .find(|(s, _)| s == seq)
+                .map_or(0.0, |(_, ms)| *ms),
+        };
+        if !reports.is_empty() {
+            out.push(',');
+            out.push_str(&encode(&reports, "{}"));
         }
         out.push(']');
     }
@@ -186,6 +194,7 @@ impl Session {
     /// does not decode, every line op is answered with `engine_fault`.
     pub fn run(&mut self, ops: &[u8], batch_start: bool, began: impl FnMut(Seq)) -> String {
         let mut lost = Vec::new();
+        let mut work = Vec::new();
         let answers = match (decode(ops), &mut self.engine) {
             (Ok(ops), Some(engine)) => {
                 if batch_start {
@@ -193,6 +202,7 @@ impl Session {
                 }
                 let answers = engine.run_ops(ops, began);
                 lost = engine.take_state_lost();
+                work = engine.take_engine_work();
                 answers
             }
             (Ok(ops), None) => {
@@ -210,7 +220,7 @@ impl Session {
             }
             (Err(e), _) => faults(lenient_line_seqs(ops), &e),
         };
-        encode_answers(&answers, &lost)
+        encode_answers(&answers, &lost, &work)
     }
 }
 
@@ -256,6 +266,15 @@ mod tests {
         serde_json::from_str(s).unwrap()
     }
 
+    /// The answers without what the engine reports besides their outcomes (timings vary).
+    fn outcomes(s: &str) -> Value {
+        let mut v = json(s);
+        for a in v.as_array_mut().unwrap() {
+            a.as_array_mut().unwrap().truncate(2);
+        }
+        v
+    }
+
     fn started() -> Session {
         let mut s = Session::default();
         let answer = json(&s.start(COUNTER.as_bytes(), CONFIG.as_bytes()));
@@ -274,11 +293,19 @@ mod tests {
             { "op": "line", "seq": 9, "run": 1, "line": "c", "ts": "t3", "replay": false },
         ]);
         let mut began = Vec::new();
-        let answers = json(&s.run(ops.to_string().as_bytes(), true, |seq| began.push(seq)));
+        let text = s.run(ops.to_string().as_bytes(), true, |seq| began.push(seq));
         // Line 9 follows an answered line in the same batch: its clock starts at that answer.
         assert_eq!(began, [8]);
+        // The new run's realm is the engine's own work, reported with the first live line.
+        let reports = &json(&text)[1][2];
+        assert!(reports["workMs"].as_f64().unwrap() > 0.0, "{reports}");
         assert_eq!(
-            answers,
+            json(&text)[2].as_array().unwrap().len(),
+            2,
+            "nothing to report"
+        );
+        assert_eq!(
+            outcomes(&text),
             json!([
                 [7, { "Ok": [{ "kind": "stdout", "ts": "t1", "text": "1:a" }] }],
                 [8, { "Ok": [{ "kind": "stdout", "ts": "t2", "text": "2:b" }] }],
@@ -302,9 +329,10 @@ mod tests {
                 replay: false,
             },
         ];
-        let from_json = started().run(&serde_json::to_vec(&ops).unwrap(), true, |_| {});
+        let from_json = outcomes(&started().run(&serde_json::to_vec(&ops).unwrap(), true, |_| {}));
         let mut began = Vec::new();
-        let from_frame = started().run(&wire::ops_frame(&ops), true, |seq| began.push(seq));
+        let from_frame =
+            outcomes(&started().run(&wire::ops_frame(&ops), true, |seq| began.push(seq)));
         assert_eq!(from_frame, from_json);
         assert_eq!(began, [5]);
         // A cut frame still answers its readable line, as a fault.
@@ -334,8 +362,8 @@ mod tests {
         assert_eq!(answer, json!({ "Ok": "createStdoutParser" }));
         assert!(!prepared.prepared(), "the start used the prepared realm");
         assert_eq!(
-            prepared.run(ops.as_bytes(), true, |_| {}),
-            started().run(ops.as_bytes(), true, |_| {})
+            outcomes(&prepared.run(ops.as_bytes(), true, |_| {})),
+            outcomes(&started().run(ops.as_bytes(), true, |_| {}))
         );
     }
 

@@ -74,6 +74,9 @@ impl InstanceFactory for Loaded {
             )
         })
     }
+    fn now_ms(&self) -> f64 {
+        self.0.now_ms()
+    }
 }
 
 /// One run's sandboxed parser instance.
@@ -146,5 +149,11 @@ impl Engine {
     /// (see [`EngineRuns::take_state_lost`](parsebox_host::EngineRuns::take_state_lost)).
     pub fn take_state_lost(&mut self) -> Vec<Seq> {
         self.runs.take_state_lost()
+    }
+
+    /// The live lines, since the last call, before which the engine did realm work of its own,
+    /// with its time in ms (see [`EngineRuns::take_engine_work`](parsebox_host::EngineRuns::take_engine_work)).
+    pub fn take_engine_work(&mut self) -> Vec<(Seq, f64)> {
+        self.runs.take_engine_work()
     }
 }

@@ -52,12 +52,12 @@ impl Executor {
 
     fn run_ops(&mut self, engine: EngineId, ops: Vec<EngineOp>) -> Vec<(Seq, LineOutcome)> {
         let mut began = Vec::new();
-        let (answers, lost) = self
+        let (answers, lost, work) = self
             .engines
             .get_mut(&engine)
             .map(|e| {
                 let answers = e.run_ops(ops, |seq| began.push(seq));
-                (answers, e.take_state_lost())
+                (answers, e.take_state_lost(), e.take_engine_work())
             })
             .unwrap_or_default();
         for seq in began {
@@ -71,6 +71,10 @@ impl Executor {
                 seq,
                 outcome: o.map(|j| serde_json::from_str(j.as_str()).unwrap()),
                 state_lost: lost.contains(&seq),
+                work_ms: work
+                    .iter()
+                    .find(|(s, _)| *s == seq)
+                    .map_or(0.0, |(_, ms)| *ms),
             })
             .collect();
         self.host.take_engine_answers(engine, answers)

@@ -43,6 +43,10 @@ impl Host {
     ) -> Vec<Answered> {
         let mut out = Vec::new();
         let mut overrun = false;
+        if let Some(e) = self.engines.get_mut(&engine) {
+            // Read by the clock (handle_inline_answers) before it gets here.
+            e.work_ms = 0.0;
+        }
         for (seq, outcome) in answers {
             let Some(e) = self.engines.get_mut(&engine) else {
                 self.count_stale(engine);
@@ -122,9 +126,10 @@ impl Host {
 
     /// [`handle_answers`](Self::handle_answers) for one synchronous call into an inline engine
     /// that took `elapsed_ms` by the executor's clock. The clock decides, not the engine's own
-    /// counters: a call with live lines, no replay and no run start (a fresh realm is the
-    /// engine's work, not the parser's) that took longer than their line budgets
-    /// together is an overrun whatever ran inside it (a getter, a Proxy trap, one long native
+    /// counters: a call with live lines and no replay whose time, less the realm work its
+    /// answers reported (a new run's realm, a rebuild after a failed line: the engine's work,
+    /// not the parser's, see [`EngineReports`](crate::EngineReports)), was longer than their
+    /// line budgets together is an overrun whatever ran inside it (a getter, a Proxy trap, one long native
     /// step the in-engine budget cannot see), counted as `clockOverruns`; under `host: auto` the
     /// type then moves to a Worker, where a deadline can stop it. The answers are kept: they are
     /// right, only late.
@@ -138,10 +143,12 @@ impl Host {
         // Only live lines count: a replay or a run start is the engine's own work, under
         // budgets of its own. Decided before the answers are handled, which may end the engine.
         let budget_ms = self.options.line_budget_ms;
+        let work_ms = self.engines.get(&engine).map_or(0.0, |e| e.work_ms);
+        let elapsed_ms = (elapsed_ms - work_ms).max(0.0);
         let timed = self
             .engines
             .get(&engine)
-            .filter(|e| e.placement == Placement::Inline && !e.last_batch_started_run)
+            .filter(|e| e.placement == Placement::Inline)
             .and_then(|e| {
                 let owed = || e.in_flight.iter().take(answers.len());
                 let live = owed().count();

@@ -54,7 +54,8 @@ pub struct HostCounters {
     /// Moves of a type from an inline engine to a Worker engine.
     pub placement_moves: u64,
     /// Calls into an inline engine that took longer than their lines' budget by the host's
-    /// clock (whatever the engine's own budget saw).
+    /// clock (whatever the engine's own budget saw), less the realm work the engine reported
+    /// (a new run's realm, a rebuild after a failed line).
     pub clock_overruns: u64,
     /// Calls of the page (a push, a rebuild) that spent more than `callBudgetMs` in the type's
     /// inline engine, summed over their lines.

@@ -62,8 +62,9 @@ pub(crate) struct Engine {
     new_run_queued: bool,
     /// When `StartEngine` was issued (executor clock): the load time is measured from it.
     pub(crate) start_requested_ms: f64,
-    /// The last batch sent started a run (a `NewRun`: a fresh realm, not the parser's work).
-    pub(crate) last_batch_started_run: bool,
+    /// Realm work of the engine's own (ms) that its answers reported and the clock has not
+    /// discounted yet.
+    pub(crate) work_ms: f64,
 }
 
 impl Engine {
@@ -82,7 +83,7 @@ impl Engine {
             recovery_deadline: None,
             new_run_queued: false,
             start_requested_ms: 0.0,
-            last_batch_started_run: false,
+            work_ms: 0.0,
         }
     }
 
@@ -110,10 +111,6 @@ impl Engine {
     /// Takes the outbox for sending: everything owed so far has now been sent.
     pub(crate) fn take_outbox(&mut self) -> Vec<EngineOp> {
         self.sent = self.in_flight.len();
-        self.last_batch_started_run = self
-            .outbox
-            .iter()
-            .any(|op| matches!(op, EngineOp::NewRun { .. }));
         std::mem::take(&mut self.outbox)
     }
 

@@ -1,7 +1,9 @@
 //! An engine's answer to one line as it travels back to the core: JSON `[seq, outcome]`, or
-//! `[seq, outcome, {"stateLost":true}]` when the line's run lost its parser's state before the
-//! engine answered it (see [`EngineRuns::take_state_lost`](crate::EngineRuns::take_state_lost)).
-//! A batch is a JSON array of them.
+//! `[seq, outcome, reports]` ([`EngineReports`]) when the line's run lost its parser's state
+//! before the engine answered it (see [`EngineRuns::take_state_lost`](crate::EngineRuns::take_state_lost)),
+//! or the engine did realm work of its own before the line
+//! ([`EngineRuns::take_engine_work`](crate::EngineRuns::take_engine_work)). A batch is a JSON
+//! array of them.
 
 use std::fmt;
 
@@ -19,14 +21,34 @@ pub struct EngineAnswer {
     pub outcome: LineOutcome,
     /// Its run's parser lost its state before answering it.
     pub state_lost: bool,
+    /// Milliseconds of the engine's own realm work before the line (not the line's time).
+    pub work_ms: f64,
 }
 
-/// The third element of an answer.
-#[derive(serde::Deserialize)]
+/// What an engine reports about one line besides its outcome: the third element of an
+/// answer, written by the engine and read by the core (this one type on both sides).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Reports {
-    #[serde(default)]
-    state_lost: bool,
+pub struct EngineReports {
+    /// The line's run lost its parser's state before the engine answered it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub state_lost: bool,
+    /// Milliseconds the engine spent on realm work of its own (a new run's realm, a recovery
+    /// after a failed line) before the line.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub work_ms: f64,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(ms: &f64) -> bool {
+    *ms == 0.0
+}
+
+impl EngineReports {
+    /// Nothing to report: the answer is then written without a third element.
+    pub fn is_empty(&self) -> bool {
+        *self == EngineReports::default()
+    }
 }
 
 impl<'de> Deserialize<'de> for EngineAnswer {
@@ -35,7 +57,9 @@ impl<'de> Deserialize<'de> for EngineAnswer {
         impl<'de> Visitor<'de> for Answer {
             type Value = EngineAnswer;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("[seq, outcome] or [seq, outcome, {\"stateLost\": true}]")
+                f.write_str(
+                    "[seq, outcome] or [seq, outcome, {\"stateLost\"?: bool, \"workMs\"?: number}]",
+                )
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<EngineAnswer, A::Error> {
                 let seq = a
@@ -44,14 +68,15 @@ impl<'de> Deserialize<'de> for EngineAnswer {
                 let outcome = a
                     .next_element()?
                     .ok_or_else(|| A::Error::invalid_length(1, &self))?;
-                let reports: Option<Reports> = a.next_element()?;
+                let reports: EngineReports = a.next_element()?.unwrap_or_default();
                 if a.next_element::<serde::de::IgnoredAny>()?.is_some() {
                     return Err(A::Error::invalid_length(4, &self));
                 }
                 Ok(EngineAnswer {
                     seq,
                     outcome,
-                    state_lost: reports.is_some_and(|r| r.state_lost),
+                    state_lost: reports.state_lost,
+                    work_ms: reports.work_ms,
                 })
             }
         }
@@ -75,6 +100,9 @@ impl Host {
                 if a.state_lost {
                     self.handle_state_lost(engine, a.seq);
                 }
+                if let Some(e) = self.engines.get_mut(&engine) {
+                    e.work_ms += a.work_ms.max(0.0);
+                }
                 (a.seq, a.outcome)
             })
             .collect()
@@ -93,6 +121,31 @@ mod tests {
         .unwrap_or_default();
         let lost: Vec<(Seq, bool)> = batch.iter().map(|a| (a.seq, a.state_lost)).collect();
         assert_eq!(lost, vec![(1, false), (2, true), (3, false)]);
+        let timed: Vec<EngineAnswer> =
+            serde_json::from_str(r#"[[4,{"Ok":null},{"workMs":12.5}]]"#).unwrap_or_default();
+        assert_eq!(timed.first().map(|a| a.work_ms), Some(12.5));
+    }
+
+    #[test]
+    fn reports_are_written_as_they_are_read_and_left_out_when_empty() {
+        let lost = EngineReports {
+            state_lost: true,
+            work_ms: 0.0,
+        };
+        assert_eq!(
+            serde_json::to_string(&lost).unwrap_or_default(),
+            r#"{"stateLost":true}"#
+        );
+        let both = EngineReports {
+            state_lost: true,
+            work_ms: 3.5,
+        };
+        let text = serde_json::to_string(&both).unwrap_or_default();
+        assert_eq!(
+            serde_json::from_str::<EngineReports>(&text).ok(),
+            Some(both)
+        );
+        assert!(EngineReports::default().is_empty());
     }
 
     #[test]

@@ -48,6 +48,13 @@ pub trait InstanceFactory {
     /// # Errors
     /// Why the instance could not be made; every line of the run then fails with it.
     fn new_instance(&mut self, stateless: bool) -> Result<Self::Instance, LineFailure>;
+    /// A monotonic clock in milliseconds (any origin), the one the engine's budgets use: the
+    /// engine's own realm work (a new run, a recovery) is timed on it and reported, so the
+    /// core's clock does not blame it on a line. A factory without one keeps the default, 0,
+    /// and reports no such work.
+    fn now_ms(&self) -> f64 {
+        0.0
+    }
 }
 
 /// One line's outcome from the instances `F` makes.
@@ -62,6 +69,11 @@ pub struct EngineRuns<F: InstanceFactory> {
     lost: Vec<Seq>,
     /// The next live line reports `began` (see [`engine_work_follows`](crate::engine_work_follows)).
     began_due: bool,
+    /// Realm work (ms) since the last live line, reported with the next one.
+    work_ms: f64,
+    /// Live lines before which the engine did realm work, and how long it took (ms), not taken
+    /// yet.
+    work: Vec<(Seq, f64)>,
 }
 
 /// A run, whether its parser owes a reset before the next line, and how many of its state
@@ -80,6 +92,8 @@ impl<F: InstanceFactory> EngineRuns<F> {
             runs: HashMap::new(),
             lost: Vec::new(),
             began_due: true,
+            work_ms: 0.0,
+            work: Vec::new(),
         }
     }
 
@@ -109,7 +123,9 @@ impl<F: InstanceFactory> EngineRuns<F> {
             match op {
                 EngineOp::NewRun { run, stateless } => {
                     self.began_due = true;
+                    let started = self.factory.now_ms();
                     let instance = self.factory.new_instance(stateless);
+                    self.work_ms += (self.factory.now_ms() - started).max(0.0);
                     self.runs.insert(
                         run,
                         Slot {
@@ -131,9 +147,14 @@ impl<F: InstanceFactory> EngineRuns<F> {
                             instance: Ok(i), ..
                         }) = self.runs.get_mut(&run)
                         {
+                            let started = self.factory.now_ms();
                             i.recover();
+                            self.work_ms += (self.factory.now_ms() - started).max(0.0);
                         }
                         began(seq);
+                    }
+                    if !replay && self.work_ms > 0.0 {
+                        self.work.push((seq, std::mem::take(&mut self.work_ms)));
                     }
                     let outcome = self.line(run, seq, &line, &ts);
                     self.began_due |= engine_work_follows(&outcome);
@@ -187,19 +208,28 @@ impl<F: InstanceFactory> EngineRuns<F> {
     pub fn take_state_lost(&mut self) -> Vec<Seq> {
         std::mem::take(&mut self.lost)
     }
+
+    /// The live lines, since the last call, before which the engine did realm work of its own
+    /// (a new run's realm, a recovery after a failed line), with how long it took on the
+    /// factory's clock ([`InstanceFactory::now_ms`]): what the engine reports beside its
+    /// answers, so the core's clock counts only the lines' own time
+    /// ([`Host::handle_inline_answers`](crate::Host::handle_inline_answers)).
+    pub fn take_engine_work(&mut self) -> Vec<(Seq, f64)> {
+        std::mem::take(&mut self.work)
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::cell::RefCell;
+    use std::cell::{Cell, RefCell};
     use std::rc::Rc;
 
     use super::*;
 
     type Log = Rc<RefCell<Vec<String>>>;
 
-    /// Fails the line "fail"; logs every call.
-    struct Logged(Log);
+    /// Fails the line "fail"; logs every call. A recovery takes 7 ms on the shared clock.
+    struct Logged(Log, Rc<Cell<f64>>);
 
     impl ParserInstance for Logged {
         type Value = serde_json::Value;
@@ -216,16 +246,22 @@ mod tests {
         }
         fn recover(&mut self) {
             self.0.borrow_mut().push("recover".to_owned());
+            self.1.set(self.1.get() + 7.0);
         }
     }
 
-    struct Factory(Log);
+    /// A new run takes 5 ms on the clock.
+    struct Factory(Log, Rc<Cell<f64>>);
 
     impl InstanceFactory for Factory {
         type Instance = Logged;
         fn new_instance(&mut self, _stateless: bool) -> Result<Logged, LineFailure> {
             self.0.borrow_mut().push("new run".to_owned());
-            Ok(Logged(self.0.clone()))
+            self.1.set(self.1.get() + 5.0);
+            Ok(Logged(self.0.clone(), self.1.clone()))
+        }
+        fn now_ms(&self) -> f64 {
+            self.1.get()
         }
     }
 
@@ -245,7 +281,7 @@ mod tests {
     #[test]
     fn began_is_reported_after_the_engines_own_work_and_for_a_batchs_first_line() {
         let log: Log = Rc::default();
-        let mut runs = EngineRuns::new(Factory(log.clone()));
+        let mut runs = EngineRuns::new(Factory(log.clone(), Rc::default()));
         let ops = vec![
             EngineOp::NewRun {
                 run: RunId(1),
@@ -261,6 +297,10 @@ mod tests {
         let sink = log.clone();
         let answers = runs.run_ops(ops, |seq| sink.borrow_mut().push(format!("began {seq}")));
         assert_eq!(answers.len(), 6);
+        // Its time is reported with the live line it came before: the new run and a recovery
+        // before line 2, a recovery before line 5.
+        assert_eq!(runs.take_engine_work(), [(2, 12.0), (5, 7.0)]);
+        assert_eq!(runs.take_engine_work(), []);
         assert_eq!(
             *log.borrow(),
             [

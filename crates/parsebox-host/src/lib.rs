@@ -115,7 +115,7 @@ pub use adapter::{check_contract_version, AdapterState, AdapterStatus};
 pub use began::engine_work_follows;
 pub use command::{Answered, Command, EngineOp, LineStep, LoadError, LoadResult, Placement};
 pub use diagnostics::{count_line, AnsweredBy, Diagnostics, HostCounters};
-pub use engine_answer::EngineAnswer;
+pub use engine_answer::{EngineAnswer, EngineReports};
 pub use engine_runs::{EngineRuns, InstanceFactory, OutcomeOf, ParserInstance};
 pub use host::{Host, REBUILD_AHEAD_LINES};
 pub use options::{

@@ -6,8 +6,8 @@
 mod sim;
 
 use parsebox_host::{
-    AdapterState, Command, EngineOp, HostPlacement, LineStep, Placement, REPLAY_FLOOR,
-    REPLAY_PER_LINE,
+    AdapterState, Command, EngineAnswer, EngineOp, HostPlacement, LineStep, Placement,
+    REPLAY_FLOOR, REPLAY_PER_LINE,
 };
 use sim::{options, text, Sim, StartMode, TS};
 
@@ -627,16 +627,31 @@ fn an_inline_call_over_budget_by_the_clock_moves_the_type() {
             .handle_inline_answers(quick.now, engine, answer, 3.0);
         assert_eq!(quick.host.diagnostics(Some("a")).host.clock_overruns, 0);
         assert_eq!(quick.host.status("a").placement, Some(Placement::Inline));
-        // A run's first call also builds its realm: that is the engine's time, not counted.
-        let fresh = quick.host.create_run("a").unwrap();
-        let LineStep::RunNow { engine, seq, .. } = quick.host.parse_line(fresh, "d", TS).unwrap()
-        else {
-            panic!("inline lines run now")
-        };
-        let answer = vec![(seq, Ok(serde_json::json!([])))];
-        quick
-            .host
-            .handle_inline_answers(quick.now, engine, answer, 500.0);
-        assert_eq!(quick.host.diagnostics(Some("a")).host.clock_overruns, 0);
+        // A run's first call also builds its realm, and a line after a failed one waits for
+        // the realm's rebuild: the engine reports that work with the answer, and only the rest
+        // of the call's time is the line's.
+        for (work_ms, overrun) in [(480.0, 0), (100.0, 1)] {
+            let fresh = quick.host.create_run("a").unwrap();
+            let LineStep::RunNow { engine, seq, .. } =
+                quick.host.parse_line(fresh, "d", TS).unwrap()
+            else {
+                panic!("inline lines run now")
+            };
+            let answer = vec![EngineAnswer {
+                seq,
+                outcome: Ok(serde_json::json!([])),
+                state_lost: false,
+                work_ms,
+            }];
+            let answer = quick.host.take_engine_answers(engine, answer);
+            quick
+                .host
+                .handle_inline_answers(quick.now, engine, answer, 500.0);
+            assert_eq!(
+                quick.host.diagnostics(Some("a")).host.clock_overruns,
+                overrun,
+                "500 ms, {work_ms} of them the engine's"
+            );
+        }
     }
 }

@@ -283,6 +283,12 @@ impl ParserModule {
         ParserModule::load_with(source, options, &mut None)
     }
 
+    /// Now on the clock this module's budgets use, in milliseconds (any origin): an embedder
+    /// times its own work around the sandbox's on the same clock.
+    pub fn now_ms(&self) -> f64 {
+        now_ms(&self.options)
+    }
+
     /// [`load`](Self::load), building the trial realm from `blank` when it suits `options`
     /// ([`BlankRealm::suits`]): the load then skips most of a realm's set-up. `blank` is taken
     /// when the load reaches its trial evaluation (whatever that evaluation's outcome), and left

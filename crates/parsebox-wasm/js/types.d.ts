@@ -344,7 +344,8 @@ stateLost: number,
 placementMoves: number, 
 /**
  * Calls into an inline engine that took longer than their lines' budget by the host's
- * clock (whatever the engine's own budget saw).
+ * clock (whatever the engine's own budget saw), less the realm work the engine reported
+ * (a new run's realm, a rebuild after a failed line).
  */
 clockOverruns: number, 
 /**
