@@ -65,7 +65,7 @@ impl Host {
             e.arm_next(
                 now_ms,
                 self.options.hard_deadline_ms,
-                self.options.replay_deadline_ms,
+                self.options.start_deadline_ms,
                 engine_work_follows(&outcome),
             );
             let placement = e.placement;

@@ -8,13 +8,14 @@
 //! earlier lines into it (up to its own replay budget), and a `NewRun` makes a fresh realm.
 //! That is the engine's work, not the parser's line, and can take longer than a line's whole
 //! deadline. So the engine reports `began` once it is done, and the core waits for that report
-//! (bounded by the replay deadline) before the line's own deadline starts.
+//! (bounded by the start deadline: a fresh realm and the module's evaluation are what a start
+//! does) before the line's own deadline starts.
 
 use parsebox_transcript::LineFailure;
 
 /// Whether the engine may do realm work of its own after a line with this outcome, before its
 /// next line: it failed. [`EngineRuns`](crate::EngineRuns) then reports `began` for the next
-/// live line, after that work, and the core waits for the report (bounded by the replay
+/// live line, after that work, and the core waits for the report (bounded by the start
 /// deadline) before that line's deadline starts. A `NewRun` between two lines is treated the
 /// same on both sides.
 pub fn engine_work_follows<V>(outcome: &Result<V, LineFailure>) -> bool {

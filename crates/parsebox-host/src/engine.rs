@@ -35,7 +35,8 @@ pub(crate) enum DeadlineKind {
     /// The replay as a whole ran past `replay_deadline_ms`.
     Replay,
     /// The engine's own work before the head line (a realm rebuilt after a failed line, or a
-    /// new run's realm) ran past `replay_deadline_ms` without the engine reporting `began`.
+    /// new run's realm: the work of a start) ran past `start_deadline_ms` without the engine
+    /// reporting `began`.
     Recovery,
 }
 

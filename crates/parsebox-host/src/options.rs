@@ -56,7 +56,8 @@ pub struct HostOptions {
     /// How long a Worker engine may spend on one line, from its `began` report (or the answer
     /// before it), before the core ends it. At least `line_budget_ms`. The engine's own realm
     /// work before a line is not counted
-    /// ([`engine_work_follows`](crate::engine_work_follows)): `replay_deadline_ms` bounds it.
+    /// ([`engine_work_follows`](crate::engine_work_follows)): `start_deadline_ms` bounds it,
+    /// as it bounds the same work in a start.
     pub hard_deadline_ms: f64,
     /// Most time one call of the page (a `push`, a `rebuild`, a `parseLine`) may spend in one
     /// type's inline engine, by the host's clock, summed over its lines: a chunk of lines each

@@ -142,8 +142,8 @@ impl Host {
             Cause::Deadline(DeadlineKind::Recovery) => (
                 FailureCode::Deadline,
                 format!(
-                    "the engine did not rebuild the parser's realm within {} ms",
-                    o.replay_deadline_ms
+                    "the engine did not make the parser's realm ready within {} ms",
+                    o.start_deadline_ms
                 ),
             ),
             Cause::Deadline(DeadlineKind::Replay) => (

@@ -148,14 +148,14 @@ fn each_answer_arms_the_next_lines_deadline() {
 
 /// After a failed line the engine rebuilds the realm the failure left dirty, replaying the
 /// run's earlier lines, before it starts the next line. That is not the next line's time: the
-/// core waits for the line's `began` (bounded by the replay deadline) before its deadline starts,
+/// core waits for the line's `began` (bounded by the start deadline) before its deadline starts,
 /// so a rebuild that takes longer than a line's deadline does not kill an innocent line.
 #[test]
 fn after_a_failed_line_the_next_lines_deadline_waits_for_its_began() {
     let mut sim = Sim::with_parser(worker(), "a");
     let run = sim.host.default_run("a").unwrap();
     let (engine, seqs) = sim.sent(run, &["slow", "after", "then"]);
-    let replay_deadline = sim.host.options().replay_deadline_ms;
+    let start_deadline = sim.host.options().start_deadline_ms;
     sim.host.handle_began(0.0, engine, seqs[0]);
     let mut count = 0;
     let slow = sim::answer("slow", &mut count);
@@ -163,7 +163,7 @@ fn after_a_failed_line_the_next_lines_deadline_waits_for_its_began() {
     sim.host.handle_answers(50.0, engine, vec![(seqs[0], slow)]);
     assert_eq!(
         sim.host.poll_timeout(),
-        Some(50.0 + replay_deadline),
+        Some(50.0 + start_deadline),
         "only the recovery bound while the engine rebuilds"
     );
     // The rebuild took 180 ms: the line's own 100 ms start at its `began`.
@@ -185,24 +185,27 @@ fn after_a_failed_line_the_next_lines_deadline_waits_for_its_began() {
     assert_eq!(d.fallbacks.get("deadline"), None);
 }
 
-/// An engine that never reports `began` after a failed line is ended at the recovery bound:
+/// An engine that never reports `began` after a failed line is ended at the start deadline,
+/// the bound of the same work in a start:
 /// the waiting line falls back with `deadline`, saying the rebuild did not finish.
 #[test]
-fn a_rebuild_that_never_ends_is_killed_at_the_replay_deadline() {
+fn a_rebuild_that_never_ends_is_killed_at_the_start_deadline() {
     let mut sim = Sim::with_parser(worker(), "a");
     let run = sim.host.default_run("a").unwrap();
     let (engine, seqs) = sim.sent(run, &["slow", "after"]);
-    let replay_deadline = sim.host.options().replay_deadline_ms;
+    let start_deadline = sim.host.options().start_deadline_ms;
     sim.host.handle_began(0.0, engine, seqs[0]);
     let mut count = 0;
     let slow = sim::answer("slow", &mut count);
     sim.host.handle_answers(50.0, engine, vec![(seqs[0], slow)]);
-    sim.now = 50.0 + replay_deadline;
+    sim.now = 50.0 + start_deadline;
     sim.advance(0.0);
     let d = sim.host.diagnostics(Some("a"));
     assert_eq!((d.host.deadline_kills, d.fallbacks["deadline"]), (1, 1));
     assert!(
-        d.last_error.unwrap().contains("did not rebuild"),
+        d.last_error
+            .unwrap()
+            .contains("did not make the parser's realm ready"),
         "the reason names the rebuild"
     );
 }
@@ -224,7 +227,7 @@ fn a_line_after_a_new_run_waits_for_its_began() {
     sim.host.handle_answers(10.0, engine, vec![(one, answer)]);
     assert_eq!(
         sim.host.poll_timeout(),
-        Some(10.0 + sim.host.options().replay_deadline_ms)
+        Some(10.0 + sim.host.options().start_deadline_ms)
     );
     sim.host.handle_began(150.0, engine, two);
     assert_eq!(sim.host.poll_timeout(), Some(250.0));

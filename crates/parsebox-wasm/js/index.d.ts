@@ -115,8 +115,8 @@ export interface ParserRegistryOptions {
    * Wall-clock deadline of one line in the worker host, in milliseconds (default twice
    * `lineBudgetMs`): past it the worker is terminated, the line falls back, and a new worker
    * replays the run's earlier lines. The engine's own work before a line (a new run's realm,
-   * or the rebuild and replay after a failed line) is not the line's time: the 30 s replay
-   * deadline bounds it.
+   * or the rebuild and replay after a failed line) is not the line's time: the 10 s start
+   * deadline bounds it, as it bounds the same work when the engine starts.
    */
   hardDeadlineMs?: number;
   /**
