@@ -67,6 +67,24 @@ const server = await serve(repo, {
     registry.dispose();
     return out;
   };
+  // Two runs of one parser: the first answers a line; then, in one batch to the Worker, a line
+  // of the first and the first line of a second run.
+  window.runTwoRuns = async (source, options) => {
+    const registry = new ParserRegistry({ loadSource: null, ...options });
+    registry.registerSource("w", source);
+    await registry.idle();
+    const a = new TranscriptBuilder(registry, "w");
+    a.push({ ts: "t", stream: "stdout", chunk: "a1\\n" });
+    await registry.idle();
+    a.push({ ts: "t", stream: "stdout", chunk: "a2\\n" });
+    const b = new TranscriptBuilder(registry, "w");
+    b.push({ ts: "t", stream: "stdout", chunk: "b1\\n" });
+    await registry.idle();
+    const d = registry.diagnostics("w");
+    const out = { a: a.entries().map((e) => e.text), b: b.entries().map((e) => e.text), counters: d.host, fallbacks: d.fallbacks };
+    registry.dispose();
+    return out;
+  };
   // waitReady: a parser that loads in a Worker is ready later; oneChunk: every line in one push.
   window.runAuto = async (source, lines, { waitReady = false, oneChunk = false, options = {} } = {}) => {
     const registry = new ParserRegistry({ host: "auto", loadSource: null, lineBudgetMs: 50, hardDeadlineMs: 100, ...options });
@@ -310,6 +328,17 @@ test("the line after an overrun is not killed while the Worker rebuilds the real
   // busy machine, which is counted as state lost (#1).
   assert.equal(out.texts[11], `after #${out.counters.stateLost ? 1 : 11}`, JSON.stringify(out));
   assert.equal(out.fallbacks.deadline, undefined, JSON.stringify(out));
+  assert.equal(out.counters.deadlineKills, 0, JSON.stringify(out));
+});
+
+test("a second run's first line is not killed while the Worker makes the run's realm", async (t) => {
+  // The module takes ~150 ms to evaluate, and each new run evaluates it again: longer than a
+  // line's 100 ms deadline, but the engine's work, not the line's.
+  const source = await readFile(new URL("fixtures/slow-start-counter.js", import.meta.url), "utf8");
+  const out = await page.evaluate((s) => window.runTwoRuns(s, { initBudgetMs: 2000 }), source);
+  t.diagnostic(JSON.stringify(out.counters));
+  assert.deepEqual(out.a, ["a1 #1", "a2 #2"], JSON.stringify(out));
+  assert.deepEqual(out.b, ["b1 #1"], JSON.stringify(out));
   assert.equal(out.counters.deadlineKills, 0, JSON.stringify(out));
 });
 
