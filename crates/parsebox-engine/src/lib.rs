@@ -90,6 +90,9 @@ impl ParserInstance for Instance {
     fn reset(&mut self) -> Result<(), LineFailure> {
         self.0.reset()
     }
+    fn needs_recovery(&self) -> bool {
+        self.0.needs_recovery()
+    }
     fn recover(&mut self) {
         // A realm that cannot be rebuilt fails the line itself, which tries again.
         let _ = self.0.recover();

@@ -25,10 +25,14 @@ pub trait ParserInstance {
     /// # Errors
     /// The failure, when `reset()` threw or ran over budget.
     fn reset(&mut self) -> Result<(), LineFailure>;
-    /// Does the realm work a failed line left owed (the sandbox rebuilds a dirty realm and
-    /// replays the run's earlier lines into it) now, before the next line's clock starts. An
-    /// instance with no such work keeps the default, which does nothing; a failure here shows
-    /// again on the line.
+    /// Whether a failed line left realm work owed (the sandbox rebuilds a dirty realm and
+    /// replays the run's earlier lines into it). An instance with no such work keeps the
+    /// default, `false`.
+    fn needs_recovery(&self) -> bool {
+        false
+    }
+    /// Does that work now, before the next line's clock starts; a failure here shows again on
+    /// the line. Called only when [`needs_recovery`](Self::needs_recovery) says so.
     fn recover(&mut self) {}
     /// How many times this instance lost its parser's state so far: it had to start over in a
     /// fresh realm without the earlier lines (their replay would not fit its budget). An
@@ -143,13 +147,17 @@ impl<F: InstanceFactory> EngineRuns<F> {
                     replay,
                 } => {
                     if !replay && std::mem::take(&mut self.began_due) {
+                        // Timed only when there is work: most calls (an inline line) have none,
+                        // and their answers then carry no report.
                         if let Some(Slot {
                             instance: Ok(i), ..
                         }) = self.runs.get_mut(&run)
                         {
-                            let started = self.factory.now_ms();
-                            i.recover();
-                            self.work_ms += (self.factory.now_ms() - started).max(0.0);
+                            if i.needs_recovery() {
+                                let started = self.factory.now_ms();
+                                i.recover();
+                                self.work_ms += (self.factory.now_ms() - started).max(0.0);
+                            }
                         }
                         began(seq);
                     }
@@ -243,6 +251,9 @@ mod tests {
         fn reset(&mut self) -> Result<(), LineFailure> {
             self.0.borrow_mut().push("reset".to_owned());
             Ok(())
+        }
+        fn needs_recovery(&self) -> bool {
+            true
         }
         fn recover(&mut self) {
             self.0.borrow_mut().push("recover".to_owned());

@@ -509,6 +509,12 @@ impl ParserRun {
         self.finish_call(out, || Op::Reset)
     }
 
+    /// Whether the last call left the realm dirty: the next line or reset (or
+    /// [`recover`](Self::recover)) rebuilds it first.
+    pub fn needs_recovery(&self) -> bool {
+        self.realm.is_none()
+    }
+
     /// Rebuilds the realm now if the last call left it dirty (a fresh realm, then this run's
     /// earlier lines replayed into it within `replay_budget_ms`), so an embedder that times its
     /// lines can keep that work out of the next line's time. Otherwise the next line or reset

@@ -235,8 +235,10 @@ fn state_survives_a_budget_abort_by_replay() {
     );
     // `recover` does the rebuild ahead of the line (an engine keeps it out of the line's
     // time); the line then runs in the rebuilt realm, and a second `recover` does nothing.
+    assert!(run.needs_recovery());
     run.recover().unwrap();
     assert_eq!(run.diagnostics().rebuilds, 1);
+    assert!(!run.needs_recovery());
     run.recover().unwrap();
     assert_eq!(text(run.parse_line("c", TS0).unwrap()), "2/3");
     assert_eq!(run.diagnostics().rebuilds, 1);
