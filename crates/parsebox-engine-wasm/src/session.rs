@@ -72,10 +72,9 @@ fn faults(seqs: Vec<Seq>, message: &str) -> Vec<(Seq, Outcome)> {
 type Outcome = Result<ReturnJson, LineFailure>;
 
 /// The answers as JSON `[[seq, {"Ok":value}|{"Err":failure}], …]`: each value's text goes in
-/// as the converter wrote it, never parsed again. A line in `lost` (its run's parser lost its
-/// state before answering it) or in `work` (the engine's own realm work before it, ms) carries
-/// a third element, its [`EngineReports`] ([`parsebox_host::EngineAnswer`]).
-fn encode_answers(answers: &[(Seq, Outcome)], lost: &[Seq], work: &[(Seq, f64)]) -> String {
+/// as the converter wrote it, never parsed again. A line in `reports` carries a third element,
+/// its [`EngineReports`] ([`parsebox_host::EngineAnswer`]).
+fn encode_answers(answers: &[(Seq, Outcome)], reports: &[(Seq, EngineReports)]) -> String {
     let values: usize = answers
         .iter()
         .map(|(_, o)| o.as_ref().map_or(64, |v| v.as_str().len()))
@@ -102,16 +101,9 @@ fn encode_answers(answers: &[(Seq, Outcome)], lost: &[Seq], work: &[(Seq, f64)])
             }
         }
         out.push('}');
-        let reports = EngineReports {
-            state_lost: lost.contains(seq),
-            work_ms: work
-                .iter()
-                .find(|(s, _)| s == seq)
-                .map_or(0.0, |(_, ms)| *ms),
-        };
-        if !reports.is_empty() {
+        if let Some((_, r)) = reports.iter().find(|(s, r)| s == seq && !r.is_empty()) {
             out.push(',');
-            out.push_str(&encode(&reports, "{}"));
+            out.push_str(&encode(r, "{}"));
         }
         out.push(']');
     }
@@ -193,16 +185,14 @@ impl Session {
     /// rule). Answers JSON `[[seq, outcome], …]`; before a successful start, or when `ops`
     /// does not decode, every line op is answered with `engine_fault`.
     pub fn run(&mut self, ops: &[u8], batch_start: bool, began: impl FnMut(Seq)) -> String {
-        let mut lost = Vec::new();
-        let mut work = Vec::new();
+        let mut reports = Vec::new();
         let answers = match (decode(ops), &mut self.engine) {
             (Ok(ops), Some(engine)) => {
                 if batch_start {
                     engine.batch_arrived();
                 }
                 let answers = engine.run_ops(ops, began);
-                lost = engine.take_state_lost();
-                work = engine.take_engine_work();
+                reports = engine.take_reports();
                 answers
             }
             (Ok(ops), None) => {
@@ -220,7 +210,7 @@ impl Session {
             }
             (Err(e), _) => faults(lenient_line_seqs(ops), &e),
         };
-        encode_answers(&answers, &lost, &work)
+        encode_answers(&answers, &reports)
     }
 }
 

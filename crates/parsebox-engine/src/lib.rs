@@ -15,7 +15,8 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
 use parsebox_host::{
-    EngineConfig, EngineOp, EngineRuns, InstanceFactory, LoadError, ParserInstance, Seq,
+    EngineConfig, EngineOp, EngineReports, EngineRuns, InstanceFactory, LoadError, ParserInstance,
+    Seq,
 };
 use parsebox_sandbox::{BlankRealm, ParserModule, ParserRun, SandboxOptions};
 use parsebox_transcript::{FailureCode, LineFailure, ReturnJson};
@@ -148,15 +149,9 @@ impl Engine {
         self.runs.batch_arrived();
     }
 
-    /// The lines, since the last call, before whose answer their run lost its parser's state
-    /// (see [`EngineRuns::take_state_lost`](parsebox_host::EngineRuns::take_state_lost)).
-    pub fn take_state_lost(&mut self) -> Vec<Seq> {
-        self.runs.take_state_lost()
-    }
-
-    /// The live lines, since the last call, before which the engine did realm work of its own,
-    /// with its time in ms (see [`EngineRuns::take_engine_work`](parsebox_host::EngineRuns::take_engine_work)).
-    pub fn take_engine_work(&mut self) -> Vec<(Seq, f64)> {
-        self.runs.take_engine_work()
+    /// What the engine reports beside the answers of some lines since the last call, in line
+    /// order (see [`EngineRuns::take_reports`](parsebox_host::EngineRuns::take_reports)).
+    pub fn take_reports(&mut self) -> Vec<(Seq, EngineReports)> {
+        self.runs.take_reports()
     }
 }

@@ -52,12 +52,12 @@ impl Executor {
 
     fn run_ops(&mut self, engine: EngineId, ops: Vec<EngineOp>) -> Vec<(Seq, LineOutcome)> {
         let mut began = Vec::new();
-        let (answers, lost, work) = self
+        let (answers, reports) = self
             .engines
             .get_mut(&engine)
             .map(|e| {
                 let answers = e.run_ops(ops, |seq| began.push(seq));
-                (answers, e.take_state_lost(), e.take_engine_work())
+                (answers, e.take_reports())
             })
             .unwrap_or_default();
         for seq in began {
@@ -70,11 +70,11 @@ impl Executor {
             .map(|(seq, o)| EngineAnswer {
                 seq,
                 outcome: o.map(|j| serde_json::from_str(j.as_str()).unwrap()),
-                state_lost: lost.contains(&seq),
-                work_ms: work
+                reports: reports
                     .iter()
                     .find(|(s, _)| *s == seq)
-                    .map_or(0.0, |(_, ms)| *ms),
+                    .map(|(_, r)| r.clone())
+                    .unwrap_or_default(),
             })
             .collect();
         self.host.take_engine_answers(engine, answers)

@@ -102,7 +102,7 @@ impl Host {
     }
 
     /// `engine` reports that the parser of line `seq`'s run lost its state before answering
-    /// it ([`EngineRuns::take_state_lost`](crate::EngineRuns::take_state_lost)): a line before
+    /// it ([`EngineRuns::take_reports`](crate::EngineRuns::take_reports)): a line before
     /// it left the engine's realm unusable, and the engine could not replay the run's earlier
     /// lines into a fresh one within its budget. Counted as the type's `stateLost`, and the
     /// run's later answers are no longer remembered (they came from a parser that forgot the
@@ -129,10 +129,10 @@ impl Host {
     /// counters: a call with live lines and no replay whose time, less the realm work its
     /// answers reported (a new run's realm, a rebuild after a failed line: the engine's work,
     /// not the parser's, see [`EngineReports`](crate::EngineReports)), was longer than their
-    /// line budgets together is an overrun whatever ran inside it (a getter, a Proxy trap, one long native
-    /// step the in-engine budget cannot see), counted as `clockOverruns`; under `host: auto` the
-    /// type then moves to a Worker, where a deadline can stop it. The answers are kept: they are
-    /// right, only late.
+    /// line budgets together is an overrun whatever ran inside it (a getter, a Proxy trap, one
+    /// long native step the in-engine budget cannot see), counted as `clockOverruns`; under
+    /// `host: auto` the type then moves to a Worker, where a deadline can stop it. The answers
+    /// are kept: they are right, only late.
     pub fn handle_inline_answers(
         &mut self,
         now_ms: f64,
@@ -140,8 +140,9 @@ impl Host {
         answers: Vec<(Seq, LineOutcome)>,
         elapsed_ms: f64,
     ) -> Vec<Answered> {
-        // Only live lines count: a replay or a run start is the engine's own work, under
-        // budgets of its own. Decided before the answers are handled, which may end the engine.
+        // Only live lines count, less the realm work the engine reported (a run start, a
+        // rebuild): a replay is the engine's own work, under budgets of its own. Decided
+        // before the answers are handled, which may end the engine.
         let budget_ms = self.options.line_budget_ms;
         let work_ms = self.engines.get(&engine).map_or(0.0, |e| e.work_ms);
         let elapsed_ms = (elapsed_ms - work_ms).max(0.0);

@@ -1,9 +1,7 @@
 //! An engine's answer to one line as it travels back to the core: JSON `[seq, outcome]`, or
-//! `[seq, outcome, reports]` ([`EngineReports`]) when the line's run lost its parser's state
-//! before the engine answered it (see [`EngineRuns::take_state_lost`](crate::EngineRuns::take_state_lost)),
-//! or the engine did realm work of its own before the line
-//! ([`EngineRuns::take_engine_work`](crate::EngineRuns::take_engine_work)). A batch is a JSON
-//! array of them.
+//! `[seq, outcome, reports]` ([`EngineReports`]) when the engine has something to say of the
+//! line besides its outcome ([`EngineRuns::take_reports`](crate::EngineRuns::take_reports)). A
+//! batch is a JSON array of them.
 
 use std::fmt;
 
@@ -19,10 +17,8 @@ pub struct EngineAnswer {
     pub seq: Seq,
     /// What its parser gave.
     pub outcome: LineOutcome,
-    /// Its run's parser lost its state before answering it.
-    pub state_lost: bool,
-    /// Milliseconds of the engine's own realm work before the line (not the line's time).
-    pub work_ms: f64,
+    /// What the engine reports of the line besides its outcome.
+    pub reports: EngineReports,
 }
 
 /// What an engine reports about one line besides its outcome: the third element of an
@@ -75,8 +71,7 @@ impl<'de> Deserialize<'de> for EngineAnswer {
                 Ok(EngineAnswer {
                     seq,
                     outcome,
-                    state_lost: reports.state_lost,
-                    work_ms: reports.work_ms,
+                    reports,
                 })
             }
         }
@@ -97,11 +92,11 @@ impl Host {
         answers
             .into_iter()
             .map(|a| {
-                if a.state_lost {
+                if a.reports.state_lost {
                     self.handle_state_lost(engine, a.seq);
                 }
                 if let Some(e) = self.engines.get_mut(&engine) {
-                    e.work_ms += a.work_ms.max(0.0);
+                    e.work_ms += a.reports.work_ms.max(0.0);
                 }
                 (a.seq, a.outcome)
             })
@@ -119,11 +114,14 @@ mod tests {
             r#"[[1,{"Ok":[]}],[2,{"Ok":null},{"stateLost":true}],[3,{"Ok":null},{}]]"#,
         )
         .unwrap_or_default();
-        let lost: Vec<(Seq, bool)> = batch.iter().map(|a| (a.seq, a.state_lost)).collect();
+        let lost: Vec<(Seq, bool)> = batch
+            .iter()
+            .map(|a| (a.seq, a.reports.state_lost))
+            .collect();
         assert_eq!(lost, vec![(1, false), (2, true), (3, false)]);
         let timed: Vec<EngineAnswer> =
             serde_json::from_str(r#"[[4,{"Ok":null},{"workMs":12.5}]]"#).unwrap_or_default();
-        assert_eq!(timed.first().map(|a| a.work_ms), Some(12.5));
+        assert_eq!(timed.first().map(|a| a.reports.work_ms), Some(12.5));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use parsebox_transcript::{outcome_resets_parser, FailureCode, LineFailure, ReturnShape};
 
 use crate::began::engine_work_follows;
-use crate::{EngineOp, RunId, Seq};
+use crate::{EngineOp, EngineReports, RunId, Seq};
 
 /// One parser instance (one run's state).
 pub trait ParserInstance {
@@ -69,15 +69,12 @@ pub type OutcomeOf<F> =
 pub struct EngineRuns<F: InstanceFactory> {
     factory: F,
     runs: HashMap<RunId, Slot<F::Instance>>,
-    /// Lines before whose answer their run's parser lost its state, not taken yet.
-    lost: Vec<Seq>,
+    /// What the engine reports beside the answers of some lines, in line order, not taken yet.
+    reports: Vec<(Seq, EngineReports)>,
     /// The next live line reports `began` (see [`engine_work_follows`](crate::engine_work_follows)).
     began_due: bool,
     /// Realm work (ms) since the last live line, reported with the next one.
     work_ms: f64,
-    /// Live lines before which the engine did realm work, and how long it took (ms), not taken
-    /// yet.
-    work: Vec<(Seq, f64)>,
 }
 
 /// A run, whether its parser owes a reset before the next line, and how many of its state
@@ -94,10 +91,9 @@ impl<F: InstanceFactory> EngineRuns<F> {
         Self {
             factory,
             runs: HashMap::new(),
-            lost: Vec::new(),
+            reports: Vec::new(),
             began_due: true,
             work_ms: 0.0,
-            work: Vec::new(),
         }
     }
 
@@ -114,9 +110,9 @@ impl<F: InstanceFactory> EngineRuns<F> {
     /// Performs `ops` in order and returns the outcome of every line, in order. `began(seq)`
     /// is called before a live (not replayed) line starts when the host needs it to arm the
     /// line's deadline ([`engine_work_follows`](crate::engine_work_follows)): the first live
-    /// line since [`batch_arrived`](Self::batch_arrived), and one after realm work (a `NewRun`, or a failed line, whose realm is recovered
-    /// first). After a line whose outcome [`outcome_resets_parser`], the run is reset before
-    /// its next line.
+    /// line since [`batch_arrived`](Self::batch_arrived), and one after realm work (a
+    /// `NewRun`, or a failed line, whose realm is recovered first). After a line whose outcome
+    /// [`outcome_resets_parser`], the run is reset before its next line.
     pub fn run_ops(
         &mut self,
         ops: Vec<EngineOp>,
@@ -129,7 +125,7 @@ impl<F: InstanceFactory> EngineRuns<F> {
                     self.began_due = true;
                     let started = self.factory.now_ms();
                     let instance = self.factory.new_instance(stateless);
-                    self.work_ms += (self.factory.now_ms() - started).max(0.0);
+                    self.add_work_since(started);
                     self.runs.insert(
                         run,
                         Slot {
@@ -156,13 +152,14 @@ impl<F: InstanceFactory> EngineRuns<F> {
                             if i.needs_recovery() {
                                 let started = self.factory.now_ms();
                                 i.recover();
-                                self.work_ms += (self.factory.now_ms() - started).max(0.0);
+                                self.add_work_since(started);
                             }
                         }
                         began(seq);
                     }
                     if !replay && self.work_ms > 0.0 {
-                        self.work.push((seq, std::mem::take(&mut self.work_ms)));
+                        let ms = std::mem::take(&mut self.work_ms);
+                        self.report(seq, |r| r.work_ms = ms);
                     }
                     let outcome = self.line(run, seq, &line, &ts);
                     self.began_due |= engine_work_follows(&outcome);
@@ -205,25 +202,38 @@ impl<F: InstanceFactory> EngineRuns<F> {
         let lost = instance.state_lost();
         if lost > slot.lost_reported {
             slot.lost_reported = lost;
-            self.lost.push(seq);
+            self.report(seq, |r| r.state_lost = true);
         }
         outcome
     }
 
-    /// The lines, since the last call, before whose answer their run's parser lost its state
-    /// ([`ParserInstance::state_lost`]): what the engine reports beside its answers, so the
-    /// host counts the loss ([`Host::handle_state_lost`](crate::Host::handle_state_lost)).
-    pub fn take_state_lost(&mut self) -> Vec<Seq> {
-        std::mem::take(&mut self.lost)
+    /// Adds the time since `started` on the factory's clock to the realm work owed a report.
+    fn add_work_since(&mut self, started: f64) {
+        self.work_ms += (self.factory.now_ms() - started).max(0.0);
     }
 
-    /// The live lines, since the last call, before which the engine did realm work of its own
-    /// (a new run's realm, a recovery after a failed line), with how long it took on the
-    /// factory's clock ([`InstanceFactory::now_ms`]): what the engine reports beside its
-    /// answers, so the core's clock counts only the lines' own time
-    /// ([`Host::handle_inline_answers`](crate::Host::handle_inline_answers)).
-    pub fn take_engine_work(&mut self) -> Vec<(Seq, f64)> {
-        std::mem::take(&mut self.work)
+    /// Adds to the report of line `seq`, the line being run now (lines are reported in
+    /// order, so its report, if it has one yet, is the last).
+    fn report(&mut self, seq: Seq, add: impl FnOnce(&mut EngineReports)) {
+        match self.reports.last_mut() {
+            Some((s, r)) if *s == seq => add(r),
+            _ => {
+                let mut r = EngineReports::default();
+                add(&mut r);
+                self.reports.push((seq, r));
+            }
+        }
+    }
+
+    /// What the engine reports beside the answers of some lines since the last call, in line
+    /// order: their run's parser lost its state before answering them
+    /// ([`ParserInstance::state_lost`]), so the host counts the loss
+    /// ([`Host::handle_state_lost`](crate::Host::handle_state_lost)); or the engine did realm
+    /// work of its own before them (a new run's realm, a recovery after a failed line), timed
+    /// on the factory's clock ([`InstanceFactory::now_ms`]), so the core's clock counts only
+    /// the lines' own time ([`Host::handle_inline_answers`](crate::Host::handle_inline_answers)).
+    pub fn take_reports(&mut self) -> Vec<(Seq, EngineReports)> {
+        std::mem::take(&mut self.reports)
     }
 }
 
@@ -310,8 +320,12 @@ mod tests {
         assert_eq!(answers.len(), 6);
         // Its time is reported with the live line it came before: the new run and a recovery
         // before line 2, a recovery before line 5.
-        assert_eq!(runs.take_engine_work(), [(2, 12.0), (5, 7.0)]);
-        assert_eq!(runs.take_engine_work(), []);
+        let work = |ms| EngineReports {
+            state_lost: false,
+            work_ms: ms,
+        };
+        assert_eq!(runs.take_reports(), [(2, work(12.0)), (5, work(7.0))]);
+        assert_eq!(runs.take_reports(), []);
         assert_eq!(
             *log.borrow(),
             [

@@ -6,8 +6,8 @@
 mod sim;
 
 use parsebox_host::{
-    AdapterState, Command, EngineAnswer, EngineOp, HostPlacement, LineStep, Placement,
-    REPLAY_FLOOR, REPLAY_PER_LINE,
+    AdapterState, Command, EngineAnswer, EngineOp, EngineReports, HostPlacement, LineStep,
+    Placement, REPLAY_FLOOR, REPLAY_PER_LINE,
 };
 use sim::{options, text, Sim, StartMode, TS};
 
@@ -643,8 +643,10 @@ fn an_inline_call_over_budget_by_the_clock_moves_the_type() {
             let answer = vec![EngineAnswer {
                 seq,
                 outcome: Ok(serde_json::json!([])),
-                state_lost: false,
-                work_ms,
+                reports: EngineReports {
+                    state_lost: false,
+                    work_ms,
+                },
             }];
             let answer = quick.host.take_engine_answers(engine, answer);
             quick
