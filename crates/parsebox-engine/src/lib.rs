@@ -5,7 +5,7 @@
 //! ([`ParserModule`]) and its runs, performs those ops in order and answers every line with its
 //! raw outcome, the value as JSON text ([`ReturnJson`]; the host decodes it into a
 //! [`LineOutcome`](parsebox_transcript::LineOutcome) and settles it with the one line rule). After a line whose outcome
-//! calls for it ([`outcome_resets_parser`]) the run is reset before its next line, exactly where
+//! calls for it ([`outcome_resets_parser`](parsebox_transcript::outcome_resets_parser)) the run is reset before its next line, exactly where
 //! the host journals the reset for replay.
 //!
 //! This is what each engine instance runs: the engine module (`parsebox-engine-wasm`, one wasm
