@@ -16,16 +16,13 @@
 // imports its memory; the core module's own memory is made by wasm-bindgen's glue, not here).
 
 import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { arg, packageDir } from "./args.mjs";
 import { hermesLog } from "./gen-log.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : dflt;
-};
-const pkgDir = resolve(arg("pkg", join(here, "../../pkg")));
+const pkgDir = packageDir();
 const PARSERS = Number(arg("parsers", 16));
 const LINES = Number(arg("lines", 100000));
 const gc = typeof globalThis.gc === "function" ? () => globalThis.gc() : () => {};

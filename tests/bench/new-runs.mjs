@@ -11,15 +11,12 @@
 // Instances after the first share the module's compiled code (`WebAssembly.Module`).
 
 import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { arg, packageDir } from "./args.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : dflt;
-};
-const pkgDir = resolve(arg("pkg", join(here, "../../pkg")));
+const pkgDir = packageDir();
 const RUNS = Number(arg("runs", 30));
 const INSTANCES = Number(arg("instances", 3));
 
