@@ -20,6 +20,9 @@ const RANDOM_CHUNK = 65536;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** Whether this is Node (its file: URLs and worker threads). */
+export const inNode = () => typeof process === "object" && !!process.versions?.node;
+
 /**
  * Compiles a wasm module of the package from a URL, Response, bytes or a Module: the one loader
  * both modules go through (`init()` and `compileEngine`).
@@ -31,7 +34,7 @@ export async function compileWasm(source) {
   if (typeof source === "string" || source instanceof URL) {
     const url = new URL(source, import.meta.url);
     // Node's fetch does not read file: URLs; read the file instead (no bundler follows this).
-    if (url.protocol === "file:" && typeof process === "object" && process.versions?.node) {
+    if (url.protocol === "file:" && inNode()) {
       const fs = "node:fs/promises";
       const { readFile } = await import(/* @vite-ignore */ fs);
       return WebAssembly.compile(await readFile(url));

@@ -342,9 +342,10 @@ export type WasmInput = URL | string | Response | Promise<Response> | BufferSour
  */
 export default function init(input?: WasmInput, engineInput?: WasmInput): Promise<void>;
 /**
- * Resolves when the engine module is compiled and, where Workers exist, its code warmed by a
- * small parser in a Worker (at most 5 s; the first Worker engine then takes that Worker), so a
- * parser registered from then on loads at full speed (rejects with a `ParseboxInitError` or the download's error when the module cannot be
+ * Resolves when the engine module is compiled and its code warmed by a small parser in a Worker
+ * (at most 5 s; in a browser the warm-up starts as the module compiles and the first Worker
+ * engine then takes that Worker; in Node the first call starts a worker thread, which ends
+ * after it), so a parser registered from then on loads at full speed (rejects with a `ParseboxInitError` or the download's error when the module cannot be
  * loaded). Registries do not wait for the warm-up: they start their parsers as soon as the
  * module is compiled. This is for a page that wants to wait on purpose (a test, a preload).
  */

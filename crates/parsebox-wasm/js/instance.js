@@ -3,7 +3,7 @@
 // waits for the core alone, so generic entries render after its download; the engine module is
 // fetched and compiled next, in the background, and registries start their parsers when it is.
 import { initSync as initCoreSync } from "./parsebox_wasm.js";
-import { compileEngine, compileWasm } from "./engine.js";
+import { compileEngine, compileWasm, inNode } from "./engine.js";
 import { ParseboxInitError, ParseboxOptionsError } from "./errors.js";
 
 let coreReady = false;
@@ -11,7 +11,7 @@ let initializing = null; // init()'s promise, so concurrent calls share one down
 let engine = null; // the compiled engine module, once it is
 let engineError = null; // why it could not be loaded, if it could not
 let engineLoad = null; // its load in flight (a promise), once started
-let warming = null; // the engine's warm-up in a Worker (a promise that always resolves), once started
+let warming = null; // the engine's warm-up in a Worker (a promise that always resolves), once started; in Node by engineReady()
 let spareWorker = null; // the warm-up's Worker once it is done: the first Worker engine's, already running
 const engineWaiters = new Set(); // callbacks for registries made before it was compiled
 
@@ -62,11 +62,54 @@ export function takeSpareWorker() {
   return worker;
 }
 
+/**
+ * Warms the engine module's code in a Node worker thread (warm-up.js), which shares compiled
+ * code with the main thread as a browser's Worker does; resolves when it is done, failed or
+ * timed out, and ends the thread. Node has no Worker engines, so nothing of it is kept.
+ * @param {WebAssembly.Module} module
+ */
+async function warmUpInNodeThread(module) {
+  let thread = null;
+  try {
+    // Both names in variables, so bundlers for the browser neither resolve the module nor
+    // copy warm-up.js as an asset.
+    const name = "node:worker_threads";
+    const file = "./warm-up.js";
+    const { Worker: Thread } = await import(/* @vite-ignore */ name);
+    const warmUpUrl = JSON.stringify(new URL(file, import.meta.url).href);
+    thread = new Thread(
+      `const { parentPort } = require("node:worker_threads");
+       parentPort.once("message", async (module) => {
+         try { (await import(${warmUpUrl})).warmUp(module); } catch {}
+         parentPort.postMessage("warmed");
+       });`,
+      { eval: true },
+    );
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, WARM_UP_TIMEOUT_MS);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      thread.once("message", done);
+      thread.once("error", done);
+      thread.once("exit", done);
+      thread.postMessage(module);
+    });
+  } catch {
+    // A warm-up only saves time: without worker threads the first parser compiles the code.
+  } finally {
+    await thread?.terminate();
+  }
+}
+
 function engineSettled(module, error) {
   if (engine || engineError) return; // settled once: a load still in flight after initSync() is ignored
   engine = module;
   engineError = error;
-  warming = module ? warmUpInWorker(module) : Promise.resolve();
+  // Node warms only when engineReady() asks: a thread started here would hold a short script's
+  // exit until it ends.
+  warming = module && !inNode() ? warmUpInWorker(module) : null;
   const waiters = [...engineWaiters];
   engineWaiters.clear();
   for (const w of waiters) w(error);
@@ -100,14 +143,21 @@ export function init(input, engineInput) {
 }
 
 /**
- * Resolves when the engine module is compiled and, where Workers exist, its code warmed by a
- * small parser in a Worker (at most 5 s), so parsers registered from then on load at full
- * speed; rejects with why the module could not be loaded. Registries do not wait for the
- * warm-up, nor need this: they start their parsers as soon as the module is compiled.
+ * Resolves when the engine module is compiled and its code warmed by a small parser in a Worker
+ * (in Node, a worker thread that the first call starts; at most 5 s), so parsers registered
+ * from then on load at full speed; rejects with why the module could not be loaded. Registries
+ * do not wait for the warm-up, nor need this: they start their parsers as soon as the module
+ * is compiled.
  */
 export function engineReady() {
   if (!coreReady && !initializing) return Promise.reject(new ParseboxInitError("parsebox is not initialised: call init() first"));
-  return new Promise((resolve, reject) => onEngine((error) => (error ? reject(error) : warming.then(resolve))));
+  return new Promise((resolve, reject) =>
+    onEngine((error) => {
+      if (error) return reject(error);
+      warming ??= inNode() ? warmUpInNodeThread(engine) : Promise.resolve();
+      warming.then(resolve);
+    }),
+  );
 }
 
 /**
