@@ -21,14 +21,13 @@ const toModule = (m) => (m instanceof WebAssembly.Module ? m : new WebAssembly.M
 const WARM_UP_TIMEOUT_MS = 5000;
 
 /**
- * Warms the engine module's code in a Worker (warm-up.js says why), where Workers exist;
- * resolves when it is done, failed or timed out. Registries do not wait for it. A Worker that
- * warmed up is kept for the first Worker engine (`takeSpareWorker`), which then skips the
- * Worker's own start; one that failed or timed out is ended.
+ * Warms the engine module's code in a Worker (warm-up.js says why); resolves when it is done,
+ * failed or timed out. Registries do not wait for it. A Worker that warmed up is kept for the
+ * first Worker engine (`takeSpareWorker`), which then skips the Worker's own start; one that
+ * failed or timed out is ended.
  * @param {WebAssembly.Module} module
  */
 function warmUpInWorker(module) {
-  if (typeof Worker !== "function") return Promise.resolve();
   return new Promise((resolve) => {
     let worker = null;
     let timer = null;
@@ -107,9 +106,9 @@ function engineSettled(module, error) {
   if (engine || engineError) return; // settled once: a load still in flight after initSync() is ignored
   engine = module;
   engineError = error;
-  // Node warms only when engineReady() asks: a thread started here would hold a short script's
-  // exit until it ends.
-  warming = module && !inNode() ? warmUpInWorker(module) : null;
+  // Where there are Workers, the warm-up starts now. Node has none and warms in a thread only
+  // when engineReady() asks: a thread started here would hold a short script's exit until it ends.
+  warming = module && typeof Worker === "function" ? warmUpInWorker(module) : null;
   const waiters = [...engineWaiters];
   engineWaiters.clear();
   for (const w of waiters) w(error);
