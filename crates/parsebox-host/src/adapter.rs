@@ -24,6 +24,29 @@ pub enum AdapterState {
     Builtin,
 }
 
+/// Where an adapter type's lines are answered ([`AdapterStatus::host`]).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LineHost {
+    /// In the page's thread: synchronously, by the generic parser, a built-in or an inline
+    /// engine.
+    Inline,
+    /// In a Web Worker, which the host can end at a deadline; answers arrive late.
+    Worker,
+}
+
+impl LineHost {
+    /// Where lines are answered when the type's engine (if any) has `placement`.
+    pub fn of(placement: Option<Placement>) -> Self {
+        if placement == Some(Placement::Worker) {
+            Self::Worker
+        } else {
+            Self::Inline
+        }
+    }
+}
+
 /// The status of one adapter type, as `status(type)` and `registerSource` return it.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[cfg_attr(feature = "ts", ts(rename = "RegistryStatus"))]
@@ -50,6 +73,9 @@ pub struct AdapterStatus {
     /// Where the type's engine runs, when it has one: `inline` (in the page's thread),
     /// `worker` (a Web Worker the host can end at a deadline) or `builtin`.
     pub placement: Option<Placement>,
+    /// Where the type's lines are answered: in a Worker when its engine runs in one, in the
+    /// page's thread otherwise (the generic parser, a built-in, an inline engine).
+    pub host: LineHost,
     /// Why the type's engine runs in a Worker, when it does.
     pub host_reason: Option<String>,
     /// Bumped whenever the type's parser is replaced (new source, reload, builtin, failure).

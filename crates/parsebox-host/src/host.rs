@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use parsebox_transcript::{generic_entry, FailedLineEntry, SettledLine, TranscriptEntry};
 
-use crate::adapter::Adapter;
+use crate::adapter::{Adapter, LineHost};
 use crate::diagnostics::{count_line, AnsweredBy};
 use crate::engine::{Engine, Phase};
 use crate::journal::{Delivery, Journal};
@@ -412,6 +412,7 @@ impl Host {
                 .and_then(|a| a.entry_point.clone()),
             contract_version: a.and_then(|a| a.contract_version.clone()),
             placement,
+            host: LineHost::of(placement),
             host_reason,
             generation: a.map_or(0, |a| a.generation),
             has_builtin: a.is_some_and(|a| a.has_builtin),

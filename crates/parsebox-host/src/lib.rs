@@ -111,7 +111,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-pub use adapter::{check_contract_version, AdapterState, AdapterStatus};
+pub use adapter::{check_contract_version, AdapterState, AdapterStatus, LineHost};
 pub use began::engine_work_follows;
 pub use command::{Answered, Command, EngineOp, LineStep, LoadError, LoadResult, Placement};
 pub use diagnostics::{count_line, AnsweredBy, Diagnostics, HostCounters};

@@ -6,7 +6,7 @@
 
 mod sim;
 
-use parsebox_host::{AdapterState, Command, LoadError, LoadResult, Placement};
+use parsebox_host::{AdapterState, Command, LineHost, LoadError, LoadResult, Placement};
 use sim::{options, text, Sim, StartMode};
 
 const SOURCE: &str = "export function parseStdoutLine() {}";
@@ -50,6 +50,11 @@ fn an_external_parser_lies_over_the_builtin_until_unregistered() {
     assert!(s.has_builtin && s.reason.is_none());
     sim.pump();
     assert_eq!(placement(&sim, "codex"), Some(Placement::Builtin));
+    assert_eq!(
+        sim.host.status("codex").host,
+        LineHost::Inline,
+        "a built-in answers in the page"
+    );
     assert_eq!(sim.notified, ["codex"]);
     let run = sim.host.default_run("codex").unwrap();
     assert_eq!(text(&sim.parse(run, "a")), "a#1", "the built-in answers");

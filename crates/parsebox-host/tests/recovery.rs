@@ -6,8 +6,8 @@
 mod sim;
 
 use parsebox_host::{
-    AdapterState, Command, EngineAnswer, EngineOp, EngineReports, HostPlacement, LineStep,
-    Placement, REPLAY_FLOOR, REPLAY_PER_LINE,
+    AdapterState, Command, EngineAnswer, EngineOp, EngineReports, HostPlacement, LineHost,
+    LineStep, Placement, REPLAY_FLOOR, REPLAY_PER_LINE,
 };
 use sim::{options, text, Sim, StartMode, TS};
 
@@ -420,6 +420,7 @@ fn auto_placement_moves_a_type_after_an_overrun() {
     assert_eq!(text(&sim.parse(run, "slow")), "slow");
     assert!(sim.log.contains(&Command::EndEngine { engine: inline }));
     assert_eq!(sim.host.status("a").placement, Some(Placement::Worker));
+    assert_eq!(sim.host.status("a").host, LineHost::Worker);
     assert!(sim
         .host
         .status("a")
@@ -447,6 +448,7 @@ fn auto_placement_moves_a_type_after_an_overrun() {
     let run = sim.host.default_run("a").unwrap();
     sim.parse(run, "slow");
     assert_eq!(sim.host.status("a").placement, Some(Placement::Inline));
+    assert_eq!(sim.host.status("a").host, LineHost::Inline);
     assert_eq!(sim.host.status("a").host_reason, None);
     assert_eq!(text(&sim.parse(run, "d")), "d#1");
 }

@@ -18,6 +18,7 @@ export type {
   EntriesMoved,
   FailedLineEntry,
   Placement,
+  LineHost,
   AdapterState,
   DeltaTextBody,
   HostCounters,
@@ -76,10 +77,7 @@ export type ResultEntry = EntryOfKind<"result">;
 export type DiffEntry = EntryOfKind<"diff">;
 
 /** An adapter type's status (what `status()` and `registerSource()` return). */
-export interface AdapterStatus extends RegistryStatus {
-  /** Where the parser runs: in the page's thread, or in a Worker that can be terminated. */
-  host: "inline" | "worker";
-}
+export type AdapterStatus = RegistryStatus;
 
 /** Counters for one adapter type, or all of them. */
 export interface Diagnostics extends CoreDiagnostics {

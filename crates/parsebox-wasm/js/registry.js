@@ -115,9 +115,7 @@ export class ParserRegistry {
   }
 
   #status(json) {
-    const status = JSON.parse(json);
-    status.host = status.placement === "worker" ? "worker" : "inline";
-    return status;
+    return JSON.parse(json);
   }
 
   /** Counters for `type`, or for all types. */

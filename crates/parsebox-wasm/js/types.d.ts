@@ -231,6 +231,11 @@ contractVersion: string | null,
  */
 placement: Placement | null, 
 /**
+ * Where the type's lines are answered: in a Worker when its engine runs in one, in the
+ * page's thread otherwise (the generic parser, a built-in, an inline engine).
+ */
+host: LineHost, 
+/**
  * Why the type's engine runs in a Worker, when it does.
  */
 hostReason: string | null, 
@@ -251,6 +256,8 @@ hasBuiltin: boolean,
 hasExternal: boolean, };
 
 export type Placement = "inline" | "worker" | "builtin";
+
+export type LineHost = "inline" | "worker";
 
 export type StatusError = { 
 /**

@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use parsebox_host::{AdapterState, AdapterStatus, Diagnostics, LoadError, Placement};
+use parsebox_host::{AdapterState, AdapterStatus, Diagnostics, LineHost, LoadError, Placement};
 use parsebox_timeline::{
     DiffLine, EntriesMoved, InitInfo, ResultInfo, TimelineItem, TimelineItemType, ToolCallData,
     ToolContent, ToolKind, ToolLocation, ToolOutput, ToolStatus,
@@ -45,6 +45,7 @@ fn declarations() -> String {
         AdapterState::decl(&cfg),
         AdapterStatus::decl(&cfg),
         Placement::decl(&cfg),
+        LineHost::decl(&cfg),
         LoadError::decl(&cfg),
         parsebox_sandbox::LoadErrorCode::decl(&cfg),
         Diagnostics::decl(&cfg),
