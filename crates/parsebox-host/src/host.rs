@@ -397,7 +397,8 @@ impl Host {
             .and_then(|a| a.engine)
             .and_then(|e| self.engines.get(&e))
             .map(|e| e.placement);
-        let host_reason = (placement == Some(Placement::Worker)).then(|| {
+        let host = LineHost::of(placement);
+        let host_reason = (host == LineHost::Worker).then(|| {
             a.and_then(|a| a.moved_because)
                 .unwrap_or("parsers run in Workers here, so none can block the page (host: \"worker\", the default where Workers exist)")
                 .to_owned()
@@ -412,7 +413,7 @@ impl Host {
                 .and_then(|a| a.entry_point.clone()),
             contract_version: a.and_then(|a| a.contract_version.clone()),
             placement,
-            host: LineHost::of(placement),
+            host,
             host_reason,
             generation: a.map_or(0, |a| a.generation),
             has_builtin: a.is_some_and(|a| a.has_builtin),
