@@ -234,6 +234,13 @@ pub unsafe extern "C" fn parsebox_run(ops_ptr: *mut u8, ops_len: usize, batch_st
     answer(out)
 }
 
+/// 1 when the last line `parsebox_run` answered failed: the engine does realm work of its own
+/// before its next line ([`Session::work_follows`]); 0 otherwise.
+#[no_mangle]
+pub extern "C" fn parsebox_work_follows() -> u32 {
+    SESSION.with(|s| u32::from(s.borrow().work_follows()))
+}
+
 /// Where the last answer's bytes are (valid until the next start or run).
 #[no_mangle]
 pub extern "C" fn parsebox_result_ptr() -> *const u8 {

@@ -27,6 +27,9 @@
 //!   answered `{"Err":{"code":"engine_fault",…}}` (the other ops are ignored).
 //! - `parsebox_result_ptr() -> ptr`: where the bytes of the last answer are; valid until the
 //!   next start or run.
+//! - `parsebox_work_follows() -> 0 | 1`: 1 when the last line `parsebox_run` answered failed,
+//!   so the engine rebuilds its realm before its next line (a Worker posts the answers it
+//!   holds first).
 //! - `parsebox_prepare() -> len`: makes the realm the next start loads its parser into
 //!   (`Session::prepare`); answers JSON `Result<(), LoadError>`. `build.sh` calls it once and
 //!   ships the memory that results as the module's initial memory (`snapshot.mjs`), so a fresh

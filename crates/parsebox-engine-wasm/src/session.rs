@@ -34,6 +34,9 @@ pub struct Session {
     /// A realm made ahead of the start ([`Session::prepare`]), used by the first start whose
     /// options it suits.
     blank: Option<BlankRealm>,
+    /// The last line [`Session::run`] answered failed: the engine does realm work of its own
+    /// before its next line ([`parsebox_host::engine_work_follows`]).
+    work_follows: bool,
 }
 
 /// Serialises `value`, or gives `fallback` (serde_json fails only on non-string map keys,
@@ -118,7 +121,15 @@ impl Session {
             hooks,
             engine: None,
             blank: None,
+            work_follows: false,
         }
+    }
+
+    /// Whether the engine does realm work of its own before its next line (the last line
+    /// answered failed). A Worker posts the answers it holds first, so the core arms a
+    /// recovery deadline, not the line's, for that work.
+    pub fn work_follows(&self) -> bool {
+        self.work_follows
     }
 
     /// Whether an engine is loaded.
@@ -210,6 +221,9 @@ impl Session {
             }
             (Err(e), _) => faults(lenient_line_seqs(ops), &e),
         };
+        if let Some((_, outcome)) = answers.last() {
+            self.work_follows = parsebox_host::engine_work_follows(outcome);
+        }
         encode_answers(&answers, &reports)
     }
 }

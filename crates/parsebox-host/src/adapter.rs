@@ -112,6 +112,9 @@ pub(crate) struct Adapter {
     pub(crate) default_run: Option<RunId>,
     /// Engine starts since a line was last answered by one of this type's engines.
     pub(crate) starts_without_progress: u32,
+    /// The type's Worker engines post each answer alone (no batches): set once a Worker was
+    /// ended while it may have held answers, so which line it was stuck on was not known.
+    pub(crate) answers_each_line: bool,
     /// Late answers by history, for the page's next `parse_line` of the same line reached the
     /// same way (a re-render's fresh run, or the default run).
     pub(crate) memo: Memo,
@@ -142,6 +145,7 @@ impl Adapter {
             engine: None,
             default_run: None,
             starts_without_progress: 0,
+            answers_each_line: false,
             memo: Memo::default(),
             diag: Diagnostics::default(),
             replay_sent: 0,

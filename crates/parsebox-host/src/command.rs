@@ -100,6 +100,12 @@ pub enum Command {
         /// What to configure it with (for `placement`: see
         /// [`HostOptions::engine_config_at`](crate::HostOptions::engine_config_at)).
         config: EngineConfig,
+        /// A Worker engine may hold its answers for up to this many milliseconds and post them
+        /// together (a message per batch, not per line); it posts what it holds before it
+        /// reports its own death. 0: each answer is posted alone, as soon as it exists (inline
+        /// engines, and a type whose Worker was once ended while holding answers: see
+        /// [`Host::handle_timeout`](crate::Host::handle_timeout)).
+        answer_batch_ms: f64,
     },
     /// Run `ops` in `engine`, in order. Several lines travel in one batch.
     Send {

@@ -41,6 +41,10 @@ pub struct HostCounters {
     pub respawns: u64,
     /// Engines ended because a line, a start or a replay ran past its deadline.
     pub deadline_kills: u64,
+    /// Of `deadlineKills`, those of a Worker that batched its answers and had several lines:
+    /// which line it was stuck on was not known, so no line was failed, and the type's
+    /// Workers since answer line by line and ran those lines again.
+    pub unattributed_kills: u64,
     /// Engines that died on their own (trap, out of memory, worker error).
     pub engine_faults: u64,
     /// Journal lines replayed into a fresh engine and answered there.
@@ -125,6 +129,7 @@ impl Diagnostics {
         let (h, o) = (&mut self.host, &other.host);
         h.respawns += o.respawns;
         h.deadline_kills += o.deadline_kills;
+        h.unattributed_kills += o.unattributed_kills;
         h.engine_faults += o.engine_faults;
         h.replayed_lines += o.replayed_lines;
         h.state_lost += o.state_lost;

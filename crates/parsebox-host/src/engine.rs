@@ -66,6 +66,9 @@ pub(crate) struct Engine {
     /// Realm work of the engine's own (ms) that its answers reported and the clock has not
     /// discounted yet.
     pub(crate) work_ms: f64,
+    /// The engine may hold answers it has and post them later, together
+    /// (`answer_batch_ms` > 0): lines the core still counts as owed may be answered already.
+    pub(crate) answers_batched: bool,
 }
 
 impl Engine {
@@ -85,7 +88,22 @@ impl Engine {
             new_run_queued: false,
             start_requested_ms: 0.0,
             work_ms: 0.0,
+            answers_batched: false,
         }
+    }
+
+    /// Whether the head line is surely the one the engine is working on. Not so for an engine
+    /// that batches its answers while it has more than one live line: it may have answered
+    /// the head (and more) and still hold those answers.
+    pub(crate) fn head_is_certain(&self) -> bool {
+        !self.answers_batched
+            || self
+                .in_flight
+                .iter()
+                .take(self.sent)
+                .filter(|l| !l.replay)
+                .nth(1)
+                .is_none()
     }
 
     /// Queues one op; a line also becomes owed.

@@ -291,7 +291,13 @@ impl Host {
         let config = self.options.engine_config_at(a.placement);
         let id = EngineId(self.next_engine);
         self.next_engine += 1;
+        let answer_batch_ms = if a.placement == Placement::Worker && !a.answers_each_line {
+            self.options.answer_batch_ms()
+        } else {
+            0.0
+        };
         let mut engine = Engine::new(adapter_type, a.placement);
+        engine.answers_batched = answer_batch_ms > 0.0;
         if !held {
             engine.start_requested(now_ms, start_budget);
         }
@@ -304,6 +310,7 @@ impl Host {
             source: a.source.clone(),
             contract_version: a.contract_version.clone(),
             config,
+            answer_batch_ms,
         };
         match &mut self.engine_module {
             EngineModule::Pending(starts) if held => starts.push(command),

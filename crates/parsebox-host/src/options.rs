@@ -47,6 +47,11 @@ impl HostPlacement {
     }
 }
 
+/// Longest a Worker engine holds its answers before posting them, in milliseconds: one message
+/// per few milliseconds of parsing instead of one per line (the page's thread handles each
+/// message), and well under a frame, so a line stays generic no longer than it did.
+pub const ANSWER_BATCH_MS: f64 = 4.0;
+
 /// Options of a [`Host`](crate::Host). Durations are milliseconds, sizes are bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HostOptions {
@@ -256,6 +261,14 @@ impl HostOptions {
             });
         }
         Ok(())
+    }
+
+    /// How long a Worker engine may hold its answers to post them together
+    /// ([`Command::StartEngine`](crate::Command::StartEngine)'s `answer_batch_ms`):
+    /// [`ANSWER_BATCH_MS`], or a quarter of `hard_deadline_ms` when that is less, so an engine
+    /// holding answers is never taken for one stuck on a line.
+    pub fn answer_batch_ms(&self) -> f64 {
+        ANSWER_BATCH_MS.min(self.hard_deadline_ms / 4.0)
     }
 
     /// The engine-side options every engine is started with.

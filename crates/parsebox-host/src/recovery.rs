@@ -112,8 +112,13 @@ impl Host {
         };
         let adapter_type = e.adapter_type.clone();
         let placement = e.placement;
-        // Only a line the engine actually had can be blamed.
-        let head = e.sent_head();
+        // Only a line the engine actually had can be blamed. A Worker ended at a deadline
+        // while it may have held answers (it batches them) may have been past the head line
+        // already: nobody is blamed, and the next engine, which answers line by line, runs
+        // the owed lines again, so the next deadline names the right one. A Worker that dies
+        // on its own posts what it holds first: its head is known.
+        let unsure = matches!(cause, Cause::Deadline(_)) && !e.head_is_certain();
+        let head = e.sent_head().filter(|_| !unsure);
         if head.is_some_and(|h| !h.replay) {
             e.pop_head();
         }
@@ -127,6 +132,13 @@ impl Host {
             Cause::Died => (
                 FailureCode::EngineFault,
                 format!("the engine running the parser failed: {message}"),
+            ),
+            Cause::Deadline(DeadlineKind::Line) if unsure => (
+                FailureCode::Deadline,
+                format!(
+                    "a line ran past its {} ms deadline in the worker host; its lines run again one at a time to find which",
+                    o.hard_deadline_ms
+                ),
             ),
             Cause::Deadline(DeadlineKind::Line) => (
                 FailureCode::Deadline,
@@ -161,6 +173,10 @@ impl Host {
         match cause {
             Cause::Died => a.diag.host.engine_faults += 1,
             Cause::Deadline(_) => a.diag.host.deadline_kills += 1,
+        }
+        if unsure {
+            a.answers_each_line = true;
+            a.diag.host.unattributed_kills += 1;
         }
         a.diag.last_error = Some(reason.clone());
         let first_start = a.state == AdapterState::Loading;

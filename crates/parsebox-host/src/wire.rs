@@ -28,6 +28,17 @@ const DROP_RUN: u8 = 0xB4;
 /// Bytes before a record's body: its tag and length.
 pub const RECORD_HEADER_BYTES: usize = 5;
 
+/// A Worker's frame this large leaves at once, from inside the call that filled it, instead of
+/// at the executor's next turn: a page that pushes a stored run's chunks in one synchronous
+/// loop keeps the Worker parsing while it pushes the rest. 16 KiB is a few hundred short lines
+/// (milliseconds of a Worker's time per message), or a handful of long ones.
+pub const POST_NOW_BYTES: usize = 16 * 1024;
+
+/// Whether a Worker's pending frame of `len` bytes should be posted now ([`POST_NOW_BYTES`]).
+pub fn post_now(len: usize) -> bool {
+    len >= POST_NOW_BYTES
+}
+
 /// Whether `bytes` is an ops frame (not JSON): its first byte is a record tag.
 pub fn is_frame(bytes: &[u8]) -> bool {
     matches!(bytes.first(), Some(&(NEW_RUN..=DROP_RUN)))

@@ -118,6 +118,104 @@ fn a_line_past_its_deadline_is_killed() {
     assert_eq!(sim.host.poll_timeout(), None, "nothing left armed");
 }
 
+/// A Worker may hold its answers for a few milliseconds and post them together. Ended at a
+/// deadline while it held some, it cannot say which line it was stuck on: the core blames
+/// none, the next engine answers line by line and runs the owed lines again, and the second
+/// deadline names the line that hangs. Nothing is lost and no honest line falls back.
+#[test]
+fn a_worker_holding_answers_is_not_trusted_to_name_the_stuck_line() {
+    let mut sim = Sim::new(worker());
+    sim.hold_answers = true;
+    sim.host
+        .register_source(0.0, "a", "export function parseStdoutLine() {}", None)
+        .unwrap();
+    sim.pump();
+    let run = sim.host.default_run("a").unwrap();
+    for line in ["a", "b", "hang", "c"] {
+        sim.host.parse_line(run, line, TS).unwrap();
+    }
+    sim.pump();
+    sim.step(); // answers "a" and "b", holds them, hangs on "hang"
+    assert!(sim.late.is_empty(), "held, not posted");
+    sim.advance(100.0);
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!((d.host.deadline_kills, d.host.unattributed_kills), (1, 1));
+    assert!(d.fallbacks.is_empty(), "no line blamed: {:?}", d.fallbacks);
+    assert!(d.last_error.unwrap().contains("one at a time"));
+    assert_eq!(
+        sim.answer_batch_ms,
+        [4.0, 0.0],
+        "the next engine answers each line alone"
+    );
+
+    sim.step(); // answers "a" and "b" at once, hangs on "hang" again
+    assert_eq!(sim.late_texts(), ["a#1", "b#2"]);
+    sim.advance(100.0);
+    sim.step();
+    assert_eq!(sim.late_texts(), ["a#1", "b#2", "hang", "c#1"]);
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!(d.fallbacks["deadline"], 1);
+    assert_eq!(
+        (
+            d.host.deadline_kills,
+            d.host.unattributed_kills,
+            d.host.respawns
+        ),
+        (2, 1, 2)
+    );
+    assert_eq!(
+        sim.answer_batch_ms,
+        [4.0, 0.0, 0.0],
+        "and so do all later ones"
+    );
+}
+
+/// With one live line owed, a Worker that batches cannot have answered anything it holds
+/// past the head: a deadline blames that line at once.
+#[test]
+fn a_worker_holding_answers_with_one_line_owed_is_blamed_at_once() {
+    let mut sim = Sim::new(worker());
+    sim.hold_answers = true;
+    sim.host
+        .register_source(0.0, "a", "export function parseStdoutLine() {}", None)
+        .unwrap();
+    sim.pump();
+    let run = sim.host.default_run("a").unwrap();
+    sim.host.parse_line(run, "ok", TS).unwrap();
+    sim.pump();
+    sim.step();
+    sim.host.parse_line(run, "hang", TS).unwrap();
+    sim.pump();
+    sim.step();
+    sim.advance(100.0);
+    assert_eq!(sim.late_texts(), ["ok#1", "hang"]);
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!((d.host.deadline_kills, d.host.unattributed_kills), (1, 0));
+    assert_eq!(sim.answer_batch_ms, [4.0, 4.0], "batches go on");
+}
+
+/// How long a Worker may hold answers: `ANSWER_BATCH_MS`, or a quarter of the hard deadline
+/// when that is shorter (an engine holding answers must never look stuck); an inline engine
+/// answers within the call and holds nothing.
+#[test]
+fn how_long_an_engine_may_hold_its_answers() {
+    for (o, batch) in [
+        (worker(), parsebox_host::ANSWER_BATCH_MS),
+        (
+            options(|o| {
+                o.host = HostPlacement::Worker;
+                o.line_budget_ms = 5.0;
+                o.hard_deadline_ms = 8.0;
+            }),
+            2.0,
+        ),
+        (options(|o| o.host = HostPlacement::Inline), 0.0),
+    ] {
+        let sim = Sim::with_parser(o, "a");
+        assert_eq!(sim.answer_batch_ms, [batch]);
+    }
+}
+
 /// A Worker reports `began` only for the first line of a batch; each answer arms the next
 /// line's deadline from the moment it arrives, so a line queued behind a slow one does not pay
 /// for the time it waited, and a hang right after an answer is still caught.

@@ -7,11 +7,11 @@ import { engineModule, takeSpareWorker } from "./instance.js";
 
 export class Executor {
   #core = null;
-  // What the core's callbacks reach: the engines of this thread, and their memory cap. Kept
-  // apart from the executor so the core (which holds the callbacks) does not hold itself.
-  #local = { inline: new Map(), maxMemoryBytes: 0 }; // inline: engine id -> { instance, type }
+  // What the core's callbacks reach: the engines of this thread, the Workers, and the memory
+  // cap. Kept apart from the executor so the core (which holds the callbacks) does not hold
+  // itself. inline: engine id -> { instance, type }; workers: engine id -> Worker.
+  #local = { inline: new Map(), workers: new Map(), maxMemoryBytes: 0 };
   #after; // called after every report to the core (the registry performs what follows)
-  #workers = new Map(); // engine id -> Worker
   #timer = null;
   #closed = false;
 
@@ -40,6 +40,8 @@ export class Executor {
         local.inline.get(engine)?.instance.dispose();
         local.inline.delete(engine);
       },
+      // A frame the core posts at once, from inside a call (a fresh buffer: transferred).
+      postOps: (engine, ops) => local.workers.get(engine)?.postMessage({ ops }, [ops.buffer]),
     };
   }
 
@@ -47,28 +49,28 @@ export class Executor {
   perform(command) {
     switch (command.kind) {
       case "startWorker":
-        this.#startWorker(command.engine, command.source, command.config);
+        this.#startWorker(command);
         break;
       case "send": {
         // The ops frame is a fresh buffer: transferred, not copied.
         const ops = this.#core.takeOps(command.engine);
-        if (ops.length) this.#workers.get(command.engine)?.postMessage({ ops }, [ops.buffer]);
+        if (ops.length) this.#local.workers.get(command.engine)?.postMessage({ ops }, [ops.buffer]);
         break;
       }
       case "end":
-        this.#workers.get(command.engine)?.terminate();
-        this.#workers.delete(command.engine);
+        this.#local.workers.get(command.engine)?.terminate();
+        this.#local.workers.delete(command.engine);
         break;
       default:
         break;
     }
   }
 
-  #startWorker(engine, source, config) {
+  #startWorker({ engine, source, config, answerBatchMs }) {
     const worker = takeSpareWorker() ?? new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-    this.#workers.set(engine, worker);
+    this.#local.workers.set(engine, worker);
     const report = (fn) => {
-      if (this.#closed || this.#workers.get(engine) !== worker) return;
+      if (this.#closed || this.#local.workers.get(engine) !== worker) return;
       fn(this.#core);
       this.#after();
     };
@@ -82,7 +84,7 @@ export class Executor {
       event.preventDefault?.();
       report((core) => core.handleEngineDied(engine, `worker error: ${event.message ?? "unknown"}`));
     };
-    worker.postMessage({ module: engineModule(), source, config, maxMemoryBytes: this.#local.maxMemoryBytes });
+    worker.postMessage({ module: engineModule(), source, config, answerBatchMs, maxMemoryBytes: this.#local.maxMemoryBytes });
   }
 
   /** Keeps the one timer at the core's next deadline (`at`: ms on performance.now()). */
@@ -109,9 +111,9 @@ export class Executor {
   close() {
     this.#closed = true;
     clearTimeout(this.#timer);
-    for (const w of this.#workers.values()) w.terminate();
+    for (const w of this.#local.workers.values()) w.terminate();
     for (const e of this.#local.inline.values()) e.instance.dispose();
-    this.#workers.clear();
+    this.#local.workers.clear();
     this.#local.inline.clear();
   }
 }

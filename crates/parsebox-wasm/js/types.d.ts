@@ -330,6 +330,12 @@ respawns: number,
  */
 deadlineKills: number, 
 /**
+ * Of `deadlineKills`, those of a Worker that batched its answers and had several lines:
+ * which line it was stuck on was not known, so no line was failed, and the type's
+ * Workers since answer line by line and ran those lines again.
+ */
+unattributedKills: number, 
+/**
  * Engines that died on their own (trap, out of memory, worker error).
  */
 engineFaults: number, 

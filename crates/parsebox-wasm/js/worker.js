@@ -1,11 +1,19 @@
 // A Worker engine: one adapter's engine instance, off the page's thread, so the core can end it
-// at a deadline (terminate) when a line runs away. It parses what it is sent, in order, posts
-// each `began` the engine reports (the core arms a line's deadline from it) and each answer as
-// soon as it has it.
+// at a deadline (terminate) when a line runs away. It parses what it is sent, in order, and
+// posts each `began` the engine reports (the core arms a line's deadline from it). Answers
+// leave together, once `answerBatchMs` has passed since the last post and at the end of each
+// message (the page handles one message per batch, not per line); with `answerBatchMs` 0 each
+// leaves alone as soon as it exists (the core asks for that once a deadline could not tell
+// which of several lines was stuck).
 import { EngineInstance } from "./engine.js";
 import { warmUp } from "./warm-up.js";
 
+const NEW_RUN = 0xb1; // a record's tag (wire.rs)
+
 let engine = null; // null before start and after a trap: the page terminates this worker
+let batchMs = 0;
+let held = []; // answer batches (JSON arrays) not posted yet
+let postedAt = 0;
 
 const decoder = new TextDecoder();
 const describe = (e) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
@@ -26,6 +34,7 @@ self.onmessage = ({ data: m }) => {
     try {
       const onBegan = (seq) => self.postMessage({ began: seq });
       engine = new EngineInstance(m.module, { maxMemoryBytes: m.maxMemoryBytes, onBegan });
+      batchMs = m.answerBatchMs;
       self.postMessage({ started: engine.start(m.source, m.config) });
     } catch (e) {
       engine = null;
@@ -34,21 +43,38 @@ self.onmessage = ({ data: m }) => {
     return;
   }
   if (!engine || !m.ops) return;
-  // One record at a time (crates/parsebox-host/src/wire.rs: tag, u32 length, body), so each
-  // answer leaves as soon as it exists: a later line that hangs must not hold back the
-  // answers before it.
+  // One record at a time (crates/parsebox-host/src/wire.rs: tag, u32 length, body), so
+  // answers can leave before the whole message is parsed: a later line that hangs holds back
+  // at most `answerBatchMs` of the answers before it.
   const ops = m.ops;
   const view = new DataView(ops.buffer, ops.byteOffset, ops.byteLength);
+  postedAt = performance.now();
   for (let at = 0; at + 5 <= ops.length; ) {
     const end = at + 5 + view.getUint32(at + 1, true);
     try {
       const answers = engine.runBytes(ops.subarray(at, end), at === 0);
-      if (answers.length > 2) self.postMessage({ answers: decoder.decode(answers) });
+      if (answers.length > 2) held.push(decoder.decode(answers));
+      // Realm work of the engine's own comes next (a new run's realm, or a rebuild after a
+      // failed line): the core must have the answers before it, to time that work as the
+      // engine's and not as the next line's.
+      if (ops[end] === NEW_RUN || engine.workFollows) post();
     } catch (e) {
       engine = null;
+      post(); // what was answered before the death is owed to the page, and names the line
       self.postMessage({ died: describe(e) });
       return;
     }
+    if (performance.now() - postedAt >= batchMs) post();
     at = end;
   }
+  post();
 };
+
+/** Posts the held answers as one JSON array (each held batch is an array: their items joined). */
+function post() {
+  postedAt = performance.now();
+  if (held.length === 0) return;
+  const answers = held.length === 1 ? held[0] : `[${held.map((a) => a.slice(1, -1)).join(",")}]`;
+  held = [];
+  self.postMessage({ answers });
+}

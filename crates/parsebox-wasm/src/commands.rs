@@ -15,12 +15,14 @@ pub(crate) enum JsCommand {
     /// Fetch the type's source and answer with `handleLoadResult(type, token, …)`.
     Load { adapter_type: String, token: u64 },
     /// Start a Worker engine with this source and engine config (JSON); answer with
-    /// `handleEngineStarted`.
+    /// `handleEngineStarted`. The Worker may hold its answers up to `answer_batch_ms` and
+    /// post them together (0: each alone).
     StartWorker {
         engine: u64,
         adapter_type: String,
         source: String,
         config: String,
+        answer_batch_ms: f64,
     },
     /// Post the engine's ops frame (`takeOps(engine)`) to the Worker engine.
     Send { engine: u64 },

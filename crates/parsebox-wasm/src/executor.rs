@@ -139,6 +139,7 @@ impl Shared {
                     placement,
                     source,
                     config,
+                    answer_batch_ms,
                     ..
                 } => {
                     self.placements.insert(engine, placement);
@@ -156,6 +157,7 @@ impl Shared {
                                 adapter_type,
                                 source,
                                 config,
+                                answer_batch_ms,
                             }),
                             None => self.host.handle_engine_started(
                                 now(),
@@ -261,13 +263,20 @@ impl Shared {
     }
 
     /// Adds `ops` to the Worker's pending frame: every send to one engine until the JS
-    /// executor takes the frame ([`Shared::take_ops`]) travels as one message.
+    /// executor takes the frame ([`Shared::take_ops`]) travels as one message, unless the
+    /// frame grows past [`wire::post_now`]'s size first: then it is posted at once.
     fn send_to_worker(&mut self, engine: EngineId, ops: Vec<EngineOp>) {
         let frame = self.frames.entry(engine).or_default();
         if frame.is_empty() {
             self.out.push(JsCommand::Send { engine: engine.0 });
         }
         wire::encode_ops(&ops, frame);
+        if wire::post_now(frame.len()) {
+            let frame = std::mem::take(frame);
+            // Posting is a message to a Worker: it cannot fail in a way the core could act on
+            // (a Worker that is gone reports itself through its error event).
+            let _ = self.executor.post_ops(engine.0 as f64, frame);
+        }
     }
 
     /// The ops frame waiting for Worker `engine` (empty when there is none, or the engine

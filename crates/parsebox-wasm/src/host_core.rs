@@ -59,6 +59,11 @@ extern "C" {
         ops_json: &[u8],
     ) -> Result<Vec<u8>, JsValue>;
 
+    /// Posts an ops frame to Worker engine `engine` now (a fresh buffer, transferred).
+    #[wasm_bindgen(method, catch, js_name = postOps)]
+    pub(crate) fn post_ops(this: &EngineExecutor, engine: f64, ops: Vec<u8>)
+        -> Result<(), JsValue>;
+
     /// Ends an engine of this thread.
     #[wasm_bindgen(method, catch, js_name = endInline)]
     pub(crate) fn end_inline(this: &EngineExecutor, engine: f64) -> Result<(), JsValue>;

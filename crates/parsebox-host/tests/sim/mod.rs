@@ -46,6 +46,11 @@ pub struct SimEngine {
     pub replayed: usize,
     /// The next live line is the first of a batch, or follows realm work: report `began`.
     pub report_began: bool,
+    /// Started with `answer_batch_ms` > 0 while the sim holds answers ([`Sim::hold_answers`]).
+    pub batches: bool,
+    /// Answers held until the engine's queue is empty (what a Worker that batches posts at the
+    /// end of a message).
+    pub held: Vec<(Seq, LineOutcome)>,
 }
 
 pub struct Sim {
@@ -61,6 +66,12 @@ pub struct Sim {
     pub loads: Vec<(String, u64)>,
     pub notified: Vec<String>,
     pub starts: usize,
+    /// Worker engines started with `answer_batch_ms` > 0 hold their answers until their queue
+    /// is empty, as a real Worker holds them to the end of a message (off: each answer is
+    /// handed over at once, whatever the core asked).
+    pub hold_answers: bool,
+    /// Each `StartEngine`'s `answer_batch_ms`, in order.
+    pub answer_batch_ms: Vec<f64>,
 }
 
 pub const TS: &str = "2026-01-01T00:00:00Z";
@@ -126,6 +137,8 @@ impl Sim {
             loads: Vec::new(),
             notified: Vec::new(),
             starts: 0,
+            hold_answers: false,
+            answer_batch_ms: Vec::new(),
         }
     }
 
@@ -157,9 +170,11 @@ impl Sim {
                     engine,
                     placement,
                     config,
+                    answer_batch_ms,
                     ..
                 } => {
                     self.starts += 1;
+                    self.answer_batch_ms.push(answer_batch_ms);
                     self.engines.insert(
                         engine,
                         SimEngine {
@@ -169,6 +184,8 @@ impl Sim {
                             hung: false,
                             replayed: 0,
                             report_began: false,
+                            batches: self.hold_answers && answer_batch_ms > 0.0,
+                            held: Vec::new(),
                         },
                     );
                     match self.start_mode.clone() {
@@ -309,6 +326,11 @@ impl Sim {
                 match line.as_str() {
                     "hang" => e.hung = true,
                     "die" => {
+                        // A Worker posts what it holds before it reports its death.
+                        let held = std::mem::take(&mut e.held);
+                        if !held.is_empty() {
+                            self.host.handle_answers(self.now, id, held);
+                        }
                         self.host
                             .handle_engine_died(self.now, id, "unreachable executed");
                     }
@@ -316,10 +338,20 @@ impl Sim {
                         let count = e.runs.entry(run).or_default();
                         let out = answer(&line, count);
                         e.report_began |= parsebox_host::engine_work_follows(&out);
-                        let answered = self.host.handle_answers(self.now, id, vec![(seq, out)]);
-                        assert!(answered.is_empty(), "worker answers are never synchronous");
+                        if e.batches {
+                            e.held.push((seq, out));
+                        } else {
+                            let answered = self.host.handle_answers(self.now, id, vec![(seq, out)]);
+                            assert!(answered.is_empty(), "worker answers are never synchronous");
+                        }
                     }
                 }
+            }
+        }
+        if let Some(e) = self.engines.get_mut(&id) {
+            if e.queue.is_empty() && !e.hung && !e.held.is_empty() {
+                let held = std::mem::take(&mut e.held);
+                self.host.handle_answers(self.now, id, held);
             }
         }
         true
