@@ -1,11 +1,21 @@
 // Benchmark (not a test): the worker host's per-line cost and its respawn + replay time, in
 // headless Chromium against the built pkg/.
-//   node tests/browser/bench-worker.mjs [trials=5]
-import { readFile } from "node:fs/promises";
+//   node tests/browser/bench-worker.mjs [trials=5] [--before DIR]
+// --before DIR: another build of the package (a copy of pkg/), measured in the same page for
+// the throughput rows, the two alternating trial by trial.
+import { readdir, readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve, openReady } from "./harness.mjs";
 
 const trials = Number(process.argv[2] ?? 5);
+const beforeAt = process.argv.indexOf("--before");
+const beforeDir = beforeAt > 0 ? resolve(process.argv[beforeAt + 1]) : null;
+const beforeRoutes = {};
+for (const f of beforeDir ? await readdir(beforeDir) : []) {
+  const type = f.endsWith(".wasm") ? "application/wasm" : f.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/plain";
+  beforeRoutes[`/before/${f}`] = async () => ({ type, body: await readFile(join(beforeDir, f)) });
+}
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const parser = await readFile(new URL("fixtures/hermes-ui-parser.js", import.meta.url), "utf8");
 // Lines of the hermes-style fixture's dialect, deterministic.
@@ -15,12 +25,19 @@ const log = (n) => Array.from({ length: n }, (_, i) => kinds[i % kinds.length]).
 const hanging = await readFile(new URL("fixtures/hanging-counter.js", import.meta.url), "utf8");
 
 const server = await serve(repo, {
+  ...beforeRoutes,
   "/bench.html": () => ({
     type: "text/html",
     body: `<!doctype html><script type="module">
   import init, { ParserRegistry, TranscriptBuilder } from "/pkg/index.js";
   await init();
-  window.stream = async (host, source, text) => {
+  const builds = { pkg: { ParserRegistry, TranscriptBuilder } };
+  if (${beforeDir !== null}) {
+    builds.before = await import("/before/index.js");
+    await builds.before.default();
+  }
+  window.stream = async (host, source, text, build = "pkg") => {
+    const { ParserRegistry, TranscriptBuilder } = builds[build];
     const registry = new ParserRegistry({ host, loadSource: null });
     registry.registerSource("h", source);
     await registry.idle(); // a Worker engine starts off the page's thread
@@ -104,15 +121,20 @@ const stats = (xs) => {
 };
 const f = (x) => x.toFixed(1);
 
-console.log(`## worker host vs inline, ${trials} trials each (Chromium ${browser.version()})`);
+console.log(`## worker host vs inline, ${trials} trials each (Chromium ${browser.version()})${beforeDir ? `, pkg/ and ${beforeDir} alternating` : ""}`);
+const builds = beforeDir ? ["pkg", "before"] : ["pkg"];
 for (const n of [10_000]) {
   const text = log(n);
   for (const host of ["inline", "worker"]) {
-    const rows = [];
-    for (let t = 0; t < trials; t++) rows.push(await page.evaluate(([h, s, x]) => window.stream(h, s, x), [host, parser, text]));
-    const total = stats(rows.map((r) => r.total));
-    const main = stats(rows.map((r) => r.main));
-    console.log(`${host.padEnd(6)} ${n} lines: total min ${f(total.min)} ms / median ${f(total.median)} ms (${Math.round(n / (total.median / 1000))} lines/s); main-thread push time median ${f(main.median)} ms; kinds ${rows[0].kinds.join(",")}`);
+    const rows = Object.fromEntries(builds.map((b) => [b, []]));
+    for (let t = 0; t < trials; t++) {
+      for (const b of t % 2 ? [...builds].reverse() : builds) rows[b].push(await page.evaluate(([h, s, x, b]) => window.stream(h, s, x, b), [host, parser, text, b]));
+    }
+    for (const b of builds) {
+      const total = stats(rows[b].map((r) => r.total));
+      const main = stats(rows[b].map((r) => r.main));
+      console.log(`${beforeDir ? `${b.padEnd(6)} ` : ""}${host.padEnd(6)} ${n} lines: total min ${f(total.min)} ms / median ${f(total.median)} ms (${Math.round(n / (total.median / 1000))} lines/s); main-thread push time median ${f(main.median)} ms; kinds ${rows[b][0].kinds.join(",")}`);
+    }
   }
 }
 console.log(`## how long a line stays generic (worker host, the browser default), ${trials} trials`);
