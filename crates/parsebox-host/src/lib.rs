@@ -68,9 +68,15 @@
 //!   that line). This arms the line's deadline (`hard_deadline_ms`). Later lines of the batch
 //!   need no report: each answer arms the next line's deadline when it arrives (the engine
 //!   goes straight on), so a line never pays for time it spent queued behind others and a
-//!   Worker posts one message per line, not two. Only Worker engines get deadlines: inline
+//!   Worker need not report each line it begins. Only Worker engines get deadlines: inline
 //!   and builtin engines cannot be stopped from outside, and their own in-engine budget (and
 //!   the clock, [`Host::handle_inline_answers`]) bounds them.
+//! - **Answer in batches, or line by line**: a Worker engine may hold its answers for up to
+//!   `answer_batch_ms` ([`Command::StartEngine`]) and report them together; it reports what it
+//!   holds before realm work of its own ([`engine_work_follows`], a `NewRun`) and before its
+//!   death. Ended at a deadline while it may have held answers for more than one owed line,
+//!   it cannot say which line it was stuck on: no line is failed (`unattributed_kills`), and
+//!   the type's later engines get `answer_batch_ms` 0 and run the owed lines again.
 //! - **Report deaths** ([`Host::handle_engine_died`]): a trap, out of memory, a Worker
 //!   `error` event. Inline, a trap during [`LineStep::RunNow`] is reported instead of the
 //!   answers (answers obtained before it first, via [`Host::handle_answers`]); the returned
