@@ -124,12 +124,7 @@ fn a_line_past_its_deadline_is_killed() {
 /// deadline names the line that hangs. Nothing is lost and no honest line falls back.
 #[test]
 fn a_worker_holding_answers_is_not_trusted_to_name_the_stuck_line() {
-    let mut sim = Sim::new(worker());
-    sim.hold_answers = true;
-    sim.host
-        .register_source(0.0, "a", "export function parseStdoutLine() {}", None)
-        .unwrap();
-    sim.pump();
+    let mut sim = Sim::holding_answers(worker(), "a");
     let run = sim.host.default_run("a").unwrap();
     for line in ["a", "b", "hang", "c"] {
         sim.host.parse_line(run, line, TS).unwrap();
@@ -174,12 +169,7 @@ fn a_worker_holding_answers_is_not_trusted_to_name_the_stuck_line() {
 /// past the head: a deadline blames that line at once.
 #[test]
 fn a_worker_holding_answers_with_one_line_owed_is_blamed_at_once() {
-    let mut sim = Sim::new(worker());
-    sim.hold_answers = true;
-    sim.host
-        .register_source(0.0, "a", "export function parseStdoutLine() {}", None)
-        .unwrap();
-    sim.pump();
+    let mut sim = Sim::holding_answers(worker(), "a");
     let run = sim.host.default_run("a").unwrap();
     sim.host.parse_line(run, "ok", TS).unwrap();
     sim.pump();

@@ -144,7 +144,17 @@ impl Sim {
 
     /// A sim with `adapter_type` registered and started.
     pub fn with_parser(options: HostOptions, adapter_type: &str) -> Self {
+        Self::registered(options, adapter_type, false)
+    }
+
+    /// [`Sim::with_parser`] whose Worker engines hold their answers ([`Sim::hold_answers`]).
+    pub fn holding_answers(options: HostOptions, adapter_type: &str) -> Self {
+        Self::registered(options, adapter_type, true)
+    }
+
+    fn registered(options: HostOptions, adapter_type: &str, hold_answers: bool) -> Self {
         let mut sim = Self::new(options);
+        sim.hold_answers = hold_answers;
         sim.host
             .register_source(
                 0.0,
