@@ -198,12 +198,12 @@ export class EngineInstance {
     });
   }
 
-  /** Bytes of linear memory this instance holds now (0 once disposed). */
   /** The last line `runBytes` answered failed: the engine rebuilds its realm before the next. */
   get workFollows() {
     return this.#exports?.parsebox_work_follows() === 1;
   }
 
+  /** Bytes of linear memory this instance holds now (0 once disposed). */
   get memoryBytes() {
     return this.#memory ? this.#memory.buffer.byteLength : 0;
   }

@@ -5,6 +5,12 @@
 import { EngineInstance } from "./engine.js";
 import { engineModule, takeSpareWorker } from "./instance.js";
 
+/** Posts an ops frame to Worker `engine`, if it has one and the frame is not empty. */
+function postFrame(workers, engine, ops) {
+  // The frame is a fresh buffer: transferred, not copied.
+  if (ops.length) workers.get(engine)?.postMessage({ ops }, [ops.buffer]);
+}
+
 export class Executor {
   #core = null;
   // What the core's callbacks reach: the engines of this thread, the Workers, and the memory
@@ -40,8 +46,8 @@ export class Executor {
         local.inline.get(engine)?.instance.dispose();
         local.inline.delete(engine);
       },
-      // A frame the core posts at once, from inside a call (a fresh buffer: transferred).
-      postOps: (engine, ops) => local.workers.get(engine)?.postMessage({ ops }, [ops.buffer]),
+      // A frame the core posts at once, from inside a call.
+      postOps: (engine, ops) => postFrame(local.workers, engine, ops),
     };
   }
 
@@ -51,12 +57,9 @@ export class Executor {
       case "startWorker":
         this.#startWorker(command);
         break;
-      case "send": {
-        // The ops frame is a fresh buffer: transferred, not copied.
-        const ops = this.#core.takeOps(command.engine);
-        if (ops.length) this.#local.workers.get(command.engine)?.postMessage({ ops }, [ops.buffer]);
+      case "send":
+        postFrame(this.#local.workers, command.engine, this.#core.takeOps(command.engine));
         break;
-      }
       case "end":
         this.#local.workers.get(command.engine)?.terminate();
         this.#local.workers.delete(command.engine);
