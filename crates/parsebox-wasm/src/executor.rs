@@ -3,6 +3,7 @@
 //! commands left for the JS executor. Every command the core issues passes through
 //! [`Shared::pump`]; every line through [`Shared::parse_line`].
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use parsebox_host::{
@@ -264,12 +265,17 @@ impl Shared {
 
     /// Adds `ops` to the Worker's pending frame: every send to one engine until the JS
     /// executor takes the frame ([`Shared::take_ops`]) travels as one message, unless the
-    /// frame grows past [`wire::post_now`]'s size first: then it is posted at once.
+    /// frame grows past [`wire::post_now`]'s size first: then it is posted at once. A frame
+    /// posted early stays in `frames`, empty, until its `send` is performed: the `send`
+    /// already queued carries whatever comes after it.
     fn send_to_worker(&mut self, engine: EngineId, ops: Vec<EngineOp>) {
-        let frame = self.frames.entry(engine).or_default();
-        if frame.is_empty() {
-            self.out.push(JsCommand::Send { engine: engine.0 });
-        }
+        let frame = match self.frames.entry(engine) {
+            Entry::Occupied(frame) => frame.into_mut(),
+            Entry::Vacant(slot) => {
+                self.out.push(JsCommand::Send { engine: engine.0 });
+                slot.insert(Vec::new())
+            }
+        };
         wire::encode_ops(&ops, frame);
         if wire::post_now(frame.len()) {
             let frame = std::mem::take(frame);
