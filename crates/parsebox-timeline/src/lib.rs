@@ -8,14 +8,17 @@
 //!
 //! It sits beside the transcript builder of `parsebox-transcript` and is fed by its change
 //! ranges: [`Timeline::update`] costs work proportional to the changed entries and says which
-//! items changed, were added or were removed, so a renderer touches only those. Like the
-//! transcript crate it has no I/O; the wasm binding and the CLI only convert.
+//! items changed, were added or were removed, so a renderer touches only those; a
+//! [`LiveTimeline`] follows a builder whose lines may be answered late, and places each such line
+//! once, when its answer comes (or after a frame). Like the transcript crate it has no I/O; the
+//! wasm binding and the CLI only convert.
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
 mod fold;
 pub mod item;
 pub mod kinds;
+pub mod live;
 mod pairing;
 mod positions;
 pub mod shared_text;
@@ -26,5 +29,6 @@ pub use item::{
     ToolKind, ToolLocation, ToolOutput, ToolStatus,
 };
 pub use kinds::tool_kind;
+pub use live::LiveTimeline;
 pub use shared_text::entry_text;
 pub use timeline::{EntriesMoved, Origins, Timeline, TimelineUpdate};

@@ -355,13 +355,18 @@ impl Timeline {
     /// push.
     pub fn drop_front(&mut self, dropped: &[TranscriptEntry]) -> TimelineUpdate {
         let mut update = TimelineUpdate::default();
-        let n = dropped.len().min(self.item_of.len());
-        if n == 0 {
+        if dropped.is_empty() {
             return update;
         }
+        // Entries the timeline had not placed yet (it waits for late answers: `LiveTimeline`)
+        // may leave too; no item shows them.
+        let n = dropped.len().min(self.item_of.len());
         let old_base = self.base;
-        let new_base = old_base + n;
-        self.diff_target_before = self.diff_target.get(n - 1).copied().flatten();
+        let new_base = old_base + dropped.len();
+        self.diff_target_before = match n.checked_sub(1) {
+            Some(last) if n == dropped.len() => self.diff_target.get(last).copied().flatten(),
+            _ => None,
+        };
         self.item_of.drain(..n);
         self.diff_target.drain(..n);
         self.base = new_base;
@@ -425,6 +430,12 @@ impl Timeline {
             }
         }
         update
+    }
+
+    /// How many entries of the window the timeline has placed: the transcript's first ones
+    /// (all of them unless a [`LiveTimeline`](crate::LiveTimeline) waits for late answers).
+    pub fn placed(&self) -> usize {
+        self.item_of.len()
     }
 
     /// The items, in timeline order (the order of their first entries).

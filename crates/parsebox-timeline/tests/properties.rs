@@ -13,7 +13,9 @@ mod common;
 use std::collections::HashMap;
 
 use common::entry;
-use parsebox_timeline::{EntriesMoved, Timeline, TimelineItem, TimelineItemType, TimelineUpdate};
+use parsebox_timeline::{
+    EntriesMoved, LiveTimeline, Timeline, TimelineItem, TimelineItemType, TimelineUpdate,
+};
 use parsebox_transcript::{
     Chunk, EntryOrigin, LineAnswer, LineFailure, LineParser, TranscriptBuilder, TranscriptEntry,
     TranscriptOptions,
@@ -640,4 +642,161 @@ fn assert_well_formed_by(items: &[TimelineItem], n: usize, id_of: &dyn Fn(usize)
         }
     }
     assert!(owner.iter().all(|&o| o), "an entry is in no item");
+}
+
+/// One step of a live run in [`a_live_timeline_waits_for_late_answers_at_most_a_frame`].
+#[derive(Clone, Debug)]
+enum LiveStep {
+    /// The next `n` lines arrive, as one chunk.
+    Push(usize),
+    /// `n` of the lines still waiting are answered (which ones: the seed), in one batch.
+    Answer(usize, u64),
+    /// A frame of the page.
+    Frame,
+}
+
+fn arb_live_step() -> impl Strategy<Value = LiveStep> {
+    prop_oneof![
+        3 => (1usize..5).prop_map(LiveStep::Push),
+        3 => (1usize..4, any::<u64>()).prop_map(|(n, s)| LiveStep::Answer(n, s)),
+        2 => Just(LiveStep::Frame),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// A live timeline over a run whose lines are answered late: after every step it is the
+    /// from-scratch timeline of the entries it has placed, which are all of them but those from
+    /// the first line still waiting on (and never fewer than every line that waited across a
+    /// frame); its update says exactly what changed and removes no item the transcript still
+    /// has; two frames with nothing pushed between place everything; and once every line is
+    /// answered and the run finished, it is the whole transcript's timeline.
+    #[test]
+    fn a_live_timeline_waits_for_late_answers_at_most_a_frame(
+        lines in prop::collection::vec(prop::collection::vec(arb_entry_json(), 0..4), 1..24),
+        defer in prop::collection::vec(any::<bool>(), 1..8),
+        steps in prop::collection::vec(arb_live_step(), 0..30),
+        window in prop::option::of(1usize..4),
+    ) {
+        let options = TranscriptOptions { track_lines: true, max_chunks: window, ..TranscriptOptions::default() };
+        let mut builder = TranscriptBuilder::new(Deferring { defer, n: 0, pending: Vec::new() }, options);
+        let mut live = LiveTimeline::new();
+        let mut next_line = 0;
+        let mut framed_since_push = 0;
+        let finish = std::iter::once(LiveStep::Answer(usize::MAX, 0));
+        for step in steps.into_iter().chain(finish) {
+            let prev = live.timeline().items().to_vec();
+            let update = match step {
+                LiveStep::Push(n) => {
+                    let text: String = lines.iter().skip(next_line).take(n)
+                        .map(|l| format!("{}\n", Value::from(l.clone()))).collect();
+                    next_line += n;
+                    framed_since_push = 0;
+                    let change = builder.push_change(&Chunk::stdout("t", &text));
+                    live.sync(&builder, &change.dropped, change.changed, false)
+                }
+                LiveStep::Answer(n, mut s) => {
+                    let pending = &mut builder.parser_mut().pending;
+                    let mut batch = Vec::new();
+                    for _ in 0..n.min(pending.len()) {
+                        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        let (token, line, ts) = pending.remove((s >> 33) as usize % pending.len());
+                        batch.push((token, array_line(&line, &ts)));
+                    }
+                    let changed = builder.replace_answers(batch);
+                    live.sync(&builder, &[], changed, n == usize::MAX)
+                }
+                LiveStep::Frame => {
+                    framed_since_push += 1;
+                    live.sync_at_frame(&builder, builder.entries().len()..builder.entries().len(), false)
+                }
+            };
+            let origins = |i| builder.entry_origin(i);
+            let all = builder.entries();
+            let placed = live.timeline().placed();
+            let finished = live.timeline().is_finished();
+            prop_assert_eq!(&update, &diff_of_moved(&prev, live.timeline().items(), &update.moved));
+            prop_assert_eq!(mirrored(&prev, &update, live.timeline()), live.timeline().items());
+            if window.is_some() {
+                // A window's items may keep entries from before it (a call whose result is
+                // in it); each placed entry of the window is in exactly one item.
+                let base = builder.counts().dropped_entries as usize;
+                let mut owner = vec![0; placed];
+                for item in live.timeline().items() {
+                    for &e in item.entries.iter().filter(|&&e| e >= base) {
+                        prop_assert!(e < base + placed, "entry {} is not placed yet", e);
+                        owner[e - base] += 1;
+                    }
+                }
+                prop_assert!(owner.iter().all(|&n| n == 1), "{:?}", owner);
+            } else {
+                let scratch = Timeline::from_window(&all[..placed], 0, finished, &origins);
+                prop_assert_eq!(live.timeline().items(), scratch.items());
+                let whole = Timeline::from_window(all, 0, finished, &origins);
+                for id in &update.removed {
+                    prop_assert!(whole.item(id).is_none(), "{} was taken back", id);
+                }
+            }
+            prop_assert!(placed >= builder.first_waiting_entry(0));
+            if framed_since_push >= 2 || builder.parser().pending.is_empty() {
+                prop_assert_eq!(placed, all.len());
+            }
+        }
+        if window.is_none() {
+            let whole = Timeline::from_window(builder.entries(), 0, true, &|i| builder.entry_origin(i));
+            prop_assert_eq!(live.timeline().items(), whole.items());
+        }
+    }
+}
+
+/// The live timeline's waits, step by step: it stops before the first line still waiting,
+/// goes on when that line's answer comes, and places a line that waited across a frame as it
+/// is (the generic entry), replaced when its answer comes.
+#[test]
+fn a_live_timeline_stops_at_the_first_waiting_line_until_its_answer_or_a_frame() {
+    let options = TranscriptOptions {
+        track_lines: true,
+        ..TranscriptOptions::default()
+    };
+    // Lines 1 and 3 wait for their answers, line 2 is answered at once.
+    let parser = Deferring {
+        defer: vec![false, true],
+        n: 0,
+        pending: Vec::new(),
+    };
+    let mut builder = TranscriptBuilder::new(parser, options);
+    let mut live = LiveTimeline::new();
+    let text = r#"[{"kind":"user","text":"a"}]
+[{"kind":"assistant","text":"b"}]
+[{"kind":"user","text":"c"}]
+"#;
+    let change = builder.push_change(&Chunk::stdout("t", text));
+    let update = live.sync(&builder, &change.dropped, change.changed, false);
+    assert_eq!(live.timeline().placed(), 0);
+    assert!(update.is_empty());
+    assert!(live.lags(&builder));
+    // Line 1's answer: the timeline goes on to line 3, which still waits.
+    let first = builder.parser_mut().pending.remove(0);
+    let changed = builder.replace_answers(vec![(first.0, array_line(&first.1, &first.2))]);
+    let update = live.sync(&builder, &[], changed, false);
+    assert_eq!(update.added, ["e0", "e1"]);
+    assert_eq!(live.timeline().items()[0].item_type, TimelineItemType::User);
+    // A frame: line 3 was pushed after the last frame, it may wait on; the next frame places
+    // its generic entry.
+    let end = builder.entries().len();
+    assert!(live.sync_at_frame(&builder, end..end, false).is_empty());
+    let update = live.sync_at_frame(&builder, end..end, false);
+    assert_eq!(update.added, ["e2"]);
+    assert_eq!(
+        live.timeline().items()[2].item_type,
+        TimelineItemType::Stdout
+    );
+    assert!(!live.lags(&builder));
+    // Its answer replaces it under the same id.
+    let third = builder.parser_mut().pending.remove(0);
+    let changed = builder.replace_answers(vec![(third.0, array_line(&third.1, &third.2))]);
+    let update = live.sync(&builder, &[], changed, false);
+    assert!(update.changed.contains(&"e2".to_owned()));
+    assert_eq!(live.timeline().items()[2].item_type, TimelineItemType::User);
 }

@@ -7,7 +7,7 @@
 
 use std::cell::Cell;
 use std::collections::hash_map::DefaultHasher;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
@@ -262,6 +262,8 @@ pub struct TranscriptBuilder<P> {
     origin_hint: Cell<usize>,
     /// Lines answered [`LineAnswer::Later`]: token → item.
     later: HashMap<u64, usize>,
+    /// The items of `later`, in order: where the earliest line still waiting is.
+    waiting: BTreeSet<usize>,
     /// With `track_lines`: for each chunk ingested since the last rebuild, the index of the
     /// first item (unit) it could complete.
     chunk_starts: Vec<usize>,
@@ -324,6 +326,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             dropped_units: 0,
             origin_hint: Cell::new(0),
             later: HashMap::new(),
+            waiting: BTreeSet::new(),
             chunk_starts: Vec::new(),
             finishes: Vec::new(),
             generation: 0,
@@ -580,6 +583,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             }
             kept
         });
+        self.waiting = self.later.values().copied().collect();
         let dropped: Vec<TranscriptEntry> = self
             .entries
             .drain(..first_entry.min(self.entries.len()))
@@ -699,6 +703,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.failures = 0;
         let old_items = std::mem::take(&mut self.items);
         self.later.clear();
+        self.waiting.clear();
         self.chunk_starts.clear();
         self.generation += 1;
         let first = self.counts.dropped_chunks;
@@ -827,6 +832,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             LineAnswer::Later { token, provisional } => {
                 if self.options.track_lines {
                     self.later.insert(token, self.items.len());
+                    self.waiting.insert(self.items.len());
                 }
                 Ok(provisional)
             }
@@ -958,6 +964,29 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.generation
     }
 
+    /// How many units (stdout lines, stderr and system chunks) the run has taken in since it
+    /// began, those that left the window included: the number the next unit gets. A rebuild
+    /// gives the lines it parses again the numbers they had.
+    pub fn units(&self) -> u64 {
+        self.dropped_units + self.items.len() as u64
+    }
+
+    /// Where the earliest line that still waits for its late answer ([`LineAnswer::Later`]),
+    /// among the units numbered `from` on (as [`units`](Self::units) counts them), begins: the
+    /// index of its first entry, or the transcript's length when no such line waits. Entries
+    /// before it are final but for later answers to earlier lines. O(log waiting lines).
+    pub fn first_waiting_entry(&self, from: u64) -> usize {
+        let from = usize::try_from(from.saturating_sub(self.dropped_units)).unwrap_or(usize::MAX);
+        self.waiting
+            .range(from..)
+            .next()
+            .and_then(|&u| self.items.get(u))
+            .map_or(self.entries.len(), |item| {
+                item.len_before
+                    .saturating_sub(usize::from(item.saved_last.is_some()))
+            })
+    }
+
     /// Replaces the provisional entries of lines answered [`LineAnswer::Later`] with their
     /// answers, by token, folding once (see [`replace_lines`](Self::replace_lines)). A token
     /// from before the last rebuild, or one already answered, changes nothing.
@@ -965,7 +994,10 @@ impl<P: LineParser> TranscriptBuilder<P> {
         let by_item = answers
             .into_iter()
             .filter_map(|(token, entries)| self.later.remove(&token).map(|item| (item, entries)))
-            .collect();
+            .collect::<Vec<_>>();
+        for (item, _) in &by_item {
+            self.waiting.remove(item);
+        }
         self.replace_lines(by_item)
     }
 

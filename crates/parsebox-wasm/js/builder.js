@@ -61,9 +61,10 @@ export class TranscriptBuilder {
 
   /**
    * Calls `listener({ from, entries, timeline })` (at most once per animation frame) when late
-   * answers from a Worker engine changed entries in place: `entries` are those from index `from`
-   * on, `timeline` the items that changed, were added or removed, and the entry indices that
-   * moved (`moved`: an answer gave its line another number of entries than the generic one).
+   * answers from a Worker engine changed entries in place, or the timeline placed lines it had
+   * waited for: `entries` are those from index `from` on, `timeline` the items that changed,
+   * were added or removed, and the entry indices that moved (`moved`: an answer gave its line
+   * another number of entries than the generic one).
    */
   onUpdate(listener) {
     if (typeof listener !== "function") throw new ParseboxOptionsError("onUpdate needs a function");
@@ -72,15 +73,15 @@ export class TranscriptBuilder {
   }
 
   /**
-   * @internal The registry's frame: fold in the late answers the core holds for this run, and
-   * go on with a rebuild under way for one slice.
+   * @internal The registry's frame: fold in the late answers the core holds for this run, go
+   * on with a rebuild under way for one slice, and place the lines the timeline waited for.
    */
   _applyLate() {
     if (this.#disposed) return;
-    const update = this.#apply(guarded(() => this.#core.applyLate()));
+    const result = guarded(() => this.#core.applyLate());
+    const update = result.length === 0 ? null : this.#apply(result); // [] when nothing changed
     this.#registry._afterCall(); // the next slice's call-back, and lines it sent to a Worker
-    if (update.from >= this.#entries.length && update.from > 0) return;
-    for (const l of [...this.#listeners]) l(update);
+    if (update) for (const l of [...this.#listeners]) l(update);
   }
 
   #live() {

@@ -310,8 +310,8 @@ export declare class TranscriptBuilder<WithTimeline extends boolean = true> {
   /** The whole timeline so far, in order (throws `ParseboxOptionsError` when made with `timeline: false`). */
   timeline(): TimelineItem[];
   /**
-   * Late answers from the worker host changed entries in place, or a rebuild in slices went on
-   * (at most once per frame).
+   * Late answers from the worker host changed entries in place, a rebuild in slices went on, or
+   * the timeline placed lines it had waited a frame for (at most once per frame).
    */
   onUpdate(listener: (update: TranscriptUpdate<WithTimeline>) => void): () => void;
   dispose(): void;

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use parsebox_host::RunId;
-use parsebox_timeline::{EntriesMoved, Timeline, TimelineItem, TimelineUpdate};
+use parsebox_timeline::{EntriesMoved, LiveTimeline, Timeline, TimelineItem, TimelineUpdate};
 use parsebox_transcript::{
     generic_entry, Chunk, FailedLineEntry, LineAnswer, LineFailure, LineParser, PushChange, Stream,
     TranscriptBuilder, TranscriptEntry, TranscriptOptions,
@@ -187,8 +187,9 @@ impl Serialize for SharedItems<'_> {
 #[wasm_bindgen]
 pub struct TranscriptBuilderCore {
     inner: TranscriptBuilder<HostLine>,
-    /// The run's timeline, unless the options turned it off.
-    timeline: Option<Timeline>,
+    /// The run's timeline, unless the options turned it off. It waits (a frame at most) for
+    /// lines a Worker answers late, so it places each line once.
+    timeline: Option<LiveTimeline>,
     /// The JSON of the last result, reused (see [`encode`]).
     out: Vec<u8>,
     /// A rebuild in slices of a finished run is under way: the timeline ends when it does.
@@ -235,7 +236,7 @@ impl TranscriptBuilderCore {
             core: Rc::clone(&host.core),
             run,
         };
-        let timeline = options.timeline.unwrap_or(true).then(Timeline::new);
+        let timeline = options.timeline.unwrap_or(true).then(LiveTimeline::new);
         let options = TranscriptOptions {
             redact_home_paths: options.redact_home_paths.unwrap_or(false),
             retain_chunks: true,
@@ -264,7 +265,8 @@ impl TranscriptBuilderCore {
     /// `{"dropped":n,"from":n,"length":n,"entries":[…]}` (the entries from `from` on changed)
     /// and `{"changed":[…],"added":[…],"removed":[…]}` (the timeline items that changed or were
     /// added, in their wire form, and the ids of those removed); the second is absent when the
-    /// builder keeps no timeline.
+    /// builder keeps no timeline. The timeline stops before the first line a Worker has yet to
+    /// answer, and goes on when the answer comes or at the next frame ([`LiveTimeline`]).
     ///
     /// # Errors
     /// `ParseboxChunkError` for a malformed chunk.
@@ -277,7 +279,7 @@ impl TranscriptBuilderCore {
         })?;
         self.begin_call();
         let change = self.inner.push_change(&chunk);
-        self.changed_going_on(change)
+        self.changed_going_on(change, false)
     }
 
     /// Appends a chunk whose text is not well-formed UTF-16 (it holds half a surrogate pair),
@@ -299,7 +301,7 @@ impl TranscriptBuilderCore {
         let seq = seq.filter(|s| s.is_finite() && *s >= 0.0).map(|s| s as u64);
         self.begin_call();
         let change = self.inner.push_utf16(ts, stream, units, seq);
-        self.changed_going_on(change)
+        self.changed_going_on(change, false)
     }
 
     /// The index of the first entry that chunk `chunk` (counted from 0 at the oldest retained
@@ -315,7 +317,7 @@ impl TranscriptBuilderCore {
     #[wasm_bindgen(js_name = dropChunksBefore)]
     pub fn drop_chunks_before(&mut self, k: usize) -> Result<Vec<js_sys::JsString>, JsValue> {
         let change = self.inner.drop_chunks_before(k);
-        self.changed(change, false)
+        self.changed(change, false, false)
     }
 
     /// Whether `finish` would parse a last, partial line now (see
@@ -331,7 +333,7 @@ impl TranscriptBuilderCore {
         self.begin_call();
         self.finish_when_rebuilt = false;
         let changed = self.inner.finish();
-        self.changed(PushChange::from_range(changed), true)
+        self.changed(PushChange::from_range(changed), true, false)
     }
 
     /// Re-parses every chunk from scratch (after the adapter's parser changed) and rebuilds
@@ -341,7 +343,10 @@ impl TranscriptBuilderCore {
     /// frames (`applyLate`), each slice's changes shaped as `push`'s.
     pub fn rebuild(&mut self, sliced: bool) -> Result<Vec<js_sys::JsString>, JsValue> {
         self.begin_call();
-        let finished = self.timeline.as_ref().is_some_and(Timeline::is_finished);
+        let finished = self
+            .timeline
+            .as_ref()
+            .is_some_and(|live| live.timeline().is_finished());
         let mut go_on = slice_limit(self.slice_ms().filter(|_| sliced));
         let complete = self.inner.rebuild_within(&mut go_on);
         self.finish_when_rebuilt = finished && !complete;
@@ -349,11 +354,8 @@ impl TranscriptBuilderCore {
             self.call_back();
         }
         let all = self.inner.entries();
-        let base = self.window_base();
-        if let Some(timeline) = self.timeline.as_mut() {
-            let inner = &self.inner;
-            *timeline =
-                Timeline::from_window(all, base, finished && complete, &|i| inner.entry_origin(i));
+        if let Some(live) = self.timeline.as_mut() {
+            live.rebuilt(&self.inner, finished && complete);
         }
         Ok(vec![encode(
             &mut self.out,
@@ -366,8 +368,10 @@ impl TranscriptBuilderCore {
         )?])
     }
 
-    /// Folds in the late answers the core holds for this builder's run (one fold for all of
-    /// them) and goes on with a rebuild under way for one slice; same result shape as `push`.
+    /// The JS side's frame: folds in the late answers the core holds for this builder's run
+    /// (one fold for all of them), goes on with a rebuild under way for one slice, and places
+    /// in the timeline the lines that have waited across a frame; same result shape as
+    /// `push`, or `[]` when nothing changed (no listener needs to hear of it).
     #[wasm_bindgen(js_name = applyLate)]
     pub fn apply_late(&mut self) -> Result<Vec<js_sys::JsString>, JsValue> {
         let answers = {
@@ -376,7 +380,7 @@ impl TranscriptBuilderCore {
             s.builder_late.remove(&run).unwrap_or_default()
         };
         let changed = self.inner.replace_answers(answers);
-        self.changed_going_on(PushChange::from_range(changed))
+        self.changed_going_on(PushChange::from_range(changed), true)
     }
 
     /// Turns redaction of home paths on or off without re-parsing; same result shape as
@@ -384,7 +388,7 @@ impl TranscriptBuilderCore {
     #[wasm_bindgen(js_name = setRedactHomePaths)]
     pub fn set_redact_home_paths(&mut self, on: bool) -> Result<Vec<js_sys::JsString>, JsValue> {
         let changed = self.inner.set_redact_home_paths(on);
-        self.changed(PushChange::from_range(changed), false)
+        self.changed(PushChange::from_range(changed), false, false)
     }
 
     /// What the builder holds and has let go of (`BuilderCounts` as JSON).
@@ -430,6 +434,7 @@ impl TranscriptBuilderCore {
     fn changed_going_on(
         &mut self,
         mut change: PushChange,
+        at_frame: bool,
     ) -> Result<Vec<js_sys::JsString>, JsValue> {
         if self.inner.is_rebuilding() && self.may_go_on() {
             let resumed = self.inner.resume(&mut slice_limit(self.slice_ms()));
@@ -444,7 +449,7 @@ impl TranscriptBuilderCore {
         }
         let finishing =
             !self.inner.is_rebuilding() && std::mem::take(&mut self.finish_when_rebuilt);
-        self.changed(change, finishing)
+        self.changed(change, finishing, at_frame)
     }
 
     /// The run index of the window's first entry (entries before it were dropped).
@@ -463,7 +468,7 @@ impl TranscriptBuilderCore {
     /// `ParseboxOptionsError` when the builder was made with `timeline: false`.
     pub fn timeline(&self) -> Result<String, JsValue> {
         match &self.timeline {
-            Some(timeline) => to_json(&timeline.items()),
+            Some(live) => to_json(&live.timeline().items()),
             None => Err(into_error(
                 "ParseboxOptionsError",
                 "this TranscriptBuilder keeps no timeline (it was made with timeline: false)",
@@ -471,16 +476,19 @@ impl TranscriptBuilderCore {
         }
     }
 
-    /// Brings the timeline up to date with the transcript after a change to `range` (and ends
-    /// its run with `finishing`), and serialises what changed: `[changes]`, or with a timeline
-    /// `[changes, timelineChanges]`. Two strings, not one: the items' wire form is mostly
-    /// ASCII (their texts are references to entries), so JS decodes and parses it as a
-    /// one-byte string, which an entry's one non-Latin-1 character would prevent in a shared
-    /// string (measured: a fifth less time to decode and parse).
+    /// Brings the timeline up to date with the transcript after a change to `range` (at a
+    /// frame of the JS side with `at_frame`; ends its run with `finishing`), asks for the next
+    /// frame while it waits for lines still to be answered, and serialises what changed:
+    /// `[changes]`, or with a timeline `[changes, timelineChanges]`; at a frame, `[]` when
+    /// nothing did. Two strings, not one: the items' wire form is mostly ASCII (their texts are
+    /// references to entries), so JS decodes and parses it as a one-byte string, which an
+    /// entry's one non-Latin-1 character would prevent in a shared string (measured: a fifth
+    /// less time to decode and parse).
     fn changed(
         &mut self,
         change: PushChange,
         finishing: bool,
+        at_frame: bool,
     ) -> Result<Vec<js_sys::JsString>, JsValue> {
         let PushChange {
             dropped,
@@ -488,21 +496,24 @@ impl TranscriptBuilderCore {
         } = change;
         let base = self.window_base();
         let inner = &self.inner;
-        let all = inner.entries();
-        let timeline = self.timeline.as_mut().map(|timeline| {
-            let left = timeline.drop_front(&dropped);
-            // Entries after the range are the old ones (late answers keep the waiting lines').
-            let origins = |i| inner.entry_origin(i);
-            let mut update = left.followed_by(timeline.update_keeping_tail(
-                all,
-                range.start..range.end,
-                &origins,
-            ));
-            if finishing {
-                update = update.followed_by(timeline.finish());
-            }
+        let mut lags = false;
+        let timeline = self.timeline.as_mut().map(|live| {
+            let update = if at_frame {
+                live.sync_at_frame(inner, range.clone(), finishing)
+            } else {
+                live.sync(inner, &dropped, range.clone(), finishing)
+            };
+            lags = live.lags(inner);
             update
         });
+        if lags {
+            self.call_back();
+        }
+        let quiet = range.is_empty() && range.start > 0 && dropped.is_empty();
+        if at_frame && quiet && timeline.as_ref().is_none_or(TimelineUpdate::is_empty) {
+            return Ok(Vec::new());
+        }
+        let all = self.inner.entries();
         let mut out = vec![encode(
             &mut self.out,
             &Changes {
@@ -512,8 +523,8 @@ impl TranscriptBuilderCore {
                 entries: all.get(range).unwrap_or(&[]),
             },
         )?];
-        if let Some((timeline, update)) = self.timeline.as_ref().zip(timeline) {
-            let changes = TimelineChanges::of(timeline, update, all, base);
+        if let Some((live, update)) = self.timeline.as_ref().zip(timeline) {
+            let changes = TimelineChanges::of(live.timeline(), update, all, base);
             out.push(encode(&mut self.out, &changes)?);
         }
         Ok(out)
