@@ -234,8 +234,38 @@ pub unsafe extern "C" fn parsebox_run(ops_ptr: *mut u8, ops_len: usize, batch_st
     answer(out)
 }
 
-/// 1 when the last line `parsebox_run` answered failed: the engine does realm work of its own
-/// before its next line ([`Session::work_follows`]); 0 otherwise.
+/// Takes an ops frame to perform a record at a time (`parsebox_run_next`); takes ownership of
+/// the buffer.
+///
+/// # Safety
+/// The buffer came from `parsebox_alloc` with this length and was filled by the page.
+#[no_mangle]
+pub unsafe extern "C" fn parsebox_queue(ops_ptr: *mut u8, ops_len: usize) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        with_input(ops_ptr, ops_len, |ops| {
+            SESSION.with(|s| s.borrow_mut().queue(ops))
+        })
+    }
+}
+
+/// 1 while the queued frame has records left ([`Session::has_next`]).
+#[no_mangle]
+pub extern "C" fn parsebox_has_next() -> u32 {
+    SESSION.with(|s| u32::from(s.borrow().has_next()))
+}
+
+/// Performs the queued frame's next record ([`Session::run_next`]); returns the length of the
+/// answer, as `parsebox_run` does.
+#[no_mangle]
+pub extern "C" fn parsebox_run_next() -> usize {
+    let out = SESSION.with(|s| s.borrow_mut().run_next(began));
+    answer(out)
+}
+
+/// 1 when the engine does realm work of its own before its next line (the last line answered
+/// failed, or the queued frame's next record opens a new run: [`Session::work_follows`]); 0
+/// otherwise.
 #[no_mangle]
 pub extern "C" fn parsebox_work_follows() -> u32 {
     SESSION.with(|s| u32::from(s.borrow().work_follows()))

@@ -34,9 +34,14 @@ pub struct Session {
     /// A realm made ahead of the start ([`Session::prepare`]), used by the first start whose
     /// options it suits.
     blank: Option<BlankRealm>,
-    /// The last line [`Session::run`] answered failed: the engine does realm work of its own
-    /// before its next line ([`parsebox_host::engine_work_follows`]).
+    /// The engine does realm work of its own before its next line: the last line
+    /// [`Session::run`] answered failed ([`parsebox_host::engine_work_follows`]), or the next
+    /// record of the queued frame opens a new run.
     work_follows: bool,
+    /// An ops frame handed over whole ([`Session::queue`]), performed a record at a time.
+    queued: Vec<u8>,
+    /// Where the next record of `queued` starts.
+    queued_at: usize,
 }
 
 /// Serialises `value`, or gives `fallback` (serde_json fails only on non-string map keys,
@@ -122,14 +127,54 @@ impl Session {
             engine: None,
             blank: None,
             work_follows: false,
+            queued: Vec::new(),
+            queued_at: 0,
         }
     }
 
     /// Whether the engine does realm work of its own before its next line (the last line
-    /// answered failed). A Worker posts the answers it holds first, so the core arms a
-    /// recovery deadline, not the line's, for that work.
+    /// answered failed, or the queued frame's next record opens a new run). A Worker posts the
+    /// answers it holds first, so the core times that work as the engine's, not as a line's.
     pub fn work_follows(&self) -> bool {
         self.work_follows
+    }
+
+    /// Takes an ops frame (the core's batch) to perform a record at a time with
+    /// [`Session::run_next`], in place of any frame still queued: a Worker can post answers
+    /// between records, and needs to know nothing of the frame's layout.
+    pub fn queue(&mut self, frame: &[u8]) {
+        self.queued = frame.to_vec();
+        self.queued_at = 0;
+    }
+
+    /// Whether the queued frame has records left.
+    pub fn has_next(&self) -> bool {
+        self.queued_at < self.queued.len()
+    }
+
+    /// Performs the queued frame's next record as [`Session::run`] does (the first record opens
+    /// the batch); answers `[]` when none is left. A record that is not whole, and what follows
+    /// it, is performed at once: its lines are answered as engine faults.
+    pub fn run_next(&mut self, began: impl FnMut(Seq)) -> String {
+        let frame = std::mem::take(&mut self.queued);
+        let at = self.queued_at;
+        let rest = frame.get(at..).unwrap_or_default();
+        if rest.is_empty() {
+            self.queued_at = 0;
+            return "[]".to_owned();
+        }
+        let (record, after) = rest.split_at(wire::record_len(rest).unwrap_or(rest.len()));
+        let out = self.run(record, at == 0, began);
+        if wire::starts_realm_work(after) {
+            self.work_follows = true;
+        }
+        if after.is_empty() {
+            self.queued_at = 0;
+        } else {
+            self.queued_at = at + record.len();
+            self.queued = frame;
+        }
+        out
     }
 
     /// Whether an engine is loaded.
@@ -344,6 +389,50 @@ mod tests {
         let answers = json(&started().run(&frame[..frame.len() - 1], true, |_| {}));
         assert_eq!(answers[0][0], 5);
         assert_eq!(answers[0][1]["Err"]["code"], "engine_fault");
+    }
+
+    #[test]
+    fn a_queued_frame_runs_a_record_at_a_time_and_says_when_realm_work_comes_next() {
+        let line = |seq, text: &str| EngineOp::Line {
+            seq,
+            run: RunId(1),
+            line: text.to_owned(),
+            ts: "t".to_owned(),
+            replay: false,
+        };
+        let new_run = EngineOp::NewRun {
+            run: RunId(1),
+            stateless: false,
+        };
+        let ops = [new_run.clone(), line(1, "a"), new_run, line(2, "b")];
+        let whole = outcomes(&started().run(&wire::ops_frame(&ops), true, |_| {}));
+        let mut s = started();
+        s.queue(&wire::ops_frame(&ops));
+        let mut began = Vec::new();
+        let mut answers = Vec::new();
+        let mut follows = Vec::new();
+        while s.has_next() {
+            let text = s.run_next(|seq| began.push(seq));
+            answers.extend(json(&text).as_array().unwrap().iter().cloned());
+            follows.push(s.work_follows());
+        }
+        // The same answers as the frame run at once; each opens with its own realm work.
+        let mut answers = Value::from(answers);
+        for a in answers.as_array_mut().unwrap() {
+            a.as_array_mut().unwrap().truncate(2);
+        }
+        assert_eq!(answers, whole);
+        assert_eq!(began, [1, 2], "each line after realm work reports began");
+        // After line 1 a new run's realm comes next: the Worker posts what it holds first. It
+        // stays so through the record (the realm is made for the run's first line).
+        assert_eq!(follows, [false, true, true, false]);
+        assert_eq!(s.run_next(|_| {}), "[]");
+        // A cut frame: the readable line is answered, as a fault, and the queue ends.
+        let frame = wire::ops_frame(&[line(3, "c")]);
+        s.queue(&frame[..frame.len() - 1]);
+        let answers = json(&s.run_next(|_| {}));
+        assert_eq!(answers[0][1]["Err"]["code"], "engine_fault");
+        assert!(!s.has_next());
     }
 
     #[test]

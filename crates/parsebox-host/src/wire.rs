@@ -3,8 +3,9 @@
 //! JSON (`[{"op":"line",…}]`) was what the first engines read; decoding that internally tagged
 //! enum cost an engine ~5,500 instructions a line (serde buffers every object before it knows
 //! the variant), more than converting the parser's return value. The frame is a sequence of
-//! self-delimiting records, so any run of whole records is a frame too: a Worker engine splits
-//! a batch into one-op frames without decoding it (`crates/parsebox-wasm/js/worker.js`).
+//! self-delimiting records, so any run of whole records is a frame too: a Worker's engine
+//! performs a batch a record at a time ([`record_len`]), and the Worker posts the answers it
+//! holds between records (`crates/parsebox-wasm/js/worker.js`).
 //!
 //! ```text
 //! record   = tag:u8  len:u32le  body[len]
@@ -37,6 +38,20 @@ pub const POST_NOW_BYTES: usize = 16 * 1024;
 /// Whether a Worker's pending frame of `len` bytes should be posted now ([`POST_NOW_BYTES`]).
 pub fn post_now(len: usize) -> bool {
     len >= POST_NOW_BYTES
+}
+
+/// The length of `frame`'s first record, its header included, when that record is whole: a
+/// frame handed to an engine at once can be performed a record at a time.
+pub fn record_len(frame: &[u8]) -> Option<usize> {
+    let (_, _, rest) = next_record(frame).ok()?;
+    Some(frame.len() - rest.len())
+}
+
+/// Whether `frame`'s first record makes the engine do realm work of its own before any line
+/// (a new run's realm): a Worker posts the answers it holds before that record, so the core
+/// times the work as the engine's, not as its next line's.
+pub fn starts_realm_work(frame: &[u8]) -> bool {
+    frame.first() == Some(&NEW_RUN)
 }
 
 /// Whether `bytes` is an ops frame (not JSON): its first byte is a record tag.

@@ -198,7 +198,38 @@ export class EngineInstance {
     });
   }
 
-  /** The last line `runBytes` answered failed: the engine rebuilds its realm before the next. */
+  /**
+   * Takes the core's ops frame whole, to perform a record at a time with `runNext` (a Worker
+   * posts answers between records without reading the frame's layout).
+   * @param {Uint8Array} opsBytes
+   */
+  queue(opsBytes) {
+    this.#call((x, memory) => {
+      const [ops, len] = passBytes(x, memory, opsBytes);
+      x.parsebox_queue(ops, len);
+    });
+  }
+
+  /** Whether the queued frame has records left. */
+  get hasNext() {
+    return this.#exports?.parsebox_has_next() === 1;
+  }
+
+  /**
+   * Performs the queued frame's next record (the first opens the batch).
+   * @returns {Uint8Array} the answer's JSON bytes, as `runBytes` gives them
+   */
+  runNext() {
+    return this.#call((x, memory) => {
+      const out = x.parsebox_run_next() >>> 0;
+      return new Uint8Array(memory.buffer, x.parsebox_result_ptr() >>> 0, out);
+    });
+  }
+
+  /**
+   * The engine does realm work of its own before its next line: the last line answered failed
+   * (it rebuilds its realm), or the queued frame's next record opens a new run.
+   */
   get workFollows() {
     return this.#exports?.parsebox_work_follows() === 1;
   }

@@ -8,8 +8,6 @@
 import { EngineInstance } from "./engine.js";
 import { warmUp } from "./warm-up.js";
 
-const NEW_RUN = 0xb1; // a record's tag (wire.rs)
-
 let engine = null; // null before start and after a trap: the page terminates this worker
 let batchMs = 0;
 let held = []; // answer batches (JSON arrays) not posted yet
@@ -43,29 +41,24 @@ self.onmessage = ({ data: m }) => {
     return;
   }
   if (!engine || !m.ops) return;
-  // One record at a time (crates/parsebox-host/src/wire.rs: tag, u32 length, body), so
-  // answers can leave before the whole message is parsed: a later line that hangs holds back
-  // at most `answerBatchMs` of the answers before it.
-  const ops = m.ops;
-  const view = new DataView(ops.buffer, ops.byteOffset, ops.byteLength);
+  // One record at a time, so answers can leave before the whole message is parsed: a later
+  // line that hangs holds back at most `answerBatchMs` of the answers before it.
   postedAt = performance.now();
-  for (let at = 0; at + 5 <= ops.length; ) {
-    const end = at + 5 + view.getUint32(at + 1, true);
-    try {
-      const answers = engine.runBytes(ops.subarray(at, end), at === 0);
+  try {
+    engine.queue(m.ops);
+    while (engine.hasNext) {
+      const answers = engine.runNext();
       if (answers.length > 2) held.push(decoder.decode(answers));
       // Realm work of the engine's own comes next (a new run's realm, or a rebuild after a
       // failed line): the core must have the answers before it, to time that work as the
       // engine's and not as the next line's.
-      if (ops[end] === NEW_RUN || engine.workFollows) post();
-    } catch (e) {
-      engine = null;
-      post(); // what was answered before the death is owed to the page, and names the line
-      self.postMessage({ died: describe(e) });
-      return;
+      if (engine.workFollows || performance.now() - postedAt >= batchMs) post();
     }
-    if (performance.now() - postedAt >= batchMs) post();
-    at = end;
+  } catch (e) {
+    engine = null;
+    post(); // what was answered before the death is owed to the page, and names the line
+    self.postMessage({ died: describe(e) });
+    return;
   }
   post();
 };
