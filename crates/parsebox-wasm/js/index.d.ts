@@ -293,6 +293,11 @@ export type TranscriptUpdate<WithTimeline extends boolean = true> = {
 /** A run's transcript, built incrementally with Paperclip's `buildTranscript` semantics, and its timeline. */
 export declare class TranscriptBuilder<WithTimeline extends boolean = true> {
   constructor(registry: ParserRegistry, adapterType: string, options?: TranscriptBuilderOptions<WithTimeline>);
+  /**
+   * Appends a chunk; says which entries and timeline items changed. The timeline stops before
+   * the first line a Worker has yet to answer and places it when the answer comes (through
+   * `onUpdate`), or generic after a frame.
+   */
   push(chunk: RunLogChunk): TranscriptUpdate<WithTimeline>;
   /** Ends the run: flushes the partial last line; calls never answered become `unanswered`. */
   finish(): TranscriptUpdate<WithTimeline>;
