@@ -122,9 +122,9 @@ impl LiveTimeline {
     /// Starts again from `builder`'s transcript as it is (after a rebuild), every entry
     /// placed; with `finished`, as after [`Timeline::finish`].
     pub fn rebuilt<P: LineParser>(&mut self, builder: &TranscriptBuilder<P>, finished: bool) {
-        let base = usize::try_from(builder.counts().dropped_entries).unwrap_or(usize::MAX);
         let all = builder.entries();
-        self.timeline = Timeline::from_window(all, base, finished, &|i| builder.entry_origin(i));
+        let origins = |i| builder.entry_origin(i);
+        self.timeline = Timeline::from_window(all, builder.window_base(), finished, &origins);
         self.seen = all.len();
         self.frame_mark = builder.units();
     }

@@ -721,7 +721,7 @@ proptest! {
             if window.is_some() {
                 // A window's items may keep entries from before it (a call whose result is
                 // in it); each placed entry of the window is in exactly one item.
-                let base = builder.counts().dropped_entries as usize;
+                let base = builder.window_base();
                 let mut owner = vec![0; placed];
                 for item in live.timeline().items() {
                     for &e in item.entries.iter().filter(|&&e| e >= base) {

@@ -224,6 +224,15 @@ struct Item {
     line: Option<(String, String)>,
 }
 
+impl Item {
+    /// The index of the first entry this unit made or changed: the entry it merged a delta
+    /// into, when it did.
+    fn first_entry(&self) -> usize {
+        self.len_before
+            .saturating_sub(usize::from(self.saved_last.is_some()))
+    }
+}
+
 /// Builds a run's transcript chunk by chunk with the semantics of Paperclip's `buildTranscript`.
 ///
 /// ```
@@ -906,12 +915,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             .chunk_starts
             .get(chunk)
             .and_then(|&i| self.items.get(i));
-        match item {
-            Some(item) => item
-                .len_before
-                .saturating_sub(usize::from(item.saved_last.is_some())),
-            None => self.entries.len(),
-        }
+        item.map_or(self.entries.len(), Item::first_entry)
     }
 
     /// Where entry `index` (of [`entries`](Self::entries)) came from: the unit that started it
@@ -929,9 +933,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
                 unit: self.dropped_units + u as u64,
                 nth: index - unit.len_before,
             },
-            None => EntryOrigin::of_index(index.saturating_add(
-                usize::try_from(self.counts.dropped_entries).unwrap_or(usize::MAX),
-            )),
+            None => EntryOrigin::of_index(index.saturating_add(self.window_base())),
         }
     }
 
@@ -964,6 +966,11 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.generation
     }
 
+    /// The run index of the window's first entry: how many entries left the window's front.
+    pub fn window_base(&self) -> usize {
+        usize::try_from(self.counts.dropped_entries).unwrap_or(usize::MAX)
+    }
+
     /// How many units (stdout lines, stderr and system chunks) the run has taken in since it
     /// began, those that left the window included: the number the next unit gets. A rebuild
     /// gives the lines it parses again the numbers they had.
@@ -981,10 +988,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             .range(from..)
             .next()
             .and_then(|&u| self.items.get(u))
-            .map_or(self.entries.len(), |item| {
-                item.len_before
-                    .saturating_sub(usize::from(item.saved_last.is_some()))
-            })
+            .map_or(self.entries.len(), Item::first_entry)
     }
 
     /// Replaces the provisional entries of lines answered [`LineAnswer::Later`] with their

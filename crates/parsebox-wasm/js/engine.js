@@ -193,8 +193,7 @@ export class EngineInstance {
   runBytes(opsBytes, batchStart = true) {
     return this.#call((x, memory) => {
       const [ops, len] = passBytes(x, memory, opsBytes);
-      const out = x.parsebox_run(ops, len, batchStart ? 1 : 0) >>> 0;
-      return new Uint8Array(memory.buffer, x.parsebox_result_ptr() >>> 0, out);
+      return answerBytes(x, memory, x.parsebox_run(ops, len, batchStart ? 1 : 0));
     });
   }
 
@@ -221,8 +220,7 @@ export class EngineInstance {
    */
   runNext() {
     return this.#call((x, memory) => {
-      const out = x.parsebox_run_next() >>> 0;
-      return new Uint8Array(memory.buffer, x.parsebox_result_ptr() >>> 0, out);
+      return answerBytes(x, memory, x.parsebox_run_next());
     });
   }
 
@@ -289,8 +287,12 @@ function passBytes(x, memory, bytes) {
   return [ptr, bytes.length];
 }
 
+/** The call's JSON answer as bytes: a view of the `len` bytes at parsebox_result_ptr(). */
+function answerBytes(x, memory, len) {
+  return new Uint8Array(memory.buffer, x.parsebox_result_ptr() >>> 0, len >>> 0);
+}
+
 /** The call's JSON answer: `len` bytes at parsebox_result_ptr(). */
 function answer(x, memory, len) {
-  const ptr = x.parsebox_result_ptr() >>> 0;
-  return decoder.decode(new Uint8Array(memory.buffer, ptr, len >>> 0));
+  return decoder.decode(answerBytes(x, memory, len));
 }

@@ -452,11 +452,6 @@ impl TranscriptBuilderCore {
         self.changed(change, finishing, at_frame)
     }
 
-    /// The run index of the window's first entry (entries before it were dropped).
-    fn window_base(&self) -> usize {
-        usize::try_from(self.inner.counts().dropped_entries).unwrap_or(usize::MAX)
-    }
-
     /// The whole transcript as a JSON array.
     pub fn entries(&self) -> Result<String, JsValue> {
         to_json(&self.inner.entries())
@@ -494,7 +489,7 @@ impl TranscriptBuilderCore {
             dropped,
             changed: range,
         } = change;
-        let base = self.window_base();
+        let base = self.inner.window_base();
         let inner = &self.inner;
         let mut lags = false;
         let timeline = self.timeline.as_mut().map(|live| {
