@@ -421,6 +421,16 @@ impl Host {
         }
     }
 
+    /// Whether `run`'s lines are answered late: its adapter's parser is ready in a Worker
+    /// engine, so a line gets the generic entry first and its answer after. (A pending line's
+    /// replay by a follower starts after every chunk then: what came before is answered.)
+    pub fn answers_later(&self, run: RunId) -> bool {
+        self.runs.get(&run).is_some_and(|r| {
+            let status = self.status(&r.adapter_type);
+            status.state == AdapterState::Ready && status.host == LineHost::Worker
+        })
+    }
+
     /// Whether a transcript rebuild of `run` in slices may re-parse its next slice now: fewer
     /// than [`REBUILD_AHEAD_LINES`] of the run's lines wait for an engine's answers. A rebuild
     /// that ran far ahead of a Worker would make each frame's late answers refold (and hand

@@ -373,6 +373,22 @@ fn the_default_run_answers_a_known_line_at_once() {
     ));
 }
 
+/// A run's lines are answered late only while its parser is ready in a Worker.
+#[test]
+fn only_a_ready_worker_parser_answers_later() {
+    let mut sim = Sim::with_parser(options(|_| {}), "a");
+    let run = sim.host.create_run("a").unwrap();
+    assert!(!sim.host.answers_later(run), "inline answers at once");
+    let mut sim = Sim::with_parser(worker(), "a");
+    let run = sim.host.create_run("a").unwrap();
+    assert!(sim.host.answers_later(run), "ready in a Worker");
+    let unknown = sim.host.create_run("no-parser").unwrap();
+    assert!(
+        !sim.host.answers_later(unknown),
+        "the generic parser answers at once"
+    );
+}
+
 fn deferred(sim: &mut Sim, run: parsebox_host::RunId, line: &str) -> bool {
     matches!(
         sim.host.parse_line(run, line, TS).unwrap(),

@@ -10,6 +10,7 @@
 
 pub mod builder;
 pub mod entry;
+pub mod follow;
 pub mod jsstr;
 pub mod line_rule;
 pub mod ndjson;
@@ -22,6 +23,7 @@ pub use builder::{
     TranscriptOptions,
 };
 pub use entry::{DiffChangeType, Extra, TranscriptEntry};
+pub use follow::{ChunkTrail, Settled};
 pub use line_rule::{
     failed_line_entry, outcome_resets_parser, settle_failure, settle_line, FailedLineEntry,
     FailureCode, LineFailure, LineOutcome, ReturnJson, ReturnShape, SettledLine,

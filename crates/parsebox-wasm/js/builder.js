@@ -122,6 +122,11 @@ export class TranscriptBuilder {
    * moves).
    */
   push(chunk) {
+    return this._pushGiven(chunk, undefined);
+  }
+
+  /** @internal `push`, naming the chunk `id` in the list a follower hands over (`follow.js`). */
+  _pushGiven(chunk, id) {
     this.#live();
     if (!chunk || typeof chunk !== "object" || typeof chunk.ts !== "string" || typeof chunk.chunk !== "string" || !STREAMS.has(chunk.stream)) {
       throw new ParseboxChunkError('a chunk is { ts: string, stream: "stdout" | "stderr" | "system", chunk: string, seq?: number }');
@@ -129,21 +134,39 @@ export class TranscriptBuilder {
     if (!wellFormed(chunk.chunk)) {
       // Half a surrogate pair (the server cuts chunks by UTF-16 units): the core joins it with
       // its other half, which JSON and UTF-8 could not carry.
-      return this.#call(() => this.#core.pushUtf16(chunk.ts, chunk.stream, utf16(chunk.chunk), chunk.seq));
+      return this.#call(() => this.#core.pushUtf16(chunk.ts, chunk.stream, utf16(chunk.chunk), chunk.seq, id));
     }
     const c = chunk.seq === undefined ? { ts: chunk.ts, stream: chunk.stream, chunk: chunk.chunk } : { ts: chunk.ts, stream: chunk.stream, chunk: chunk.chunk, seq: chunk.seq };
-    return this.#call(() => this.#core.push(JSON.stringify(c)));
+    return this.#call(() => this.#core.push(JSON.stringify(c), id));
   }
 
-  /** @internal The index of the first entry that retained chunk `k` (from 0) or a later one produced. */
-  _firstEntryOfChunk(k) {
+  /** @internal The index in `ids` of the first chunk not pushed yet, or -1 (the core decides). */
+  _followFrom(ids) {
     this.#live();
-    return this.#core.firstEntryOfChunk(k);
+    return this.#core.followFrom(ids);
   }
 
-  /** @internal Lets go of the retained chunks before retained chunk `k` and the entries only they made. */
-  _dropChunksBefore(k) {
-    return this.#call(() => this.#core.dropChunksBefore(k));
+  /**
+   * @internal Takes `ids` as the list now followed: `{ moved, cut }`, whether it begins at
+   * another chunk, and how many of the chunks pushed with ids the core let go.
+   */
+  _followSettle(ids) {
+    this.#live();
+    const [moved, cut, ...changes] = guarded(() => this.#core.followSettle(ids));
+    if (changes.length) this.#apply(changes);
+    return { moved, cut };
+  }
+
+  /** @internal The index of the followed list's first entry. */
+  _followFirstEntry() {
+    this.#live();
+    return this.#core.followFirstEntry();
+  }
+
+  /** @internal Where among the chunks pushed with ids a replay of the pending line begins. */
+  _followReplayFrom() {
+    this.#live();
+    return this.#core.followReplayFrom();
   }
 
   /** @internal Whether `finish()` would parse a last, partial line now. */

@@ -2,20 +2,39 @@
 // buildTranscript and the React hook): one TranscriptBuilder, fed only the chunks it has not seen.
 import { TranscriptBuilder } from "./builder.js";
 
+const chunkIds = new WeakMap();
+let nextChunkId = 1;
+
+/**
+ * The chunks' ids: one number per chunk object, the same every time it is handed over (0 for
+ * what is no object: no chunk pushed has it, and pushing it throws).
+ */
+function idsOf(chunks) {
+  const ids = new Float64Array(chunks.length);
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i];
+    if (c === null || typeof c !== "object") continue;
+    let id = chunkIds.get(c);
+    if (id === undefined) chunkIds.set(c, (id = nextChunkId++));
+    ids[i] = id;
+  }
+  return ids;
+}
+
 /**
  * One run's builder and the chunk objects it was given. A later list that goes on from the same
  * objects costs only its new chunks, also when it is a window that dropped chunks at its start
  * (Paperclip's run view keeps the last 200): the run goes on, and the transcript is the entries
- * of the window's chunks. Late answers from a Worker land in the builder in place.
+ * of the window's chunks. Late answers from a Worker land in the builder in place. Which chunks
+ * are new, where the list begins and what can be let go are the core's to say
+ * (`ChunkTrail`); this keeps the objects it names, for a pending line's replay.
  */
 export class RunFollower {
   #registry;
   #type;
   #redact;
   #builder;
-  #seen = []; // the chunk objects pushed, in order, from the first one a list may still need
-  #base = 0; // chunks pushed before #seen[0]
-  #start = 0; // where in #seen the last list began
+  #given = []; // the chunk objects pushed with ids and not let go, as the core's trail holds them
   #parserSeen;
   #transcript = null;
   #listeners = new Set();
@@ -43,24 +62,9 @@ export class RunFollower {
     return new TranscriptBuilder(this.#registry, this.#type, { redactHomePaths: this.#redact, timeline: false });
   }
 
-  /**
-   * Where `chunks` begins in the chunks seen, when it goes on from them (every chunk they share
-   * is the same object, in order, and it reaches their end or beyond); -1 otherwise.
-   */
-  #offset(chunks) {
-    if (chunks.length === 0) return this.#seen.length === 0 ? 0 : -1;
-    if (this.#seen.length === 0) return 0;
-    const k = this.#seen.indexOf(chunks[0], this.#start);
-    if (k < 0) return -1;
-    const shared = this.#seen.length - k;
-    if (chunks.length < shared) return -1;
-    for (let i = 1; i < shared; i++) if (this.#seen[k + i] !== chunks[i]) return -1;
-    return k;
-  }
-
   /** Whether this follows `type`, and `chunks` goes on from the chunks seen. */
   continues(type, chunks) {
-    return type === this.#type && this.#offset(chunks) >= 0;
+    return type === this.#type && this.#builder._followFrom(idsOf(chunks)) >= 0;
   }
 
   /** Calls `listener` when late answers changed the transcript; returns unsubscribe. */
@@ -75,9 +79,10 @@ export class RunFollower {
    * `redact`. Returns whether the transcript may have changed.
    */
   follow(chunks, redact = this.#redact) {
-    const k = this.#offset(chunks);
-    if (k < 0) throw new RangeError("RunFollower.follow: the chunks do not go on from those seen");
-    let changed = k !== this.#start;
+    const ids = idsOf(chunks);
+    const from = this.#builder._followFrom(ids);
+    if (from < 0) throw new RangeError("RunFollower.follow: the chunks do not go on from those seen");
+    let changed = from < chunks.length;
     if (redact !== this.#redact) {
       this.#redact = redact;
       this.#builder.setRedactHomePaths(redact);
@@ -86,27 +91,17 @@ export class RunFollower {
     const parser = this.#parser();
     if (parser !== this.#parserSeen) {
       this.#parserSeen = parser;
-      this.#builder._rebuildWhole(); // its chunks are about the list's: no need to slice
+      this.#builder._rebuildWhole();
       changed = true;
     }
-    for (let i = this.#seen.length - k; i < chunks.length; i++) {
-      this.#builder.push(chunks[i]);
-      this.#seen.push(chunks[i]);
-      changed = true;
+    for (let i = from; i < chunks.length; i++) {
+      this.#builder._pushGiven(chunks[i], ids[i]);
+      this.#given.push(chunks[i]);
     }
-    this.#start = k;
-    // Chunks before the line the list begins in are never read again: let go of them, here
-    // and in the builder (in halves, so the copying stays in proportion to the pushes). A
-    // rebuild then re-parses from there, as Paperclip parses the list with a fresh parser.
-    const cut = this.#lineStart(k);
-    if (cut > 0 && cut * 2 >= this.#seen.length) {
-      this.#builder._dropChunksBefore(this.#base + cut - this.#builder.counts().droppedChunks);
-      this.#seen.splice(0, cut);
-      this.#base += cut;
-      this.#start -= cut;
-    }
-    if (changed) this.#transcript = null;
-    return changed;
+    const { moved, cut } = this.#builder._followSettle(ids);
+    this.#given.splice(0, cut);
+    if (changed || moved) this.#transcript = null;
+    return changed || moved;
   }
 
   /**
@@ -121,17 +116,16 @@ export class RunFollower {
    */
   transcript() {
     if (this.#transcript) return this.#transcript;
-    const entries = this.#window();
+    const all = this.#builder.entries();
+    const first = this.#builder._followFirstEntry();
+    const entries = first === 0 ? all : all.slice(first);
     if (!this.#builder._hasPendingLine()) return (this.#transcript = entries);
     // Where a Worker answers, the throwaway's lines show the generic entry (their answers come
-    // after it is gone): it is fed the last line's chunks only. Fed the list, it would hand the
-    // Worker the whole list again on every render, faster than it can answer.
-    const { host, state } = this.#registry.status(this.#type);
-    const later = host === "worker" && state === "ready";
-    const first = this.#lineStart(later ? this.#seen.length : this.#start);
+    // after it is gone): the core has it fed the last line's chunks only. Fed the list, it
+    // would hand the Worker the whole list again on every render, faster than it can answer.
     const once = this.#make();
     try {
-      for (let i = first; i < this.#seen.length; i++) once.push(this.#seen[i]);
+      for (let i = this.#builder._followReplayFrom(); i < this.#given.length; i++) once.push(this.#given[i]);
       const before = once.entries().length;
       const { from, entries: last } = once.finish();
       const kept = entries.length - Math.min(before - from, entries.length);
@@ -139,23 +133,6 @@ export class RunFollower {
     } finally {
       once.dispose();
     }
-  }
-
-  /** The index in the chunks seen where the line that chunk `k` goes on with began. */
-  #lineStart(k) {
-    for (let i = k - 1; i >= 0; i--) {
-      const c = this.#seen[i];
-      if (c.stream === "stdout" && c.chunk.includes("\n")) return i;
-    }
-    return 0;
-  }
-
-  /** This run's entries of the last list's chunks. */
-  #window() {
-    const entries = this.#builder.entries();
-    // As the builder counts its retained chunks (it drops none before the first cut).
-    const first = this.#base + this.#start - (this.#base && this.#builder.counts().droppedChunks);
-    return first === 0 ? entries : entries.slice(this.#builder._firstEntryOfChunk(first));
   }
 
   dispose() {

@@ -6,8 +6,8 @@ use std::rc::Rc;
 use parsebox_host::RunId;
 use parsebox_timeline::{EntriesMoved, LiveTimeline, Timeline, TimelineItem, TimelineUpdate};
 use parsebox_transcript::{
-    generic_entry, Chunk, FailedLineEntry, LineAnswer, LineFailure, LineParser, PushChange, Stream,
-    TranscriptBuilder, TranscriptEntry, TranscriptOptions,
+    generic_entry, Chunk, ChunkTrail, FailedLineEntry, LineAnswer, LineFailure, LineParser,
+    PushChange, Stream, TranscriptBuilder, TranscriptEntry, TranscriptOptions,
 };
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -33,6 +33,11 @@ fn encode(buf: &mut Vec<u8>, value: &impl Serialize) -> Result<js_sys::JsString,
     let text = std::str::from_utf8(buf)
         .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))?;
     Ok(js_sys::JsString::from(text))
+}
+
+/// Chunk ids as the JS side numbers them (whole numbers from 1).
+fn chunk_ids(ids: &[f64]) -> Vec<u64> {
+    ids.iter().map(|&id| id as u64).collect()
 }
 
 /// A rebuild slice's `go_on`: true until `slice_ms` has passed from now (always, without one).
@@ -194,6 +199,8 @@ pub struct TranscriptBuilderCore {
     out: Vec<u8>,
     /// A rebuild in slices of a finished run is under way: the timeline ends when it does.
     finish_when_rebuilt: bool,
+    /// The chunks given with an id, of the lists a follower (`follow.js`) handed over whole.
+    trail: ChunkTrail,
 }
 
 #[wasm_bindgen]
@@ -253,6 +260,7 @@ impl TranscriptBuilderCore {
             timeline,
             out: Vec::new(),
             finish_when_rebuilt: false,
+            trail: ChunkTrail::new(),
         })
     }
 
@@ -270,7 +278,14 @@ impl TranscriptBuilderCore {
     ///
     /// # Errors
     /// `ParseboxChunkError` for a malformed chunk.
-    pub fn push(&mut self, chunk_json: &str) -> Result<Vec<js_sys::JsString>, JsValue> {
+    ///
+    /// `given`: the chunk's id in the list a follower hands over (see
+    /// [`follow_from`](Self::follow_from)).
+    pub fn push(
+        &mut self,
+        chunk_json: &str,
+        given: Option<f64>,
+    ) -> Result<Vec<js_sys::JsString>, JsValue> {
         let chunk: Chunk = serde_json::from_str(chunk_json).map_err(|e| {
             into_error(
                 "ParseboxChunkError",
@@ -279,6 +294,10 @@ impl TranscriptBuilderCore {
         })?;
         self.begin_call();
         let change = self.inner.push_change(&chunk);
+        if let Some(id) = given {
+            self.trail
+                .give(id as u64, chunk.stream, chunk.chunk.contains('\n'));
+        }
         self.changed_going_on(change, false)
     }
 
@@ -295,29 +314,89 @@ impl TranscriptBuilderCore {
         stream: &str,
         units: &[u16],
         seq: Option<f64>,
+        given: Option<f64>,
     ) -> Result<Vec<js_sys::JsString>, JsValue> {
         let stream: Stream = serde_json::from_value(serde_json::Value::from(stream))
             .map_err(|e| into_error("ParseboxChunkError", format!("invalid chunk stream: {e}")))?;
         let seq = seq.filter(|s| s.is_finite() && *s >= 0.0).map(|s| s as u64);
         self.begin_call();
         let change = self.inner.push_utf16(ts, stream, units, seq);
+        if let Some(id) = given {
+            self.trail
+                .give(id as u64, stream, units.contains(&u16::from(b'\n')));
+        }
         self.changed_going_on(change, false)
     }
 
-    /// The index of the first entry that chunk `chunk` (counted from 0 at the oldest retained
-    /// chunk) or a later one produced: where a window that begins at that chunk starts.
-    #[wasm_bindgen(js_name = firstEntryOfChunk)]
-    pub fn first_entry_of_chunk(&self, chunk: usize) -> usize {
-        self.inner.first_entry_of_chunk(chunk)
+    /// The index in `ids` (a list of chunk ids the page handed over whole) of its first chunk
+    /// not pushed yet, or -1 when the list does not go on from the chunks pushed with ids
+    /// ([`ChunkTrail::new_from`]).
+    #[wasm_bindgen(js_name = followFrom)]
+    pub fn follow_from(&self, ids: &[f64]) -> i32 {
+        self.trail
+            .new_from(&chunk_ids(ids))
+            .and_then(|from| i32::try_from(from).ok())
+            .unwrap_or(-1)
     }
 
-    /// Lets go of the retained chunks before retained chunk `k`, with the entries only they
-    /// produced (see [`parsebox_transcript::TranscriptBuilder::drop_chunks_before`]); same
-    /// result shape as `push`.
-    #[wasm_bindgen(js_name = dropChunksBefore)]
-    pub fn drop_chunks_before(&mut self, k: usize) -> Result<Vec<js_sys::JsString>, JsValue> {
-        let change = self.inner.drop_chunks_before(k);
-        self.changed(change, false, false)
+    /// Takes `ids` as the list now followed, its new chunks pushed: where it begins, and the
+    /// chunks before its first line let go when they are half of those held
+    /// ([`ChunkTrail::settle`]). Returns `[moved, cut, ...changes]`: whether the list begins at
+    /// another chunk than the last one, how many of the chunks pushed with ids were let go,
+    /// then `push`'s result shape when they were.
+    ///
+    /// # Errors
+    /// `ParseboxChunkError` when the list does not go on from the chunks pushed.
+    #[wasm_bindgen(js_name = followSettle)]
+    pub fn follow_settle(&mut self, ids: &[f64]) -> Result<Vec<JsValue>, JsValue> {
+        let settled = self.trail.settle(&chunk_ids(ids)).ok_or_else(|| {
+            into_error(
+                "ParseboxChunkError",
+                "the chunks do not go on from those pushed",
+            )
+        })?;
+        let mut out = vec![
+            JsValue::from_bool(settled.moved),
+            JsValue::from_f64(settled.cut as f64),
+        ];
+        if settled.cut > 0 {
+            let change = self
+                .inner
+                .drop_chunks_before(self.retained(self.trail.cut()));
+            out.extend(
+                self.changed(change, false, false)?
+                    .into_iter()
+                    .map(JsValue::from),
+            );
+        }
+        Ok(out)
+    }
+
+    /// The index of the first entry of the followed list (the entries before it came from
+    /// chunks the page no longer hands over).
+    #[wasm_bindgen(js_name = followFirstEntry)]
+    pub fn follow_first_entry(&self) -> usize {
+        let first = self.trail.cut() + self.trail.start();
+        if first == 0 {
+            0
+        } else {
+            self.inner.first_entry_of_chunk(self.retained(first))
+        }
+    }
+
+    /// The index among the chunks pushed with ids (and not let go) where a replay of the
+    /// pending line begins ([`ChunkTrail::replay_from`]): after every chunk when the run's
+    /// lines are answered late, else before the followed list's first line.
+    #[wasm_bindgen(js_name = followReplayFrom)]
+    pub fn follow_replay_from(&self) -> usize {
+        let run = self.inner.parser().run;
+        let later = self
+            .inner
+            .parser()
+            .core
+            .enter()
+            .is_ok_and(|s| s.host.answers_later(run));
+        self.trail.replay_from(later)
     }
 
     /// Whether `finish` would parse a last, partial line now (see
@@ -394,6 +473,13 @@ impl TranscriptBuilderCore {
     /// What the builder holds and has let go of (`BuilderCounts` as JSON).
     pub fn counts(&self) -> Result<String, JsValue> {
         to_json(&self.inner.counts())
+    }
+
+    /// The index among the retained chunks of the chunk given with `n` before it (the builder
+    /// may have let go of fewer chunks than the trail: it keeps whole entries).
+    fn retained(&self, n: usize) -> usize {
+        let dropped = usize::try_from(self.inner.counts().dropped_chunks).unwrap_or(usize::MAX);
+        n.saturating_sub(dropped)
     }
 
     /// Tells the core a call of the page begins: the parser time of what follows is summed
