@@ -184,6 +184,20 @@ impl fmt::Display for OptionsError {
 
 impl std::error::Error for OptionsError {}
 
+/// A number as JS writes it, near enough for a message: `NaN`, `Infinity`, `-1`, `0.5`,
+/// `1e308` (not 309 digits).
+pub fn shown_number(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".to_owned()
+    } else if v.is_infinite() {
+        if v > 0.0 { "Infinity" } else { "-Infinity" }.to_owned()
+    } else if v.abs() < 1e21 {
+        v.to_string()
+    } else {
+        format!("{v:e}")
+    }
+}
+
 fn duration(option: &'static str, v: f64) -> Result<(), OptionsError> {
     if v.is_finite() && v > 0.0 && v <= MAX_DURATION_MS {
         Ok(())
@@ -191,7 +205,8 @@ fn duration(option: &'static str, v: f64) -> Result<(), OptionsError> {
         Err(OptionsError {
             option,
             message: format!(
-                "must be a finite number of milliseconds above 0 and at most {MAX_DURATION_MS}, got {v}"
+                "must be a finite number of milliseconds above 0 and at most {MAX_DURATION_MS}, got {}",
+                shown_number(v)
             ),
         })
     }
@@ -229,7 +244,8 @@ impl HostOptions {
                 option: "hardDeadlineMs",
                 message: format!(
                     "must be at least lineBudgetMs ({}), got {}",
-                    self.line_budget_ms, self.hard_deadline_ms
+                    shown_number(self.line_budget_ms),
+                    shown_number(self.hard_deadline_ms)
                 ),
             });
         }

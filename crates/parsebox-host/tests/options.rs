@@ -116,3 +116,23 @@ fn options_are_validated() {
         }
     }
 }
+
+/// The value an error names is written as JS writes it, so the page's author recognises it.
+#[test]
+fn a_refused_number_is_shown_as_js_writes_it() {
+    let rows: &[(f64, &str)] = &[
+        (1e308, "got 1e308"),
+        (f64::NAN, "got NaN"),
+        (f64::NEG_INFINITY, "got -Infinity"),
+        (-1.0, "got -1"),
+        (0.0, "got 0"),
+    ];
+    for &(v, want) in rows {
+        let o = HostOptions {
+            line_budget_ms: v,
+            ..HostOptions::default()
+        };
+        let message = o.validate().unwrap_err().to_string();
+        assert!(message.contains(want), "{message:?} should contain {want:?}");
+    }
+}

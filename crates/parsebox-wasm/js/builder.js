@@ -50,8 +50,7 @@ export class TranscriptBuilder {
   constructor(registry, type, options) {
     if (!(registry instanceof ParserRegistry)) throw new ParseboxOptionsError("TranscriptBuilder needs a ParserRegistry");
     checkString(type, "type");
-    const allowed = { redactHomePaths: "boolean", failedLineEntry: ["parseError", "generic"], timeline: "boolean", maxChunks: "number", maxRetainedBytes: "number", dropDuplicateChunks: "boolean" };
-    const json = JSON.stringify(checkOptions(options, allowed, "TranscriptBuilder"));
+    const json = JSON.stringify(checkOptions("TranscriptBuilder", options));
     this.#registry = registry;
     this.#core = guarded(() => new TranscriptBuilderCore(registry._core(), type, json));
     this.#run = this.#core.run();

@@ -13,7 +13,7 @@ import { checkOptions, checkString } from "./options.js";
  */
 export function useTranscript(chunks, adapterType, options) {
   checkString(adapterType, "adapterType");
-  const o = checkOptions(options, { registry: "object?", censorUsernameInLogs: "boolean" }, "useTranscript");
+  const o = checkOptions("useTranscript", options);
   const registry = o.registry ?? paperclipRegistry();
   const redact = o.censorUsernameInLogs === true;
   const store = useMemo(() => new TranscriptStore(registry, adapterType), [registry, adapterType]);

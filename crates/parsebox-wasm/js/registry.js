@@ -4,8 +4,8 @@
 import { HostCore } from "./parsebox_wasm.js";
 import { ParseboxDisposedError, ParseboxOptionsError, guarded } from "./errors.js";
 import { Executor } from "./executor.js";
-import { checkInit, hasEngine, onEngine } from "./instance.js";
-import { checkOptions, checkString, defaultLoadSource, OPTION_TYPES } from "./options.js";
+import { hasEngine, onEngine } from "./instance.js";
+import { checkOptions, checkString, defaultLoadSource } from "./options.js";
 import { Run } from "./run.js";
 
 /**
@@ -28,10 +28,8 @@ export class ParserRegistry {
   #stopWaitingForEngine = null;
 
   constructor(options) {
-    const o = checkOptions(options, { ...OPTION_TYPES, loadSource: "function?", host: ["inline", "worker", "auto"] }, "ParserRegistry");
-    checkInit();
-    this.#loadSource = o.loadSource === undefined ? (typeof fetch === "function" ? defaultLoadSource : null) : o.loadSource;
-    const { loadSource: _loader, ...rest } = o;
+    const { loadSource, ...rest } = checkOptions("ParserRegistry", options);
+    this.#loadSource = loadSource === undefined ? (typeof fetch === "function" ? defaultLoadSource : null) : loadSource;
     this.#executor = new Executor(() => this.#drain());
     const engineReady = hasEngine();
     const json = JSON.stringify({ ...rest, loadSources: this.#loadSource !== null, workersAvailable: typeof Worker === "function", engineReady });

@@ -94,9 +94,10 @@ impl Drop for HostLine {
     }
 }
 
+/// `TranscriptBuilder` options ([`crate::option_kinds`] checked their keys and kinds).
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct BuilderOptions {
+pub(crate) struct BuilderOptions {
     redact_home_paths: Option<bool>,
     /// What a line whose parser failed shows; Paperclip's parse-error entry unless given.
     failed_line_entry: Option<FailedLineEntry>,
@@ -116,7 +117,8 @@ fn count_option(name: &str, value: Option<f64>) -> Result<Option<usize>, JsValue
         Some(v) => Err(into_error(
             "ParseboxOptionsError",
             format!(
-                "TranscriptBuilder option \"{name}\" must be a whole number from 1 up, got {v}"
+                "TranscriptBuilder option \"{name}\" must be a whole number from 1 up, got {}",
+                parsebox_host::shown_number(v)
             ),
         )),
     }
@@ -347,7 +349,10 @@ impl TranscriptBuilderCore {
     ///
     /// # Errors
     /// `ParseboxChunkError` when the list does not go on from the chunks pushed.
-    #[wasm_bindgen(js_name = followSettle)]
+    #[wasm_bindgen(
+        js_name = followSettle,
+        unchecked_return_type = "[moved: boolean, cut: number, ...changes: string[]]"
+    )]
     pub fn follow_settle(&mut self, ids: &[f64]) -> Result<Vec<JsValue>, JsValue> {
         let settled = self.trail.settle(&chunk_ids(ids)).ok_or_else(|| {
             into_error(

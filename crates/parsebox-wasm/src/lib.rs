@@ -16,12 +16,14 @@ mod commands;
 mod entry;
 mod executor;
 mod host_core;
+mod option_kinds;
 mod options;
 
 use wasm_bindgen::prelude::*;
 
 pub use builder::TranscriptBuilderCore;
 pub use host_core::{EngineExecutor, HostCore, Loaded};
+pub use option_kinds::check_options;
 
 /// Installs the panic hook, so a Rust panic is reported on the console before the trap.
 #[wasm_bindgen(start)]

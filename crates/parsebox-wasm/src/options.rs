@@ -7,8 +7,9 @@ use serde::Deserialize;
 /// a 60 Hz frame, so the page still draws in the same frame.
 const DEFAULT_REBUILD_SLICE_MS: f64 = 8.0;
 
-/// `ParserRegistry` options (the JS side checked their types; checked again here, since
-/// nothing from JS is trusted to be well-formed). Ranges are the host core's to check.
+/// `ParserRegistry` options ([`crate::option_kinds`] checked their keys and kinds; serde
+/// checks them again, since nothing from JS is trusted to be well-formed). Ranges are the
+/// host core's to check.
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct RegistryOptions {
@@ -66,7 +67,8 @@ impl RegistryOptions {
             // The range is the host's to check; a number that is no byte count is refused here.
             if !(v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v < 2f64.powi(53)) {
                 return Err(format!(
-                    "option \"maxMemoryBytes\" must be a whole number of bytes, got {v}"
+                    "option \"maxMemoryBytes\" must be a whole number of bytes, got {}",
+                    parsebox_host::shown_number(v)
                 ));
             }
             o.max_memory_bytes = v as u64;
