@@ -133,6 +133,9 @@ fn a_refused_number_is_shown_as_js_writes_it() {
             ..HostOptions::default()
         };
         let message = o.validate().unwrap_err().to_string();
-        assert!(message.contains(want), "{message:?} should contain {want:?}");
+        assert!(
+            message.contains(want),
+            "{message:?} should contain {want:?}"
+        );
     }
 }

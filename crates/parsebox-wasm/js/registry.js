@@ -20,9 +20,7 @@ export class ParserRegistry {
   #disposed = false;
   #drainQueued = false;
   #pendingLoads = 0;
-  #lineUpdates = new Map(); // type -> [{ line, ts, entries }] answered late, not yet told
   #builders = new Map(); // run id -> WeakRef of its TranscriptBuilder (a dropped builder is collected)
-  #lateBuilders = new Set();
   #flushQueued = false;
   #adapters = new Map(); // type -> { generation, adapter }: adapter(type) objects
   #stopWaitingForEngine = null;
@@ -242,17 +240,9 @@ export class ParserRegistry {
         case "load":
           this.#load(c.adapterType, c.token);
           break;
-        case "late":
-          this.#queueLineUpdate(c.adapterType, { line: c.line, ts: c.ts, entries: c.entries });
+        case "frame":
+          this.#scheduleFlush();
           break;
-        case "builderLate": {
-          const b = this.#builders.get(c.run)?.deref();
-          if (b) {
-            this.#lateBuilders.add(b);
-            this.#scheduleFlush();
-          }
-          break;
-        }
         case "notify":
           this.#emit(c.adapterType);
           break;
@@ -280,13 +270,6 @@ export class ParserRegistry {
       );
   }
 
-  #queueLineUpdate(type, update) {
-    let list = this.#lineUpdates.get(type);
-    if (!list) this.#lineUpdates.set(type, (list = []));
-    list.push(update);
-    this.#scheduleFlush();
-  }
-
   /** Late answers reach listeners and builders at most once per animation frame. */
   #scheduleFlush() {
     if (this.#flushQueued || this.#disposed) return;
@@ -294,12 +277,9 @@ export class ParserRegistry {
     const flush = () => {
       this.#flushQueued = false;
       if (this.#disposed) return;
-      const updates = this.#lineUpdates;
-      this.#lineUpdates = new Map();
-      const builders = [...this.#lateBuilders];
-      this.#lateBuilders.clear();
-      for (const b of builders) b._applyLate();
-      for (const [type, lines] of updates) this.#emit(type, lines);
+      const { builders, lines } = JSON.parse(guarded(() => this.#core.takeFrame()));
+      for (const run of builders) this.#builders.get(run)?.deref()?._applyLate();
+      for (const [type, updates] of lines) this.#emit(type, updates);
     };
     // Where there are no frames (Node; hidden tabs' timers still run) a macrotask.
     if (typeof requestAnimationFrame === "function" && typeof document !== "undefined" && document.visibilityState !== "hidden") {

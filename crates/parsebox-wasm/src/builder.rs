@@ -88,7 +88,7 @@ impl Drop for HostLine {
         if let Ok(mut s) = self.core.enter() {
             let _ = s.host.drop_run(self.run);
             s.builder_runs.remove(&self.run);
-            s.builder_late.remove(&self.run);
+            s.frame.forget(self.run);
             s.pump();
         }
     }
@@ -461,7 +461,7 @@ impl TranscriptBuilderCore {
         let answers = {
             let run = self.inner.parser().run;
             let mut s = self.inner.parser().core.enter()?;
-            s.builder_late.remove(&run).unwrap_or_default()
+            s.frame.take_answers(run)
         };
         let changed = self.inner.replace_answers(answers);
         self.changed_going_on(PushChange::from_range(changed), true)

@@ -1,7 +1,6 @@
 //! What the JS executor is asked to do: the host core's commands whose engines do not live in
-//! this thread's binding (Worker engines), plus loads, late answers and notifications.
+//! this thread's binding (Worker engines), plus loads, frames and notifications.
 
-use parsebox_transcript::TranscriptEntry;
 use serde::Serialize;
 
 /// One command for the JS executor (`takeCommands()` returns them in order, as JSON).
@@ -28,15 +27,9 @@ pub(crate) enum JsCommand {
     Send { engine: u64 },
     /// Terminate the Worker engine.
     End { engine: u64 },
-    /// A line of a run that no builder owns was answered late (`onChange`'s line updates).
-    Late {
-        adapter_type: String,
-        line: String,
-        ts: String,
-        entries: Vec<TranscriptEntry>,
-    },
-    /// Late answers wait for the builder of `run` (`applyLate()` folds them in).
-    BuilderLate { run: u64 },
+    /// Something waits for the page's next frame: then call `takeFrame()` and do what it says
+    /// (asked once until then).
+    Frame,
     /// The type's status changed.
     Notify { adapter_type: String },
 }

@@ -4,7 +4,7 @@
 //! [`Shared::pump`]; every line through [`Shared::parse_line`].
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use parsebox_host::{
     wire, Answered, Command, EngineAnswer, EngineId, EngineOp, EngineRuns, Host, LineStep,
@@ -14,6 +14,7 @@ use parsebox_transcript::{generic_entry, LineOutcome, TranscriptEntry};
 
 use crate::builtin::BuiltinParser;
 use crate::commands::JsCommand;
+use crate::frame::{FrameQueue, LineUpdate};
 use crate::host_core::EngineExecutor;
 use crate::{describe, now_ms};
 
@@ -33,10 +34,10 @@ pub(crate) struct Shared {
     out: Vec<JsCommand>,
     /// Ops frames for Worker engines, each announced by one `send` command in `out`.
     frames: HashMap<EngineId, Vec<u8>>,
-    /// Runs owned by a `TranscriptBuilderCore`, with their late answers not yet folded in.
+    /// Runs owned by a `TranscriptBuilderCore` (their late answers wait in `frame`).
     pub(crate) builder_runs: HashSet<RunId>,
-    pub(crate) builder_late: HashMap<RunId, Vec<(Seq, Vec<TranscriptEntry>)>>,
-    builder_late_told: BTreeSet<RunId>,
+    /// What waits for the page's next frame.
+    pub(crate) frame: FrameQueue,
 }
 
 impl Shared {
@@ -51,8 +52,7 @@ impl Shared {
             out: Vec::new(),
             frames: HashMap::new(),
             builder_runs: HashSet::new(),
-            builder_late: HashMap::new(),
-            builder_late_told: BTreeSet::new(),
+            frame: FrameQueue::default(),
         }
     }
 
@@ -199,19 +199,14 @@ impl Shared {
                     ts,
                     entries,
                 } => {
-                    if self.builder_runs.contains(&run) {
-                        self.builder_late
-                            .entry(run)
-                            .or_default()
-                            .push((seq, entries));
-                        self.call_builder_back(run);
+                    let ask = if self.builder_runs.contains(&run) {
+                        self.frame.builder_answer(run, seq, entries)
                     } else {
-                        self.out.push(JsCommand::Late {
-                            adapter_type,
-                            line,
-                            ts,
-                            entries,
-                        });
+                        let update = LineUpdate { line, ts, entries };
+                        self.frame.late_line(adapter_type, update)
+                    };
+                    if ask {
+                        self.out.push(JsCommand::Frame);
                     }
                 }
                 Command::Load {
@@ -295,7 +290,7 @@ impl Shared {
     pub(crate) fn dispose(&mut self) {
         self.host.dispose();
         self.builder_runs.clear();
-        self.builder_late.clear();
+        self.frame.clear();
         self.pump();
     }
 
@@ -304,17 +299,16 @@ impl Shared {
         !self.out.is_empty()
     }
 
-    /// Asks the JS side to call the builder of `run` back at its next frame (`builderLate`,
-    /// once per drain): late answers wait for it, or a rebuild goes on in slices.
+    /// Calls the builder of `run` back (`applyLate`) at the page's next frame: late answers
+    /// wait for it, or a rebuild goes on in slices.
     pub(crate) fn call_builder_back(&mut self, run: RunId) {
-        if self.builder_late_told.insert(run) {
-            self.out.push(JsCommand::BuilderLate { run: run.0 });
+        if self.frame.call_back(run) {
+            self.out.push(JsCommand::Frame);
         }
     }
 
     /// The commands for the JS executor, in order.
     pub(crate) fn take_commands(&mut self) -> Vec<JsCommand> {
-        self.builder_late_told.clear();
         std::mem::take(&mut self.out)
     }
 }

@@ -442,6 +442,16 @@ impl HostCore {
         to_json(&commands)
     }
 
+    /// What waits for this frame (a `frame` command asked for it), as JSON
+    /// `{"builders":[run…],"lines":[[type,[{line,ts,entries}…]]…]}`: call those builders back
+    /// (`applyLate`), in order, then tell `onChange` of each type's line updates.
+    #[wasm_bindgen(js_name = takeFrame)]
+    pub fn take_frame(&self) -> Result<String, JsValue> {
+        let mut s = self.enter()?;
+        let frame = s.frame.take();
+        to_json(&frame)
+    }
+
     /// The ops frame for Worker `engine` that a `send` command announced
     /// (`parsebox_host::wire`; empty when the engine ended meanwhile). Post it as is: the
     /// worker splits it into records.

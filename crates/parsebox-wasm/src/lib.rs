@@ -15,6 +15,7 @@ mod builtin;
 mod commands;
 mod entry;
 mod executor;
+mod frame;
 mod host_core;
 mod option_kinds;
 mod options;

@@ -1,0 +1,168 @@
+//! What waits for the page's next frame: late answers for transcript builders (folded in at
+//! once per frame), the builders to call back, and the late line updates of runs no builder
+//! owns (`onChange` hears them once per frame, grouped by type). The JS side is asked for a
+//! frame once, when the first of them comes; at the frame it takes them all
+//! ([`FrameQueue::take`]).
+
+use std::collections::{BTreeSet, HashMap};
+
+use parsebox_host::{RunId, Seq};
+use parsebox_transcript::TranscriptEntry;
+use serde::Serialize;
+
+/// A line of a run no builder owns, answered late: what `onChange` listeners get.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub(crate) struct LineUpdate {
+    pub(crate) line: String,
+    pub(crate) ts: String,
+    pub(crate) entries: Vec<TranscriptEntry>,
+}
+
+/// What the JS side does at a frame: call these builders back (`applyLate`), in order, then
+/// tell `onChange` listeners of each type's line updates.
+#[derive(Serialize, Debug, Default, PartialEq)]
+pub(crate) struct Frame {
+    pub(crate) builders: Vec<u64>,
+    pub(crate) lines: Vec<(String, Vec<LineUpdate>)>,
+}
+
+/// See the module's doc.
+#[derive(Debug, Default)]
+pub(crate) struct FrameQueue {
+    /// Late answers of builder-owned runs, not folded in yet.
+    answers: HashMap<RunId, Vec<(Seq, Vec<TranscriptEntry>)>>,
+    /// Builders to call back at the frame.
+    builders: BTreeSet<RunId>,
+    /// Line updates by type, types in the order their first update came.
+    lines: Vec<(String, Vec<LineUpdate>)>,
+    /// A frame was asked for and has not come yet.
+    asked: bool,
+}
+
+impl FrameQueue {
+    /// Whether the JS side is to be asked for a frame now: something waits, and it has not
+    /// been asked since the last frame.
+    fn ask(&mut self) -> bool {
+        !std::mem::replace(&mut self.asked, true)
+    }
+
+    /// Calls the builder of `run` back at the next frame. Returns whether to ask for a frame.
+    pub(crate) fn call_back(&mut self, run: RunId) -> bool {
+        self.builders.insert(run);
+        self.ask()
+    }
+
+    /// A late answer for the builder of `run`, folded in at its call back. Returns whether to
+    /// ask for a frame.
+    pub(crate) fn builder_answer(
+        &mut self,
+        run: RunId,
+        seq: Seq,
+        entries: Vec<TranscriptEntry>,
+    ) -> bool {
+        self.answers.entry(run).or_default().push((seq, entries));
+        self.call_back(run)
+    }
+
+    /// A late line of a run no builder owns, for `onChange`. Returns whether to ask for a frame.
+    pub(crate) fn late_line(&mut self, adapter_type: String, update: LineUpdate) -> bool {
+        match self.lines.iter_mut().find(|(t, _)| *t == adapter_type) {
+            Some((_, updates)) => updates.push(update),
+            None => self.lines.push((adapter_type, vec![update])),
+        }
+        self.ask()
+    }
+
+    /// The late answers waiting for the builder of `run`, in the order they came.
+    pub(crate) fn take_answers(&mut self, run: RunId) -> Vec<(Seq, Vec<TranscriptEntry>)> {
+        self.answers.remove(&run).unwrap_or_default()
+    }
+
+    /// Forgets the builder of `run` (it is gone).
+    pub(crate) fn forget(&mut self, run: RunId) {
+        self.answers.remove(&run);
+        self.builders.remove(&run);
+    }
+
+    /// The frame has come: everything waiting for it. What comes after asks for the next one.
+    pub(crate) fn take(&mut self) -> Frame {
+        self.asked = false;
+        Frame {
+            builders: std::mem::take(&mut self.builders)
+                .into_iter()
+                .map(|r| r.0)
+                .collect(),
+            lines: std::mem::take(&mut self.lines),
+        }
+    }
+
+    /// Forgets everything (the registry is disposed).
+    pub(crate) fn clear(&mut self) {
+        *self = Self::default();
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    fn update(line: &str) -> LineUpdate {
+        LineUpdate {
+            line: line.into(),
+            ts: "t".into(),
+            entries: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_frame_is_asked_for_once_until_it_comes() {
+        let mut q = FrameQueue::default();
+        assert!(q.late_line("a".into(), update("1")), "the first thing asks");
+        assert!(!q.call_back(RunId(7)), "asked already");
+        assert!(!q.builder_answer(RunId(7), 1, Vec::new()));
+        q.take();
+        assert!(
+            q.call_back(RunId(7)),
+            "after a frame, the next thing asks again"
+        );
+    }
+
+    #[test]
+    fn line_updates_are_grouped_by_type_in_the_order_types_came() {
+        let mut q = FrameQueue::default();
+        q.late_line("b".into(), update("1"));
+        q.late_line("a".into(), update("2"));
+        q.late_line("b".into(), update("3"));
+        let frame = q.take();
+        assert_eq!(
+            frame.lines,
+            vec![
+                ("b".to_owned(), vec![update("1"), update("3")]),
+                ("a".to_owned(), vec![update("2")]),
+            ]
+        );
+        assert_eq!(q.take(), Frame::default(), "taken once");
+    }
+
+    #[test]
+    fn a_builder_is_called_back_once_per_frame_with_all_its_answers() {
+        let mut q = FrameQueue::default();
+        q.builder_answer(RunId(3), 1, Vec::new());
+        q.builder_answer(RunId(3), 2, Vec::new());
+        q.call_back(RunId(1));
+        assert_eq!(q.take().builders, [1, 3]);
+        let answers: Vec<Seq> = q.take_answers(RunId(3)).into_iter().map(|a| a.0).collect();
+        assert_eq!(answers, [1, 2]);
+        assert!(q.take_answers(RunId(3)).is_empty());
+    }
+
+    #[test]
+    fn a_builder_gone_is_not_called_back() {
+        let mut q = FrameQueue::default();
+        q.builder_answer(RunId(3), 1, Vec::new());
+        q.forget(RunId(3));
+        assert_eq!(q.take(), Frame::default());
+        assert!(q.take_answers(RunId(3)).is_empty());
+    }
+}
