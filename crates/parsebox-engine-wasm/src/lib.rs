@@ -30,7 +30,8 @@
 //! - `parsebox_queue(ops_ptr, ops_len)`, `parsebox_has_next() -> 0 | 1`,
 //!   `parsebox_run_next() -> len`: the same, an ops frame handed over whole and performed a
 //!   record at a time (the first opens the batch), so a Worker can post answers between
-//!   records without reading the frame's layout.
+//!   records without reading the frame's layout. A record that answered no line answers
+//!   nothing (length 0), so the Worker holds real answers only.
 //! - `parsebox_work_follows() -> 0 | 1`: 1 when the engine does realm work of its own before
 //!   its next line: the last line answered failed (it rebuilds its realm), or the queued
 //!   frame's next record opens a new run. A Worker posts the answers it holds first.

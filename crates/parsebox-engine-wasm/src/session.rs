@@ -153,18 +153,23 @@ impl Session {
     }
 
     /// Performs the queued frame's next record as [`Session::run`] does (the first record opens
-    /// the batch); answers `[]` when none is left. A record that is not whole, and what follows
-    /// it, is performed at once: its lines are answered as engine faults.
+    /// the batch); answers nothing (an empty string) when the record answered no line (it
+    /// opened or reset a run) or none is left, so a Worker holds and posts real answers only.
+    /// A record that is not whole, and what follows it, is performed at once: its lines are
+    /// answered as engine faults.
     pub fn run_next(&mut self, began: impl FnMut(Seq)) -> String {
         let frame = std::mem::take(&mut self.queued);
         let at = self.queued_at;
         let rest = frame.get(at..).unwrap_or_default();
         if rest.is_empty() {
             self.queued_at = 0;
-            return "[]".to_owned();
+            return String::new();
         }
         let (record, after) = rest.split_at(wire::record_len(rest).unwrap_or(rest.len()));
-        let out = self.run(record, at == 0, began);
+        let mut out = self.run(record, at == 0, began);
+        if out == "[]" {
+            out.clear();
+        }
         if wire::starts_realm_work(after) {
             self.work_follows = true;
         }
@@ -413,7 +418,9 @@ mod tests {
         let mut follows = Vec::new();
         while s.has_next() {
             let text = s.run_next(|seq| began.push(seq));
-            answers.extend(json(&text).as_array().unwrap().iter().cloned());
+            if !text.is_empty() {
+                answers.extend(json(&text).as_array().unwrap().iter().cloned());
+            }
             follows.push(s.work_follows());
         }
         // The same answers as the frame run at once; each opens with its own realm work.
@@ -426,7 +433,7 @@ mod tests {
         // After line 1 a new run's realm comes next: the Worker posts what it holds first. It
         // stays so through the record (the realm is made for the run's first line).
         assert_eq!(follows, [false, true, true, false]);
-        assert_eq!(s.run_next(|_| {}), "[]");
+        assert_eq!(s.run_next(|_| {}), "", "none left: nothing");
         // A cut frame: the readable line is answered, as a fault, and the queue ends.
         let frame = wire::ops_frame(&[line(3, "c")]);
         s.queue(&frame[..frame.len() - 1]);

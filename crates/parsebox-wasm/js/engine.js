@@ -216,7 +216,8 @@ export class EngineInstance {
 
   /**
    * Performs the queued frame's next record (the first opens the batch).
-   * @returns {Uint8Array} the answer's JSON bytes, as `runBytes` gives them
+   * @returns {Uint8Array} the answer's JSON bytes, as `runBytes` gives them; empty when the
+   *   record answered no line
    */
   runNext() {
     return this.#call((x, memory) => {

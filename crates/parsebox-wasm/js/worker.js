@@ -10,7 +10,7 @@ import { warmUp } from "./warm-up.js";
 
 let engine = null; // null before start and after a trap: the page terminates this worker
 let batchMs = 0;
-let held = []; // answer batches (JSON arrays) not posted yet
+let held = []; // answer batches (JSON text) not posted yet
 let postedAt = 0;
 
 const decoder = new TextDecoder();
@@ -48,7 +48,7 @@ self.onmessage = ({ data: m }) => {
     engine.queue(m.ops);
     while (engine.hasNext) {
       const answers = engine.runNext();
-      if (answers.length > 2) held.push(decoder.decode(answers));
+      if (answers.length) held.push(decoder.decode(answers));
       // Realm work of the engine's own comes next (a new run's realm, or a rebuild after a
       // failed line): the core must have the answers before it, to time that work as the
       // engine's and not as the next line's.
@@ -63,11 +63,10 @@ self.onmessage = ({ data: m }) => {
   post();
 };
 
-/** Posts the held answers as one JSON array (each held batch is an array: their items joined). */
+/** Posts the held answers, one message (the core reads each batch in order). */
 function post() {
   postedAt = performance.now();
   if (held.length === 0) return;
-  const answers = held.length === 1 ? held[0] : `[${held.map((a) => a.slice(1, -1)).join(",")}]`;
+  self.postMessage({ answers: held });
   held = [];
-  self.postMessage({ answers });
 }

@@ -386,13 +386,18 @@ impl HostCore {
         Ok(())
     }
 
-    /// A Worker engine's answers, JSON `[[seq, outcome], …]` ([`EngineAnswer`]). A malformed
-    /// batch is the engine's fault: it is treated as the engine dying.
+    /// A Worker engine's answers: the answers of the records it ran since it last posted, each
+    /// JSON `[[seq, outcome], …]` ([`EngineAnswer`]), in order. A malformed one is the
+    /// engine's fault: it is treated as the engine dying.
     #[wasm_bindgen(js_name = handleAnswers)]
-    pub fn handle_answers(&self, engine: f64, answers_json: &str) -> Result<(), JsValue> {
+    pub fn handle_answers(&self, engine: f64, answers_json: Vec<String>) -> Result<(), JsValue> {
         let mut s = self.enter()?;
         let engine = EngineId(engine as u64);
-        match serde_json::from_str::<Vec<EngineAnswer>>(answers_json) {
+        let parsed: Result<Vec<Vec<EngineAnswer>>, _> = answers_json
+            .iter()
+            .map(|batch| serde_json::from_str::<Vec<EngineAnswer>>(batch))
+            .collect();
+        match parsed.map(|batches| batches.concat()) {
             Ok(answers) => {
                 let answers = s.host.take_engine_answers(engine, answers);
                 let _ = s.host.handle_answers(now_ms(), engine, answers);
