@@ -2,13 +2,16 @@
 // a fresh parser run each time. How long does such a re-build of a 2,000-line Claude run take
 // through parsebox (default host: a Worker; the lines were answered once and are remembered by
 // their history) against the parser imported natively into the page (what Paperclip does)?
-//   node tests/browser/bench-rerender.mjs [trials=5]
+//   node tests/browser/bench-rerender.mjs [trials=5] [--pkg pkg]
+// --pkg serves another build of the package (a directory under the repository).
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { claudeLog, logLines } from "../bench/gen-log.mjs";
 import { serve, openReady } from "./harness.mjs";
 
 const trials = Number(process.argv[2] ?? 5);
+const pkgIndex = process.argv.indexOf("--pkg");
+const pkg = pkgIndex === -1 ? "pkg" : process.argv[pkgIndex + 1];
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const parser = await readFile(new URL("../corpus/compat/claude-stream-json/ui-parser.js", import.meta.url), "utf8");
 const lines = logLines(claudeLog(2000));
@@ -17,7 +20,7 @@ const server = await serve(repo, {
   "/rerender.html": () => ({
     type: "text/html",
     body: `<!doctype html><script type="module">
-  import init, { ParserRegistry } from "/pkg/index.js";
+  import init, { ParserRegistry } from "/${pkg}/index.js";
   await init();
   const TS = "2026-01-01T00:00:01Z";
   window.run = async (source, lines, trials) => {
@@ -45,7 +48,7 @@ const server = await serve(repo, {
     }
     // parsebox/paperclip's buildTranscript, as Paperclip's run view calls it on every change:
     // the whole chunk list each time, a fresh array holding the same chunk objects.
-    const { buildTranscript, parserSource, usePaperclipRegistry } = await import("/pkg/paperclip.js");
+    const { buildTranscript, parserSource, usePaperclipRegistry } = await import("/${pkg}/paperclip.js");
     usePaperclipRegistry(registry);
     const chunks = lines.map((l) => ({ ts: TS, stream: "stdout", chunk: l + "\\n" }));
     const claude = parserSource("claude");

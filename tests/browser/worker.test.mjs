@@ -596,3 +596,34 @@ test("a Worker gets a big synchronous push while the page still pushes, and answ
   assert.deepEqual(errs.map(String), []);
   await fresh.close();
 });
+
+test("what a call leaves for the Worker is sent without another call: idle() resolves after a run is let go", async () => {
+  // Letting go of a run (dispose(), or its parser object collected) leaves an op for the
+  // Worker (the run's end). Nothing in the page sent it: an idle() already waiting waited for
+  // ever (the Paperclip re-render bench hung in 3 of 12 runs), and the Worker kept the run
+  // until the page's next parse. The core now wakes the executor for every command.
+  const errs = [];
+  const fresh = await newPage(browser, errs);
+  await fresh.goto(`${server.url}/blank.html`);
+  const out = await fresh.evaluate(async () => {
+    const { default: init, ParserRegistry } = await import("/pkg/index.js");
+    await init();
+    const registry = new ParserRegistry({ loadSource: null, host: "worker" });
+    registry.registerSource("s", "export function createStdoutParser() { let n = 0; return { parseLine: (line, ts) => [{ kind: 'assistant', ts, text: ++n + line }] }; }");
+    await registry.idle();
+    const run = registry.adapter("s").createStdoutParser();
+    run.parseLine("a", "t");
+    await registry.idle();
+    // idle() is already waiting when the run is let go (as when a collected parser's
+    // finaliser runs): nothing else is under way to carry the run's end to the Worker.
+    const waiting = registry.idle().then(() => "idle");
+    await Promise.resolve(); // idle()'s own drain has run; its first check is a task away
+    run.dispose();
+    const settled = await Promise.race([waiting, new Promise((r) => setTimeout(() => r("still busy after 3 s"), 3000))]);
+    registry.dispose();
+    return settled;
+  });
+  assert.equal(out, "idle");
+  assert.deepEqual(errs.map(String), []);
+  await fresh.close();
+});

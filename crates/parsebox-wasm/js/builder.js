@@ -55,7 +55,6 @@ export class TranscriptBuilder {
     this.#core = guarded(() => new TranscriptBuilderCore(registry._core(), type, json));
     this.#run = this.#core.run();
     registry._builder(this.#run, this);
-    registry._afterCall(); // a type first seen here starts loading now
   }
 
   /**
@@ -79,7 +78,6 @@ export class TranscriptBuilder {
     if (this.#disposed) return;
     const result = guarded(() => this.#core.applyLate());
     const update = result.length === 0 ? null : this.#apply(result); // [] when nothing changed
-    this.#registry._afterCall(); // the next slice's call-back, and lines it sent to a Worker
     if (update) for (const l of [...this.#listeners]) l(update);
   }
 
@@ -110,7 +108,6 @@ export class TranscriptBuilder {
   #call(fn) {
     this.#live();
     const update = this.#apply(guarded(fn));
-    this.#registry._afterCall();
     return update;
   }
 

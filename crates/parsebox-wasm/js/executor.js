@@ -18,11 +18,13 @@ export class Executor {
   // itself. inline: engine id -> { instance, type }; workers: engine id -> Worker.
   #local = { inline: new Map(), workers: new Map(), maxMemoryBytes: 0 };
   #after; // called after every report to the core (the registry performs what follows)
+  #wake; // the core's wake(): commands wait, take them once the call under way returns
   #timer = null;
   #closed = false;
 
-  constructor(after) {
+  constructor(after, wake) {
     this.#after = after;
+    this.#wake = wake;
   }
 
   /** Binds the core; `configJson` is the engines' config (each start brings its own). */
@@ -48,6 +50,7 @@ export class Executor {
       },
       // A frame the core posts at once, from inside a call.
       postOps: (engine, ops) => postFrame(local.workers, engine, ops),
+      wake: this.#wake,
     };
   }
 

@@ -28,7 +28,7 @@ export class ParserRegistry {
   constructor(options) {
     const { loadSource, ...rest } = checkOptions("ParserRegistry", options);
     this.#loadSource = loadSource === undefined ? (typeof fetch === "function" ? defaultLoadSource : null) : loadSource;
-    this.#executor = new Executor(() => this.#drain());
+    this.#executor = new Executor(() => this.#drain(), ParserRegistry.#waker(new WeakRef(this)));
     const engineReady = hasEngine();
     const json = JSON.stringify({ ...rest, loadSources: this.#loadSource !== null, workersAvailable: typeof Worker === "function", engineReady });
     this.#core = guarded(() => new HostCore(json, this.#executor.callbacks()));
@@ -51,13 +51,7 @@ export class ParserRegistry {
     checkString(type, "type");
     checkString(line, "line");
     checkString(ts, "ts");
-    return this.#answer(this.#live(() => this.#core.parseDefault(type, line, ts)));
-  }
-
-  #answer(json) {
-    const { entries, work } = JSON.parse(json);
-    if (work) this.#scheduleDrain();
-    return entries;
+    return JSON.parse(this.#live(() => this.#core.parseDefault(type, line, ts))).entries;
   }
 
   /** Registers `source` as `type`'s parser now and returns the resulting status. */
@@ -66,7 +60,6 @@ export class ParserRegistry {
     checkString(source, "source");
     if (contractVersion !== undefined && contractVersion !== null) checkString(contractVersion, "contractVersion");
     const json = this.#live(() => this.#core.registerSource(type, source, contractVersion ?? undefined));
-    this.#scheduleDrain();
     return this.#status(json);
   }
 
@@ -82,7 +75,6 @@ export class ParserRegistry {
     const parse = pick("parseStdoutLine");
     const create = pick("createStdoutParser");
     const json = this.#live(() => this.#core.registerBuiltin(type, parse, create));
-    this.#scheduleDrain();
     return this.#status(json);
   }
 
@@ -131,7 +123,6 @@ export class ParserRegistry {
   unregister(type) {
     checkString(type, "type");
     const json = this.#live(() => this.#core.unregister(type));
-    this.#scheduleDrain();
     return this.#status(json);
   }
 
@@ -139,7 +130,6 @@ export class ParserRegistry {
   reload(type) {
     checkString(type, "type");
     const json = this.#live(() => this.#core.reload(type));
-    this.#scheduleDrain();
     return this.#status(json);
   }
 
@@ -196,13 +186,12 @@ export class ParserRegistry {
 
   /** @internal Parses a line of `run`. */
   _runParse(run, line, ts) {
-    return this.#answer(this.#live(() => this.#core.parseLine(run, line, ts)));
+    return JSON.parse(this.#live(() => this.#core.parseLine(run, line, ts))).entries;
   }
 
   /** @internal */
   _resetRun(run) {
     this.#live(() => this.#core.resetRun(run));
-    this.#scheduleDrain();
   }
 
   /** @internal Forgets a run (nothing to do once disposed). */
@@ -216,9 +205,13 @@ export class ParserRegistry {
     else this.#builders.delete(run);
   }
 
-  /** @internal After a builder's call: perform what it queued. */
-  _afterCall() {
-    this.#scheduleDrain();
+  /**
+   * The core's wake callback. The core holds it, so it reaches this registry weakly, from a
+   * scope of its own (a closure made in the constructor would share the constructor's scope,
+   * which holds the registry).
+   */
+  static #waker(registry) {
+    return () => registry.deref()?.#scheduleDrain();
   }
 
   #scheduleDrain() {

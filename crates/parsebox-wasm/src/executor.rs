@@ -3,7 +3,6 @@
 //! commands left for the JS executor. Every command the core issues passes through
 //! [`Shared::pump`]; every line through [`Shared::parse_line`].
 
-use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
 use parsebox_host::{
@@ -30,7 +29,8 @@ pub(crate) struct Shared {
     /// Built-in parsers by type, and the built-in engines running them.
     pub(crate) builtin_parsers: HashMap<String, BuiltinParser>,
     builtins: HashMap<EngineId, EngineRuns<BuiltinParser>>,
-    /// Commands for the JS executor, in order.
+    /// Commands for the JS executor, in order (the executor is woken when the first comes:
+    /// [`Shared::command`]).
     out: Vec<JsCommand>,
     /// Ops frames for Worker engines, each announced by one `send` command in `out`.
     frames: HashMap<EngineId, Vec<u8>>,
@@ -153,7 +153,7 @@ impl Shared {
                             self.host.handle_engine_started(now(), engine, result);
                         }
                         Placement::Worker => match source {
-                            Some(source) => self.out.push(JsCommand::StartWorker {
+                            Some(source) => self.command(JsCommand::StartWorker {
                                 engine: engine.0,
                                 adapter_type,
                                 source,
@@ -187,7 +187,7 @@ impl Shared {
                     }
                     Some(Placement::Worker) => {
                         self.frames.remove(&engine);
-                        self.out.push(JsCommand::End { engine: engine.0 });
+                        self.command(JsCommand::End { engine: engine.0 });
                     }
                     None => {}
                 },
@@ -206,18 +206,18 @@ impl Shared {
                         self.frame.late_line(adapter_type, update)
                     };
                     if ask {
-                        self.out.push(JsCommand::Frame);
+                        self.command(JsCommand::Frame);
                     }
                 }
                 Command::Load {
                     adapter_type,
                     token,
-                } => self.out.push(JsCommand::Load {
+                } => self.command(JsCommand::Load {
                     adapter_type,
                     token,
                 }),
                 Command::Notify { adapter_type } => {
-                    self.out.push(JsCommand::Notify { adapter_type });
+                    self.command(JsCommand::Notify { adapter_type });
                 }
             }
         }
@@ -264,13 +264,10 @@ impl Shared {
     /// posted early stays in `frames`, empty, until its `send` is performed: the `send`
     /// already queued carries whatever comes after it.
     fn send_to_worker(&mut self, engine: EngineId, ops: Vec<EngineOp>) {
-        let frame = match self.frames.entry(engine) {
-            Entry::Occupied(frame) => frame.into_mut(),
-            Entry::Vacant(slot) => {
-                self.out.push(JsCommand::Send { engine: engine.0 });
-                slot.insert(Vec::new())
-            }
-        };
+        if !self.frames.contains_key(&engine) {
+            self.command(JsCommand::Send { engine: engine.0 });
+        }
+        let frame = self.frames.entry(engine).or_default();
         wire::encode_ops(&ops, frame);
         if wire::post_now(frame.len()) {
             let frame = std::mem::take(frame);
@@ -294,6 +291,19 @@ impl Shared {
         self.pump();
     }
 
+    /// Queues `command` for the JS executor, waking it (`wake()`: it takes the commands after
+    /// the call under way) when it is the first since it last took them. Whatever call of the
+    /// page led to a command (a parse, a status, a run let go, a collected builder), it is
+    /// performed without another call to carry it.
+    fn command(&mut self, command: JsCommand) {
+        if self.out.is_empty() {
+            // Waking only schedules the executor's drain: it cannot fail in a way the core
+            // could act on.
+            let _ = self.executor.wake();
+        }
+        self.out.push(command);
+    }
+
     /// Whether commands wait for the JS executor.
     pub(crate) fn has_commands(&self) -> bool {
         !self.out.is_empty()
@@ -303,7 +313,7 @@ impl Shared {
     /// wait for it, or a rebuild goes on in slices.
     pub(crate) fn call_builder_back(&mut self, run: RunId) {
         if self.frame.call_back(run) {
-            self.out.push(JsCommand::Frame);
+            self.command(JsCommand::Frame);
         }
     }
 

@@ -16,12 +16,11 @@ use crate::options::RegistryOptions;
 use crate::{into_error, now_ms, to_json};
 
 /// What `parseLine` returns: the entries to show now; `late` when a Worker's answer will
-/// replace them; `work` when commands wait for the executor.
+/// replace them. (Commands the line led to wake the executor themselves.)
 #[derive(Serialize)]
 struct LineResult<'a> {
     entries: &'a [TranscriptEntry],
     late: Option<Seq>,
-    work: bool,
 }
 
 /// The registry's trusted core: the host core and the built-in parsers. Shared with the
@@ -35,7 +34,7 @@ pub struct HostCore {
 extern "C" {
     /// The JS executor's callbacks for engines in this thread (see `js/executor.js`).
     #[wasm_bindgen(
-        typescript_type = "{ startInline(engine: number, adapterType: string, source: string, configJson: string): string; runInline(engine: number, opsJson: Uint8Array): Uint8Array; endInline(engine: number): void }"
+        typescript_type = "{ startInline(engine: number, adapterType: string, source: string, configJson: string): string; runInline(engine: number, opsJson: Uint8Array): Uint8Array; endInline(engine: number): void; postOps(engine: number, ops: Uint8Array): void; wake(): void }"
     )]
     pub type EngineExecutor;
 
@@ -67,6 +66,10 @@ extern "C" {
     /// Ends an engine of this thread.
     #[wasm_bindgen(method, catch, js_name = endInline)]
     pub(crate) fn end_inline(this: &EngineExecutor, engine: f64) -> Result<(), JsValue>;
+
+    /// Commands wait (`takeCommands()`): take them once the call under way has returned.
+    #[wasm_bindgen(method, catch)]
+    pub(crate) fn wake(this: &EngineExecutor) -> Result<(), JsValue>;
 
     /// Whatever a `loadSource` hook resolved to.
     #[wasm_bindgen(typescript_type = "unknown")]
@@ -113,15 +116,15 @@ impl HostCore {
         to_json(&LineResult {
             entries: &entries,
             late,
-            work: shared.has_commands(),
         })
     }
 }
 
 #[wasm_bindgen]
 impl HostCore {
-    /// A core from a JSON options object and the executor's inline-engine callbacks
-    /// (`executor.startInline`, `executor.runInline`, `executor.endInline`).
+    /// A core from a JSON options object and the executor's callbacks (`startInline`,
+    /// `runInline`, `endInline` for engines in this thread, `postOps` for a Worker's frame that
+    /// is full, `wake` when commands wait).
     ///
     /// # Errors
     /// `ParseboxOptionsError` for unknown options, wrong types or values out of range.
@@ -130,7 +133,7 @@ impl HostCore {
         // Optional only so the raw export takes a heap index, not an untyped `externref`.
         let executor = executor
             .ok_or_else(|| into_error("ParseboxOptionsError", "HostCore needs the executor"))?;
-        for name in ["startInline", "runInline", "endInline"] {
+        for name in ["startInline", "runInline", "endInline", "postOps", "wake"] {
             let callable = js_sys::Reflect::get(&executor, &JsValue::from_str(name))
                 .is_ok_and(|f| f.is_function());
             if !callable {
@@ -190,7 +193,7 @@ impl HostCore {
         Ok(run.0 as f64)
     }
 
-    /// Parses a line of the type's default run; JSON `{entries, late, work}`.
+    /// Parses a line of the type's default run; JSON `{entries, late}`.
     ///
     /// # Errors
     /// `ParseboxDisposedError` after dispose; `ParseboxReentrancyError` from inside a call.
@@ -206,7 +209,7 @@ impl HostCore {
         Self::line_json(&mut s, run, line, ts)
     }
 
-    /// Parses a line of `run`; JSON `{entries, late, work}`.
+    /// Parses a line of `run`; JSON `{entries, late}`.
     ///
     /// # Errors
     /// `ParseboxRunError` for an unknown run, `ParseboxDisposedError` after dispose.

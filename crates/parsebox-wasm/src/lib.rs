@@ -5,8 +5,9 @@
 //! makes, in this thread or in a Worker.
 //!
 //! The binding converts arguments, performs the commands whose engines live in this thread
-//! (built-ins here; inline engine instances through the executor's three callbacks) and hands
-//! the rest to the JS executor as data ([`HostCore::take_commands`]). Every decision is the
+//! (built-ins here; inline engine instances through the executor's callbacks) and hands
+//! the rest to the JS executor as data ([`HostCore::take_commands`]), waking it (`wake()`)
+//! when the first command waits, whichever call led to it. Every decision is the
 //! host core's. Entries cross the boundary as one JSON string per call: measured faster than
 //! building JS objects field by field (`FINDINGS.md`), and `JSON.parse` gives plain objects.
 
