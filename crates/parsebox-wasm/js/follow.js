@@ -2,20 +2,20 @@
 // buildTranscript and the React hook): one TranscriptBuilder, fed only the chunks it has not seen.
 import { TranscriptBuilder } from "./builder.js";
 
-const chunkIds = new WeakMap();
+const idOfChunk = new WeakMap();
 let nextChunkId = 1;
 
 /**
  * The chunks' ids: one number per chunk object, the same every time it is handed over (0 for
  * what is no object: no chunk pushed has it, and pushing it throws).
  */
-function idsOf(chunks) {
+export function chunkIds(chunks) {
   const ids = new Float64Array(chunks.length);
   for (let i = 0; i < chunks.length; i++) {
     const c = chunks[i];
     if (c === null || typeof c !== "object") continue;
-    let id = chunkIds.get(c);
-    if (id === undefined) chunkIds.set(c, (id = nextChunkId++));
+    let id = idOfChunk.get(c);
+    if (id === undefined) idOfChunk.set(c, (id = nextChunkId++));
     ids[i] = id;
   }
   return ids;
@@ -62,9 +62,9 @@ export class RunFollower {
     return new TranscriptBuilder(this.#registry, this.#type, { redactHomePaths: this.#redact, timeline: false });
   }
 
-  /** Whether this follows `type`, and `chunks` goes on from the chunks seen. */
-  continues(type, chunks) {
-    return type === this.#type && this.#builder._followFrom(idsOf(chunks)) >= 0;
+  /** Whether this follows `type`, and the chunks named `ids` (`chunkIds`) go on from the chunks seen. */
+  continues(type, ids) {
+    return type === this.#type && this.#builder._followFrom(ids) >= 0;
   }
 
   /** Calls `listener` when late answers changed the transcript; returns unsubscribe. */
@@ -76,10 +76,10 @@ export class RunFollower {
   /**
    * Takes `chunks` (which `continues` from what was seen): pushes the new ones, re-parsing the
    * run when the type's parser changed since, and switching redaction (without a re-parse) to
-   * `redact`. Returns whether the transcript may have changed.
+   * `redact`. Returns whether the transcript may have changed. `ids`: `chunkIds(chunks)`, when
+   * the caller has them already.
    */
-  follow(chunks, redact = this.#redact) {
-    const ids = idsOf(chunks);
+  follow(chunks, redact = this.#redact, ids = chunkIds(chunks)) {
     const from = this.#builder._followFrom(ids);
     if (from < 0) throw new RangeError("RunFollower.follow: the chunks do not go on from those seen");
     let changed = from < chunks.length;

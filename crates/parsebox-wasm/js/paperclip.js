@@ -4,7 +4,7 @@
 // `buildTranscript` for ui/src/adapters/transcript.ts, keeping each run's builder so a re-render
 // parses only the chunks that are new.
 import { ParserRegistry } from "./registry.js";
-import { RunFollower } from "./follow.js";
+import { RunFollower, chunkIds } from "./follow.js";
 import { ParseboxOptionsError } from "./errors.js";
 
 let shared = null;
@@ -105,11 +105,12 @@ export function buildTranscript(chunks, source, opts) {
   const registry = paperclipRegistry();
   const type = typeOf(registry, source);
   const redact = opts?.censorUsernameInLogs === true;
-  const i = kept.findLastIndex((k) => k.continues(type, chunks));
+  const ids = chunkIds(chunks);
+  const i = kept.findLastIndex((k) => k.continues(type, ids));
   const run = i >= 0 ? kept.splice(i, 1)[0] : new RunFollower(registry, type, redact);
   kept.push(run);
   if (kept.length > KEEP_RUNS) kept.shift().dispose();
-  run.follow(chunks, redact);
+  run.follow(chunks, redact, ids);
   // Fresh objects: a caller may change what it gets without touching the kept run.
   return run.transcript().map((e) => ({ ...e }));
 }

@@ -1,7 +1,7 @@
 // parsebox/react: a live run's transcript as React state (useSyncExternalStore over one
 // TranscriptBuilder). React is an optional peer dependency: only this entry imports it.
 import { useEffect, useMemo, useSyncExternalStore } from "react";
-import { RunFollower } from "./follow.js";
+import { RunFollower, chunkIds } from "./follow.js";
 import { paperclipRegistry } from "./paperclip.js";
 import { checkOptions, checkString } from "./options.js";
 
@@ -41,7 +41,8 @@ class TranscriptStore {
   take(chunks, redact = this.#redact) {
     this.#chunks = chunks;
     this.#redact = redact;
-    if (this.#run && !this.#run.continues(this.#type, chunks)) {
+    const ids = chunkIds(chunks);
+    if (this.#run && !this.#run.continues(this.#type, ids)) {
       this.#run.dispose();
       this.#run = null;
     }
@@ -53,7 +54,7 @@ class TranscriptStore {
       // The parser changed: re-parse now, so the next snapshot differs and React renders.
       if (type === this.#type && lines === null && this.#run?.follow(this.#chunks, this.#redact)) this.#emit();
     });
-    this.#run.follow(chunks, redact);
+    this.#run.follow(chunks, redact, ids);
   }
 
   #emit = () => {

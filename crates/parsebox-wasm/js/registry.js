@@ -217,14 +217,13 @@ export class ParserRegistry {
   #scheduleDrain() {
     if (this.#drainQueued || this.#disposed) return;
     this.#drainQueued = true;
-    queueMicrotask(() => {
-      this.#drainQueued = false;
-      this.#drain();
-    });
+    // A drain that runs first (after an engine's report) takes the commands: this one is off.
+    queueMicrotask(() => this.#drainQueued && this.#drain());
   }
 
   /** Performs every command the core has queued, then re-arms the timer. */
   #drain() {
+    this.#drainQueued = false;
     if (this.#disposed) return;
     const commands = JSON.parse(guarded(() => this.#core.takeCommands()));
     for (const c of commands) {
