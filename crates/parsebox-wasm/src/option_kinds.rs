@@ -181,8 +181,13 @@ fn given(value: &JsValue) -> Given {
 #[wasm_bindgen(js_name = checkOptions)]
 pub fn check_options(
     what: &str,
-    #[wasm_bindgen(unchecked_param_type = "unknown")] options: JsValue,
+    // Optional, and typed as an object the binding does not check, only so the raw export
+    // takes a heap index, not an untyped `externref` (`any` in the published `.d.ts`).
+    #[wasm_bindgen(unchecked_param_type = "unknown")] options: Option<js_sys::Object>,
 ) -> Result<(), JsValue> {
+    let Some(options) = options.map(JsValue::from) else {
+        return Ok(());
+    };
     if options.is_undefined() || options.is_null() {
         return Ok(());
     }
