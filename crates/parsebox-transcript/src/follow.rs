@@ -118,16 +118,6 @@ impl ChunkTrail {
         self.cut
     }
 
-    /// How many chunks the trail holds.
-    pub fn len(&self) -> usize {
-        self.given.len()
-    }
-
-    /// Whether the trail holds no chunk.
-    pub fn is_empty(&self) -> bool {
-        self.given.is_empty()
-    }
-
     /// Where a replay of the pending (unfinished) line begins: the last chunk in which a line
     /// ends before the last list's start, or with `from_end` before the trail's end (0 when
     /// there is none).
@@ -217,7 +207,7 @@ mod tests {
                 cut: 2
             }
         );
-        assert_eq!((trail.cut(), trail.start(), trail.len()), (2, 1, 2));
+        assert_eq!((trail.cut(), trail.start(), trail.given.len()), (2, 1, 2));
         assert_eq!(trail.new_from(&[4, 5]), Some(1));
         let s = follow(&mut trail, &[4, 5], &[]);
         assert_eq!(

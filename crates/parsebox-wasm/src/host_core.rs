@@ -462,7 +462,7 @@ impl HostCore {
 
     /// The ops frame for Worker `engine` that a `send` command announced
     /// (`parsebox_host::wire`; empty when the engine ended meanwhile). Post it as is: the
-    /// worker splits it into records.
+    /// Worker's engine performs it a record at a time.
     #[wasm_bindgen(js_name = takeOps)]
     pub fn take_ops(&self, engine: f64) -> Result<Vec<u8>, JsValue> {
         let mut s = self.enter()?;
