@@ -182,6 +182,11 @@ test("a chunk the core refuses is not part of the transcript", () => {
   builder.push({ ts: "t1", stream: "stdout", chunk: "a\n" });
   // A chunk whose seq is not a number: the core refuses it, and it is not kept for rebuilds.
   assert.throws(() => builder.push({ ts: "t2", stream: "stdout", chunk: "b\n", seq: "two" }), ParseboxChunkError);
+  // Text with half a surrogate pair travels another way; the core checks it the same.
+  assert.throws(() => builder.push({ ts: "t2", stream: "stdout", chunk: "b\ud800\n", seq: "two" }), ParseboxChunkError);
+  assert.throws(() => builder.push({ ts: 2, stream: "stdout", chunk: "b\ud800\n" }), /invalid chunk: invalid type: integer `2`, expected a string/);
+  assert.throws(() => builder.push(null), /invalid chunk: missing field `ts`/);
+  assert.throws(() => builder.push({ ts: "t2", stream: "video", chunk: "b\n" }), /unknown variant `video`/);
   // A lone surrogate is not a reason to refuse a chunk: it shows as U+FFFD.
   builder.push({ ts: "t3", stream: "stdout", chunk: "c\ud800\n" });
   assert.deepEqual(builder.entries().map((e) => e.text), ["1:a", "2:c\ufffd"]);

@@ -2,11 +2,9 @@
 // of the registry's core), with late answers from Worker engines folded in once per frame. The
 // core keeps the run's timeline beside it; this file only hands its changes on.
 import { TranscriptBuilderCore } from "./parsebox_wasm.js";
-import { ParseboxChunkError, ParseboxDisposedError, ParseboxOptionsError, guarded } from "./errors.js";
+import { ParseboxDisposedError, ParseboxOptionsError, guarded } from "./errors.js";
 import { checkOptions, checkString } from "./options.js";
 import { ParserRegistry } from "./registry.js";
-
-const STREAMS = new Set(["stdout", "stderr", "system"]);
 
 /** Whether `s` holds no lone surrogate (`String.prototype.isWellFormed` where it exists). */
 const wellFormed = (s) => (typeof s.isWellFormed === "function" ? s.isWellFormed() : !/[\uD800-\uDFFF]/.test(s));
@@ -124,16 +122,13 @@ export class TranscriptBuilder {
   /** @internal `push`, naming the chunk `id` in the list a follower hands over (`follow.js`). */
   _pushGiven(chunk, id) {
     this.#live();
-    if (!chunk || typeof chunk !== "object" || typeof chunk.ts !== "string" || typeof chunk.chunk !== "string" || !STREAMS.has(chunk.stream)) {
-      throw new ParseboxChunkError('a chunk is { ts: string, stream: "stdout" | "stderr" | "system", chunk: string, seq?: number }');
-    }
-    if (!wellFormed(chunk.chunk)) {
-      // Half a surrogate pair (the server cuts chunks by UTF-16 units): the core joins it with
-      // its other half, which JSON and UTF-8 could not carry.
-      return this.#call(() => this.#core.pushUtf16(chunk.ts, chunk.stream, utf16(chunk.chunk), chunk.seq, id));
-    }
-    const c = chunk.seq === undefined ? { ts: chunk.ts, stream: chunk.stream, chunk: chunk.chunk } : { ts: chunk.ts, stream: chunk.stream, chunk: chunk.chunk, seq: chunk.seq };
-    return this.#call(() => this.#core.push(JSON.stringify(c), id));
+    // The core checks the chunk's shape (ParseboxChunkError); only its known fields travel.
+    const text = chunk?.chunk;
+    const odd = typeof text === "string" && !wellFormed(text);
+    const json = JSON.stringify({ ts: chunk?.ts, stream: chunk?.stream, chunk: odd ? "" : text, seq: chunk?.seq });
+    // Half a surrogate pair (the server cuts chunks by UTF-16 units) travels as code units: the
+    // core joins it with its other half, which JSON and UTF-8 could not carry.
+    return this.#call(() => (odd ? this.#core.pushUtf16(json, utf16(text), id) : this.#core.push(json, id)));
   }
 
   /** @internal The index in `ids` of the first chunk not pushed yet, or -1 (the core decides). */

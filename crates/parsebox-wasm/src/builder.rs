@@ -7,7 +7,7 @@ use parsebox_host::RunId;
 use parsebox_timeline::{EntriesMoved, LiveTimeline, Timeline, TimelineItem, TimelineUpdate};
 use parsebox_transcript::{
     generic_entry, Chunk, ChunkTrail, FailedLineEntry, LineAnswer, LineFailure, LineParser,
-    PushChange, Stream, TranscriptBuilder, TranscriptEntry, TranscriptOptions,
+    PushChange, TranscriptBuilder, TranscriptEntry, TranscriptOptions,
 };
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -205,6 +205,17 @@ pub struct TranscriptBuilderCore {
     trail: ChunkTrail,
 }
 
+/// A chunk as the page gave it (`{ts, stream, chunk, seq?}` as JSON): the one check both
+/// `push` paths make, so a chunk refused on one is refused on the other.
+fn chunk_from_json(chunk_json: &str) -> Result<Chunk, JsValue> {
+    serde_json::from_str(chunk_json).map_err(|e| {
+        into_error(
+            "ParseboxChunkError",
+            format!("invalid chunk: {e} (a chunk is {{ ts: string, stream: \"stdout\" | \"stderr\" | \"system\", chunk: string, seq?: number }})"),
+        )
+    })
+}
+
 #[wasm_bindgen]
 impl TranscriptBuilderCore {
     /// A builder with its own run of `adapter_type` in `host`.
@@ -288,12 +299,7 @@ impl TranscriptBuilderCore {
         chunk_json: &str,
         given: Option<f64>,
     ) -> Result<Vec<js_sys::JsString>, JsValue> {
-        let chunk: Chunk = serde_json::from_str(chunk_json).map_err(|e| {
-            into_error(
-                "ParseboxChunkError",
-                format!("invalid chunk: {e} (expected {{ts, stream: \"stdout\"|\"stderr\"|\"system\", chunk}})"),
-            )
-        })?;
+        let chunk = chunk_from_json(chunk_json)?;
         self.begin_call();
         let change = self.inner.push_change(&chunk);
         if let Some(id) = given {
@@ -303,29 +309,28 @@ impl TranscriptBuilderCore {
         self.changed_going_on(change, false)
     }
 
-    /// Appends a chunk whose text is not well-formed UTF-16 (it holds half a surrogate pair),
-    /// given as its code units: a pair split between two stdout chunks is joined, a lone half
-    /// becomes U+FFFD, the chunk is never refused. Same result shape as `push`.
+    /// Appends a chunk whose text is not well-formed UTF-16 (it holds half a surrogate pair):
+    /// `chunk_json` is the chunk as for `push` with an empty text, `units` its text's code
+    /// units. A pair split between two stdout chunks is joined, a lone half becomes U+FFFD.
+    /// Same result shape as `push`.
     ///
     /// # Errors
-    /// `ParseboxChunkError` for a stream that is not `stdout`, `stderr` or `system`.
+    /// `ParseboxChunkError` for a malformed chunk, as `push`.
     #[wasm_bindgen(js_name = pushUtf16)]
     pub fn push_utf16(
         &mut self,
-        ts: &str,
-        stream: &str,
+        chunk_json: &str,
         units: &[u16],
-        seq: Option<f64>,
         given: Option<f64>,
     ) -> Result<Vec<js_sys::JsString>, JsValue> {
-        let stream: Stream = serde_json::from_value(serde_json::Value::from(stream))
-            .map_err(|e| into_error("ParseboxChunkError", format!("invalid chunk stream: {e}")))?;
-        let seq = seq.filter(|s| s.is_finite() && *s >= 0.0).map(|s| s as u64);
+        let chunk = chunk_from_json(chunk_json)?;
         self.begin_call();
-        let change = self.inner.push_utf16(ts, stream, units, seq);
+        let change = self
+            .inner
+            .push_utf16(&chunk.ts, chunk.stream, units, chunk.seq);
         if let Some(id) = given {
             self.trail
-                .give(id as u64, stream, units.contains(&u16::from(b'\n')));
+                .give(id as u64, chunk.stream, units.contains(&u16::from(b'\n')));
         }
         self.changed_going_on(change, false)
     }
