@@ -50,7 +50,7 @@ test("the module imports only the page's clock, began callback, random bytes and
   const imports = WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}:${i.kind}`);
   assert.deepEqual(imports.sort(), ["env.memory:memory", "env.parsebox_began:function", "env.parsebox_now_ms:function", "env.parsebox_random:function"]);
   const exports = WebAssembly.Module.exports(module).map((e) => e.name);
-  for (const name of ["parsebox_alloc", "parsebox_free", "parsebox_start", "parsebox_run", "parsebox_result_ptr", "parsebox_work_follows", "parsebox_queue", "parsebox_has_next", "parsebox_run_next"]) assert.ok(exports.includes(name), name);
+  for (const name of ["parsebox_alloc", "parsebox_free", "parsebox_start", "parsebox_run", "parsebox_result_ptr", "parsebox_post_due", "parsebox_queue", "parsebox_has_next", "parsebox_run_next"]) assert.ok(exports.includes(name), name);
 });
 
 test("every instance starts with its realm made: the shipped module is pre-initialised", () => {

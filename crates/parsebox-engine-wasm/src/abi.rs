@@ -235,16 +235,17 @@ pub unsafe extern "C" fn parsebox_run(ops_ptr: *mut u8, ops_len: usize, batch_st
 }
 
 /// Takes an ops frame to perform a record at a time (`parsebox_run_next`); takes ownership of
-/// the buffer.
+/// the buffer. `answer_batch_ms`: how long a Worker may hold answers (`parsebox_post_due`).
 ///
 /// # Safety
 /// The buffer came from `parsebox_alloc` with this length and was filled by the page.
 #[no_mangle]
-pub unsafe extern "C" fn parsebox_queue(ops_ptr: *mut u8, ops_len: usize) {
+pub unsafe extern "C" fn parsebox_queue(ops_ptr: *mut u8, ops_len: usize, answer_batch_ms: f64) {
+    let now = now_ms();
     // SAFETY: the caller's contract.
     unsafe {
         with_input(ops_ptr, ops_len, |ops| {
-            SESSION.with(|s| s.borrow_mut().queue(ops))
+            SESSION.with(|s| s.borrow_mut().queue(ops, answer_batch_ms, now))
         })
     }
 }
@@ -263,12 +264,12 @@ pub extern "C" fn parsebox_run_next() -> usize {
     answer(out)
 }
 
-/// 1 when the engine does realm work of its own before its next line (the last line answered
-/// failed, or the queued frame's next record opens a new run: [`Session::work_follows`]); 0
-/// otherwise.
+/// 1 when a Worker posts the answers it holds now ([`Session::post_due`]: realm work comes
+/// next, the frame is done, or the batch time has passed); 0 otherwise.
 #[no_mangle]
-pub extern "C" fn parsebox_work_follows() -> u32 {
-    SESSION.with(|s| u32::from(s.borrow().work_follows()))
+pub extern "C" fn parsebox_post_due() -> u32 {
+    let now = now_ms();
+    SESSION.with(|s| u32::from(s.borrow_mut().post_due(now)))
 }
 
 /// Where the last answer's bytes are (valid until the next start or run).

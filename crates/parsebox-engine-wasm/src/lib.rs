@@ -27,14 +27,16 @@
 //!   answered `{"Err":{"code":"engine_fault",…}}` (the other ops are ignored).
 //! - `parsebox_result_ptr() -> ptr`: where the bytes of the last answer are; valid until the
 //!   next start or run.
-//! - `parsebox_queue(ops_ptr, ops_len)`, `parsebox_has_next() -> 0 | 1`,
+//! - `parsebox_queue(ops_ptr, ops_len, answer_batch_ms)`, `parsebox_has_next() -> 0 | 1`,
 //!   `parsebox_run_next() -> len`: the same, an ops frame handed over whole and performed a
 //!   record at a time (the first opens the batch), so a Worker can post answers between
 //!   records without reading the frame's layout. A record that answered no line answers
 //!   nothing (length 0), so the Worker holds real answers only.
-//! - `parsebox_work_follows() -> 0 | 1`: 1 when the engine does realm work of its own before
-//!   its next line: the last line answered failed (it rebuilds its realm), or the queued
-//!   frame's next record opens a new run. A Worker posts the answers it holds first.
+//! - `parsebox_post_due() -> 0 | 1`: 1 when a Worker posts the answers it holds now: the
+//!   engine does realm work of its own before its next line (the last line answered failed
+//!   and it rebuilds its realm, or the next record opens a new run: the core then times that
+//!   work as the engine's), the frame is done, or `answer_batch_ms` has passed since the last
+//!   post.
 //! - `parsebox_prepare() -> len`: makes the realm the next start loads its parser into
 //!   (`Session::prepare`); answers JSON `Result<(), LoadError>`. `build.sh` calls it once and
 //!   ships the memory that results as the module's initial memory (`snapshot.mjs`), so a fresh

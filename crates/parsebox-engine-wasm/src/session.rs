@@ -42,6 +42,10 @@ pub struct Session {
     queued: Vec<u8>,
     /// Where the next record of `queued` starts.
     queued_at: usize,
+    /// How long a Worker may hold answers before it posts them ([`Session::queue`]).
+    answer_batch_ms: f64,
+    /// When the Worker last posted (or took a frame), on the clock [`Session::post_due`] gets.
+    posted_at: f64,
 }
 
 /// Serialises `value`, or gives `fallback` (serde_json fails only on non-string map keys,
@@ -129,22 +133,35 @@ impl Session {
             work_follows: false,
             queued: Vec::new(),
             queued_at: 0,
+            answer_batch_ms: 0.0,
+            posted_at: 0.0,
         }
-    }
-
-    /// Whether the engine does realm work of its own before its next line (the last line
-    /// answered failed, or the queued frame's next record opens a new run). A Worker posts the
-    /// answers it holds first, so the core times that work as the engine's, not as a line's.
-    pub fn work_follows(&self) -> bool {
-        self.work_follows
     }
 
     /// Takes an ops frame (the core's batch) to perform a record at a time with
     /// [`Session::run_next`], in place of any frame still queued: a Worker can post answers
-    /// between records, and needs to know nothing of the frame's layout.
-    pub fn queue(&mut self, frame: &[u8]) {
+    /// between records, and needs to know nothing of the frame's layout. `answer_batch_ms`:
+    /// how long it may hold answers ([`Session::post_due`]), counted from `now_ms`.
+    pub fn queue(&mut self, frame: &[u8], answer_batch_ms: f64, now_ms: f64) {
         self.queued = frame.to_vec();
         self.queued_at = 0;
+        self.answer_batch_ms = answer_batch_ms;
+        self.posted_at = now_ms;
+    }
+
+    /// Whether a Worker posts the answers it holds now, after a record of the queued frame:
+    /// the engine's own realm work comes next (so the core times it as the engine's, not a
+    /// line's), the frame is done, or `answer_batch_ms` has passed since the last post (a
+    /// line that hangs holds back at most that much). When it says yes, the wait starts again
+    /// from `now_ms`.
+    pub fn post_due(&mut self, now_ms: f64) -> bool {
+        let due = self.work_follows
+            || !self.has_next()
+            || now_ms - self.posted_at >= self.answer_batch_ms;
+        if due {
+            self.posted_at = now_ms;
+        }
+        due
     }
 
     /// Whether the queued frame has records left.
@@ -412,7 +429,7 @@ mod tests {
         let ops = [new_run.clone(), line(1, "a"), new_run, line(2, "b")];
         let whole = outcomes(&started().run(&wire::ops_frame(&ops), true, |_| {}));
         let mut s = started();
-        s.queue(&wire::ops_frame(&ops));
+        s.queue(&wire::ops_frame(&ops), 0.0, 0.0);
         let mut began = Vec::new();
         let mut answers = Vec::new();
         let mut follows = Vec::new();
@@ -421,7 +438,7 @@ mod tests {
             if !text.is_empty() {
                 answers.extend(json(&text).as_array().unwrap().iter().cloned());
             }
-            follows.push(s.work_follows());
+            follows.push(s.work_follows);
         }
         // The same answers as the frame run at once; each opens with its own realm work.
         let mut answers = Value::from(answers);
@@ -436,10 +453,59 @@ mod tests {
         assert_eq!(s.run_next(|_| {}), "", "none left: nothing");
         // A cut frame: the readable line is answered, as a fault, and the queue ends.
         let frame = wire::ops_frame(&[line(3, "c")]);
-        s.queue(&frame[..frame.len() - 1]);
+        s.queue(&frame[..frame.len() - 1], 0.0, 0.0);
         let answers = json(&s.run_next(|_| {}));
         assert_eq!(answers[0][1]["Err"]["code"], "engine_fault");
         assert!(!s.has_next());
+    }
+
+    #[test]
+    fn a_worker_posts_before_realm_work_once_the_batch_time_passed_and_at_the_frame_end() {
+        let line = |seq, text: &str| EngineOp::Line {
+            seq,
+            run: RunId(1),
+            line: text.to_owned(),
+            ts: "t".to_owned(),
+            replay: false,
+        };
+        let new_run = EngineOp::NewRun {
+            run: RunId(1),
+            stateless: false,
+        };
+        let lines: Vec<EngineOp> = (1..=4).map(|i| line(i, "x")).collect();
+        let mut ops = vec![new_run.clone()];
+        ops.extend(lines.iter().cloned());
+        ops.push(new_run);
+        ops.extend(lines.iter().cloned());
+        let mut s = started();
+        s.queue(&wire::ops_frame(&ops), 10.0, 100.0);
+        // (clock after the record, expected), a record per op.
+        let rows = [
+            (101.0, false), // newRun
+            (103.0, false),
+            (105.0, false),
+            (110.0, true), // 10 ms since the frame came
+            (112.0, true), // a new run's realm comes next
+            (113.0, true), // it still does (that record made none: it opened the run)
+            (114.0, false),
+            (118.0, false),
+            (122.0, false), // 9 ms since the last post
+            (125.0, true),  // the frame is done
+        ];
+        let mut due = Vec::new();
+        for (now, _) in rows {
+            assert!(s.has_next());
+            s.run_next(|_| {});
+            due.push(s.post_due(now));
+        }
+        assert!(!s.has_next());
+        assert_eq!(due, rows.map(|r| r.1));
+        // With no batch time, every record is posted.
+        s.queue(&wire::ops_frame(&lines), 0.0, 200.0);
+        while s.has_next() {
+            s.run_next(|_| {});
+            assert!(s.post_due(200.0));
+        }
     }
 
     #[test]

@@ -201,11 +201,12 @@ export class EngineInstance {
    * Takes the core's ops frame whole, to perform a record at a time with `runNext` (a Worker
    * posts answers between records without reading the frame's layout).
    * @param {Uint8Array} opsBytes
+   * @param {number} answerBatchMs how long answers may wait before `postDue` says to post them
    */
-  queue(opsBytes) {
+  queue(opsBytes, answerBatchMs) {
     this.#call((x, memory) => {
       const [ops, len] = passBytes(x, memory, opsBytes);
-      x.parsebox_queue(ops, len);
+      x.parsebox_queue(ops, len, answerBatchMs);
     });
   }
 
@@ -226,11 +227,11 @@ export class EngineInstance {
   }
 
   /**
-   * The engine does realm work of its own before its next line: the last line answered failed
-   * (it rebuilds its realm), or the queued frame's next record opens a new run.
+   * Whether to post the answers held now (the engine decides: realm work of its own comes
+   * next, the frame is done, or `answerBatchMs` has passed since the last time it said so).
    */
-  get workFollows() {
-    return this.#exports?.parsebox_work_follows() === 1;
+  get postDue() {
+    return this.#exports?.parsebox_post_due() === 1;
   }
 
   /** Bytes of linear memory this instance holds now (0 once disposed). */

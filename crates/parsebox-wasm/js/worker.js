@@ -11,7 +11,6 @@ import { warmUp } from "./warm-up.js";
 let engine = null; // null before start and after a trap: the page terminates this worker
 let batchMs = 0;
 let held = []; // answer batches (JSON text) not posted yet
-let postedAt = 0;
 
 const decoder = new TextDecoder();
 const describe = (e) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
@@ -42,30 +41,24 @@ self.onmessage = ({ data: m }) => {
   }
   if (!engine || !m.ops) return;
   // One record at a time, so answers can leave before the whole message is parsed: a later
-  // line that hangs holds back at most `answerBatchMs` of the answers before it.
-  postedAt = performance.now();
+  // line that hangs holds back at most `answerBatchMs` of the answers before it. The engine
+  // says when to post (crates/parsebox-engine-wasm, Session::post_due).
   try {
-    engine.queue(m.ops);
+    engine.queue(m.ops, batchMs);
     while (engine.hasNext) {
       const answers = engine.runNext();
       if (answers.length) held.push(decoder.decode(answers));
-      // Realm work of the engine's own comes next (a new run's realm, or a rebuild after a
-      // failed line): the core must have the answers before it, to time that work as the
-      // engine's and not as the next line's.
-      if (engine.workFollows || performance.now() - postedAt >= batchMs) post();
+      if (engine.postDue) post();
     }
   } catch (e) {
     engine = null;
     post(); // what was answered before the death is owed to the page, and names the line
     self.postMessage({ died: describe(e) });
-    return;
   }
-  post();
 };
 
 /** Posts the held answers, one message (the core reads each batch in order). */
 function post() {
-  postedAt = performance.now();
   if (held.length === 0) return;
   self.postMessage({ answers: held });
   held = [];
