@@ -84,6 +84,9 @@ pub struct Host {
     pub(crate) orphans: memo::Orphans,
     pub(crate) next_engine: u64,
     pub(crate) next_token: u64,
+    /// The `Load` commands handed to the executor whose result has not come back (token and
+    /// type), superseded ones included: `idle()` waits for every loader it started.
+    pub(crate) loads_out: BTreeMap<u64, String>,
     /// Whether sandboxed engines can be made yet ([`Host::engine_module_pending`]).
     pub(crate) engine_module: EngineModule,
     next_run: u64,
@@ -109,6 +112,7 @@ impl Host {
             notify_queued: BTreeSet::new(),
             next_engine: 1,
             next_token: 1,
+            loads_out: BTreeMap::new(),
             engine_module: EngineModule::Ready,
             next_run: 1,
             next_seq: 1,
@@ -127,8 +131,17 @@ impl Host {
     /// final `EndEngine`s.
     pub fn poll_command(&mut self) -> Option<Command> {
         if let Some(c) = self.commands.pop_front() {
-            if let Command::Notify { adapter_type } = &c {
-                self.notify_queued.remove(adapter_type);
+            match &c {
+                Command::Notify { adapter_type } => {
+                    self.notify_queued.remove(adapter_type);
+                }
+                Command::Load {
+                    adapter_type,
+                    token,
+                } => {
+                    self.loads_out.insert(*token, adapter_type.clone());
+                }
+                _ => {}
             }
             return Some(c);
         }
@@ -441,10 +454,12 @@ impl Host {
             .is_none_or(|r| r.journal.pending() < REBUILD_AHEAD_LINES)
     }
 
-    /// Whether nothing is under way: no source loading, no engine starting, no line waiting
-    /// for an answer. (What `idle()` of the page waits for, with the executor's own queues.)
+    /// Whether nothing is under way: no source loading (a load handed out and not answered,
+    /// even one a reload superseded), no engine starting, no line waiting for an answer.
+    /// (What `idle()` of the page waits for, with the binding's frame.)
     pub fn is_idle(&self) -> bool {
-        let loading = self.adapters.values().any(|a| a.load_token != 0);
+        let loading =
+            !self.loads_out.is_empty() || self.adapters.values().any(|a| a.load_token != 0);
         let starting = self.engines.values().any(|e| e.phase == Phase::Starting);
         let waiting = self.runs.values().any(|r| r.journal.pending() > 0);
         !(loading || starting || waiting)

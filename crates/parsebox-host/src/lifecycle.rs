@@ -63,6 +63,13 @@ impl Host {
         token: u64,
         result: LoadResult,
     ) -> Option<AdapterStatus> {
+        if self
+            .loads_out
+            .get(&token)
+            .is_some_and(|t| t == adapter_type)
+        {
+            self.loads_out.remove(&token);
+        }
         let current = self.adapters.get(adapter_type).map(|a| a.load_token);
         if self.is_disposed() || token == 0 || current != Some(token) {
             return None;

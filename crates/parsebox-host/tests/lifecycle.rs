@@ -315,6 +315,40 @@ fn parsers_wait_for_the_engine_module_while_generic_entries_and_builtins_answer(
     }
 }
 
+/// `idle()` waits for every loader the executor was asked to run: a load a reload superseded
+/// keeps the host busy until its (ignored) result comes back, and a result naming another type
+/// does not count as it.
+#[test]
+fn idle_waits_for_a_superseded_load() {
+    let mut sim = Sim::new(options(|o| o.load_sources = true));
+    sim.start_mode = StartMode::Manual;
+    sim.host.default_run("hermes").unwrap();
+    sim.pump();
+    sim.host.reload("hermes").unwrap();
+    sim.pump();
+    let (_, first) = sim.loads[0].clone();
+    let (_, second) = sim.loads[1].clone();
+    let failed = || LoadResult::Failed("HTTP 404".into());
+    sim.host.handle_load_result(0.0, "hermes", second, failed());
+    assert_eq!(sim.host.status("hermes").state, AdapterState::Failed);
+    assert!(!sim.host.is_idle(), "the first loader has not answered");
+    sim.host.handle_load_result(0.0, "other", first, failed());
+    assert!(
+        !sim.host.is_idle(),
+        "an answer for another type is not the first loader's"
+    );
+    assert_eq!(
+        sim.host.handle_load_result(0.0, "hermes", first, source()),
+        None
+    );
+    assert!(sim.host.is_idle());
+    assert_eq!(
+        sim.host.status("hermes").state,
+        AdapterState::Failed,
+        "stale: ignored"
+    );
+}
+
 /// A parser replaced while it waited for the module starts once, with the new source.
 #[test]
 fn a_parser_replaced_while_waiting_for_the_engine_module_starts_once() {

@@ -19,9 +19,7 @@ export class ParserRegistry {
   #listeners = new Set();
   #disposed = false;
   #drainQueued = false;
-  #pendingLoads = 0;
   #builders = new Map(); // run id -> WeakRef of its TranscriptBuilder (a dropped builder is collected)
-  #flushQueued = false;
   #adapters = new Map(); // type -> { generation, adapter }: adapter(type) objects
   #stopWaitingForEngine = null;
 
@@ -146,9 +144,8 @@ export class ParserRegistry {
     this.#scheduleDrain(); // whatever the core has queued is under way before we wait on it
     for (;;) {
       await new Promise((r) => setTimeout(r, 0));
-      if (this.#disposed) return;
-      const busy = this.#pendingLoads > 0 || this.#flushQueued || this.#drainQueued || !this.#core.isIdle();
-      if (!busy) return;
+      // The core decides: no loader out, no engine starting, no line owed, no command or frame waiting.
+      if (this.#disposed || this.#core.isIdle()) return;
       await new Promise((r) => setTimeout(r, 5));
     }
   }
@@ -247,9 +244,7 @@ export class ParserRegistry {
 
   #load(type, token) {
     const loader = this.#loadSource;
-    this.#pendingLoads += 1;
     const report = (fn) => {
-      this.#pendingLoads -= 1;
       if (this.#disposed) return;
       guarded(fn);
       this.#drain();
@@ -262,12 +257,10 @@ export class ParserRegistry {
       );
   }
 
-  /** Late answers reach listeners and builders at most once per animation frame. */
+  /** Late answers reach listeners and builders at most once per animation frame (the core asks once per frame). */
   #scheduleFlush() {
-    if (this.#flushQueued || this.#disposed) return;
-    this.#flushQueued = true;
+    if (this.#disposed) return;
     const flush = () => {
-      this.#flushQueued = false;
       if (this.#disposed) return;
       const { builders, lines } = JSON.parse(guarded(() => this.#core.takeFrame()));
       for (const run of builders) this.#builders.get(run)?.deref()?._applyLate();

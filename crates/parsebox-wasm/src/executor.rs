@@ -304,9 +304,10 @@ impl Shared {
         self.out.push(command);
     }
 
-    /// Whether commands wait for the JS executor.
-    pub(crate) fn has_commands(&self) -> bool {
-        !self.out.is_empty()
+    /// Whether nothing is under way: the host's own rule ([`Host::is_idle`]), no command
+    /// waiting for the executor and no frame asked for.
+    pub(crate) fn is_idle(&self) -> bool {
+        self.host.is_idle() && self.out.is_empty() && !self.frame.waiting()
     }
 
     /// Calls the builder of `run` back (`applyLate`) at the page's next frame: late answers

@@ -73,6 +73,11 @@ impl FrameQueue {
         self.ask()
     }
 
+    /// Whether a frame was asked for and has not come: work under way for `idle()`.
+    pub(crate) fn waiting(&self) -> bool {
+        self.asked
+    }
+
     /// The late answers waiting for the builder of `run`, in the order they came.
     pub(crate) fn take_answers(&mut self, run: RunId) -> Vec<(Seq, Vec<TranscriptEntry>)> {
         self.answers.remove(&run).unwrap_or_default()
@@ -118,10 +123,13 @@ mod tests {
     #[test]
     fn a_frame_is_asked_for_once_until_it_comes() {
         let mut q = FrameQueue::default();
+        assert!(!q.waiting());
         assert!(q.late_line("a".into(), update("1")), "the first thing asks");
+        assert!(q.waiting(), "idle() waits for the frame");
         assert!(!q.call_back(RunId(7)), "asked already");
         assert!(!q.builder_answer(RunId(7), 1, Vec::new()));
         q.take();
+        assert!(!q.waiting());
         assert!(
             q.call_back(RunId(7)),
             "after a frame, the next thing asks again"

@@ -469,11 +469,12 @@ impl HostCore {
         Ok(s.take_ops(EngineId(engine as u64)))
     }
 
-    /// Whether nothing is under way in the core (no load, no engine start, no line waiting).
+    /// Whether nothing is under way: no loader out, no engine starting, no line waiting for
+    /// its answer, no command waiting for the executor, no frame asked for. What `idle()`
+    /// waits for.
     #[wasm_bindgen(js_name = isIdle)]
     pub fn is_idle(&self) -> Result<bool, JsValue> {
-        let s = self.enter()?;
-        Ok(s.host.is_idle() && !s.has_commands())
+        Ok(self.enter()?.is_idle())
     }
 
     /// Status JSON of a type.
