@@ -268,6 +268,16 @@ test("a sandboxed parser lies over a built-in; invalidating it restores the buil
   assert.equal(registry.unregister("codex_local").state, "generic");
 });
 
+test("two loadDynamicParser calls while a built-in's override loads both get the override", async () => {
+  const { registry, loads } = fresh({ codex_local: COUNTER });
+  registry.registerBuiltin("codex_local", { parseStdoutLine: (line, ts) => [{ kind: "user", ts, text: `builtin:${line}` }] });
+  // The second call comes while the first one's load is out (the built-in still answers).
+  const [first, second] = await Promise.all([loadDynamicParser("codex_local"), loadDynamicParser("codex_local")]);
+  assert.equal(loads.length, 1, "one load");
+  assert.ok(first, "the first call gets the override");
+  assert.equal(second, first, "so does the second (it answered null before the core decided)");
+});
+
 test("after an override of a built-in failed, invalidating it keeps the built-in and lets the next load retry", async () => {
   const sources = { gemini_local: new Error("HTTP 500") };
   const { registry, loads } = fresh(sources);

@@ -101,6 +101,7 @@ mod answers;
 mod began;
 mod command;
 mod diagnostics;
+mod dynamic;
 mod engine;
 mod engine_answer;
 mod engine_runs;
@@ -121,6 +122,7 @@ pub use adapter::{check_contract_version, AdapterState, AdapterStatus, LineHost}
 pub use began::engine_work_follows;
 pub use command::{Answered, Command, EngineOp, LineStep, LoadError, LoadResult, Placement};
 pub use diagnostics::{count_line, AnsweredBy, Diagnostics, HostCounters};
+pub use dynamic::DynamicLoad;
 pub use engine_answer::{EngineAnswer, EngineReports};
 pub use engine_runs::{EngineRuns, InstanceFactory, OutcomeOf, ParserInstance};
 pub use host::{Host, REBUILD_AHEAD_LINES};

@@ -66,11 +66,8 @@ export async function loadDynamicParser(type) {
   // Paperclip calls this from inside a parser call; the registry is reached after it returns.
   await Promise.resolve();
   const registry = paperclipRegistry();
-  const { state, hasExternal } = registry.status(type);
-  if (state === "ready") return parserSource(type);
-  if (!hasExternal) registry.reload(type);
-  else if (state !== "loading") return null; // failed, or the loader has none: not retried
-  await registry.idle(); // the load and the engine's start
+  // The core decides: load now, wait for a load out, or neither (ready, or failed: not retried).
+  if (registry._loadDynamic(type)) await registry.idle(); // the load and the engine's start
   return registry.status(type).state === "ready" ? parserSource(type) : null;
 }
 
@@ -79,10 +76,7 @@ export async function loadDynamicParser(type) {
  * generic parser) so the next `loadDynamicParser` loads it afresh. Returns whether one was ready.
  */
 export function invalidateDynamicParser(type) {
-  const registry = paperclipRegistry();
-  const { state, hasExternal } = registry.status(type);
-  if (hasExternal) registry.unregister(type);
-  return state === "ready";
+  return paperclipRegistry()._invalidateDynamic(type);
 }
 
 /** `type`'s parser source (Paperclip's `TranscriptParserSource`), stable per parser generation. */

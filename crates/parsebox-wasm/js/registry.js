@@ -186,6 +186,18 @@ export class ParserRegistry {
     return JSON.parse(this.#live(() => this.#core.parseLine(run, line, ts))).entries;
   }
 
+  /** @internal Paperclip's `loadDynamicParser`: whether to wait for `idle()` (the core decides). */
+  _loadDynamic(type) {
+    checkString(type, "type");
+    return this.#live(() => this.#core.loadDynamic(type));
+  }
+
+  /** @internal Paperclip's `invalidateDynamicParser`: whether an external parser was ready. */
+  _invalidateDynamic(type) {
+    checkString(type, "type");
+    return this.#live(() => this.#core.invalidateDynamic(type));
+  }
+
   /** @internal */
   _resetRun(run) {
     this.#live(() => this.#core.resetRun(run));

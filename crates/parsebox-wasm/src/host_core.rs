@@ -4,7 +4,9 @@
 
 use std::rc::Rc;
 
-use parsebox_host::{EngineAnswer, EngineId, Host, HostError, LoadError, LoadResult, RunId, Seq};
+use parsebox_host::{
+    DynamicLoad, EngineAnswer, EngineId, Host, HostError, LoadError, LoadResult, RunId, Seq,
+};
 use parsebox_transcript::TranscriptEntry;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -290,6 +292,30 @@ impl HostCore {
         let mut s = self.enter()?;
         s.host.reload(adapter_type).map_err(host_error)?;
         Self::status_json(&mut s, adapter_type)
+    }
+
+    /// Paperclip's `loadDynamicParser(type)`: starts a load when the type has no external
+    /// parser ([`Host::load_dynamic`]). Returns whether to wait for `idle()` before handing the
+    /// parser over (a ready type: at once; a failed one: none).
+    #[wasm_bindgen(js_name = loadDynamic)]
+    pub fn load_dynamic(&self, adapter_type: &str) -> Result<bool, JsValue> {
+        let mut s = self.enter()?;
+        let step = s.host.load_dynamic(adapter_type).map_err(host_error)?;
+        s.pump();
+        Ok(step == DynamicLoad::Wait)
+    }
+
+    /// Paperclip's `invalidateDynamicParser(type)`: drops the type's external parser
+    /// ([`Host::invalidate_dynamic`]); returns whether one was ready.
+    #[wasm_bindgen(js_name = invalidateDynamic)]
+    pub fn invalidate_dynamic(&self, adapter_type: &str) -> Result<bool, JsValue> {
+        let mut s = self.enter()?;
+        let was_ready = s
+            .host
+            .invalidate_dynamic(adapter_type)
+            .map_err(host_error)?;
+        s.pump();
+        Ok(was_ready)
     }
 
     /// What the `loadSource` hook resolved to for a `load` command: the source text,
