@@ -83,6 +83,9 @@ fn faults(seqs: Vec<Seq>, message: &str) -> Vec<(Seq, Outcome)> {
 /// A line's outcome with its value as JSON text.
 type Outcome = Result<ReturnJson, LineFailure>;
 
+/// What a batch answered: each line's outcome, and what the engine reports besides.
+type Performed = (Vec<(Seq, Outcome)>, Vec<(Seq, EngineReports)>);
+
 /// The answers as JSON `[[seq, {"Ok":value}|{"Err":failure}], …]`: each value's text goes in
 /// as the converter wrote it, never parsed again. A line in `reports` carries a third element,
 /// its [`EngineReports`] ([`parsebox_host::EngineAnswer`]).
@@ -183,10 +186,12 @@ impl Session {
             return String::new();
         }
         let (record, after) = rest.split_at(wire::record_len(rest).unwrap_or(rest.len()));
-        let mut out = self.run(record, at == 0, began);
-        if out == "[]" {
-            out.clear();
-        }
+        let (answers, reports) = self.perform(record, at == 0, began);
+        let out = if answers.is_empty() {
+            String::new()
+        } else {
+            encode_answers(&answers, &reports)
+        };
         if wire::starts_realm_work(after) {
             self.work_follows = true;
         }
@@ -263,6 +268,12 @@ impl Session {
     /// rule). Answers JSON `[[seq, outcome], …]`; before a successful start, or when `ops`
     /// does not decode, every line op is answered with `engine_fault`.
     pub fn run(&mut self, ops: &[u8], batch_start: bool, began: impl FnMut(Seq)) -> String {
+        let (answers, reports) = self.perform(ops, batch_start, began);
+        encode_answers(&answers, &reports)
+    }
+
+    /// [`Session::run`]'s answers and reports, before encoding.
+    fn perform(&mut self, ops: &[u8], batch_start: bool, began: impl FnMut(Seq)) -> Performed {
         let mut reports = Vec::new();
         let answers = match (decode(ops), &mut self.engine) {
             (Ok(ops), Some(engine)) => {
@@ -291,7 +302,7 @@ impl Session {
         if let Some((_, outcome)) = answers.last() {
             self.work_follows = parsebox_host::engine_work_follows(outcome);
         }
-        encode_answers(&answers, &reports)
+        (answers, reports)
     }
 }
 
