@@ -357,6 +357,25 @@ mod tests {
         v
     }
 
+    /// A live line of run 1.
+    fn line(seq: Seq, text: &str) -> EngineOp {
+        EngineOp::Line {
+            seq,
+            run: RunId(1),
+            line: text.to_owned(),
+            ts: "t".to_owned(),
+            replay: false,
+        }
+    }
+
+    /// Opens run 1.
+    fn new_run() -> EngineOp {
+        EngineOp::NewRun {
+            run: RunId(1),
+            stateless: false,
+        }
+    }
+
     fn started() -> Session {
         let mut s = Session::default();
         let answer = json(&s.start(COUNTER.as_bytes(), CONFIG.as_bytes()));
@@ -426,17 +445,7 @@ mod tests {
 
     #[test]
     fn a_queued_frame_runs_a_record_at_a_time_and_says_when_realm_work_comes_next() {
-        let line = |seq, text: &str| EngineOp::Line {
-            seq,
-            run: RunId(1),
-            line: text.to_owned(),
-            ts: "t".to_owned(),
-            replay: false,
-        };
-        let new_run = EngineOp::NewRun {
-            run: RunId(1),
-            stateless: false,
-        };
+        let new_run = new_run();
         let ops = [new_run.clone(), line(1, "a"), new_run, line(2, "b")];
         let whole = outcomes(&started().run(&wire::ops_frame(&ops), true, |_| {}));
         let mut s = started();
@@ -472,17 +481,7 @@ mod tests {
 
     #[test]
     fn a_worker_posts_before_realm_work_once_the_batch_time_passed_and_at_the_frame_end() {
-        let line = |seq, text: &str| EngineOp::Line {
-            seq,
-            run: RunId(1),
-            line: text.to_owned(),
-            ts: "t".to_owned(),
-            replay: false,
-        };
-        let new_run = EngineOp::NewRun {
-            run: RunId(1),
-            stateless: false,
-        };
+        let new_run = new_run();
         let lines: Vec<EngineOp> = (1..=4).map(|i| line(i, "x")).collect();
         let mut ops = vec![new_run.clone()];
         ops.extend(lines.iter().cloned());
