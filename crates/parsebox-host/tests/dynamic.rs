@@ -76,23 +76,34 @@ fn given(state: Given) -> Sim {
     sim
 }
 
-/// `loadDynamicParser`: what it does next, and whether it started a load.
+/// One row per state: what `loadDynamicParser` does next and whether it starts a load; what
+/// `invalidateDynamicParser` returns (an external parser was ready) and what answers after it.
+const ROWS: [(Given, DynamicLoad, bool, bool, AdapterState); 10] = {
+    use AdapterState::{Builtin, Generic};
+    use DynamicLoad::{NoParser, Ready, Wait};
+    [
+        (Given::Unknown, Wait, true, false, Generic),
+        (Given::Ready, Ready, false, true, Generic),
+        (Given::Loading, Wait, false, false, Generic),
+        (Given::LoadFailed, NoParser, false, false, Generic),
+        (Given::NoParser, NoParser, false, false, Generic),
+        (Given::Unregistered, Wait, true, false, Generic),
+        (Given::Builtin, Wait, true, false, Builtin),
+        (Given::BuiltinLoadingOverride, Wait, false, false, Builtin),
+        (
+            Given::BuiltinOverrideFailed,
+            NoParser,
+            false,
+            false,
+            Builtin,
+        ),
+        (Given::BuiltinUnderReady, Ready, false, true, Builtin),
+    ]
+};
+
 #[test]
 fn load_dynamic_parser_by_state() {
-    use DynamicLoad::{NoParser, Ready, Wait};
-    let rows = [
-        (Given::Unknown, Wait, true),
-        (Given::Ready, Ready, false),
-        (Given::Loading, Wait, false),
-        (Given::LoadFailed, NoParser, false),
-        (Given::NoParser, NoParser, false),
-        (Given::Unregistered, Wait, true),
-        (Given::Builtin, Wait, true),
-        (Given::BuiltinLoadingOverride, Wait, false),
-        (Given::BuiltinOverrideFailed, NoParser, false),
-        (Given::BuiltinUnderReady, Ready, false),
-    ];
-    for (state, step, loads) in rows {
+    for (state, step, loads, _, _) in ROWS {
         let mut sim = given(state);
         let before = sim.loads.len();
         assert_eq!(sim.host.load_dynamic("t").unwrap(), step, "{state:?}");
@@ -118,23 +129,9 @@ fn a_waited_load_ends_ready() {
     assert_eq!(sim.host.load_dynamic("t").unwrap(), DynamicLoad::Ready);
 }
 
-/// `invalidateDynamicParser`: whether an external parser was ready, and what answers after.
 #[test]
 fn invalidate_dynamic_parser_by_state() {
-    use AdapterState::{Builtin, Generic};
-    let rows = [
-        (Given::Unknown, false, Generic),
-        (Given::Ready, true, Generic),
-        (Given::Loading, false, Generic),
-        (Given::LoadFailed, false, Generic),
-        (Given::NoParser, false, Generic),
-        (Given::Unregistered, false, Generic),
-        (Given::Builtin, false, Builtin),
-        (Given::BuiltinLoadingOverride, false, Builtin),
-        (Given::BuiltinOverrideFailed, false, Builtin),
-        (Given::BuiltinUnderReady, true, Builtin),
-    ];
-    for (state, was_ready, after) in rows {
+    for (state, _, _, was_ready, after) in ROWS {
         let mut sim = given(state);
         assert_eq!(
             sim.host.invalidate_dynamic("t").unwrap(),
