@@ -201,6 +201,27 @@ test("a partial last line of a stateful parser's run is parsed with the run's st
   assert.deepEqual(buildTranscript(chunks, source).map((e) => e.text), ["1:a", "2:b", "xy", "4:c", "pqr"]);
 });
 
+test("sixteen runs re-render without re-parsing; a seventeenth lets go of the one shown least recently", () => {
+  fresh();
+  const seen = [];
+  const source = trustedCounter({ seen: (line) => seen.push(line) });
+  const runs = Array.from({ length: 17 }, (_, r) => [out("t1", `r${r}a\n`)]);
+  const render = (r, more) => {
+    if (more) runs[r] = [...runs[r], out("t2", `${more}\n`)];
+    seen.length = 0;
+    const entries = buildTranscript(runs[r], source);
+    return { entries: entries.map((e) => e.text), parsed: [...seen] };
+  };
+  for (let r = 0; r < 16; r++) render(r);
+  // Run 0 is shown again: it continues, only its new line is parsed; run 1 is now the oldest.
+  assert.deepEqual(render(0, "r0b"), { entries: ["1:r0a", "2:r0b"], parsed: ["r0b"] });
+  render(16); // a seventeenth run: run 1 is let go
+  assert.deepEqual(render(2, "r2b").parsed, ["r2b"], "kept");
+  assert.deepEqual(render(1, "r1b"), { entries: ["1:r1a", "2:r1b"], parsed: ["r1a", "r1b"] }, "let go: parsed again");
+  // The same chunks under another parser are another run.
+  assert.deepEqual(buildTranscript(runs[2], trustedCounter()).map((e) => e.text), ["1:r2a", "2:r2b"]);
+});
+
 test("a sliding window's run holds the window, not the run: a new parser re-parses from the window", async () => {
   fresh({ counter: COUNTER });
   const module = await loadDynamicParser("counter");

@@ -203,6 +203,11 @@ impl Host {
         Ok(id)
     }
 
+    /// The adapter type of `run`, while it exists.
+    pub fn run_type(&self, run: RunId) -> Option<&str> {
+        self.runs.get(&run).map(|r| r.adapter_type.as_str())
+    }
+
     /// `adapter_type`'s long-lived default run (what `parseLine(type, …)` without a run uses),
     /// created on first use.
     ///

@@ -131,6 +131,17 @@ export class TranscriptBuilder {
     return this.#call(() => (odd ? this.#core.pushUtf16(json, utf16(text), id) : this.#core.push(json, id)));
   }
 
+  /** @internal This builder's run in the core. */
+  get _run() {
+    return this.#run;
+  }
+
+  /** @internal Keeps the run for `buildTranscript` (the core); the run let go past its limit, or -1. */
+  _keep() {
+    this.#live();
+    return guarded(() => this.#core.keep());
+  }
+
   /** @internal The index in `ids` of the first chunk not pushed yet, or -1 (the core decides). */
   _followFrom(ids) {
     this.#live();

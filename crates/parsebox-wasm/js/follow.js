@@ -62,9 +62,19 @@ export class RunFollower {
     return new TranscriptBuilder(this.#registry, this.#type, { redactHomePaths: this.#redact, timeline: false });
   }
 
-  /** Whether this follows `type`, and the chunks named `ids` (`chunkIds`) go on from the chunks seen. */
-  continues(type, ids) {
-    return type === this.#type && this.#builder._followFrom(ids) >= 0;
+  /** Whether the chunks named `ids` (`chunkIds`) go on from the chunks seen. */
+  continues(ids) {
+    return this.#builder._followFrom(ids) >= 0;
+  }
+
+  /** The run this follows, in the registry's core. */
+  get run() {
+    return this.#builder._run;
+  }
+
+  /** Keeps the run for `buildTranscript` (the core); returns the run let go past its limit, or -1. */
+  keep() {
+    return this.#builder._keep();
   }
 
   /** Calls `listener` when late answers changed the transcript; returns unsubscribe. */

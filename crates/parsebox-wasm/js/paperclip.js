@@ -15,9 +15,8 @@ const sandboxed = new WeakMap();
 /** Trusted parser functions given to `buildTranscript` → the built-in type made for them. */
 const builtinTypes = new WeakMap();
 let nextBuiltin = 1;
-/** Kept runs (`RunFollower`s), most recently used last (see `buildTranscript`). */
-const kept = [];
-const KEEP_RUNS = 16;
+/** The runs the shared registry's core keeps between renders → their `RunFollower`s. */
+const kept = new Map();
 
 /**
  * Makes `registry` the one the Paperclip functions use (disposing none). Call it once at
@@ -26,7 +25,8 @@ const KEEP_RUNS = 16;
  */
 export function usePaperclipRegistry(registry) {
   if (!(registry instanceof ParserRegistry)) throw new ParseboxOptionsError("usePaperclipRegistry needs a ParserRegistry");
-  for (const k of kept.splice(0)) k.dispose();
+  for (const k of kept.values()) k.dispose();
+  kept.clear();
   unsubscribe?.();
   unsubscribe = null;
   shared = registry;
@@ -100,10 +100,15 @@ export function buildTranscript(chunks, source, opts) {
   const type = typeOf(registry, source);
   const redact = opts?.censorUsernameInLogs === true;
   const ids = chunkIds(chunks);
-  const i = kept.findLastIndex((k) => k.continues(type, ids));
-  const run = i >= 0 ? kept.splice(i, 1)[0] : new RunFollower(registry, type, redact);
-  kept.push(run);
-  if (kept.length > KEEP_RUNS) kept.shift().dispose();
+  // The core picks the kept run this list goes on from, and the run to let go past its limit.
+  let run = kept.get(registry._keptFollowing(type, ids));
+  if (!run) {
+    run = new RunFollower(registry, type, redact);
+    kept.set(run.run, run);
+    const gone = kept.get(run.keep());
+    kept.delete(gone?.run);
+    gone?.dispose();
+  }
   run.follow(chunks, redact, ids);
   // Fresh objects: a caller may change what it gets without touching the kept run.
   return run.transcript().map((e) => ({ ...e }));

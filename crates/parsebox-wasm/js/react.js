@@ -42,7 +42,7 @@ class TranscriptStore {
     this.#chunks = chunks;
     this.#redact = redact;
     const ids = chunkIds(chunks);
-    if (this.#run && !this.#run.continues(this.#type, ids)) {
+    if (this.#run && !this.#run.continues(ids)) {
       this.#run.dispose();
       this.#run = null;
     }

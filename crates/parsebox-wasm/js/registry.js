@@ -186,6 +186,11 @@ export class ParserRegistry {
     return JSON.parse(this.#live(() => this.#core.parseLine(run, line, ts))).entries;
   }
 
+  /** @internal The run kept for `buildTranscript` that the list `ids` goes on from, or -1 (the core decides). */
+  _keptFollowing(type, ids) {
+    return this.#live(() => this.#core.keptFollowing(type, ids));
+  }
+
   /** @internal Paperclip's `loadDynamicParser`: whether to wait for `idle()` (the core decides). */
   _loadDynamic(type) {
     checkString(type, "type");

@@ -1,6 +1,7 @@
 //! `TranscriptBuilderCore`: the incremental transcript builder over one run of the host core,
 //! with the run's timeline beside it, fed by the same change ranges.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use parsebox_host::RunId;
@@ -36,7 +37,7 @@ fn encode(buf: &mut Vec<u8>, value: &impl Serialize) -> Result<js_sys::JsString,
 }
 
 /// Chunk ids as the JS side numbers them (whole numbers from 1).
-fn chunk_ids(ids: &[f64]) -> Vec<u64> {
+pub(crate) fn chunk_ids(ids: &[f64]) -> Vec<u64> {
     ids.iter().map(|&id| id as u64).collect()
 }
 
@@ -89,6 +90,7 @@ impl Drop for HostLine {
             let _ = s.host.drop_run(self.run);
             s.builder_runs.remove(&self.run);
             s.frame.forget(self.run);
+            s.kept.forget(self.run);
             s.pump();
         }
     }
@@ -201,8 +203,9 @@ pub struct TranscriptBuilderCore {
     out: Vec<u8>,
     /// A rebuild in slices of a finished run is under way: the timeline ends when it does.
     finish_when_rebuilt: bool,
-    /// The chunks given with an id, of the lists a follower (`follow.js`) handed over whole.
-    trail: ChunkTrail,
+    /// The chunks given with an id, of the lists a follower (`follow.js`) handed over whole;
+    /// shared with the core's kept runs ([`keep`](Self::keep)).
+    trail: Rc<RefCell<ChunkTrail>>,
 }
 
 /// A chunk as the page gave it (`{ts, stream, chunk, seq?}` as JSON): the one check both
@@ -273,7 +276,7 @@ impl TranscriptBuilderCore {
             timeline,
             out: Vec::new(),
             finish_when_rebuilt: false,
-            trail: ChunkTrail::new(),
+            trail: Rc::default(),
         })
     }
 
@@ -304,6 +307,7 @@ impl TranscriptBuilderCore {
         let change = self.inner.push_change(&chunk);
         if let Some(id) = given {
             self.trail
+                .borrow_mut()
                 .give(id as u64, chunk.stream, chunk.chunk.contains('\n'));
         }
         self.changed_going_on(change, false)
@@ -329,8 +333,11 @@ impl TranscriptBuilderCore {
             .inner
             .push_utf16(&chunk.ts, chunk.stream, units, chunk.seq);
         if let Some(id) = given {
-            self.trail
-                .give(id as u64, chunk.stream, units.contains(&u16::from(b'\n')));
+            self.trail.borrow_mut().give(
+                id as u64,
+                chunk.stream,
+                units.contains(&u16::from(b'\n')),
+            );
         }
         self.changed_going_on(change, false)
     }
@@ -341,6 +348,7 @@ impl TranscriptBuilderCore {
     #[wasm_bindgen(js_name = followFrom)]
     pub fn follow_from(&self, ids: &[f64]) -> i32 {
         self.trail
+            .borrow()
             .new_from(&chunk_ids(ids))
             .and_then(|from| i32::try_from(from).ok())
             .unwrap_or(-1)
@@ -359,7 +367,8 @@ impl TranscriptBuilderCore {
         unchecked_return_type = "[moved: boolean, cut: number, ...changes: string[]]"
     )]
     pub fn follow_settle(&mut self, ids: &[f64]) -> Result<Vec<JsValue>, JsValue> {
-        let settled = self.trail.settle(&chunk_ids(ids)).ok_or_else(|| {
+        let settled = self.trail.borrow_mut().settle(&chunk_ids(ids));
+        let settled = settled.ok_or_else(|| {
             into_error(
                 "ParseboxChunkError",
                 "the chunks do not go on from those pushed",
@@ -370,9 +379,8 @@ impl TranscriptBuilderCore {
             JsValue::from_f64(settled.cut as f64),
         ];
         if settled.cut > 0 {
-            let change = self
-                .inner
-                .drop_chunks_before(self.retained(self.trail.cut()));
+            let cut = self.trail.borrow().cut();
+            let change = self.inner.drop_chunks_before(self.retained(cut));
             out.extend(
                 self.changed(change, false, false)?
                     .into_iter()
@@ -382,11 +390,33 @@ impl TranscriptBuilderCore {
         Ok(out)
     }
 
+    /// Keeps this builder's run among the runs `buildTranscript` keeps between renders
+    /// (`HostCore.keptFollowing` finds it by the lists it was given). Returns the run let go
+    /// to stay within the limit (its builder is to be disposed), or -1.
+    ///
+    /// # Errors
+    /// `ParseboxDisposedError`; `ParseboxReentrancyError` from inside a call.
+    pub fn keep(&self) -> Result<f64, JsValue> {
+        let run = self.inner.parser().run;
+        let mut s = self.inner.parser().core.enter()?;
+        let adapter_type = s.host.run_type(run).map(str::to_owned).ok_or_else(|| {
+            into_error(
+                "ParseboxDisposedError",
+                "ParserRegistry used after dispose()",
+            )
+        })?;
+        let gone = s.kept.keep(run, &adapter_type, Rc::clone(&self.trail));
+        Ok(gone.map_or(-1.0, |r| r.0 as f64))
+    }
+
     /// The index of the first entry of the followed list (the entries before it came from
     /// chunks the page no longer hands over).
     #[wasm_bindgen(js_name = followFirstEntry)]
     pub fn follow_first_entry(&self) -> usize {
-        let first = self.trail.cut() + self.trail.start();
+        let first = {
+            let trail = self.trail.borrow();
+            trail.cut() + trail.start()
+        };
         if first == 0 {
             0
         } else {
@@ -406,7 +436,7 @@ impl TranscriptBuilderCore {
             .core
             .enter()
             .is_ok_and(|s| s.host.answers_later(run));
-        self.trail.replay_from(later)
+        self.trail.borrow().replay_from(later)
     }
 
     /// Whether `finish` would parse a last, partial line now (see

@@ -15,6 +15,7 @@ use crate::builtin::BuiltinParser;
 use crate::commands::JsCommand;
 use crate::frame::{FrameQueue, LineUpdate};
 use crate::host_core::EngineExecutor;
+use crate::kept::KeptRuns;
 use crate::{describe, now_ms};
 
 /// What a `HostCore` and its builders share.
@@ -38,6 +39,8 @@ pub(crate) struct Shared {
     pub(crate) builder_runs: HashSet<RunId>,
     /// What waits for the page's next frame.
     pub(crate) frame: FrameQueue,
+    /// The runs `buildTranscript` keeps between renders.
+    pub(crate) kept: KeptRuns,
 }
 
 impl Shared {
@@ -53,6 +56,7 @@ impl Shared {
             frames: HashMap::new(),
             builder_runs: HashSet::new(),
             frame: FrameQueue::default(),
+            kept: KeptRuns::default(),
         }
     }
 
@@ -288,6 +292,7 @@ impl Shared {
         self.host.dispose();
         self.builder_runs.clear();
         self.frame.clear();
+        self.kept.clear();
         self.pump();
     }
 

@@ -11,6 +11,7 @@ use parsebox_transcript::TranscriptEntry;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+use crate::builder::chunk_ids;
 use crate::builtin::BuiltinParser;
 use crate::entry::{Core, Entered};
 use crate::executor::Shared;
@@ -316,6 +317,15 @@ impl HostCore {
             .map_err(host_error)?;
         s.pump();
         Ok(was_ready)
+    }
+
+    /// The run kept for `buildTranscript` that the chunk list `ids` goes on from: of type
+    /// `adapter_type`, the most recently used of those that do (now the most recent); -1 when
+    /// none does (see `kept.rs`).
+    #[wasm_bindgen(js_name = keptFollowing)]
+    pub fn kept_following(&self, adapter_type: &str, ids: &[f64]) -> Result<f64, JsValue> {
+        let run = self.enter()?.kept.continuing(adapter_type, &chunk_ids(ids));
+        Ok(run.map_or(-1.0, |r| r.0 as f64))
     }
 
     /// What the `loadSource` hook resolved to for a `load` command: the source text,

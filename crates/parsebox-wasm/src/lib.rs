@@ -18,6 +18,7 @@ mod entry;
 mod executor;
 mod frame;
 mod host_core;
+mod kept;
 mod option_kinds;
 mod options;
 
