@@ -439,6 +439,14 @@ impl Host {
         }
     }
 
+    /// Which parser answers `run`'s lines: its type's generation and state. A transcript
+    /// parsed under another is to be parsed again (a follower re-parses its chunks when this
+    /// changes between two renders); `None` once the run is gone.
+    pub fn parser_of(&self, run: RunId) -> Option<(u64, AdapterState)> {
+        let adapter = self.adapters.get(self.run_type(run)?);
+        Some(adapter.map_or((0, AdapterState::Generic), |a| (a.generation, a.state)))
+    }
+
     /// Whether `run`'s lines are answered late: its adapter's parser is ready in a Worker
     /// engine, so a line gets the generic entry first and its answer after. (A pending line's
     /// replay by a follower starts after every chunk then: what came before is answered.)

@@ -315,6 +315,37 @@ fn parsers_wait_for_the_engine_module_while_generic_entries_and_builtins_answer(
     }
 }
 
+/// What a follower compares between renders to re-parse its run: the run's parser changes
+/// when its type's source loads, fails or is replaced, not when lines are parsed.
+#[test]
+fn a_runs_parser_changes_with_its_types_parser_only() {
+    let mut sim = Sim::new(options(|o| o.load_sources = true));
+    sim.start_mode = StartMode::Manual;
+    let run = sim.host.create_run("hermes").unwrap();
+    let loading = sim.host.parser_of(run).unwrap();
+    assert_eq!(loading.1, AdapterState::Loading);
+    sim.parse(run, "a");
+    sim.pump();
+    assert_eq!(
+        sim.host.parser_of(run),
+        Some(loading),
+        "a line changes nothing"
+    );
+    let (_, token) = sim.loads[0].clone();
+    sim.host
+        .handle_load_result(0.0, "hermes", token, LoadResult::Failed("HTTP 500".into()));
+    let failed = sim.host.parser_of(run).unwrap();
+    assert_eq!(failed.1, AdapterState::Failed);
+    sim.host
+        .register_source(0.0, "hermes", "export function parseStdoutLine() {}", None)
+        .unwrap();
+    let replaced = sim.host.parser_of(run).unwrap();
+    assert_ne!(replaced, failed);
+    assert!(replaced.0 > failed.0, "a new generation");
+    sim.host.drop_run(run).unwrap();
+    assert_eq!(sim.host.parser_of(run), None, "the run is gone");
+}
+
 /// `idle()` waits for every loader the executor was asked to run: a load a reload superseded
 /// keeps the host busy until its (ignored) result comes back, and a result naming another type
 /// does not count as it.

@@ -209,9 +209,12 @@ export class TranscriptBuilder {
     return this.entries();
   }
 
-  /** @internal `rebuild()` in one call, whatever `rebuildSliceMs` says. */
-  _rebuildWhole() {
-    this.#call(() => this.#core.rebuild(false));
+  /** @internal Re-parses every chunk, in one call, when the run's parser changed since the last call (the core decides); whether it did. */
+  _followParser() {
+    this.#live();
+    const changes = guarded(() => this.#core.followParser());
+    if (changes.length) this.#apply(changes);
+    return changes.length > 0;
   }
 
   /** The whole transcript so far. */

@@ -35,7 +35,6 @@ export class RunFollower {
   #redact;
   #builder;
   #given = []; // the chunk objects pushed with ids and not let go, as the core's trail holds them
-  #parserSeen;
   #transcript = null;
   #listeners = new Set();
 
@@ -44,17 +43,10 @@ export class RunFollower {
     this.#type = type;
     this.#redact = redact;
     this.#builder = this.#make();
-    this.#parserSeen = this.#parser();
     this.#builder.onUpdate(() => {
       this.#transcript = null;
       for (const l of [...this.#listeners]) l();
     });
-  }
-
-  /** Which parser answers the type: a new one (or one now ready) means re-parsing the run. */
-  #parser() {
-    const { generation, state } = this.#registry.status(this.#type);
-    return `${generation}:${state}`;
   }
 
   /** Paperclip's callers read entries only: no timeline (with a built-in parser it adds a fifth to each push). */
@@ -98,12 +90,8 @@ export class RunFollower {
       this.#builder.setRedactHomePaths(redact);
       changed = true;
     }
-    const parser = this.#parser();
-    if (parser !== this.#parserSeen) {
-      this.#parserSeen = parser;
-      this.#builder._rebuildWhole();
-      changed = true;
-    }
+    // A new parser for the type (or one now ready) re-parses the run: the core decides.
+    if (this.#builder._followParser()) changed = true;
     for (let i = from; i < chunks.length; i++) {
       this.#builder._pushGiven(chunks[i], ids[i]);
       this.#given.push(chunks[i]);

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use parsebox_host::RunId;
+use parsebox_host::{AdapterState, RunId};
 use parsebox_timeline::{EntriesMoved, LiveTimeline, Timeline, TimelineItem, TimelineUpdate};
 use parsebox_transcript::{
     generic_entry, Chunk, ChunkTrail, FailedLineEntry, LineAnswer, LineFailure, LineParser,
@@ -206,6 +206,8 @@ pub struct TranscriptBuilderCore {
     /// The chunks given with an id, of the lists a follower (`follow.js`) handed over whole;
     /// shared with the core's kept runs ([`keep`](Self::keep)).
     trail: Rc<RefCell<ChunkTrail>>,
+    /// The run's parser at the last [`follow_parser`](Self::follow_parser) (or when made).
+    parser_seen: Option<(u64, AdapterState)>,
 }
 
 /// A chunk as the page gave it (`{ts, stream, chunk, seq?}` as JSON): the one check both
@@ -237,7 +239,7 @@ impl TranscriptBuilderCore {
                 format!("invalid TranscriptBuilder options: {e}"),
             )
         })?;
-        let run = {
+        let (run, parser_seen) = {
             let mut s = host.core.enter()?;
             let style = options
                 .failed_line_entry
@@ -253,7 +255,7 @@ impl TranscriptBuilderCore {
                 })?;
             s.builder_runs.insert(run);
             s.pump();
-            run
+            (run, s.host.parser_of(run))
         };
         let parser = HostLine {
             core: Rc::clone(&host.core),
@@ -277,6 +279,7 @@ impl TranscriptBuilderCore {
             out: Vec::new(),
             finish_when_rebuilt: false,
             trail: Rc::default(),
+            parser_seen,
         })
     }
 
@@ -485,6 +488,23 @@ impl TranscriptBuilderCore {
                 entries: all,
             },
         )?])
+    }
+
+    /// Re-parses every chunk when the run's parser is another than at the last call or when
+    /// the builder was made ([`Host::parser_of`](parsebox_host::Host::parser_of)): then
+    /// `rebuild(false)`'s result, else `[]`. A follower calls it on each render.
+    ///
+    /// # Errors
+    /// `ParseboxReentrancyError` from inside a call.
+    #[wasm_bindgen(js_name = followParser)]
+    pub fn follow_parser(&mut self) -> Result<Vec<js_sys::JsString>, JsValue> {
+        let run = self.inner.parser().run;
+        let now = self.inner.parser().core.enter()?.host.parser_of(run);
+        if now == self.parser_seen {
+            return Ok(Vec::new());
+        }
+        self.parser_seen = now;
+        self.rebuild(false)
     }
 
     /// The JS side's frame: folds in the late answers the core holds for this builder's run
