@@ -200,10 +200,12 @@ test("the clock decides: one long native step inline is counted, its answer kept
   // in-engine budget; the host times the call instead.
   const registry = new ParserRegistry({ loadSource: null, lineBudgetMs: 5 });
   registry.registerSource("slow", "export function parseStdoutLine(line, ts) { return [{ kind: 'system', ts, text: String(/\\s+$/.test(line)) }]; }");
-  registry.parseLine("slow", "warm", "t"); // the run's first call also builds its realm: not counted
-  assert.equal(registry.diagnostics("slow").host.clockOverruns, 0);
+  // The run's first call also builds its realm, which is not counted; on a busy machine the
+  // call can still pass 5 ms on its own, so the slow line is counted against what came before.
+  registry.parseLine("slow", "warm", "t");
+  const before = registry.diagnostics("slow").host.clockOverruns;
   assert.deepEqual(registry.parseLine("slow", " ".repeat(3000) + "x", "t"), [{ kind: "system", ts: "t", text: "false" }]);
-  assert.equal(registry.diagnostics("slow").host.clockOverruns, 1);
+  assert.equal(registry.diagnostics("slow").host.clockOverruns, before + 1);
   registry.dispose();
 });
 
