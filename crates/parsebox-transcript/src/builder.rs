@@ -139,6 +139,15 @@ impl LineParser for Box<dyn LineParser + '_> {
     }
 }
 
+/// What a finish would end a transcript with ([`TranscriptBuilder::finished_tail`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FinishedTail {
+    /// How many of the transcript's last entries the finished line replaces.
+    pub replaced: usize,
+    /// The entries that take their place.
+    pub entries: Vec<TranscriptEntry>,
+}
+
 /// Options of a [`TranscriptBuilder`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TranscriptOptions {
@@ -650,6 +659,35 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.pending_high.is_some()
             || !self.pending_bytes.is_empty()
             || !js_trim(&self.pending).is_empty()
+    }
+
+    /// What [`finish`](Self::finish) would end the transcript with, without finishing it (the
+    /// run goes on): the retained chunks from `from_chunk` on are parsed again by `parser`, a
+    /// fresh run (a stateful parser sees those lines only, as a re-parse of that list would),
+    /// and finished with this builder's held-back text. Returns how many of this builder's last
+    /// entries the finished line replaces (delta entries it merged with; never more than
+    /// the replayed chunks made) and the entries that take their place. `from_chunk` is where
+    /// a line starts, so the replay's lines are this builder's. A re-rendered window shows its
+    /// pending line this way (Paperclip finishes every list it renders).
+    pub fn finished_tail<Q: LineParser>(&self, from_chunk: usize, parser: Q) -> FinishedTail {
+        let options = TranscriptOptions {
+            redact_home_paths: self.options.redact_home_paths,
+            failed_line_entry: self.options.failed_line_entry,
+            ..TranscriptOptions::default()
+        };
+        let mut once = TranscriptBuilder::new(parser, options);
+        for chunk in self.chunks.range(from_chunk.min(self.chunks.len())..) {
+            once.push(chunk);
+        }
+        once.pending_high = self.pending_high;
+        once.pending_bytes.clone_from(&self.pending_bytes);
+        let before = once.entries.len();
+        let changed = once.finish();
+        let mut entries = once.entries;
+        FinishedTail {
+            replaced: before - changed.start.min(before),
+            entries: entries.split_off(changed.start.min(entries.len())),
+        }
     }
 
     /// Ends the run: a non-empty pending partial line is parsed as a full line with the last

@@ -19,8 +19,8 @@ pub mod redact;
 pub mod validate;
 
 pub use builder::{
-    BuilderCounts, Chunk, LineAnswer, LineParser, PushChange, Stream, TranscriptBuilder,
-    TranscriptOptions,
+    BuilderCounts, Chunk, FinishedTail, LineAnswer, LineParser, PushChange, Stream,
+    TranscriptBuilder, TranscriptOptions,
 };
 pub use entry::{DiffChangeType, Extra, TranscriptEntry};
 pub use follow::{ChunkTrail, Settled};

@@ -154,9 +154,9 @@ export class TranscriptBuilder {
    */
   _followSettle(ids) {
     this.#live();
-    const [moved, cut, ...changes] = guarded(() => this.#core.followSettle(ids));
+    const [moved, ...changes] = guarded(() => this.#core.followSettle(ids));
     if (changes.length) this.#apply(changes);
-    return { moved, cut };
+    return moved;
   }
 
   /** @internal The index of the followed list's first entry. */
@@ -165,10 +165,11 @@ export class TranscriptBuilder {
     return this.#core.followFirstEntry();
   }
 
-  /** @internal Where among the chunks pushed with ids a replay of the pending line begins. */
-  _followReplayFrom() {
+  /** @internal What the followed window ends with if the run finished now: `{ keep, last }` (the core replays the pending line). */
+  _followFinishedTail() {
     this.#live();
-    return this.#core.followReplayFrom();
+    const [keep, last] = guarded(() => this.#core.followFinishedTail());
+    return { keep, last: JSON.parse(last) };
   }
 
   /** @internal Whether `finish()` would parse a last, partial line now. */

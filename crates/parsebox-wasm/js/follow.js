@@ -22,36 +22,27 @@ export function chunkIds(chunks) {
 }
 
 /**
- * One run's builder and the chunk objects it was given. A later list that goes on from the same
+ * One run's builder. A later list that goes on from the same
  * objects costs only its new chunks, also when it is a window that dropped chunks at its start
  * (Paperclip's run view keeps the last 200): the run goes on, and the transcript is the entries
  * of the window's chunks. Late answers from a Worker land in the builder in place. Which chunks
- * are new, where the list begins and what can be let go are the core's to say
- * (`ChunkTrail`); this keeps the objects it names, for a pending line's replay.
+ * are new, where the list begins, what can be let go and how the pending line shows are the
+ * core's to say (`ChunkTrail`, `finished_tail`).
  */
 export class RunFollower {
-  #registry;
-  #type;
   #redact;
   #builder;
-  #given = []; // the chunk objects pushed with ids and not let go, as the core's trail holds them
   #transcript = null;
   #listeners = new Set();
 
   constructor(registry, type, redact) {
-    this.#registry = registry;
-    this.#type = type;
     this.#redact = redact;
-    this.#builder = this.#make();
+    // Paperclip's callers read entries only: no timeline (with a built-in parser it adds a fifth to each push).
+    this.#builder = new TranscriptBuilder(registry, type, { redactHomePaths: redact, timeline: false });
     this.#builder.onUpdate(() => {
       this.#transcript = null;
       for (const l of [...this.#listeners]) l();
     });
-  }
-
-  /** Paperclip's callers read entries only: no timeline (with a built-in parser it adds a fifth to each push). */
-  #make() {
-    return new TranscriptBuilder(this.#registry, this.#type, { redactHomePaths: this.#redact, timeline: false });
   }
 
   /** Whether the chunks named `ids` (`chunkIds`) go on from the chunks seen. */
@@ -92,12 +83,8 @@ export class RunFollower {
     }
     // A new parser for the type (or one now ready) re-parses the run: the core decides.
     if (this.#builder._followParser()) changed = true;
-    for (let i = from; i < chunks.length; i++) {
-      this.#builder._pushGiven(chunks[i], ids[i]);
-      this.#given.push(chunks[i]);
-    }
-    const { moved, cut } = this.#builder._followSettle(ids);
-    this.#given.splice(0, cut);
+    for (let i = from; i < chunks.length; i++) this.#builder._pushGiven(chunks[i], ids[i]);
+    const moved = this.#builder._followSettle(ids);
     if (changed || moved) this.#transcript = null;
     return changed || moved;
   }
@@ -118,19 +105,10 @@ export class RunFollower {
     const first = this.#builder._followFirstEntry();
     const entries = first === 0 ? all : all.slice(first);
     if (!this.#builder._hasPendingLine()) return (this.#transcript = entries);
-    // Where a Worker answers, the throwaway's lines show the generic entry (their answers come
-    // after it is gone): the core has it fed the last line's chunks only. Fed the list, it
-    // would hand the Worker the whole list again on every render, faster than it can answer.
-    const once = this.#make();
-    try {
-      for (let i = this.#builder._followReplayFrom(); i < this.#given.length; i++) once.push(this.#given[i]);
-      const before = once.entries().length;
-      const { from, entries: last } = once.finish();
-      const kept = entries.length - Math.min(before - from, entries.length);
-      return (this.#transcript = entries.slice(0, kept).concat(last));
-    } finally {
-      once.dispose();
-    }
+    // The pending line as Paperclip's finish shows it, the run going on: the core parses it
+    // again in a fresh run (fed the last line's chunks only where a Worker answers late).
+    const { keep, last } = this.#builder._followFinishedTail();
+    return (this.#transcript = entries.slice(0, keep).concat(last));
   }
 
   dispose() {

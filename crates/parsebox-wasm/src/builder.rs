@@ -208,6 +208,16 @@ pub struct TranscriptBuilderCore {
     trail: Rc<RefCell<ChunkTrail>>,
     /// The run's parser at the last [`follow_parser`](Self::follow_parser) (or when made).
     parser_seen: Option<(u64, AdapterState)>,
+    /// What the run's failed lines show (a finished tail's run shows the same).
+    style: FailedLineEntry,
+}
+
+/// The error of a builder whose registry is disposed.
+fn disposed() -> JsValue {
+    into_error(
+        "ParseboxDisposedError",
+        "ParserRegistry used after dispose()",
+    )
 }
 
 /// A chunk as the page gave it (`{ts, stream, chunk, seq?}` as JSON): the one check both
@@ -239,20 +249,15 @@ impl TranscriptBuilderCore {
                 format!("invalid TranscriptBuilder options: {e}"),
             )
         })?;
+        let style = options
+            .failed_line_entry
+            .unwrap_or(FailedLineEntry::ParseError);
         let (run, parser_seen) = {
             let mut s = host.core.enter()?;
-            let style = options
-                .failed_line_entry
-                .unwrap_or(FailedLineEntry::ParseError);
             let run = s
                 .host
                 .create_run_showing(adapter_type, style)
-                .map_err(|_| {
-                    into_error(
-                        "ParseboxDisposedError",
-                        "ParserRegistry used after dispose()",
-                    )
-                })?;
+                .map_err(|_| disposed())?;
             s.builder_runs.insert(run);
             s.pump();
             (run, s.host.parser_of(run))
@@ -280,6 +285,7 @@ impl TranscriptBuilderCore {
             finish_when_rebuilt: false,
             trail: Rc::default(),
             parser_seen,
+            style,
         })
     }
 
@@ -359,15 +365,14 @@ impl TranscriptBuilderCore {
 
     /// Takes `ids` as the list now followed, its new chunks pushed: where it begins, and the
     /// chunks before its first line let go when they are half of those held
-    /// ([`ChunkTrail::settle`]). Returns `[moved, cut, ...changes]`: whether the list begins at
-    /// another chunk than the last one, how many of the chunks pushed with ids were let go,
-    /// then `push`'s result shape when they were.
+    /// ([`ChunkTrail::settle`]). Returns `[moved, ...changes]`: whether the list begins at
+    /// another chunk than the last one, then `push`'s result shape when chunks were let go.
     ///
     /// # Errors
     /// `ParseboxChunkError` when the list does not go on from the chunks pushed.
     #[wasm_bindgen(
         js_name = followSettle,
-        unchecked_return_type = "[moved: boolean, cut: number, ...changes: string[]]"
+        unchecked_return_type = "[moved: boolean, ...changes: string[]]"
     )]
     pub fn follow_settle(&mut self, ids: &[f64]) -> Result<Vec<JsValue>, JsValue> {
         let settled = self.trail.borrow_mut().settle(&chunk_ids(ids));
@@ -377,10 +382,7 @@ impl TranscriptBuilderCore {
                 "the chunks do not go on from those pushed",
             )
         })?;
-        let mut out = vec![
-            JsValue::from_bool(settled.moved),
-            JsValue::from_f64(settled.cut as f64),
-        ];
+        let mut out = vec![JsValue::from_bool(settled.moved)];
         if settled.cut > 0 {
             let cut = self.trail.borrow().cut();
             let change = self.inner.drop_chunks_before(self.retained(cut));
@@ -402,12 +404,11 @@ impl TranscriptBuilderCore {
     pub fn keep(&self) -> Result<f64, JsValue> {
         let run = self.inner.parser().run;
         let mut s = self.inner.parser().core.enter()?;
-        let adapter_type = s.host.run_type(run).map(str::to_owned).ok_or_else(|| {
-            into_error(
-                "ParseboxDisposedError",
-                "ParserRegistry used after dispose()",
-            )
-        })?;
+        let adapter_type = s
+            .host
+            .run_type(run)
+            .map(str::to_owned)
+            .ok_or_else(disposed)?;
         let gone = s.kept.keep(run, &adapter_type, Rc::clone(&self.trail));
         Ok(gone.map_or(-1.0, |r| r.0 as f64))
     }
@@ -427,19 +428,53 @@ impl TranscriptBuilderCore {
         }
     }
 
-    /// The index among the chunks pushed with ids (and not let go) where a replay of the
-    /// pending line begins ([`ChunkTrail::replay_from`]): after every chunk when the run's
-    /// lines are answered late, else before the followed list's first line.
-    #[wasm_bindgen(js_name = followReplayFrom)]
-    pub fn follow_replay_from(&self) -> usize {
+    /// What the followed window ends with if the run finished now, the run itself going on
+    /// (a re-render shows its pending line as Paperclip's finish would):
+    /// `[keep, entriesJson]`, the window's first `keep` entries then these
+    /// ([`TranscriptBuilder::finished_tail`]). A fresh run of the type parses the pending line
+    /// again from where the followed list's first line starts, or, when the run's lines are
+    /// answered late, from where the pending line starts ([`ChunkTrail::replay_from`]).
+    ///
+    /// # Errors
+    /// `ParseboxDisposedError`; `ParseboxReentrancyError` from inside a call.
+    #[wasm_bindgen(
+        js_name = followFinishedTail,
+        unchecked_return_type = "[keep: number, entries: string]"
+    )]
+    pub fn follow_finished_tail(&mut self) -> Result<Vec<JsValue>, JsValue> {
         let run = self.inner.parser().run;
-        let later = self
-            .inner
-            .parser()
-            .core
-            .enter()
-            .is_ok_and(|s| s.host.answers_later(run));
-        self.trail.borrow().replay_from(later)
+        let core = Rc::clone(&self.inner.parser().core);
+        let (later, tail_run) = {
+            let mut s = core.enter()?;
+            let later = s.host.answers_later(run);
+            let adapter_type = s
+                .host
+                .run_type(run)
+                .map(str::to_owned)
+                .ok_or_else(disposed)?;
+            let tail_run = s
+                .host
+                .create_run_showing(&adapter_type, self.style)
+                .map_err(|_| disposed())?;
+            s.pump();
+            (later, tail_run)
+        };
+        let from = {
+            let trail = self.trail.borrow();
+            self.retained(trail.cut() + trail.replay_from(later))
+        };
+        // The tail's run ends with its parser, when `finished_tail` returns.
+        let tail = self.inner.finished_tail(
+            from,
+            HostLine {
+                core,
+                run: tail_run,
+            },
+        );
+        let window = self.inner.entries().len() - self.follow_first_entry();
+        let keep = window - tail.replaced.min(window);
+        let entries = encode(&mut self.out, &tail.entries)?;
+        Ok(vec![JsValue::from_f64(keep as f64), entries.into()])
     }
 
     /// Whether `finish` would parse a last, partial line now (see
