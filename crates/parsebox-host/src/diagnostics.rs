@@ -107,13 +107,17 @@ pub fn count_line(diag: &mut Diagnostics, settled: &SettledLine, by: AnsweredBy)
     }
 }
 
+/// Adds each named counter of `$other` into `$into`.
+macro_rules! add_counters {
+    ($into:expr, $other:expr; $($field:ident),+ $(,)?) => {
+        $( $into.$field += $other.$field; )+
+    };
+}
+
 impl Diagnostics {
     /// Adds another type's counters into these (for a host-wide total).
     pub fn add(&mut self, other: &Diagnostics) {
-        self.lines_parsed += other.lines_parsed;
-        self.lines_by_parser += other.lines_by_parser;
-        self.entries += other.entries;
-        self.runs_created += other.runs_created;
+        add_counters!(self, other; lines_parsed, lines_by_parser, entries, runs_created);
         for (k, v) in &other.fallbacks {
             *self.fallbacks.entry(k.clone()).or_default() += v;
         }
@@ -126,19 +130,10 @@ impl Diagnostics {
         if other.load_ms.is_some() {
             self.load_ms = other.load_ms;
         }
-        let (h, o) = (&mut self.host, &other.host);
-        h.respawns += o.respawns;
-        h.deadline_kills += o.deadline_kills;
-        h.unattributed_kills += o.unattributed_kills;
-        h.engine_faults += o.engine_faults;
-        h.replayed_lines += o.replayed_lines;
-        h.state_lost += o.state_lost;
-        h.placement_moves += o.placement_moves;
-        h.clock_overruns += o.clock_overruns;
-        h.call_overruns += o.call_overruns;
-        h.late_answers += o.late_answers;
-        h.stale_answers += o.stale_answers;
-        h.lines_pending += o.lines_pending;
-        h.memo_answers += o.memo_answers;
+        add_counters!(self.host, other.host;
+            respawns, deadline_kills, unattributed_kills, engine_faults, replayed_lines,
+            state_lost, placement_moves, clock_overruns, call_overruns, late_answers,
+            stale_answers, lines_pending, memo_answers,
+        );
     }
 }
