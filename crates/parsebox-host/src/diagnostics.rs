@@ -137,3 +137,67 @@ impl Diagnostics {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every counter is summed: the struct literals list every field (a new counter does not
+    /// compile here until it is given), and each must come out doubled.
+    #[test]
+    fn the_total_sums_every_counter() {
+        let one = Diagnostics {
+            lines_parsed: 1,
+            lines_by_parser: 2,
+            fallbacks: BTreeMap::from([("threw".to_owned(), 3)]),
+            dropped_entries: BTreeMap::from([("too_long".to_owned(), 4)]),
+            entries: 5,
+            last_error: Some("e".into()),
+            runs_created: 6,
+            load_ms: Some(7.0),
+            host: HostCounters {
+                respawns: 8,
+                deadline_kills: 9,
+                unattributed_kills: 10,
+                engine_faults: 11,
+                replayed_lines: 12,
+                state_lost: 13,
+                placement_moves: 14,
+                clock_overruns: 15,
+                call_overruns: 16,
+                late_answers: 17,
+                stale_answers: 18,
+                lines_pending: 19,
+                memo_answers: 20,
+            },
+        };
+        let mut total = one.clone();
+        total.add(&one);
+        let (one, total) = (
+            serde_json::to_value(&one).unwrap_or_default(),
+            serde_json::to_value(&total).unwrap_or_default(),
+        );
+        // Every whole-number counter, by its path in the JSON (`loadMs` is a time, kept).
+        let numbers = |v: &serde_json::Value| -> Vec<(String, u64)> {
+            let mut out = Vec::new();
+            let mut stack = vec![(String::new(), v.clone())];
+            while let Some((path, v)) = stack.pop() {
+                match v {
+                    serde_json::Value::Object(m) => {
+                        stack.extend(m.into_iter().map(|(k, v)| (format!("{path}.{k}"), v)));
+                    }
+                    serde_json::Value::Number(n) if !path.ends_with("loadMs") => {
+                        out.push((path, n.as_u64().unwrap_or_default()));
+                    }
+                    _ => {}
+                }
+            }
+            out.sort();
+            out
+        };
+        let doubled: Vec<(String, u64)> =
+            numbers(&one).into_iter().map(|(k, n)| (k, 2 * n)).collect();
+        assert_eq!(numbers(&total), doubled);
+        assert_eq!(doubled.len(), 19, "every counter was seen");
+    }
+}
