@@ -442,6 +442,9 @@ impl TranscriptBuilderCore {
         unchecked_return_type = "[keep: number, entries: string]"
     )]
     pub fn follow_finished_tail(&mut self) -> Result<Vec<JsValue>, JsValue> {
+        // The replay is a call of the page of its own: its parser time is summed against
+        // `callBudgetMs` from here, as a push's is.
+        self.begin_call();
         let run = self.inner.parser().run;
         let core = Rc::clone(&self.inner.parser().core);
         let (later, tail_run) = {
