@@ -159,23 +159,11 @@ export class TranscriptBuilder {
     return moved;
   }
 
-  /** @internal The index of the followed list's first entry. */
-  _followFirstEntry() {
+  /** @internal The followed window: its first entry and, when it ends mid-line, `keep` and `last` (the core replays the pending line). */
+  _followWindow() {
     this.#live();
-    return this.#core.followFirstEntry();
-  }
-
-  /** @internal What the followed window ends with if the run finished now: `{ keep, last }` (the core replays the pending line). */
-  _followFinishedTail() {
-    this.#live();
-    const [keep, last] = guarded(() => this.#core.followFinishedTail());
-    return { keep, last: JSON.parse(last) };
-  }
-
-  /** @internal Whether `finish()` would parse a last, partial line now. */
-  _hasPendingLine() {
-    this.#live();
-    return this.#core.hasPendingLine();
+    const [first, keep, last] = guarded(() => this.#core.followWindow());
+    return { first, keep, last: last === undefined ? null : JSON.parse(last) };
   }
 
   /**

@@ -102,13 +102,11 @@ export class RunFollower {
   transcript() {
     if (this.#transcript) return this.#transcript;
     const all = this.#builder.entries();
-    const first = this.#builder._followFirstEntry();
+    const { first, keep, last } = this.#builder._followWindow();
     const entries = first === 0 ? all : all.slice(first);
-    if (!this.#builder._hasPendingLine()) return (this.#transcript = entries);
-    // The pending line as Paperclip's finish shows it, the run going on: the core parses it
-    // again in a fresh run (fed the last line's chunks only where a Worker answers late).
-    const { keep, last } = this.#builder._followFinishedTail();
-    return (this.#transcript = entries.slice(0, keep).concat(last));
+    // A window ending mid-line shows its pending line as Paperclip's finish would, the run
+    // going on: the core parses it again in a fresh run.
+    return (this.#transcript = last ? entries.slice(0, keep).concat(last) : entries);
   }
 
   dispose() {

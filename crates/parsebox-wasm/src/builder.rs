@@ -413,35 +413,27 @@ impl TranscriptBuilderCore {
         Ok(gone.map_or(-1.0, |r| r.0 as f64))
     }
 
-    /// The index of the first entry of the followed list (the entries before it came from
-    /// chunks the page no longer hands over).
-    #[wasm_bindgen(js_name = followFirstEntry)]
-    pub fn follow_first_entry(&self) -> usize {
-        let first = {
-            let trail = self.trail.borrow();
-            trail.cut() + trail.start()
-        };
-        if first == 0 {
-            0
-        } else {
-            self.inner.first_entry_of_chunk(self.retained(first))
-        }
-    }
-
-    /// What the followed window ends with if the run finished now, the run itself going on
-    /// (a re-render shows its pending line as Paperclip's finish would):
-    /// `[keep, entriesJson]`, the window's first `keep` entries then these
-    /// ([`TranscriptBuilder::finished_tail`]). A fresh run of the type parses the pending line
-    /// again from where the followed list's first line starts, or, when the run's lines are
-    /// answered late, from where the pending line starts ([`ChunkTrail::replay_from`]).
+    /// The followed window: `[first]`, the index of its first entry (the entries before it
+    /// came from chunks the page no longer hands over); and when the run ends mid-line,
+    /// `[first, keep, entriesJson]`: the window as a finish would end it, the run itself going
+    /// on (a re-render shows its pending line as Paperclip's finish would), is its first
+    /// `keep` entries then these ([`TranscriptBuilder::finished_tail`]). A fresh run of the
+    /// type parses the pending line again from where the followed list's first line starts,
+    /// or, when the run's lines are answered late, from where the pending line starts
+    /// ([`ChunkTrail::replay_from`]).
     ///
     /// # Errors
     /// `ParseboxDisposedError`; `ParseboxReentrancyError` from inside a call.
     #[wasm_bindgen(
-        js_name = followFinishedTail,
-        unchecked_return_type = "[keep: number, entries: string]"
+        js_name = followWindow,
+        unchecked_return_type = "[first: number, keep?: number, entries?: string]"
     )]
-    pub fn follow_finished_tail(&mut self) -> Result<Vec<JsValue>, JsValue> {
+    pub fn follow_window(&mut self) -> Result<Vec<JsValue>, JsValue> {
+        let first = self.first_followed_entry();
+        let mut out = vec![JsValue::from_f64(first as f64)];
+        if !self.inner.has_pending_line() {
+            return Ok(out);
+        }
         // The replay is a call of the page of its own: its parser time is summed against
         // `callBudgetMs` from here, as a push's is.
         self.begin_call();
@@ -474,17 +466,24 @@ impl TranscriptBuilderCore {
                 run: tail_run,
             },
         );
-        let window = self.inner.entries().len() - self.follow_first_entry();
+        let window = self.inner.entries().len().saturating_sub(first);
         let keep = window - tail.replaced.min(window);
-        let entries = encode(&mut self.out, &tail.entries)?;
-        Ok(vec![JsValue::from_f64(keep as f64), entries.into()])
+        out.push(JsValue::from_f64(keep as f64));
+        out.push(encode(&mut self.out, &tail.entries)?.into());
+        Ok(out)
     }
 
-    /// Whether `finish` would parse a last, partial line now (see
-    /// [`parsebox_transcript::TranscriptBuilder::has_pending_line`]).
-    #[wasm_bindgen(js_name = hasPendingLine)]
-    pub fn has_pending_line(&self) -> bool {
-        self.inner.has_pending_line()
+    /// The index of the first entry of the followed list.
+    fn first_followed_entry(&self) -> usize {
+        let first = {
+            let trail = self.trail.borrow();
+            trail.cut() + trail.start()
+        };
+        if first == 0 {
+            0
+        } else {
+            self.inner.first_entry_of_chunk(self.retained(first))
+        }
     }
 
     /// Flushes the pending partial line and ends the timeline's run (calls still pending
