@@ -74,26 +74,29 @@ pub fn pretty(entry: &TranscriptEntry, p: &Painter) -> String {
                 parts.push(p.paint(Style::Green, "result:"));
                 parts.push(p.paint(Style::Plain, &b.text));
             }
-            if b.is_error || b.subtype.starts_with("error") || !b.errors.is_empty() {
-                let subtype = if b.subtype.is_empty() {
+            if b.info.is_error || b.info.subtype.starts_with("error") || !b.info.errors.is_empty() {
+                let subtype = if b.info.subtype.is_empty() {
                     "unknown"
                 } else {
-                    &b.subtype
+                    &b.info.subtype
                 };
                 parts.push(p.paint(
                     Style::Red,
-                    &format!("result: subtype={subtype} is_error={}", b.is_error),
+                    &format!("result: subtype={subtype} is_error={}", b.info.is_error),
                 ));
-                if !b.errors.is_empty() {
-                    parts.push(p.paint(Style::Red, &format!("errors: {}", b.errors.join(" | "))));
+                if !b.info.errors.is_empty() {
+                    parts.push(p.paint(
+                        Style::Red,
+                        &format!("errors: {}", b.info.errors.join(" | ")),
+                    ));
                 }
             }
-            let cost = b.cost_usd.as_f64().unwrap_or(0.0);
+            let cost = b.info.cost_usd.as_f64().unwrap_or(0.0);
             parts.push(p.paint(
                 Style::Blue,
                 &format!(
                     "tokens: in={} out={} cached={} cost=${cost:.6}",
-                    b.input_tokens, b.output_tokens, b.cached_tokens
+                    b.info.input_tokens, b.info.output_tokens, b.info.cached_tokens
                 ),
             ));
             parts.join("\n")

@@ -3,13 +3,13 @@
 //! what [`new_item`] of its first entry followed by [`join`] of each later entry makes it, which
 //! is what lets the timeline rebuild an item from its entries when a tail is replaced.
 
-use parsebox_transcript::entry::{Diff, RunResult, ToolCall, ToolResult};
+use parsebox_transcript::entry::{Diff, ToolCall, ToolResult};
 use parsebox_transcript::TranscriptEntry;
 use serde_json::Value;
 
 use crate::item::{
-    DiffLine, InitInfo, ResultInfo, TimelineItem, TimelineItemType, ToolCallData, ToolContent,
-    ToolLocation, ToolOutput, ToolStatus,
+    DiffLine, InitInfo, TimelineItem, TimelineItemType, ToolCallData, ToolContent, ToolLocation,
+    ToolOutput, ToolStatus,
 };
 use crate::kinds::tool_kind;
 
@@ -88,7 +88,7 @@ pub(crate) fn new_item(
         }
         TranscriptEntry::Result(b) => {
             text(&mut item, TimelineItemType::Result, &b.text);
-            item.result = Some(Box::new(result_info(b)));
+            item.result = Some(Box::new(b.info.clone()));
         }
     }
     item
@@ -166,18 +166,6 @@ fn diff_line(d: &Diff) -> DiffLine {
     DiffLine {
         change_type: d.change_type,
         text: d.text.clone(),
-    }
-}
-
-fn result_info(b: &RunResult) -> ResultInfo {
-    ResultInfo {
-        input_tokens: b.input_tokens.clone(),
-        output_tokens: b.output_tokens.clone(),
-        cached_tokens: b.cached_tokens.clone(),
-        cost_usd: b.cost_usd.clone(),
-        subtype: b.subtype.clone(),
-        is_error: b.is_error,
-        errors: b.errors.clone(),
     }
 }
 

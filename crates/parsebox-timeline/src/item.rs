@@ -4,9 +4,10 @@
 //! keys on the wire, plus what a transcript has and that shape lacks (diff items, the `init` and
 //! `result` summaries, and the transcript entries each item shows).
 
+pub use parsebox_transcript::entry::ResultInfo;
 use parsebox_transcript::DiffChangeType;
 use serde::{Deserialize, Serialize};
-use serde_json::{Number, Value};
+use serde_json::Value;
 
 /// One thing a run-log viewer draws: a message, a tool card (a call with its results and diff
 /// lines), a block of diff lines, or a session/turn marker.
@@ -206,25 +207,4 @@ pub struct InitInfo {
     pub model: String,
     /// The agent's session id.
     pub session_id: String,
-}
-
-/// Usage, cost and outcome of a `result` item (its text is the item's `content`).
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ResultInfo {
-    /// Input tokens used.
-    pub input_tokens: Number,
-    /// Output tokens used.
-    pub output_tokens: Number,
-    /// Cached input tokens.
-    pub cached_tokens: Number,
-    /// Cost in US dollars.
-    pub cost_usd: Number,
-    /// Result subtype, e.g. `success`.
-    pub subtype: String,
-    /// `true` when the turn ended in error.
-    pub is_error: bool,
-    /// Error messages.
-    pub errors: Vec<String>,
 }

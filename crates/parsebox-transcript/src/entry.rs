@@ -470,6 +470,20 @@ pub struct RunResult {
     pub ts: String,
     /// The turn's final text.
     pub text: String,
+    /// Usage, cost and outcome: the entry's keys after `text`.
+    #[serde(flatten)]
+    pub info: ResultInfo,
+    /// Extra plain-JSON fields the parser returned, and its key order.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// Usage, cost and outcome of a turn: a `result` entry's fields after its text, and what a
+/// timeline `result` item carries (`parsebox_timeline`).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResultInfo {
     /// Input tokens used.
     pub input_tokens: Number,
     /// Output tokens used.
@@ -484,9 +498,6 @@ pub struct RunResult {
     pub is_error: bool,
     /// Error messages.
     pub errors: Vec<String>,
-    /// Extra plain-JSON fields the parser returned, and its key order.
-    #[serde(flatten)]
-    pub extra: Extra,
 }
 
 /// What one diff line is.
@@ -662,13 +673,13 @@ impl TranscriptEntry {
                 kind,
                 Some(Str(&b.ts)),
                 Some(Str(&b.text)),
-                Some(Num(&b.input_tokens)),
-                Some(Num(&b.output_tokens)),
-                Some(Num(&b.cached_tokens)),
-                Some(Num(&b.cost_usd)),
-                Some(Str(&b.subtype)),
-                Some(Bool(b.is_error)),
-                Some(Strs(&b.errors)),
+                Some(Num(&b.info.input_tokens)),
+                Some(Num(&b.info.output_tokens)),
+                Some(Num(&b.info.cached_tokens)),
+                Some(Num(&b.info.cost_usd)),
+                Some(Str(&b.info.subtype)),
+                Some(Bool(b.info.is_error)),
+                Some(Strs(&b.info.errors)),
             ],
             Self::Diff(b) => &[
                 kind,

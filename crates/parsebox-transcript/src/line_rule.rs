@@ -12,7 +12,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::entry::{Extra, RunResult, TranscriptEntry};
+use crate::entry::{Extra, ResultInfo, RunResult, TranscriptEntry};
 use crate::validate::{entries_from_return, CheckedEntries, EntryLimits, Rejection};
 
 /// Why a line fell back to the generic entry. The snake_case names are stable: diagnostics
@@ -204,13 +204,15 @@ pub fn failed_line_entry(
             failure.error_text(),
             line_preview(line)
         ),
-        input_tokens: 0.into(),
-        output_tokens: 0.into(),
-        cached_tokens: 0.into(),
-        cost_usd: 0.into(),
-        subtype: "transcript_parse_error".to_owned(),
-        is_error: true,
-        errors: Vec::new(),
+        info: ResultInfo {
+            input_tokens: 0.into(),
+            output_tokens: 0.into(),
+            cached_tokens: 0.into(),
+            cost_usd: 0.into(),
+            subtype: "transcript_parse_error".to_owned(),
+            is_error: true,
+            errors: Vec::new(),
+        },
         extra: Extra::new(),
     }))
 }

@@ -54,8 +54,8 @@ pub fn redact_entry_paths(entry: &mut TranscriptEntry) {
         }
         TranscriptEntry::Result(b) => {
             redact(&mut b.text);
-            redact(&mut b.subtype);
-            b.errors.iter_mut().for_each(redact);
+            redact(&mut b.info.subtype);
+            b.info.errors.iter_mut().for_each(redact);
         }
     }
 }

@@ -12,8 +12,8 @@ use std::fmt;
 use serde_json::{Map, Number, Value};
 
 use crate::entry::{
-    kind_keys, DeltaText, Diff, DiffChangeType, Extra, Init, Layout, Need, RunResult, Text,
-    ToolCall, ToolResult, TranscriptEntry, MAX_KEYS,
+    kind_keys, DeltaText, Diff, DiffChangeType, Extra, Init, Layout, Need, ResultInfo, RunResult,
+    Text, ToolCall, ToolResult, TranscriptEntry, MAX_KEYS,
 };
 
 /// Bounds on what one line's entries may hold. The defaults are generous for real runs (a tool
@@ -328,13 +328,15 @@ pub fn validate_entry(value: Value, limits: &EntryLimits) -> Result<TranscriptEn
         "result" => TranscriptEntry::Result(Box::new(RunResult {
             ts: f.string("ts")?,
             text: f.string("text")?,
-            input_tokens: f.number("inputTokens")?,
-            output_tokens: f.number("outputTokens")?,
-            cached_tokens: f.number("cachedTokens")?,
-            cost_usd: f.number("costUsd")?,
-            subtype: f.string("subtype")?,
-            is_error: f.bool("isError")?,
-            errors: f.strings("errors")?,
+            info: ResultInfo {
+                input_tokens: f.number("inputTokens")?,
+                output_tokens: f.number("outputTokens")?,
+                cached_tokens: f.number("cachedTokens")?,
+                cost_usd: f.number("costUsd")?,
+                subtype: f.string("subtype")?,
+                is_error: f.bool("isError")?,
+                errors: f.strings("errors")?,
+            },
             extra: Extra::new(),
         })),
         _ => TranscriptEntry::Diff(Box::new(Diff {

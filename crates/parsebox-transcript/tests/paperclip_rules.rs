@@ -267,6 +267,8 @@ fn rule_3_a_tool_call_may_leave_input_out() {
     for text in [
         r#"{"kind":"tool_call","ts":"t","name":"read"}"#,
         r#"{"kind":"tool_call","ts":"t","name":"read","input":null}"#,
+        // A result's usage fields and its extra fields each land in their own place.
+        r#"{"kind":"result","ts":"t","text":"done","inputTokens":3,"outputTokens":4,"cachedTokens":0,"costUsd":0.5,"subtype":"success","isError":false,"errors":["e"],"model":"m"}"#,
     ] {
         let entry: TranscriptEntry = serde_json::from_str(text).unwrap();
         assert_eq!(serde_json::to_string(&entry).unwrap(), text);
