@@ -49,16 +49,9 @@ pub struct CheckArgs {
     /// How many invalid entries, failing lines or differences to show per check.
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub max_examples: usize,
-    /// Give up (report and exit 1) when one parser call has not returned after this many
-    /// milliseconds: the sandbox could not interrupt it.
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
-    pub hang_timeout_ms: u64,
-    /// Sandbox limits.
+    /// The call limit, sandbox limits and colour.
     #[command(flatten)]
-    pub sandbox: SandboxArgs,
-    /// Colour.
-    #[command(flatten)]
-    pub color: ColorArgs,
+    pub shared: SharedArgs,
 }
 
 /// `parsebox parse`.
@@ -84,9 +77,18 @@ pub struct ParseArgs {
     /// No progress bar and no summary on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The call limit, sandbox limits and colour.
+    #[command(flatten)]
+    pub shared: SharedArgs,
+}
+
+/// What `check` and `parse` both take.
+#[derive(Debug, Args)]
+pub struct SharedArgs {
     /// Give up a parser call that has not returned after this many milliseconds (one native
-    /// operation the sandbox cannot interrupt): its line shows the generic entry, stderr says
-    /// so, and the parser starts again for the lines after it.
+    /// operation the sandbox cannot interrupt). `check` reports it and exits 1; `parse` shows
+    /// the line's generic entry, says so on stderr, and starts the parser again for the lines
+    /// after it.
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     pub hang_timeout_ms: u64,
     /// Sandbox limits.

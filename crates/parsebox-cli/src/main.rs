@@ -103,7 +103,7 @@ fn run(cli: Cli) -> Result<u8, CliError> {
     match cli.command {
         Command::Check(args) => {
             let painter = Painter {
-                color: !args.json && use_color(args.color.color),
+                color: !args.json && use_color(args.shared.color.color),
             };
             let report = check::run_check(
                 &args,

@@ -131,7 +131,7 @@ impl<W: Write> Output<W> {
 /// [`CliError::Input`] for an unreadable parser or log, [`CliError::Parser`] when the parser
 /// does not load, [`CliError::BrokenPipe`] / [`CliError::Output`] when stdout fails.
 pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
-    let options = sandbox_options(&args.sandbox)?;
+    let options = sandbox_options(&args.shared.sandbox)?;
     let source_bytes = std::fs::read(&args.parser).map_err(|e| CliError::read(&args.parser, &e))?;
     let source = String::from_utf8_lossy(&source_bytes);
     let budget_ms = options.line_budget_ms;
@@ -142,7 +142,7 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
     let shared = SharedOut::new(stdout);
     let quiet = args.quiet;
     let hung_out = shared.clone();
-    let give_up = Duration::from_millis(args.hang_timeout_ms);
+    let give_up = Duration::from_millis(args.shared.hang_timeout_ms);
     let run = ThreadedRun::start(
         &source,
         options,
@@ -207,7 +207,7 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
         out: shared.clone(),
         format: args.format,
         painter: Painter {
-            color: args.format == Format::Pretty && use_color(args.color.color),
+            color: args.format == Format::Pretty && use_color(args.shared.color.color),
         },
         written: 0,
         flush_each: stdin_input || stdout_tty,

@@ -60,7 +60,7 @@ pub struct Presentation {
 /// # Errors
 /// A [`CliError::Input`] when the parser, package.json or log cannot be read.
 pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report, CliError> {
-    let options = sandbox_options(&args.sandbox)?;
+    let options = sandbox_options(&args.shared.sandbox)?;
     let (source, utf8) = read_text(&args.parser)?;
     let package = match &args.package {
         None => None,
@@ -110,7 +110,7 @@ pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report,
     // Checks are shared with the watchdog: if a call never returns, it prints what is known and
     // exits (a thread stuck in native code cannot be stopped).
     let shared = Arc::new(Mutex::new(checks));
-    let hang_limit = Duration::from_millis(args.hang_timeout_ms);
+    let hang_limit = Duration::from_millis(args.shared.hang_timeout_ms);
     let subject = Subject {
         parser_name: parser_name.clone(),
         strict: args.strict,
