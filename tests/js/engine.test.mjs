@@ -7,9 +7,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-import { compileEngine, EngineInstance } from "../../pkg/engine.js";
+import { compileEngine, EngineInstance, warmUp } from "../../pkg/engine.js";
 import { ParseboxDisposedError, ParseboxError } from "../../pkg/errors.js";
-import { warmUp } from "../../pkg/warm-up.js";
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const MIB = 1 << 20;
@@ -70,9 +69,8 @@ test("every instance starts with its realm made: the shipped module is pre-initi
 
 test("the warm-up parser loads and answers each of its lines with entries", () => {
   // A warm-up that failed to load would warm nothing, silently (browsers run it in a Worker).
-  const { started, answers } = warmUp(module);
-  assert.deepEqual(JSON.parse(started), { Ok: "createStdoutParser" });
-  const outcomes = JSON.parse(answers);
+  const [started, outcomes] = JSON.parse(warmUp(module));
+  assert.deepEqual(started, { Ok: "createStdoutParser" });
   assert.equal(outcomes.length, 5);
   for (const [seq, outcome] of outcomes) {
     assert.ok(Array.isArray(outcome.Ok) && outcome.Ok.length > 0, `line ${seq}: ${JSON.stringify(outcome)}`);

@@ -129,6 +129,14 @@ pub extern "C" fn parsebox_prepare() -> usize {
     len
 }
 
+/// Loads the warm-up parser and parses its lines (`warm_up`), so the module's code is compiled
+/// before a real parser loads. Returns the length of the answer (JSON `[started, answers]`).
+#[no_mangle]
+pub extern "C" fn parsebox_warm_up() -> usize {
+    let out = SESSION.with(|s| crate::warm_up(&mut s.borrow_mut()));
+    answer(out)
+}
+
 /// 1 when a prepared realm waits for the next start (as in a fresh instance of the built
 /// module), else 0.
 #[no_mangle]

@@ -42,6 +42,9 @@
 //!   ships the memory that results as the module's initial memory (`snapshot.mjs`), so a fresh
 //!   instance has the realm already and a start costs the parser's own load only.
 //! - `parsebox_prepared() -> u32`: 1 while such a realm waits for a start.
+//! - `parsebox_warm_up() -> len`: loads a small built-in parser and parses a few lines
+//!   ([`warm_up`]), so the module's code is compiled before the first real parser loads; call
+//!   it on a throwaway instance of [`WARM_UP_MEMORY_BYTES`]. Answers JSON `[started, answers]`.
 //!
 //! The linker also exports `__data_end`, `__heap_base` and the getrandom hook
 //! `__getrandom_v03_custom` (a `#[no_mangle]` Rust function); the page has no use for them.
@@ -59,9 +62,11 @@
 )]
 
 mod session;
+mod warm_up;
 
 #[cfg(target_arch = "wasm32")]
 #[allow(unsafe_code)]
 mod abi;
 
 pub use session::{heap_growth_cap, Hooks, Session};
+pub use warm_up::{warm_up, WARM_UP_MEMORY_BYTES};

@@ -235,6 +235,14 @@ export class EngineInstance {
   }
 
   /** Bytes of linear memory this instance holds now (0 once disposed). */
+  /**
+   * Loads the engine's built-in warm-up parser and parses a few lines (`parsebox_warm_up`), so
+   * the module's code is compiled before a real parser loads. Answers JSON `[started, answers]`.
+   */
+  warmUp() {
+    return this.#call((x, memory) => answer(x, memory, x.parsebox_warm_up()));
+  }
+
   get memoryBytes() {
     return this.#memory ? this.#memory.buffer.byteLength : 0;
   }
@@ -297,4 +305,26 @@ function answerBytes(x, memory, len) {
 /** The call's JSON answer: `len` bytes at parsebox_result_ptr(). */
 function answer(x, memory, len) {
   return decoder.decode(answerBytes(x, memory, len));
+}
+
+/** Memory of a warm-up instance: the engine's `WARM_UP_MEMORY_BYTES`. */
+const WARM_UP_MEMORY_BYTES = 64 << 20;
+
+/**
+ * Warms the engine module's code (in a Worker, right after the module compiles): browsers
+ * compile a wasm function the first time it runs, and loading the first parser runs most of
+ * the engine's code. The compiled code belongs to the module, so every later instance, on any
+ * thread, runs it at once. Runs in a throwaway instance; returns its answer (JSON
+ * `[started, answers]`) for a test. Throws what the instance throws: a warm-up only saves time,
+ * so the caller carries on either way.
+ * @param {WebAssembly.Module} module
+ * @returns {string}
+ */
+export function warmUp(module) {
+  const engine = new EngineInstance(module, { maxMemoryBytes: WARM_UP_MEMORY_BYTES });
+  try {
+    return engine.warmUp();
+  } finally {
+    engine.dispose();
+  }
 }

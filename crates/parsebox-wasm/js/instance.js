@@ -21,7 +21,7 @@ const toModule = (m) => (m instanceof WebAssembly.Module ? m : new WebAssembly.M
 const WARM_UP_TIMEOUT_MS = 5000;
 
 /**
- * Warms the engine module's code in a Worker (warm-up.js says why); resolves when it is done,
+ * Warms the engine module's code in a Worker (engine.js' `warmUp` says why); resolves when it is done,
  * failed or timed out. Registries do not wait for it. A Worker that warmed up is kept for the
  * first Worker engine (`takeSpareWorker`), which then skips the Worker's own start; one that
  * failed or timed out is ended.
@@ -62,7 +62,7 @@ export function takeSpareWorker() {
 }
 
 /**
- * Warms the engine module's code in a Node worker thread (warm-up.js), which shares compiled
+ * Warms the engine module's code in a Node worker thread (engine.js' `warmUp`), which shares compiled
  * code with the main thread as a browser's Worker does; resolves when it is done, failed or
  * timed out, and ends the thread. Node has no Worker engines, so nothing of it is kept.
  * @param {WebAssembly.Module} module
@@ -71,9 +71,9 @@ async function warmUpInNodeThread(module) {
   let thread = null;
   try {
     // Both names in variables, so bundlers for the browser neither resolve the module nor
-    // copy warm-up.js as an asset.
+    // copy engine.js as an asset.
     const name = "node:worker_threads";
-    const file = "./warm-up.js";
+    const file = "./engine.js";
     const { Worker: Thread } = await import(/* @vite-ignore */ name);
     const warmUpUrl = JSON.stringify(new URL(file, import.meta.url).href);
     thread = new Thread(

@@ -5,8 +5,7 @@
 // message (the page handles one message per batch, not per line); with `answerBatchMs` 0 each
 // leaves alone as soon as it exists (the core asks for that once a deadline could not tell
 // which of several lines was stuck).
-import { EngineInstance } from "./engine.js";
-import { warmUp } from "./warm-up.js";
+import { EngineInstance, warmUp } from "./engine.js";
 
 let engine = null; // null before start and after a trap: the page terminates this worker
 let batchMs = 0;

@@ -1,0 +1,83 @@
+//! The warm-up: one throwaway instance loads a small parser and parses a few lines, right
+//! after the module compiles. Browsers compile a wasm function the first time it runs, and
+//! loading the first parser runs most of the engine's code (boa's parser, compiler and
+//! interpreter), so without it that first load spent ~4/5 of its time compiling. The compiled
+//! code belongs to the module, so every later instance, on any thread, runs it at once.
+
+use crate::Session;
+
+/// The warm-up parser, shaped like real ones.
+const SOURCE: &str = include_str!("warm_up.js");
+
+/// Lines of the shapes real logs have: JSON events with tool calls and results, a tool call
+/// in text, plain output, a turn's result.
+const LINES: [&str; 5] = [
+    r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Looking at the files."},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls -la"}}]}}"#,
+    r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"a.txt\nb.txt"}]}]}}"#,
+    "Read(src/main.rs, 1, 40)",
+    "plain output line",
+    r#"{"type":"result","result":"done","usage":{"input_tokens":12},"cost":0.01}"#,
+];
+
+/// The instance's memory while it warms up (`engine.js` makes it this large).
+pub const WARM_UP_MEMORY_BYTES: u64 = 64 << 20;
+
+/// The warm-up's `EngineConfig`: generous budgets (compiling is slow), limits that fit
+/// [`WARM_UP_MEMORY_BYTES`]. Written out, so the engine links no encoder for configs and ops.
+const CONFIG: &str = r#"{"lineBudgetMs":1000,"initBudgetMs":5000,"maxSourceBytes":65536,"maxLineBytes":1048576,"maxMemoryBytes":67108864}"#;
+
+/// Loads the warm-up parser into `session` and parses its lines. Answers JSON
+/// `[started, answers]`: what [`Session::start`] and [`Session::run`] answered, for a test to
+/// check that the warm-up really loads and parses (one that failed would warm nothing, and
+/// silently: the caller carries on either way).
+pub fn warm_up(session: &mut Session) -> String {
+    let started = session.start(SOURCE.as_bytes(), CONFIG.as_bytes());
+    let mut ops = String::from(r#"[{"op":"newRun","run":1}"#);
+    for (seq, line) in (1..).zip(LINES) {
+        // Each line as a JSON string: `Value`'s encoder is linked in the engine already.
+        let line = serde_json::Value::from(line);
+        ops.push_str(&format!(
+            r#",{{"op":"line","seq":{seq},"run":1,"line":{line},"ts":"2026-01-01T00:00:00.000Z","replay":false}}"#
+        ));
+    }
+    ops.push(']');
+    let answers = session.run(ops.as_bytes(), true, |_| {});
+    format!("[{started},{answers}]")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parsebox_host::EngineConfig;
+    use serde_json::Value;
+
+    #[test]
+    fn the_config_is_a_valid_engine_config_of_the_warm_up_memory() {
+        let config: EngineConfig = serde_json::from_str(CONFIG).unwrap();
+        assert_eq!(config.max_memory_bytes, WARM_UP_MEMORY_BYTES);
+    }
+
+    #[test]
+    fn the_warm_up_parser_loads_and_answers_each_line_with_entries() {
+        let out: Value = serde_json::from_str(&warm_up(&mut Session::default())).unwrap();
+        assert_eq!(out[0], serde_json::json!({ "Ok": "createStdoutParser" }));
+        let answers = out[1].as_array().unwrap();
+        assert_eq!(answers.len(), LINES.len());
+        let kinds: Vec<&str> = answers
+            .iter()
+            .flat_map(|a| a[1]["Ok"].as_array().unwrap())
+            .map(|e| e["kind"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "assistant",
+                "tool_call",
+                "tool_result",
+                "tool_call",
+                "stdout",
+                "result"
+            ]
+        );
+    }
+}
