@@ -19,7 +19,7 @@
 use std::time::Instant;
 
 use parsebox_engine_wasm::{Hooks, Session};
-use parsebox_host::{wire, EngineOp, RunId};
+use parsebox_host::{wire, EngineOp, LineOp, RunId};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -56,13 +56,13 @@ fn main() {
     for (i, line) in lines.iter().enumerate() {
         let seconds = i % 60;
         let minutes = (i / 60) % 60;
-        let op = EngineOp::Line {
+        let op = EngineOp::Line(LineOp {
             seq: i as u64,
             run: RunId(1),
             line: (*line).to_owned(),
             ts: format!("2026-01-01T00:{minutes:02}:{seconds:02}.000Z"),
             replay: false,
-        };
+        });
         let ops = if json {
             serde_json::to_vec(&[op]).unwrap()
         } else {

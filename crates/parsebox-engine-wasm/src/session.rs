@@ -288,7 +288,7 @@ impl Session {
                 let seqs = ops
                     .iter()
                     .filter_map(|op| match op {
-                        EngineOp::Line { seq, .. } => Some(*seq),
+                        EngineOp::Line(l) => Some(l.seq),
                         _ => None,
                     })
                     .collect();
@@ -330,7 +330,7 @@ fn lenient_line_seqs(ops: &[u8]) -> Vec<Seq> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parsebox_host::RunId;
+    use parsebox_host::{LineOp, RunId};
     use serde_json::json;
 
     const CONFIG: &str = r#"{"lineBudgetMs":50,"initBudgetMs":1000,"maxSourceBytes":51200,"maxLineBytes":4194304,"maxMemoryBytes":536870912}"#;
@@ -359,13 +359,13 @@ mod tests {
 
     /// A live line of run 1.
     fn line(seq: Seq, text: &str) -> EngineOp {
-        EngineOp::Line {
+        EngineOp::Line(LineOp {
             seq,
             run: RunId(1),
             line: text.to_owned(),
             ts: "t".to_owned(),
             replay: false,
-        }
+        })
     }
 
     /// Opens run 1.
@@ -422,13 +422,13 @@ mod tests {
                 run: RunId(1),
                 stateless: false,
             },
-            EngineOp::Line {
+            EngineOp::Line(LineOp {
                 seq: 5,
                 run: RunId(1),
                 line: "ünï 💬".to_owned(),
                 ts: "t".to_owned(),
                 replay: false,
-            },
+            }),
         ];
         let from_json = outcomes(&started().run(&serde_json::to_vec(&ops).unwrap(), true, |_| {}));
         let mut began = Vec::new();

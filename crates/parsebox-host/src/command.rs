@@ -24,6 +24,26 @@ pub enum Placement {
     Builtin,
 }
 
+/// Parse one line in `run` and answer it with `seq` through
+/// [`Host::handle_answers`](crate::Host::handle_answers). Before starting the first line with
+/// `replay: false` of a batch the engine reports
+/// [`Host::handle_began`](crate::Host::handle_began).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineOp {
+    /// The answer's address.
+    pub seq: Seq,
+    /// The run the line belongs to.
+    pub run: RunId,
+    /// The line (already trimmed by the transcript builder).
+    pub line: String,
+    /// The line's timestamp.
+    pub ts: String,
+    /// A journal line replayed to rebuild state: its answer is required (in order) but is
+    /// neither delivered nor counted, and it runs under the replay budget, not a per-line
+    /// deadline (no `began` needed).
+    pub replay: bool,
+}
+
 /// One operation an engine performs, in order, for the runs it holds. On the wire (core to
 /// engine instance) a JSON object tagged by `op`: `{"op":"line","seq":7,"run":1,…}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,24 +60,8 @@ pub enum EngineOp {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         stateless: bool,
     },
-    /// Parse one line in `run` and answer it with `seq` through
-    /// [`Host::handle_answers`](crate::Host::handle_answers). Before starting the first line
-    /// with `replay: false` of a batch the engine reports
-    /// [`Host::handle_began`](crate::Host::handle_began).
-    Line {
-        /// The answer's address.
-        seq: Seq,
-        /// The run the line belongs to.
-        run: RunId,
-        /// The line (already trimmed by the transcript builder).
-        line: String,
-        /// The line's timestamp.
-        ts: String,
-        /// A journal line replayed to rebuild state: its answer is required (in order) but is
-        /// neither delivered nor counted, and it runs under the replay budget, not a per-line
-        /// deadline (no `began` needed).
-        replay: bool,
-    },
+    /// Parse one line: [`LineOp`].
+    Line(LineOp),
     /// Call the run's `reset()` — the same reset the engine performs by itself after a line
     /// whose outcome [`outcome_resets_parser`](parsebox_transcript::outcome_resets_parser).
     Reset {

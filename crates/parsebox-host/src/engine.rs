@@ -108,17 +108,14 @@ impl Engine {
 
     /// Queues one op; a line also becomes owed.
     pub(crate) fn queue(&mut self, op: EngineOp) {
-        if let EngineOp::Line {
-            seq, run, replay, ..
-        } = &op
-        {
+        if let EngineOp::Line(l) = &op {
             self.in_flight.push_back(InFlight {
-                seq: *seq,
-                run: *run,
-                replay: *replay,
+                seq: l.seq,
+                run: l.run,
+                replay: l.replay,
                 after_new_run: std::mem::take(&mut self.new_run_queued),
             });
-            if *replay {
+            if l.replay {
                 self.replay_pending += 1;
             }
         } else if matches!(op, EngineOp::NewRun { .. }) {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use parsebox_transcript::{outcome_resets_parser, FailureCode, LineFailure, ReturnShape};
 
 use crate::began::engine_work_follows;
-use crate::{EngineOp, EngineReports, RunId, Seq};
+use crate::{EngineOp, EngineReports, LineOp, RunId, Seq};
 
 /// One parser instance (one run's state).
 pub trait ParserInstance {
@@ -135,13 +135,13 @@ impl<F: InstanceFactory> EngineRuns<F> {
                         },
                     );
                 }
-                EngineOp::Line {
+                EngineOp::Line(LineOp {
                     seq,
                     run,
                     line,
                     ts,
                     replay,
-                } => {
+                }) => {
                     if !replay && std::mem::take(&mut self.began_due) {
                         // Timed only when there is work: most calls (an inline line) have none,
                         // and their answers then carry no report.
@@ -287,13 +287,13 @@ mod tests {
     }
 
     fn line(seq: Seq, text: &str, replay: bool) -> EngineOp {
-        EngineOp::Line {
+        EngineOp::Line(LineOp {
             seq,
             run: RunId(1),
             line: text.to_owned(),
             ts: "t".to_owned(),
             replay,
-        }
+        })
     }
 
     /// `began` comes where the core waits for it (`crate::began`): the first live line of a

@@ -12,7 +12,7 @@ use crate::journal::{Delivery, Journal};
 use crate::memo;
 use crate::{
     AdapterState, AdapterStatus, Command, Diagnostics, EngineId, EngineOp, HostError, HostOptions,
-    HostPlacement, LineStep, OptionsError, Placement, RunId, Seq,
+    HostPlacement, LineOp, LineStep, OptionsError, Placement, RunId, Seq,
 };
 
 /// How many of a run's lines may wait for a Worker's answers before a rebuild in slices holds
@@ -286,13 +286,13 @@ impl Host {
         let Some(e) = self.engines.get_mut(&engine) else {
             return Ok(LineStep::Answered(vec![generic_entry(line, ts)]));
         };
-        e.queue(EngineOp::Line {
+        e.queue(EngineOp::Line(LineOp {
             seq,
             run,
             line: line.to_owned(),
             ts: ts.to_owned(),
             replay: false,
-        });
+        }));
         Ok(if sync {
             LineStep::RunNow {
                 engine,

@@ -13,7 +13,7 @@
 
 use std::collections::VecDeque;
 
-use crate::{EngineOp, RunId, Seq};
+use crate::{EngineOp, LineOp, RunId, Seq};
 
 /// How a line's settled answer reaches the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,13 +213,13 @@ impl Journal {
             .skip(self.ops.len().saturating_sub(n))
             .map(|op| match op {
                 JournalOp::Reset => EngineOp::Reset { run },
-                JournalOp::Line(l) => EngineOp::Line {
+                JournalOp::Line(l) => EngineOp::Line(LineOp {
                     seq: l.seq,
                     run,
                     line: l.line.clone(),
                     ts: l.ts.clone(),
                     replay: l.pending.is_none(),
-                },
+                }),
             })
             .collect()
     }
@@ -235,9 +235,7 @@ mod tests {
         j.replay_ops(RunId(1))
             .into_iter()
             .map(|op| match op {
-                EngineOp::Line { line, replay, .. } => {
-                    format!("{line}{}", if replay { "*" } else { "" })
-                }
+                EngineOp::Line(l) => format!("{}{}", l.line, if l.replay { "*" } else { "" }),
                 EngineOp::Reset { .. } => "reset".into(),
                 other => format!("{other:?}"),
             })

@@ -120,7 +120,9 @@ use serde::{Deserialize, Serialize};
 
 pub use adapter::{check_contract_version, AdapterState, AdapterStatus, LineHost};
 pub use began::engine_work_follows;
-pub use command::{Answered, Command, EngineOp, LineStep, LoadError, LoadResult, Placement};
+pub use command::{
+    Answered, Command, EngineOp, LineOp, LineStep, LoadError, LoadResult, Placement,
+};
 pub use diagnostics::{count_line, AnsweredBy, Diagnostics, HostCounters};
 pub use dynamic::DynamicLoad;
 pub use engine_answer::{EngineAnswer, EngineReports};

@@ -19,7 +19,7 @@
 //! engine that also reads JSON ops (tests, hand-made batches) tells the two apart by the first
 //! byte ([`is_frame`]).
 
-use crate::{EngineOp, RunId, Seq};
+use crate::{EngineOp, LineOp, RunId, Seq};
 
 const NEW_RUN: u8 = 0xB1;
 const LINE: u8 = 0xB2;
@@ -73,21 +73,15 @@ pub fn encode_ops(ops: &[EngineOp], out: &mut Vec<u8>) {
             }
             EngineOp::Reset { run } => short(out, RESET, *run, false),
             EngineOp::DropRun { run } => short(out, DROP_RUN, *run, false),
-            EngineOp::Line {
-                seq,
-                run,
-                line,
-                ts,
-                replay,
-            } => {
+            EngineOp::Line(l) => {
                 out.push(LINE);
-                put_u32(out, 8 + 8 + 1 + 4 + ts.len() + line.len());
-                out.extend_from_slice(&run.0.to_le_bytes());
-                out.extend_from_slice(&seq.to_le_bytes());
-                out.push(u8::from(*replay));
-                put_u32(out, ts.len());
-                out.extend_from_slice(ts.as_bytes());
-                out.extend_from_slice(line.as_bytes());
+                put_u32(out, 8 + 8 + 1 + 4 + l.ts.len() + l.line.len());
+                out.extend_from_slice(&l.run.0.to_le_bytes());
+                out.extend_from_slice(&l.seq.to_le_bytes());
+                out.push(u8::from(l.replay));
+                put_u32(out, l.ts.len());
+                out.extend_from_slice(l.ts.as_bytes());
+                out.extend_from_slice(l.line.as_bytes());
             }
         }
     }
@@ -166,13 +160,13 @@ fn decode_record(tag: u8, body: &[u8]) -> Result<EngineOp, String> {
                 return Err("a line record ends inside its ts".to_owned());
             }
             let (ts, line) = rest.split_at(ts_len);
-            Ok(EngineOp::Line {
+            Ok(EngineOp::Line(LineOp {
                 seq,
                 run,
                 line: text(line, "line")?,
                 ts: text(ts, "ts")?,
                 replay: replay != 0,
-            })
+            }))
         }
         other => Err(format!("unknown record tag {other:#04x}")),
     }
@@ -217,13 +211,13 @@ mod tests {
     use super::*;
 
     fn line(seq: Seq, line: &str, ts: &str, replay: bool) -> EngineOp {
-        EngineOp::Line {
+        EngineOp::Line(LineOp {
             seq,
             run: RunId(7),
             line: line.to_owned(),
             ts: ts.to_owned(),
             replay,
-        }
+        })
     }
 
     #[test]

@@ -45,7 +45,7 @@ fn an_inline_line_is_answered_synchronously() {
     // adapter.parseStdoutLine); a created run is a createStdoutParser() instance.
     assert!(matches!(ops[0], EngineOp::NewRun { run: r, stateless: true } if r == run));
 
-    assert!(matches!(&ops[1], EngineOp::Line { seq: s, replay: false, .. } if *s == seq));
+    assert!(matches!(&ops[1], EngineOp::Line(l) if l.seq == seq && !l.replay));
     let answered = sim.host.handle_answers(
         0.0,
         engine,
@@ -212,7 +212,7 @@ fn resets_are_journaled_for_replay() {
     sim.pump();
     assert!(matches!(
         sim.sends().last().unwrap().1.as_slice(),
-        [EngineOp::Reset { .. }, EngineOp::Line { .. }]
+        [EngineOp::Reset { .. }, EngineOp::Line(_)]
     ));
     sim.step();
     assert_eq!(sim.late_texts().last().unwrap(), "c#1");
@@ -231,9 +231,7 @@ fn resets_are_journaled_for_replay() {
             EngineOp::NewRun { .. } => "new".to_owned(),
             EngineOp::Reset { .. } => "reset".to_owned(),
             EngineOp::DropRun { .. } => "drop".to_owned(),
-            EngineOp::Line { line, replay, .. } => {
-                format!("{line}{}", if *replay { "*" } else { "" })
-            }
+            EngineOp::Line(l) => format!("{}{}", l.line, if l.replay { "*" } else { "" }),
         })
         .collect();
     assert_eq!(replay, ["new", "a*", "reset", "b*", "reset", "c*"]);

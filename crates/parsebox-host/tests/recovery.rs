@@ -43,16 +43,12 @@ fn an_engine_dying_mid_batch_is_replaced_and_replayed() {
     let replay = sim.sends().last().unwrap().1.clone();
     let replayed = replay
         .iter()
-        .filter(|op| matches!(op, EngineOp::Line { replay: true, .. }))
+        .filter(|op| matches!(op, EngineOp::Line(l) if l.replay))
         .count();
     let fresh: Vec<&str> = replay
         .iter()
         .filter_map(|op| match op {
-            EngineOp::Line {
-                line,
-                replay: false,
-                ..
-            } => Some(line.as_str()),
+            EngineOp::Line(l) if !l.replay => Some(l.line.as_str()),
             _ => None,
         })
         .collect();

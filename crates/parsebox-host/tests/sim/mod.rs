@@ -17,7 +17,8 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use parsebox_host::{
-    Command, EngineId, EngineOp, Host, HostOptions, LineStep, LoadError, Placement, RunId, Seq,
+    Command, EngineId, EngineOp, Host, HostOptions, LineOp, LineStep, LoadError, Placement, RunId,
+    Seq,
 };
 use parsebox_transcript::{FailureCode, LineFailure, LineOutcome, TranscriptEntry};
 use serde_json::json;
@@ -264,12 +265,12 @@ impl Sim {
                 EngineOp::DropRun { run } => {
                     e.runs.remove(&run);
                 }
-                EngineOp::Line { seq, run, line, .. } => {
-                    if line == "die" {
+                EngineOp::Line(l) => {
+                    if l.line == "die" {
                         return Ran::Died(answers);
                     }
-                    let count = e.runs.entry(run).or_default();
-                    answers.push((seq, answer(&line, count)));
+                    let count = e.runs.entry(l.run).or_default();
+                    answers.push((l.seq, answer(&l.line, count)));
                 }
             }
         }
@@ -313,13 +314,13 @@ impl Sim {
             EngineOp::DropRun { run } => {
                 e.runs.remove(&run);
             }
-            EngineOp::Line {
+            EngineOp::Line(LineOp {
                 seq,
                 run,
                 line,
                 replay,
                 ..
-            } => {
+            }) => {
                 if replay {
                     e.replayed += 1;
                     if self.die_in_replay_at.is_some_and(|n| e.replayed >= n) {
