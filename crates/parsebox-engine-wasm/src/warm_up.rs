@@ -4,6 +4,8 @@
 //! interpreter), so without it that first load spent ~4/5 of its time compiling. The compiled
 //! code belongs to the module, so every later instance, on any thread, runs it at once.
 
+use parsebox_host::{wire, EngineConfig, EngineOp, LineOp, RunId};
+
 use crate::Session;
 
 /// The warm-up parser, shaped like real ones.
@@ -22,40 +24,47 @@ const LINES: [&str; 5] = [
 /// The instance's memory while it warms up (`engine.js` makes it this large).
 pub const WARM_UP_MEMORY_BYTES: u64 = 64 << 20;
 
-/// The warm-up's `EngineConfig`: generous budgets (compiling is slow), limits that fit
-/// [`WARM_UP_MEMORY_BYTES`]. Written out, so the engine links no encoder for configs and ops.
-const CONFIG: &str = r#"{"lineBudgetMs":1000,"initBudgetMs":5000,"maxSourceBytes":65536,"maxLineBytes":1048576,"maxMemoryBytes":67108864}"#;
-
 /// Loads the warm-up parser into `session` and parses its lines. Answers JSON
 /// `[started, answers]`: what [`Session::start`] and [`Session::run`] answered, for a test to
 /// check that the warm-up really loads and parses (one that failed would warm nothing, and
 /// silently: the caller carries on either way).
 pub fn warm_up(session: &mut Session) -> String {
-    let started = session.start(SOURCE.as_bytes(), CONFIG.as_bytes());
-    let mut ops = String::from(r#"[{"op":"newRun","run":1}"#);
-    for (seq, line) in (1..).zip(LINES) {
-        // Each line as a JSON string: `Value`'s encoder is linked in the engine already.
-        let line = serde_json::Value::from(line);
-        ops.push_str(&format!(
-            r#",{{"op":"line","seq":{seq},"run":1,"line":{line},"ts":"2026-01-01T00:00:00.000Z","replay":false}}"#
-        ));
-    }
-    ops.push(']');
-    let answers = session.run(ops.as_bytes(), true, |_| {});
+    // Generous budgets (the code compiles as it first runs); limits that fit the memory.
+    let config = EngineConfig {
+        line_budget_ms: 1000.0,
+        init_budget_ms: 5000.0,
+        max_source_bytes: 64 << 10,
+        max_line_bytes: 1 << 20,
+        max_memory_bytes: WARM_UP_MEMORY_BYTES,
+        screen_regexes: true,
+    };
+    let started = session.start(
+        SOURCE.as_bytes(),
+        &serde_json::to_vec(&config).unwrap_or_default(),
+    );
+    let run = RunId(1);
+    let new_run = EngineOp::NewRun {
+        run,
+        stateless: false,
+    };
+    let lines = (1..).zip(LINES).map(|(seq, line)| {
+        EngineOp::Line(LineOp {
+            seq,
+            run,
+            line: line.to_owned(),
+            ts: "2026-01-01T00:00:00.000Z".to_owned(),
+            replay: false,
+        })
+    });
+    let ops: Vec<EngineOp> = std::iter::once(new_run).chain(lines).collect();
+    let answers = session.run(&wire::ops_frame(&ops), true, |_| {});
     format!("[{started},{answers}]")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parsebox_host::EngineConfig;
     use serde_json::Value;
-
-    #[test]
-    fn the_config_is_a_valid_engine_config_of_the_warm_up_memory() {
-        let config: EngineConfig = serde_json::from_str(CONFIG).unwrap();
-        assert_eq!(config.max_memory_bytes, WARM_UP_MEMORY_BYTES);
-    }
 
     #[test]
     fn the_warm_up_parser_loads_and_answers_each_line_with_entries() {

@@ -234,7 +234,6 @@ export class EngineInstance {
     return this.#exports?.parsebox_post_due() === 1;
   }
 
-  /** Bytes of linear memory this instance holds now (0 once disposed). */
   /**
    * Loads the engine's built-in warm-up parser and parses a few lines (`parsebox_warm_up`), so
    * the module's code is compiled before a real parser loads. Answers JSON `[started, answers]`.
@@ -243,6 +242,7 @@ export class EngineInstance {
     return this.#call((x, memory) => answer(x, memory, x.parsebox_warm_up()));
   }
 
+  /** Bytes of linear memory this instance holds now (0 once disposed). */
   get memoryBytes() {
     return this.#memory ? this.#memory.buffer.byteLength : 0;
   }

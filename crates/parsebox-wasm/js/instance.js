@@ -21,10 +21,10 @@ const toModule = (m) => (m instanceof WebAssembly.Module ? m : new WebAssembly.M
 const WARM_UP_TIMEOUT_MS = 5000;
 
 /**
- * Warms the engine module's code in a Worker (engine.js' `warmUp` says why); resolves when it is done,
- * failed or timed out. Registries do not wait for it. A Worker that warmed up is kept for the
- * first Worker engine (`takeSpareWorker`), which then skips the Worker's own start; one that
- * failed or timed out is ended.
+ * Warms the engine module's code in a Worker (engine.js' `warmUp` says why); resolves when it
+ * is done, failed or timed out. Registries do not wait for it. A Worker that warmed up is kept
+ * for the first Worker engine (`takeSpareWorker`), which then skips the Worker's own start;
+ * one that failed or timed out is ended.
  * @param {WebAssembly.Module} module
  */
 function warmUpInWorker(module) {
@@ -62,9 +62,10 @@ export function takeSpareWorker() {
 }
 
 /**
- * Warms the engine module's code in a Node worker thread (engine.js' `warmUp`), which shares compiled
- * code with the main thread as a browser's Worker does; resolves when it is done, failed or
- * timed out, and ends the thread. Node has no Worker engines, so nothing of it is kept.
+ * Warms the engine module's code in a Node worker thread (engine.js' `warmUp`), which shares
+ * compiled code with the main thread as a browser's Worker does; resolves when it is done,
+ * failed or timed out, and ends the thread. Node has no Worker engines, so nothing of it is
+ * kept.
  * @param {WebAssembly.Module} module
  */
 async function warmUpInNodeThread(module) {
