@@ -81,24 +81,17 @@ enum Given {
 }
 
 impl Given {
-    /// The value as `String(value)` shows it.
+    /// The value as a message shows it: a string quoted as `JSON.stringify` quotes it (so
+    /// `"5"` does not read as the number 5), anything else as `String(value)` shows it.
     fn shown(&self) -> String {
         match self {
             Self::Number(v) => shown_number(*v),
             Self::Boolean(b) => b.to_string(),
-            Self::Text(s) => s.clone(),
+            Self::Text(s) => serde_json::Value::from(s.as_str()).to_string(),
             Self::Function => "a function".to_owned(),
             Self::Object => "an object".to_owned(),
             Self::Null => "null".to_owned(),
             Self::Other(t) => format!("a {t}"),
-        }
-    }
-
-    /// The value as `JSON.stringify` would quote it (strings quoted).
-    fn quoted(&self) -> String {
-        match self {
-            Self::Text(s) => serde_json::Value::from(s.as_str()).to_string(),
-            other => other.shown(),
         }
     }
 }
@@ -126,7 +119,7 @@ fn check_one(what: &str, key: &str, kind: Kind, given: &Given) -> Result<(), Str
             format!(
                 "{head} {} or {last}, got {}",
                 rest.join(", "),
-                given.quoted()
+                given.shown()
             )
         }
         FunctionOrNull => format!("{head} a function or null, got {}", given.shown()),
@@ -250,7 +243,7 @@ mod tests {
                 "ParserRegistry",
                 "lineBudgetMs",
                 Given::Text("5".into()),
-                Some("got 5"),
+                Some("must be a positive number, got \"5\""),
             ),
             (
                 "ParserRegistry",
@@ -271,7 +264,7 @@ mod tests {
                 "ParserRegistry",
                 "loadSource",
                 Given::Text("/x".into()),
-                Some("a function or null, got /x"),
+                Some("a function or null, got \"/x\""),
             ),
             (
                 "ParserRegistry",
@@ -284,7 +277,7 @@ mod tests {
                 "TranscriptBuilder",
                 "timeline",
                 Given::Text("yes".into()),
-                Some("a boolean, got yes"),
+                Some("a boolean, got \"yes\""),
             ),
             (
                 "TranscriptBuilder",
