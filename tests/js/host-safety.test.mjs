@@ -186,6 +186,10 @@ test("a chunk the core refuses is not part of the transcript", () => {
   assert.throws(() => builder.push({ ts: "t2", stream: "stdout", chunk: "b\ud800\n", seq: "two" }), ParseboxChunkError);
   assert.throws(() => builder.push({ ts: 2, stream: "stdout", chunk: "b\ud800\n" }), /invalid chunk: invalid type: integer `2`, expected a string/);
   assert.throws(() => builder.push(null), /invalid chunk: missing field `ts`/);
+  // NaN and Infinity are not "no seq" (JSON would make them null): they are refused too.
+  for (const seq of [NaN, Infinity, -Infinity]) {
+    assert.throws(() => builder.push({ ts: "t2", stream: "stdout", chunk: "b\n", seq }), /invalid chunk: invalid type: string "(NaN|-?Infinity)", expected u64/);
+  }
   assert.throws(() => builder.push({ ts: "t2", stream: "video", chunk: "b\n" }), /unknown variant `video`/);
   // A lone surrogate is not a reason to refuse a chunk: it shows as U+FFFD.
   builder.push({ ts: "t3", stream: "stdout", chunk: "c\ud800\n" });

@@ -125,7 +125,10 @@ export class TranscriptBuilder {
     // The core checks the chunk's shape (ParseboxChunkError); only its known fields travel.
     const text = chunk?.chunk;
     const odd = typeof text === "string" && !wellFormed(text);
-    const json = JSON.stringify({ ts: chunk?.ts, stream: chunk?.stream, chunk: odd ? "" : text, seq: chunk?.seq });
+    // JSON has no NaN or Infinity (they would arrive as null, "no seq"): they travel as text,
+    // which the core refuses as it refuses any seq that is not a whole number.
+    const seq = chunk?.seq;
+    const json = JSON.stringify({ ts: chunk?.ts, stream: chunk?.stream, chunk: odd ? "" : text, seq: typeof seq === "number" && !Number.isFinite(seq) ? String(seq) : seq });
     // Half a surrogate pair (the server cuts chunks by UTF-16 units) travels as code units: the
     // core joins it with its other half, which JSON and UTF-8 could not carry.
     return this.#call(() => (odd ? this.#core.pushUtf16(json, utf16(text), id) : this.#core.push(json, id)));
