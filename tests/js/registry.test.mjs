@@ -87,6 +87,22 @@ test("a failed load is reported, not retried, and reload starts again", async ()
   registry.dispose();
 });
 
+test("with loadSource: null, reload starts a registered source again and asks no loader", async () => {
+  const registry = new ParserRegistry({ loadSource: null });
+  const first = registry.registerSource("counter", COUNTER);
+  assert.equal(registry.parseLine("counter", "a", "t")[0].text, "1:1:a");
+  const again = registry.reload("counter");
+  assert.equal(again.state, "ready");
+  assert.ok(again.generation > first.generation, "a new generation");
+  assert.equal(registry.parseLine("counter", "b", "t")[0].text, "1:1:b", "a fresh module and parser");
+  // Never registered: stays generic, not "failed: loader is not a function".
+  assert.equal(registry.reload("unknown").state, "generic");
+  await registry.idle();
+  assert.equal(registry.status("unknown").state, "generic");
+  assert.equal(registry.status("unknown").error, null);
+  registry.dispose();
+});
+
 test("a loader that answers something else than a source fails the type and says what it got", async () => {
   const registry = new ParserRegistry({ loadSource: async () => 42 });
   registry.parseLine("odd", "x", "t");

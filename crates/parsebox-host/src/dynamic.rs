@@ -22,6 +22,7 @@ impl Host {
     /// (never loaded, unregistered, or only a built-in) starts a load; a load in flight is
     /// waited for, also an override's while its built-in answers (a second call while the
     /// first waits gets the same parser); a failed or missing external parser is not retried.
+    /// With no loader, a type with no external parser has none.
     ///
     /// # Errors
     /// [`HostError::Disposed`] after [`Host::dispose`].
@@ -32,7 +33,11 @@ impl Host {
             return Ok(DynamicLoad::Ready);
         }
         if !status.has_external {
-            self.reload(adapter_type)?;
+            // With no loader there is nothing to ask for.
+            if !self.options.load_sources {
+                return Ok(DynamicLoad::NoParser);
+            }
+            self.reload(0.0, adapter_type)?;
             return Ok(DynamicLoad::Wait);
         }
         let load_out = self

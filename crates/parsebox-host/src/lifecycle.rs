@@ -35,10 +35,24 @@ impl Host {
     /// answers keeps it answering while the loader is asked for an external parser to lay
     /// over it (Paperclip's override of a built-in type).
     ///
+    /// With no loader ([`HostOptions::load_sources`](crate::HostOptions::load_sources) off)
+    /// nothing is asked for: a type registered from source starts again from that source (a
+    /// fresh engine, as [`Host::register_source`] would), and any other type stays as it is.
+    ///
     /// # Errors
     /// [`HostError::Disposed`] after [`Host::dispose`].
-    pub fn reload(&mut self, adapter_type: &str) -> Result<AdapterStatus, HostError> {
+    pub fn reload(&mut self, now_ms: f64, adapter_type: &str) -> Result<AdapterStatus, HostError> {
         self.check_live()?;
+        if !self.options.load_sources {
+            let registered = self.adapters.get(adapter_type).and_then(|a| {
+                let source = a.source.clone()?;
+                Some((source, a.contract_version.clone()))
+            });
+            if let Some((source, contract_version)) = registered {
+                self.install_source(now_ms, adapter_type, &source, contract_version.as_deref());
+            }
+            return Ok(self.status(adapter_type));
+        }
         let builtin = self
             .adapters
             .get(adapter_type)

@@ -60,11 +60,11 @@ fn given(state: Given) -> Sim {
         }
         Given::BuiltinLoadingOverride => {
             sim.host.register_builtin(t).unwrap();
-            sim.host.reload(t).unwrap();
+            sim.host.reload(0.0, t).unwrap();
         }
         Given::BuiltinOverrideFailed => {
             sim.host.register_builtin(t).unwrap();
-            sim.host.reload(t).unwrap();
+            sim.host.reload(0.0, t).unwrap();
             load(&mut sim, failed());
         }
         Given::BuiltinUnderReady => {

@@ -128,7 +128,7 @@ fn reload_of_a_builtin_type_loads_an_override() {
     sim.pump();
     let run = sim.host.default_run("codex").unwrap();
 
-    let s = sim.host.reload("codex").unwrap();
+    let s = sim.host.reload(0.0, "codex").unwrap();
     assert_eq!(
         s.state,
         AdapterState::Builtin,
@@ -150,7 +150,7 @@ fn reload_of_a_builtin_type_loads_an_override() {
     );
     assert!(sim.host.is_idle());
 
-    sim.host.reload("codex").unwrap();
+    sim.host.reload(0.0, "codex").unwrap();
     sim.pump();
     let (_, token) = sim.loads.last().cloned().unwrap();
     let failed = LoadResult::Failed("HTTP 500".into());
@@ -177,7 +177,7 @@ fn reload_of_a_builtin_type_loads_an_override() {
     );
     assert!(s.error.is_none());
 
-    sim.host.reload("codex").unwrap();
+    sim.host.reload(0.0, "codex").unwrap();
     sim.pump();
     let (_, token) = sim.loads.last().cloned().unwrap();
     sim.host
@@ -215,7 +215,7 @@ fn unregister_without_builtin_stays_generic() {
     sim.pump();
     assert!(!sim.log.iter().any(|c| matches!(c, Command::Load { .. })));
     assert_eq!(
-        sim.host.reload("hermes").unwrap().state,
+        sim.host.reload(0.0, "hermes").unwrap().state,
         AdapterState::Loading
     );
 }

@@ -5,7 +5,9 @@
 
 mod sim;
 
-use parsebox_host::{AdapterState, Command, HostError, LoadError, LoadResult, Placement, RunId};
+use parsebox_host::{
+    AdapterState, Command, DynamicLoad, HostError, LoadError, LoadResult, Placement, RunId,
+};
 use sim::{options, text, Sim, StartMode, TS};
 
 fn source() -> LoadResult {
@@ -33,7 +35,7 @@ fn a_type_loads_and_stale_tokens_are_ignored() {
     assert_eq!(sim.host.status("hermes").state, AdapterState::Loading);
 
     // reload supersedes the first load: its result is ignored.
-    sim.host.reload("hermes").unwrap();
+    sim.host.reload(0.0, "hermes").unwrap();
     sim.pump();
     let (_, second) = sim.loads[1].clone();
     assert_ne!(first, second);
@@ -355,7 +357,7 @@ fn idle_waits_for_a_superseded_load() {
     sim.start_mode = StartMode::Manual;
     sim.host.default_run("hermes").unwrap();
     sim.pump();
-    sim.host.reload("hermes").unwrap();
+    sim.host.reload(0.0, "hermes").unwrap();
     sim.pump();
     let (_, first) = sim.loads[0].clone();
     let (_, second) = sim.loads[1].clone();
@@ -455,5 +457,47 @@ fn an_engine_module_that_fails_to_load_fails_sandboxed_parsers_with_the_reason()
         .unwrap();
     assert_eq!(later.state, AdapterState::Failed);
     assert_eq!(later.error.unwrap().code, "engine_fault");
+    assert!(sim.host.is_idle());
+}
+
+/// With no loader (`loadSource: null`), `reload` asks for nothing: a type registered from
+/// source starts again from it (a new generation), a type never registered stays generic, a
+/// built-in keeps answering, and `loadDynamicParser` has no parser to wait for. Before, the
+/// executor was asked to run a loader that did not exist, and the type failed with "loader
+/// is not a function".
+#[test]
+fn reload_with_no_loader_restarts_a_registered_source_and_asks_for_nothing() {
+    let mut sim = Sim::new(options(|_| {}));
+    sim.host
+        .register_source(0.0, "hermes", "export function parseStdoutLine() {}", None)
+        .unwrap();
+    sim.pump();
+    let before = sim.host.status("hermes");
+    assert_eq!(before.state, AdapterState::Ready);
+    sim.host.reload(0.0, "hermes").unwrap();
+    sim.pump();
+    let after = sim.host.status("hermes");
+    assert_eq!(after.state, AdapterState::Ready);
+    assert!(after.generation > before.generation, "a fresh start");
+
+    assert_eq!(
+        sim.host.reload(0.0, "unknown").unwrap().state,
+        AdapterState::Generic
+    );
+    sim.host.register_builtin("codex").unwrap();
+    assert_eq!(
+        sim.host.reload(0.0, "codex").unwrap().state,
+        AdapterState::Builtin
+    );
+    assert_eq!(
+        sim.host.load_dynamic("unknown").unwrap(),
+        DynamicLoad::NoParser
+    );
+    sim.pump();
+    assert!(
+        sim.loads.is_empty(),
+        "no loader was asked for: {:?}",
+        sim.loads
+    );
     assert!(sim.host.is_idle());
 }

@@ -208,7 +208,9 @@ export declare class ParserRegistry {
   diagnostics(adapterType?: string): Diagnostics;
   /**
    * Clears a failure and loads `adapterType` again. A type whose built-in answers keeps it
-   * answering while the loader is asked for an external parser to lie over it.
+   * answering while the loader is asked for an external parser to lie over it. With
+   * `loadSource: null` no loader is asked: a type registered from source starts again from
+   * that source, any other type stays as it is.
    */
   reload(adapterType: string): AdapterStatus;
   /**

@@ -291,7 +291,7 @@ impl HostCore {
     /// the source arrives); returns the status JSON.
     pub fn reload(&self, adapter_type: &str) -> Result<String, JsValue> {
         let mut s = self.enter()?;
-        s.host.reload(adapter_type).map_err(host_error)?;
+        s.host.reload(now_ms(), adapter_type).map_err(host_error)?;
         Self::status_json(&mut s, adapter_type)
     }
 
