@@ -64,6 +64,40 @@ test("a built-in parser that calls back into the registry gets a clear error, ne
   registry.dispose();
 });
 
+test("a built-in's return value cannot take the core down: cycles, deep nesting, throwing getters and Proxies fail their line alone", () => {
+  // Before, the core walked the value itself: a cycle or deep nesting overflowed its stack
+  // ("memory access out of bounds" on every later call), and a getter's exception left the
+  // core held, so every later call was refused as re-entrant.
+  const deep = () => {
+    const root = {};
+    let o = root;
+    for (let i = 0; i < 100_000; i++) o = o.a = {};
+    return root;
+  };
+  const returns = {
+    cycle: (line, ts) => {
+      const e = { kind: "tool_call", ts, name: "x" };
+      e.input = e;
+      return [e];
+    },
+    deep: (line, ts) => [{ kind: "tool_call", ts, name: "x", input: deep() }],
+    getter: (line, ts) => [{ get kind() { throw new Error("getter"); }, ts, text: line }],
+    proxy: () => new Proxy([], { get() { throw new Error("proxy"); } }),
+    bigint: (line, ts) => [{ kind: "tool_call", ts, name: "x", input: { n: 1n } }],
+  };
+  const registry = new ParserRegistry({ loadSource: null });
+  for (const [type, parseStdoutLine] of Object.entries(returns)) {
+    registry.registerBuiltin(type, { parseStdoutLine });
+    assert.deepEqual(registry.parseLine(type, "x", "t"), [{ kind: "stdout", ts: "t", text: "x" }], type);
+    assert.equal(registry.diagnostics(type).fallbacks.bad_return, 1, type);
+    assert.equal(registry.status(type).state, "builtin", type);
+  }
+  // As a sandboxed parser's value does, JSON's rules apply: toJSON and Dates as JSON writes them.
+  registry.registerBuiltin("dated", { parseStdoutLine: (line, ts) => [{ kind: "tool_call", ts, name: "x", input: { when: new Date(0), v: { toJSON: () => "J" } } }] });
+  assert.deepEqual(registry.parseLine("dated", "x", "t")[0].input, { when: "1970-01-01T00:00:00.000Z", v: "J" });
+  registry.dispose();
+});
+
 test("a built-in parser that disposes the registry mid-line finishes the line, then the registry is gone", () => {
   const registry = new ParserRegistry({ loadSource: null });
   registry.registerBuiltin("b", {

@@ -101,11 +101,7 @@ impl ParserInstance for BuiltinRun {
             .parse_line
             .call2(&self.this, &JsValue::from_str(line), &JsValue::from_str(ts))
             .map_err(|e| threw(&e))?;
-        if out.is_undefined() {
-            return Ok(serde_json::Value::Null);
-        }
-        serde_wasm_bindgen::from_value(out)
-            .map_err(|e| LineFailure::new(FailureCode::BadReturn, e.to_string()))
+        plain_json(&out)
     }
 
     fn reset(&mut self) -> Result<(), LineFailure> {
@@ -113,6 +109,26 @@ impl ParserInstance for BuiltinRun {
             reset.call0(&self.this).map_err(|e| threw(&e))?;
         }
         Ok(())
+    }
+}
+
+/// A built-in's return value as `JSON.parse(JSON.stringify(value))` gives it: the rule a
+/// sandboxed parser's value follows (`parsebox_sandbox`'s conversion), here by the page's own
+/// `JSON.stringify`. The walk over the value (getters, Proxies, `toJSON`) runs in JS, which
+/// refuses a cycle or a nesting too deep for its stack with an exception caught here, so
+/// nothing the value does can unwind through the core or exhaust its stack; the text is read
+/// under serde_json's nesting limit (128). `undefined` (or a function) is no entries.
+fn plain_json(value: &JsValue) -> LineOutcome {
+    let bad = |why: String| {
+        LineFailure::new(
+            FailureCode::BadReturn,
+            format!("the parser returned a value that is not plain JSON: {why}"),
+        )
+    };
+    let text = js_sys::JSON::stringify(value).map_err(|e| bad(describe(&e)))?;
+    match text.as_string() {
+        Some(text) => serde_json::from_str(&text).map_err(|e| bad(e.to_string())),
+        None => Ok(serde_json::Value::Null),
     }
 }
 
