@@ -104,14 +104,32 @@ test("with loadSource: null, reload starts a registered source again and asks no
 });
 
 test("a loader that answers something else than a source fails the type and says what it got", async () => {
-  const registry = new ParserRegistry({ loadSource: async () => 42 });
-  registry.parseLine("odd", "x", "t");
-  await registry.idle();
-  const status = registry.status("odd");
-  assert.equal(status.state, "failed");
-  assert.match(status.reason, /returned number/);
-  assert.equal(status.error.code, "loader_failed");
-  registry.dispose();
+  const SOURCE = "export function parseStdoutLine(line, ts) { return []; }";
+  const rows = [
+    [42, /returned number/],
+    [{ source: 5 }, /returned an object whose source is number/],
+    [{}, /returned an object whose source is undefined/],
+    [{ source: null }, /returned an object whose source is null/],
+    // A contract version that is not a string is refused, not read as "none given".
+    [{ source: SOURCE, contractVersion: 1 }, /returned a contractVersion that is number, expected a string/],
+  ];
+  for (const [answer, reason] of rows) {
+    const registry = new ParserRegistry({ loadSource: async () => answer });
+    registry.parseLine("odd", "x", "t");
+    await registry.idle();
+    const status = registry.status("odd");
+    assert.equal(status.state, "failed", JSON.stringify(answer));
+    assert.match(status.reason, reason);
+    assert.equal(status.error.code, "loader_failed");
+    registry.dispose();
+  }
+  for (const answer of [{ source: SOURCE, contractVersion: null }, { source: SOURCE, contractVersion: "1.2.0" }]) {
+    const registry = new ParserRegistry({ loadSource: async () => answer });
+    registry.parseLine("fine", "x", "t");
+    await registry.idle();
+    assert.equal(registry.status("fine").state, "ready", JSON.stringify(answer));
+    registry.dispose();
+  }
 });
 
 test("guest failures are data; misuse throws named errors", () => {

@@ -340,11 +340,11 @@ impl HostCore {
     ) -> Result<(), JsValue> {
         // `null` and `undefined` arrive as `None`: "this type has no parser".
         let value: JsValue = value.map_or(JsValue::NULL, Into::into);
-        let text = |v: &JsValue, key: &str| {
-            js_sys::Reflect::get(v, &JsValue::from_str(key))
-                .ok()
-                .and_then(|s| s.as_string())
+        let field = |key: &str| {
+            js_sys::Reflect::get(&value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
         };
+        let kind = |v: &JsValue| v.js_typeof().as_string().unwrap_or_default();
+        let expected = "expected source text, { source, contractVersion? } or null";
         let result = if value.is_null() || value.is_undefined() {
             LoadResult::NoParser
         } else if let Some(source) = value.as_string() {
@@ -352,15 +352,32 @@ impl HostCore {
                 source,
                 contract_version: None,
             }
-        } else if let Some(source) = value.is_object().then(|| text(&value, "source")).flatten() {
-            LoadResult::Source {
-                source,
-                contract_version: text(&value, "contractVersion"),
+        } else if value.is_object() {
+            let (source, contract) = (field("source"), field("contractVersion"));
+            match (source.as_string(), contract.as_string()) {
+                (None, _) => LoadResult::Failed(format!(
+                    "loadSource({adapter_type:?}) returned an object whose source is {}, {expected}",
+                    if source.is_null() { "null".to_owned() } else { kind(&source) }
+                )),
+                (Some(source), contract_version)
+                    if contract_version.is_some()
+                        || contract.is_null()
+                        || contract.is_undefined() =>
+                {
+                    LoadResult::Source {
+                        source,
+                        contract_version,
+                    }
+                }
+                (Some(_), _) => LoadResult::Failed(format!(
+                    "loadSource({adapter_type:?}) returned a contractVersion that is {}, expected a string such as \"1.0.0\"",
+                    kind(&contract)
+                )),
             }
         } else {
             LoadResult::Failed(format!(
-                "loadSource({adapter_type:?}) returned {}, expected source text, {{ source, contractVersion }} or null",
-                value.js_typeof().as_string().unwrap_or_default()
+                "loadSource({adapter_type:?}) returned {}, {expected}",
+                kind(&value)
             ))
         };
         self.load_result(adapter_type, token, result)
