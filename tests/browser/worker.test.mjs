@@ -121,6 +121,39 @@ const server = await serve(repo, {
     registry.dispose();
     return out;
   };
+  // Three builders on one Worker engine; the first's onUpdate listener throws and the second's
+  // disposes the registry. The error is reported (the page's error event), the second builder
+  // still gets its update, and the third, whose registry is gone, gets none and throws nothing.
+  window.listenerFaults = async (source, lines) => {
+    const registry = new ParserRegistry({ host: "worker", loadSource: null });
+    registry.registerSource("t", source);
+    await registry.idle();
+    const errors = [];
+    const onError = (e) => {
+      errors.push(e.error?.message ?? e.message);
+      e.preventDefault();
+    };
+    window.addEventListener("error", onError);
+    const [a, b, c] = [0, 1, 2].map(() => new TranscriptBuilder(registry, "t"));
+    const chunk = { ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: lines.map((l) => l + "\\n").join("") };
+    for (const x of [a, b, c]) x.push(chunk);
+    const updates = [0, 0, 0];
+    a.onUpdate(() => {
+      updates[0]++;
+      throw new Error("listener a");
+    });
+    let bKinds = null;
+    b.onUpdate(() => {
+      updates[1]++;
+      bKinds = b.entries().map((e) => e.kind);
+      if (bKinds.every((k) => k === "assistant")) registry.dispose();
+    });
+    c.onUpdate(() => updates[2]++);
+    for (let i = 0; i < 30 && !bKinds?.every((k) => k === "assistant"); i++) await nextFrame();
+    await nextFrame();
+    window.removeEventListener("error", onError);
+    return { errors, updates, bKinds };
+  };
   // Lines shown generic, then answered by the Worker: each line's item ids at first sight and
   // at the end, and every id an onUpdate said was removed.
   window.lateIds = async (source, lines, options = {}) => {
@@ -476,6 +509,22 @@ test("buildTranscript over a live window cut mid-line hands the Worker each line
   assert.equal(out.generic, 0, JSON.stringify(out));
   assert.ok(out.kinds.includes("tool_call"), JSON.stringify(out));
   assert.ok(out.counters.lateAnswers < 3 * lines.length, JSON.stringify(out.counters));
+});
+
+test("a builder's onUpdate listener that throws or disposes stops no other builder, and its error is reported", async () => {
+  const pageErrors = [];
+  const fresh = await newPage(browser, pageErrors);
+  await fresh.goto(`${server.url}/worker.html`);
+  await fresh.waitForFunction(() => window.ready === true, null, { timeout: 30_000 });
+  const source = "export function parseStdoutLine(line, ts) { return [{ kind: 'assistant', ts, text: line }]; }";
+  const out = await fresh.evaluate((s) => window.listenerFaults(s, ["one", "two"]), source);
+  const [aUpdates, bUpdates, cUpdates] = out.updates;
+  assert.ok(aUpdates > 0, JSON.stringify(out));
+  assert.deepEqual(out.errors, Array(aUpdates).fill("listener a"), "each throw reported as the page's uncaught error");
+  assert.deepEqual(out.bKinds, ["assistant", "assistant"], "the second builder took its late answers");
+  assert.equal(cUpdates, bUpdates - 1, "the third builder's registry was disposed before its turn in the last frame");
+  assert.deepEqual(pageErrors, [], "nothing else went uncaught");
+  await fresh.close();
 });
 
 test("engineReady() waits for the engine's warm-up in a Worker, which then serves the first Worker engine", async () => {

@@ -2,7 +2,7 @@
 // of the registry's core), with late answers from Worker engines folded in once per frame. The
 // core keeps the run's timeline beside it; this file only hands its changes on.
 import { TranscriptBuilderCore } from "./parsebox_wasm.js";
-import { ParseboxDisposedError, ParseboxOptionsError, guarded } from "./errors.js";
+import { ParseboxDisposedError, ParseboxOptionsError, callEach, guarded } from "./errors.js";
 import { checkOptions, checkString } from "./options.js";
 import { ParserRegistry } from "./registry.js";
 
@@ -76,7 +76,7 @@ export class TranscriptBuilder {
     if (this.#disposed) return;
     const result = guarded(() => this.#core.applyLate());
     const update = result.length === 0 ? null : this.#apply(result); // [] when nothing changed
-    if (update) for (const l of [...this.#listeners]) l(update);
+    if (update) callEach(this.#listeners, update);
   }
 
   #live() {

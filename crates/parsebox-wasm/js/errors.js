@@ -32,6 +32,26 @@ export function guarded(fn) {
   }
 }
 
+/**
+ * Calls each listener of the set `listeners` with `args`. One that throws does not stop the
+ * others: its error is reported a microtask later, as an uncaught error (the page's `error`
+ * event, Node's `uncaughtException`), not thrown into the frame or call that delivered the
+ * update. A listener removed by an earlier one (unsubscribed, or its owner disposed, which
+ * clears the set) is not called.
+ */
+export function callEach(listeners, ...args) {
+  for (const listener of [...listeners]) {
+    if (!listeners.has(listener)) continue;
+    try {
+      listener(...args);
+    } catch (e) {
+      queueMicrotask(() => {
+        throw e;
+      });
+    }
+  }
+}
+
 /** Rethrows a named error from the Rust side as our own class, so `instanceof` works. */
 export function rethrow(e) {
   if (e instanceof Error && e.name in ERRORS && !(e instanceof ParseboxError)) {

@@ -1,6 +1,7 @@
 // Following a run whose chunk list is handed over whole on every render (Paperclip's
 // buildTranscript and the React hook): one TranscriptBuilder, fed only the chunks it has not seen.
 import { TranscriptBuilder } from "./builder.js";
+import { callEach } from "./errors.js";
 
 const idOfChunk = new WeakMap();
 let nextChunkId = 1;
@@ -41,7 +42,7 @@ export class RunFollower {
     this.#builder = new TranscriptBuilder(registry, type, { redactHomePaths: redact, timeline: false });
     this.#builder.onUpdate(() => {
       this.#transcript = null;
-      for (const l of [...this.#listeners]) l();
+      callEach(this.#listeners);
     });
   }
 

@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useSyncExternalStore } from "react";
 import { RunFollower, chunkIds } from "./follow.js";
 import { paperclipRegistry } from "./paperclip.js";
+import { callEach } from "./errors.js";
 import { checkOptions, checkString } from "./options.js";
 
 /**
@@ -58,7 +59,7 @@ class TranscriptStore {
   }
 
   #emit = () => {
-    for (const l of [...this.#listeners]) l();
+    callEach(this.#listeners);
   };
 
   subscribe = (listener) => {

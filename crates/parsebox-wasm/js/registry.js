@@ -2,7 +2,7 @@
 // (HostCore), performs the core's commands (loads, engines through the executor, late answers,
 // change notifications) and delivers them to listeners at most once per frame.
 import { HostCore } from "./parsebox_wasm.js";
-import { ParseboxDisposedError, ParseboxOptionsError, guarded } from "./errors.js";
+import { ParseboxDisposedError, ParseboxOptionsError, callEach, guarded } from "./errors.js";
 import { Executor } from "./executor.js";
 import { hasEngine, onEngine } from "./instance.js";
 import { checkOptions, checkString, defaultLoadSource } from "./options.js";
@@ -280,7 +280,11 @@ export class ParserRegistry {
     const flush = () => {
       if (this.#disposed) return;
       const { builders, lines } = JSON.parse(guarded(() => this.#core.takeFrame()));
-      for (const run of builders) this.#builders.get(run)?.deref()?._applyLate();
+      for (const run of builders) {
+        // A builder's listener may dispose the registry: the rest then have nothing to take.
+        if (this.#disposed) return;
+        this.#builders.get(run)?.deref()?._applyLate();
+      }
       for (const [type, updates] of lines) this.#emit(type, updates);
     };
     // Where there are no frames (Node; hidden tabs' timers still run) a macrotask.
@@ -294,16 +298,6 @@ export class ParserRegistry {
   #emit(type, lines = null) {
     if (!this.#listeners.size || this.#disposed) return;
     const status = this.status(type);
-    for (const listener of [...this.#listeners]) {
-      if (this.#disposed) return;
-      try {
-        listener(type, status, lines);
-      } catch (e) {
-        // A listener's bug must not stop the others; report it without throwing.
-        queueMicrotask(() => {
-          throw e;
-        });
-      }
-    }
+    callEach(this.#listeners, type, status, lines);
   }
 }
