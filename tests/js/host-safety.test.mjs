@@ -98,6 +98,22 @@ test("a built-in's return value cannot take the core down: cycles, deep nesting,
   registry.dispose();
 });
 
+test("what a built-in throws cannot take the core down: an Error whose message or name getter throws", () => {
+  // Before, the core read a thrown Error's message with a call that let the getter's exception
+  // unwind through it while it was held: every later call was refused as re-entrant.
+  const getterThrows = (key) => () => {
+    throw Object.defineProperty(new Error("x"), key, { get() { throw new Error("inner"); } });
+  };
+  const registry = new ParserRegistry({ loadSource: null });
+  for (const key of ["message", "name"]) {
+    registry.registerBuiltin(key, { parseStdoutLine: getterThrows(key) });
+    assert.deepEqual(registry.parseLine(key, "x", "t"), [{ kind: "stdout", ts: "t", text: "x" }], key);
+    assert.equal(registry.diagnostics(key).fallbacks.threw, 1, key);
+  }
+  assert.deepEqual(registry.parseLine("other", "y", "t"), [{ kind: "stdout", ts: "t", text: "y" }]);
+  registry.dispose();
+});
+
 test("a built-in parser that disposes the registry mid-line finishes the line, then the registry is gone", () => {
   const registry = new ParserRegistry({ loadSource: null });
   registry.registerBuiltin("b", {

@@ -6,7 +6,7 @@ use parsebox_host::{InstanceFactory, ParserInstance};
 use parsebox_transcript::{FailureCode, LineFailure, LineOutcome};
 use wasm_bindgen::prelude::*;
 
-use crate::describe;
+use crate::{describe, error_text};
 
 /// A built-in's functions. `createStdoutParser` wins when both are given.
 #[derive(Clone)]
@@ -138,7 +138,7 @@ fn plain_json(value: &JsValue) -> LineOutcome {
 fn threw(e: &JsValue) -> LineFailure {
     let message = e
         .dyn_ref::<js_sys::Error>()
-        .map(|err| String::from(err.message()))
+        .and_then(|_| error_text(e, "message"))
         .filter(|m| !m.is_empty());
     let thrown = message
         .or_else(|| e.as_string().filter(|s| !s.is_empty()))

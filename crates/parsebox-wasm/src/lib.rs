@@ -48,12 +48,30 @@ pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<String, JsValue>
         .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))
 }
 
-/// A thrown JS value as a sentence (for a line's failure or an engine's death).
+/// A thrown JS value as a sentence (for a line's failure or an engine's death), as
+/// `Error.prototype.toString` words an `Error`. Read through `Reflect.get`, whose exceptions
+/// are caught: an `Error` whose `name` or `message` getter throws must not unwind through the
+/// core while a call holds it.
 pub(crate) fn describe(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|err| String::from(err.to_string()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "a non-Error value was thrown".to_owned())
+    if e.dyn_ref::<js_sys::Error>().is_none() {
+        return e
+            .as_string()
+            .unwrap_or_else(|| "a non-Error value was thrown".to_owned());
+    }
+    let name = error_text(e, "name").unwrap_or_else(|| "Error".to_owned());
+    match error_text(e, "message").filter(|m| !m.is_empty()) {
+        Some(message) if !name.is_empty() => format!("{name}: {message}"),
+        Some(message) => message,
+        None => name,
+    }
+}
+
+/// An `Error`'s `name` or `message` when it is a string; `None` when it is not, or its getter
+/// throws.
+pub(crate) fn error_text(e: &JsValue, key: &str) -> Option<String> {
+    js_sys::Reflect::get(e, &JsValue::from_str(key))
+        .ok()?
+        .as_string()
 }
 
 #[wasm_bindgen]
