@@ -89,7 +89,7 @@ pub struct SharedArgs {
     /// operation the sandbox cannot interrupt). `check` reports it and exits 1; `parse` shows
     /// the line's generic entry, says so on stderr, and starts the parser again for the lines
     /// after it.
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub hang_timeout_ms: u64,
     /// Sandbox limits.
     #[command(flatten)]

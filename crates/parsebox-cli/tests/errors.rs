@@ -158,8 +158,16 @@ fn bad_flags_are_usage_errors() {
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stderr,
-        "parsebox: error: --line-budget-ms must be a number of milliseconds greater than 0 and at most 3600000 (one hour), got 0\n"
+        "parsebox: error: --line-budget-ms must be a number of milliseconds above 0 and at most 3600000 (one hour), got 0\n"
     );
+    // The value as given is quoted as JS writes numbers, not as 309 digits.
+    let run = parsebox(&["check", GOOD, "--line-budget-ms", "1e308"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.ends_with(", got 1e308\n"), "{}", run.stderr);
+    // A hang timeout of 0 would give up every call that does not answer at once.
+    let run = parsebox(&["parse", "--parser", GOOD, "--hang-timeout-ms", "0"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--hang-timeout-ms"), "{}", run.stderr);
 
     let run = parsebox(&["parse", "--parser", GOOD, "--color", "sometimes"]);
     assert_eq!(run.code, 2);

@@ -129,13 +129,14 @@ pub use engine_answer::{EngineAnswer, EngineReports};
 pub use engine_runs::{EngineRuns, InstanceFactory, OutcomeOf, ParserInstance};
 pub use host::{Host, REBUILD_AHEAD_LINES};
 pub use options::{
-    shown_number, EngineConfig, HostOptions, HostPlacement, OptionsError, ANSWER_BATCH_MS,
-    DEFAULT_MEMORY_BYTES, MAX_DURATION_MS, MAX_JOURNAL_BYTES, MAX_LINE_BYTES, MAX_MEMORY_BYTES,
-    MAX_RESPAWNS, MAX_SOURCE_BYTES, MIN_MEMORY_BYTES,
+    EngineConfig, HostOptions, HostPlacement, OptionsError, ANSWER_BATCH_MS, DEFAULT_MEMORY_BYTES,
+    MAX_JOURNAL_BYTES, MAX_LINE_BYTES, MAX_MEMORY_BYTES, MAX_RESPAWNS, MAX_SOURCE_BYTES,
+    MIN_MEMORY_BYTES,
 };
 pub use parsebox_transcript::validate::{
     MAX_COUNT, MAX_DEPTH, MAX_ENTRIES_PER_LINE, MAX_STRING_BYTES,
 };
+pub use parsebox_transcript::{shown_number, MAX_DURATION_MS};
 pub use recovery::{REPLAY_FLOOR, REPLAY_PER_LINE};
 
 /// The address of one line: unique over the host's life, never reused. Answers and

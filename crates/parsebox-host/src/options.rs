@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use parsebox_transcript::EntryLimits;
+use parsebox_transcript::{check_duration_ms, shown_number, EntryLimits};
 use serde::{Deserialize, Serialize};
 
 use crate::Placement;
@@ -149,9 +149,6 @@ impl Default for HostOptions {
     }
 }
 
-/// The longest duration any option accepts: one hour. Longer is a mistake (a frozen page or
-/// a deadline that never fires), and `1e308` would overflow timer arithmetic.
-pub const MAX_DURATION_MS: f64 = 3_600_000.0;
 /// The largest journal any run may keep: 1 GiB (a wasm32 page has 4 GiB in all).
 pub const MAX_JOURNAL_BYTES: usize = 1 << 30;
 /// The most engine starts without progress an option accepts.
@@ -184,32 +181,8 @@ impl fmt::Display for OptionsError {
 
 impl std::error::Error for OptionsError {}
 
-/// A number as JS writes it, near enough for a message: `NaN`, `Infinity`, `-1`, `0.5`,
-/// `1e308` (not 309 digits).
-pub fn shown_number(v: f64) -> String {
-    if v.is_nan() {
-        "NaN".to_owned()
-    } else if v.is_infinite() {
-        if v > 0.0 { "Infinity" } else { "-Infinity" }.to_owned()
-    } else if v.abs() < 1e21 {
-        v.to_string()
-    } else {
-        format!("{v:e}")
-    }
-}
-
 fn duration(option: &'static str, v: f64) -> Result<(), OptionsError> {
-    if v.is_finite() && v > 0.0 && v <= MAX_DURATION_MS {
-        Ok(())
-    } else {
-        Err(OptionsError {
-            option,
-            message: format!(
-                "must be a finite number of milliseconds above 0 and at most {MAX_DURATION_MS}, got {}",
-                shown_number(v)
-            ),
-        })
-    }
+    check_duration_ms(v).map_err(|message| OptionsError { option, message })
 }
 
 fn size(option: &'static str, v: usize, max: usize) -> Result<(), OptionsError> {

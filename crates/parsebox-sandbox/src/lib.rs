@@ -151,23 +151,13 @@ impl Default for SandboxOptions {
     }
 }
 
-/// The longest budget or deadline accepted, in milliseconds (one hour): past it a budget is no
-/// budget, and the arithmetic on it would overflow.
-pub const MAX_BUDGET_MS: f64 = 3_600_000.0;
-
-/// Checks that a budget or deadline option is a positive, finite number of milliseconds no
-/// larger than [`MAX_BUDGET_MS`].
+/// Checks a budget or deadline option by the one duration rule
+/// ([`parsebox_transcript::check_duration_ms`]).
 ///
 /// # Errors
 /// A sentence naming `name` and the accepted range.
 pub fn check_budget_ms(name: &str, value: f64) -> Result<(), String> {
-    if value.is_finite() && value > 0.0 && value <= MAX_BUDGET_MS {
-        Ok(())
-    } else {
-        Err(format!(
-            "{name} must be a number of milliseconds greater than 0 and at most {MAX_BUDGET_MS} (one hour), got {value}"
-        ))
-    }
+    parsebox_transcript::check_duration_ms(value).map_err(|m| format!("{name} {m}"))
 }
 
 /// Checks that a size option is at least `min` and at most `max`.

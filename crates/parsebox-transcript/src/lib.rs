@@ -9,6 +9,7 @@
 //! plain `cargo test`.
 
 pub mod builder;
+pub mod duration;
 pub mod entry;
 pub mod follow;
 pub mod jsstr;
@@ -22,6 +23,7 @@ pub use builder::{
     BuilderCounts, Chunk, FinishedTail, LineAnswer, LineParser, PushChange, Stream,
     TranscriptBuilder, TranscriptOptions,
 };
+pub use duration::{check_duration_ms, shown_number, MAX_DURATION_MS};
 pub use entry::{DiffChangeType, Extra, TranscriptEntry};
 pub use follow::{ChunkTrail, Settled};
 pub use line_rule::{
