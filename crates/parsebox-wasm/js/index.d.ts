@@ -219,7 +219,10 @@ export declare class ParserRegistry {
    * the generic parser until `reload` or a new registration.
    */
   unregister(adapterType: string): AdapterStatus;
-  /** Subscribes to status changes and late answers; returns the unsubscribe function. */
+  /**
+   * Subscribes to status changes and late answers; returns the unsubscribe function. A listener
+   * that throws stops no other: its error is reported as an uncaught error a microtask later.
+   */
   onChange(listener: ChangeListener): () => void;
   /** Resolves when nothing is pending: no load, no line waiting for the worker host. */
   idle(): Promise<void>;
@@ -318,7 +321,9 @@ export declare class TranscriptBuilder<WithTimeline extends boolean = true> {
   timeline(): TimelineItem[];
   /**
    * Late answers from the worker host changed entries in place, a rebuild in slices went on, or
-   * the timeline placed lines it had waited a frame for (at most once per frame).
+   * the timeline placed lines it had waited a frame for (at most once per frame). A listener
+   * that throws stops no other listener or builder: its error is reported as an uncaught error
+   * a microtask later.
    */
   onUpdate(listener: (update: TranscriptUpdate<WithTimeline>) => void): () => void;
   dispose(): void;
