@@ -130,10 +130,11 @@ pub extern "C" fn parsebox_prepare() -> usize {
 }
 
 /// Loads the warm-up parser and parses its lines (`warm_up`), so the module's code is compiled
-/// before a real parser loads. Returns the length of the answer (JSON `[started, answers]`).
+/// before a real parser loads; `max_memory_bytes` is the instance's memory maximum. Returns the
+/// length of the answer (JSON `[started, answers]`).
 #[no_mangle]
-pub extern "C" fn parsebox_warm_up() -> usize {
-    let out = SESSION.with(|s| crate::warm_up(&mut s.borrow_mut()));
+pub extern "C" fn parsebox_warm_up(max_memory_bytes: f64) -> usize {
+    let out = SESSION.with(|s| crate::warm_up(&mut s.borrow_mut(), max_memory_bytes as u64));
     answer(out)
 }
 

@@ -42,9 +42,10 @@
 //!   ships the memory that results as the module's initial memory (`snapshot.mjs`), so a fresh
 //!   instance has the realm already and a start costs the parser's own load only.
 //! - `parsebox_prepared() -> u32`: 1 while such a realm waits for a start.
-//! - `parsebox_warm_up() -> len`: loads a small built-in parser and parses a few lines
-//!   ([`warm_up`]), so the module's code is compiled before the first real parser loads; call
-//!   it on a throwaway instance of [`WARM_UP_MEMORY_BYTES`]. Answers JSON `[started, answers]`.
+//! - `parsebox_warm_up(max_memory_bytes) -> len`: loads a small built-in parser and parses a
+//!   few lines ([`warm_up`]), so the module's code is compiled before the first real parser
+//!   loads; call it on a throwaway instance, with that instance's memory maximum. Answers JSON
+//!   `[started, answers]`.
 //!
 //! The linker also exports `__data_end`, `__heap_base` and the getrandom hook
 //! `__getrandom_v03_custom` (a `#[no_mangle]` Rust function); the page has no use for them.
@@ -69,4 +70,4 @@ mod warm_up;
 mod abi;
 
 pub use session::{heap_growth_cap, Hooks, Session};
-pub use warm_up::{warm_up, WARM_UP_MEMORY_BYTES};
+pub use warm_up::warm_up;

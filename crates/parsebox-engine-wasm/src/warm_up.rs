@@ -21,21 +21,19 @@ const LINES: [&str; 5] = [
     r#"{"type":"result","result":"done","usage":{"input_tokens":12},"cost":0.01}"#,
 ];
 
-/// The instance's memory while it warms up (`engine.js` makes it this large).
-pub const WARM_UP_MEMORY_BYTES: u64 = 64 << 20;
-
-/// Loads the warm-up parser into `session` and parses its lines. Answers JSON
+/// Loads the warm-up parser into `session`, an instance whose memory may grow to
+/// `max_memory_bytes` (the page made it, and says how large), and parses its lines. Answers JSON
 /// `[started, answers]`: what [`Session::start`] and [`Session::run`] answered, for a test to
 /// check that the warm-up really loads and parses (one that failed would warm nothing, and
 /// silently: the caller carries on either way).
-pub fn warm_up(session: &mut Session) -> String {
+pub fn warm_up(session: &mut Session, max_memory_bytes: u64) -> String {
     // Generous budgets (the code compiles as it first runs); limits that fit the memory.
     let config = EngineConfig {
         line_budget_ms: 1000.0,
         init_budget_ms: 5000.0,
         max_source_bytes: 64 << 10,
         max_line_bytes: 1 << 20,
-        max_memory_bytes: WARM_UP_MEMORY_BYTES,
+        max_memory_bytes,
         screen_regexes: true,
     };
     let started = session.start(
@@ -68,7 +66,7 @@ mod tests {
 
     #[test]
     fn the_warm_up_parser_loads_and_answers_each_line_with_entries() {
-        let out: Value = serde_json::from_str(&warm_up(&mut Session::default())).unwrap();
+        let out: Value = serde_json::from_str(&warm_up(&mut Session::default(), 64 << 20)).unwrap();
         assert_eq!(out[0], serde_json::json!({ "Ok": "createStdoutParser" }));
         let answers = out[1].as_array().unwrap();
         assert_eq!(answers.len(), LINES.len());

@@ -237,9 +237,11 @@ export class EngineInstance {
   /**
    * Loads the engine's built-in warm-up parser and parses a few lines (`parsebox_warm_up`), so
    * the module's code is compiled before a real parser loads. Answers JSON `[started, answers]`.
+   * @param {number} maxMemoryBytes this instance's `maxMemoryBytes` (the engine configures the
+   *   warm-up's parser by it)
    */
-  warmUp() {
-    return this.#call((x, memory) => answer(x, memory, x.parsebox_warm_up()));
+  warmUp(maxMemoryBytes) {
+    return this.#call((x, memory) => answer(x, memory, x.parsebox_warm_up(maxMemoryBytes)));
   }
 
   /** Bytes of linear memory this instance holds now (0 once disposed). */
@@ -307,7 +309,7 @@ function answer(x, memory, len) {
   return decoder.decode(answerBytes(x, memory, len));
 }
 
-/** Memory of a warm-up instance: the engine's `WARM_UP_MEMORY_BYTES`. */
+/** Memory of a warm-up instance (given to the engine too, which configures the warm-up by it). */
 const WARM_UP_MEMORY_BYTES = 64 << 20;
 
 /**
@@ -323,7 +325,7 @@ const WARM_UP_MEMORY_BYTES = 64 << 20;
 export function warmUp(module) {
   const engine = new EngineInstance(module, { maxMemoryBytes: WARM_UP_MEMORY_BYTES });
   try {
-    return engine.warmUp();
+    return engine.warmUp(WARM_UP_MEMORY_BYTES);
   } finally {
     engine.dispose();
   }
