@@ -178,12 +178,10 @@ pub fn check_options(
     // takes a heap index, not an untyped `externref` (`any` in the published `.d.ts`).
     #[wasm_bindgen(unchecked_param_type = "unknown")] options: Option<js_sys::Object>,
 ) -> Result<(), JsValue> {
+    // `undefined` and `null` arrive as `None`: no options given.
     let Some(options) = options.map(JsValue::from) else {
         return Ok(());
     };
-    if options.is_undefined() || options.is_null() {
-        return Ok(());
-    }
     if !options.is_object() || options.is_function() {
         return Err(into_error(
             "ParseboxOptionsError",
