@@ -343,7 +343,14 @@ impl HostCore {
         let field = |key: &str| {
             js_sys::Reflect::get(&value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
         };
-        let kind = |v: &JsValue| v.js_typeof().as_string().unwrap_or_default();
+        // What a value is, as a message says it (`typeof`, with `null` for null).
+        let kind = |v: &JsValue| {
+            if v.is_null() {
+                "null".to_owned()
+            } else {
+                v.js_typeof().as_string().unwrap_or_default()
+            }
+        };
         let expected = "expected source text, { source, contractVersion? } or null";
         let result = if value.is_null() || value.is_undefined() {
             LoadResult::NoParser
@@ -357,7 +364,7 @@ impl HostCore {
             match (source.as_string(), contract.as_string()) {
                 (None, _) => LoadResult::Failed(format!(
                     "loadSource({adapter_type:?}) returned an object whose source is {}, {expected}",
-                    if source.is_null() { "null".to_owned() } else { kind(&source) }
+                    kind(&source)
                 )),
                 (Some(source), contract_version)
                     if contract_version.is_some()
