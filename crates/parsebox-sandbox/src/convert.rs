@@ -477,6 +477,44 @@ mod tests {
         assert_eq!(n(2f64.powi(60)), json!(1_152_921_504_606_846_976_i64));
     }
 
+    /// Every finite double a parser returns, written by the engine and read back by the core
+    /// (serde_json both ways, as the core does before the page's `JSON.parse`), is the same
+    /// double bit for bit; `-0` becomes `0`, as `JSON.stringify` writes it.
+    #[test]
+    fn every_double_survives_the_way_to_the_page() {
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            // xorshift64*: bit patterns spread over every exponent, not only [0, 1).
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        };
+        let specials = [
+            0.0,
+            -0.0,
+            5e-324,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            1.992_724_208_626_896_1,
+            1_254_886.263_914_212_1,
+            5.050_164_983_402_458_3e-17,
+            9_007_199_254_740_993.0,
+            2f64.powi(64),
+            2f64.powi(70) + 2f64.powi(20),
+        ];
+        let drawn = (0..200_000).map(|_| f64::from_bits(next()));
+        for f in specials.into_iter().chain(drawn).filter(|f| f.is_finite()) {
+            let mut sink = JsonSink::default();
+            sink.number(number(f).unwrap());
+            let written = sink.finish();
+            let core: Value = serde_json::from_str(&written).unwrap();
+            let page: f64 = serde_json::to_string(&core).unwrap().parse().unwrap();
+            let want = if f == 0.0 { 0.0 } else { f };
+            assert_eq!(page.to_bits(), want.to_bits(), "{f:e} written as {written}");
+        }
+    }
+
     #[test]
     fn the_json_text_is_what_serde_json_writes_for_the_value() {
         fn feed<S: Sink>(mut s: S) -> S::Output {
