@@ -236,7 +236,7 @@ test("a surrogate pair the server split between two chunks is joined; no chunk i
   registry.dispose();
 });
 
-test("adapter(type).parseStdoutLine is the module's own stateless function when it has one", () => {
+test("parseLine drives the factory's instance; adapter(type).parseStdoutLine is the module's own stateless function", () => {
   // Like grok's parser: a stateless export beside the factory.
   const BOTH = `
 export function parseStdoutLine(line, ts) { return [{ kind: "assistant", ts, text: line }]; }
@@ -249,11 +249,36 @@ export function createStdoutParser() {
   const { parseStdoutLine, createStdoutParser } = registry.adapter("grok");
   assert.equal(parseStdoutLine("Confirmed", "t")[0].text, "Confirmed");
   assert.equal(parseStdoutLine("Confirmed", "t")[0].text, "Confirmed");
+  // registry.parseLine follows the contract: createStdoutParser takes priority, one instance
+  // for the type's default run, so its state carries from line to line.
   assert.equal(registry.parseLine("grok", "Confirmed", "t")[0].text, "Confirmed");
+  assert.equal(registry.parseLine("grok", "Confirmed", "t")[0].text, "\nConfirmed");
+  assert.equal(parseStdoutLine("Confirmed", "t")[0].text, "Confirmed", "the stateless function is untouched");
   // A run is a createStdoutParser() instance, with its state.
   const run = createStdoutParser();
   assert.equal(run.parseLine("a", "t")[0].text, "a");
   assert.equal(run.parseLine("b", "t")[0].text, "\nb");
+  registry.dispose();
+});
+
+test("registry.parseLine keeps a stateful parser's state where parseStdoutLine is a fresh instance per call", () => {
+  // The issue's case: a module whose parseStdoutLine makes a fresh instance for each line.
+  const COUNTING = `
+export function createStdoutParser() {
+  let n = 0;
+  return { parseLine(line, ts) { n++; return [{ kind: "assistant", ts, text: "#" + n }]; }, reset() { n = 0; } };
+}
+export function parseStdoutLine(l, ts) { return createStdoutParser().parseLine(l, ts); }`;
+  const registry = new ParserRegistry({ loadSource: null });
+  registry.registerSource("counting", COUNTING);
+  const texts = (f) => ["a", "b", "c"].map((l) => f(l)[0].text);
+  assert.deepEqual(texts((l) => registry.parseLine("counting", l, "t")), ["#1", "#2", "#3"]);
+  const builder = new TranscriptBuilder(registry, "counting");
+  builder.push({ ts: "t", stream: "stdout", chunk: "a\nb\nc\n" });
+  builder.finish();
+  assert.deepEqual(builder.entries().map((e) => e.text), ["#1", "#2", "#3"]);
+  const { parseStdoutLine } = registry.adapter("counting");
+  assert.deepEqual(texts((l) => parseStdoutLine(l, "t")), ["#1", "#1", "#1"]);
   registry.dispose();
 });
 

@@ -85,3 +85,22 @@ fn check_resets_a_stateful_parser_after_a_failed_line() {
         .to_string();
     assert!(sample.contains("threw"), "{sample}");
 }
+
+/// The contract's priority: a module exporting both entry points is driven through one
+/// `createStdoutParser()` instance, whose state carries from line to line.
+#[test]
+fn parse_drives_the_factory_when_a_module_exports_both() {
+    let run = parsebox(&[
+        "parse",
+        "--parser",
+        "tests/fixtures/priority/both-exports.js",
+        "tests/fixtures/priority/both-exports.log",
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        texts(&run.stdout),
+        vec!["assistant:#1 a", "assistant:#2 b", "assistant:#3 c"]
+    );
+}

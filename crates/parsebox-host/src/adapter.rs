@@ -109,7 +109,10 @@ pub(crate) struct Adapter {
     /// The load in flight; results carrying another token are stale. 0: none.
     pub(crate) load_token: u64,
     pub(crate) engine: Option<EngineId>,
+    /// The run `parseLine(type, …)` uses: the contract's choice (`createStdoutParser` wins).
     pub(crate) default_run: Option<RunId>,
+    /// The run Paperclip's `adapter.parseStdoutLine` uses: the module's stateless function.
+    pub(crate) stateless_run: Option<RunId>,
     /// Engine starts since a line was last answered by one of this type's engines.
     pub(crate) starts_without_progress: u32,
     /// The type's Worker engines post each answer alone (no batches): set once a Worker was
@@ -144,6 +147,7 @@ impl Adapter {
             load_token: 0,
             engine: None,
             default_run: None,
+            stateless_run: None,
             starts_without_progress: 0,
             answers_each_line: false,
             memo: Memo::default(),

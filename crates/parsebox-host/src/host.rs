@@ -28,7 +28,7 @@ pub(crate) struct Run {
     pub(crate) journal: Journal,
     /// What this run's failed lines show.
     pub(crate) failed_line_entry: FailedLineEntry,
-    /// The type's default run: the module's own `parseStdoutLine` answers its lines.
+    /// The type's stateless run: the module's own `parseStdoutLine` answers its lines.
     pub(crate) stateless: bool,
     /// The history key after the run's last journaled op ([`crate::memo`]), from
     /// [`memo::FRESH_RUN`]; a stateless run keys every line from [`memo::STATELESS`] instead.
@@ -209,22 +209,49 @@ impl Host {
     }
 
     /// `adapter_type`'s long-lived default run (what `parseLine(type, …)` without a run uses),
-    /// created on first use.
+    /// created on first use. It follows the contract (SPEC §3): a module exporting
+    /// `createStdoutParser` is driven through one instance of it, which keeps its state from
+    /// line to line, even when the module also exports `parseStdoutLine`.
     ///
     /// # Errors
     /// [`HostError::Disposed`] after [`Host::dispose`].
     pub fn default_run(&mut self, adapter_type: &str) -> Result<RunId, HostError> {
+        self.long_lived_run(adapter_type, false)
+    }
+
+    /// `adapter_type`'s long-lived stateless run: what Paperclip's `adapter.parseStdoutLine`
+    /// calls, the module's own `parseStdoutLine` when it exports one (otherwise the same as
+    /// the default run's instance). Created on first use.
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`Host::dispose`].
+    pub fn stateless_run(&mut self, adapter_type: &str) -> Result<RunId, HostError> {
+        self.long_lived_run(adapter_type, true)
+    }
+
+    /// The type's default or stateless run, made on first use and kept in the adapter.
+    fn long_lived_run(&mut self, adapter_type: &str, stateless: bool) -> Result<RunId, HostError> {
         self.check_live()?;
-        let current = self.adapters.get(adapter_type).and_then(|a| a.default_run);
+        fn slot(a: &mut Adapter, stateless: bool) -> &mut Option<RunId> {
+            if stateless {
+                &mut a.stateless_run
+            } else {
+                &mut a.default_run
+            }
+        }
+        let current = self
+            .adapters
+            .get_mut(adapter_type)
+            .and_then(|a| *slot(a, stateless));
         if let Some(run) = current.filter(|r| self.runs.contains_key(r)) {
             return Ok(run);
         }
         let run = self.create_run(adapter_type)?;
         if let Some(r) = self.runs.get_mut(&run) {
-            r.stateless = true;
+            r.stateless = stateless;
         }
         if let Some(a) = self.adapters.get_mut(adapter_type) {
-            a.default_run = Some(run);
+            *slot(a, stateless) = Some(run);
         }
         Ok(run)
     }

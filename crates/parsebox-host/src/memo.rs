@@ -7,7 +7,7 @@
 //! line's answer is a function of the parser generation, the ops its run performed before it
 //! and the line itself. Each run carries a [`key`] chained over those ops: two runs that reached
 //! a line by the same history have the same key there, and the first run's answer is the second
-//! run's. A run starts at [`FRESH_RUN`]; a type's default run (the module's stateless
+//! run's. A run starts at [`FRESH_RUN`]; a type's stateless run (the module's own
 //! `parseStdoutLine`) keys every line from [`STATELESS`]: its lines depend on nothing before
 //! them.
 
@@ -26,8 +26,8 @@ pub(crate) const MEMO_LINES: usize = 20_000;
 /// the entries made of it); the oldest go first. Long Claude lines reach it before the count.
 pub(crate) const MEMO_BYTES: usize = 16 << 20;
 
-/// The history key before every line of a stateless run (a type's default run, answered by
-/// the module's own `parseStdoutLine`).
+/// The history key before every line of a stateless run (a type's stateless run, answered by
+/// the module's own `parseStdoutLine`: Paperclip's `adapter.parseStdoutLine`).
 pub(crate) const STATELESS: u64 = 0;
 
 /// The history key of a stateful run before its first op: another function answers it

@@ -41,14 +41,14 @@ fn given(state: Given) -> Sim {
             sim.host.register_source(0.0, t, SOURCE, None).unwrap();
         }
         Given::Loading => {
-            sim.host.default_run(t).unwrap();
+            sim.host.stateless_run(t).unwrap();
         }
         Given::LoadFailed => {
-            sim.host.default_run(t).unwrap();
+            sim.host.stateless_run(t).unwrap();
             load(&mut sim, failed());
         }
         Given::NoParser => {
-            sim.host.default_run(t).unwrap();
+            sim.host.stateless_run(t).unwrap();
             load(&mut sim, LoadResult::NoParser);
         }
         Given::Unregistered => {

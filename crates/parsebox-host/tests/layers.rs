@@ -56,7 +56,7 @@ fn an_external_parser_lies_over_the_builtin_until_unregistered() {
         "a built-in answers in the page"
     );
     assert_eq!(sim.notified, ["codex"]);
-    let run = sim.host.default_run("codex").unwrap();
+    let run = sim.host.stateless_run("codex").unwrap();
     assert_eq!(text(&sim.parse(run, "a")), "a#1", "the built-in answers");
 
     let s = sim.host.unregister("codex").unwrap();
@@ -115,7 +115,7 @@ fn a_failing_override_falls_back_to_the_builtin() {
     assert_eq!(s.state, AdapterState::Builtin);
     assert_eq!(s.error.unwrap().code, "syntax_error");
     assert_eq!(s.placement, Some(Placement::Builtin));
-    let run = sim.host.default_run("codex").unwrap();
+    let run = sim.host.stateless_run("codex").unwrap();
     assert_eq!(text(&sim.parse(run, "a")), "a#1");
 }
 
@@ -126,7 +126,7 @@ fn reload_of_a_builtin_type_loads_an_override() {
     let mut sim = Sim::new(options(|o| o.load_sources = true));
     sim.host.register_builtin("codex").unwrap();
     sim.pump();
-    let run = sim.host.default_run("codex").unwrap();
+    let run = sim.host.stateless_run("codex").unwrap();
 
     let s = sim.host.reload(0.0, "codex").unwrap();
     assert_eq!(
@@ -199,7 +199,7 @@ fn reload_of_a_builtin_type_loads_an_override() {
 #[test]
 fn unregister_without_builtin_stays_generic() {
     let mut sim = Sim::new(options(|o| o.load_sources = true));
-    let run = sim.host.default_run("hermes").unwrap();
+    let run = sim.host.stateless_run("hermes").unwrap();
     sim.pump();
     let (_, token) = sim.loads[0].clone();
     sim.host

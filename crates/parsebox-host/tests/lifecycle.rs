@@ -24,7 +24,7 @@ fn source() -> LoadResult {
 fn a_type_loads_and_stale_tokens_are_ignored() {
     let mut sim = Sim::new(options(|o| o.load_sources = true));
     sim.start_mode = StartMode::Manual;
-    let run = sim.host.default_run("hermes").unwrap();
+    let run = sim.host.stateless_run("hermes").unwrap();
     assert_eq!(
         text(&sim.parse(run, "hello")),
         "hello",
@@ -193,7 +193,7 @@ fn builtins_answer_synchronously() {
         sim.host.status("claude_local").placement,
         Some(Placement::Builtin)
     );
-    let run = sim.host.default_run("claude_local").unwrap();
+    let run = sim.host.stateless_run("claude_local").unwrap();
     assert_eq!(text(&sim.parse(run, "a")), "a#1");
     assert_eq!(text(&sim.parse(run, "b")), "b#2");
     assert_eq!(sim.host.poll_timeout(), None);
@@ -207,7 +207,7 @@ fn dispose_ends_engines_and_rejects_use() {
     let mut sim = Sim::with_parser(options(|_| {}), "a");
     sim.host.register_builtin("b").unwrap();
     sim.pump();
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     sim.parse(run, "x");
     let live = sim.engine_ids();
     assert_eq!(live.len(), 2);
@@ -300,7 +300,7 @@ fn parsers_wait_for_the_engine_module_while_generic_entries_and_builtins_answer(
         assert!(!sim.host.is_idle(), "{host:?}: idle() waits for the module");
         let run = sim.host.create_run("h").unwrap();
         assert_eq!(text(&sim.parse(run, "early")), "early");
-        let b = sim.host.default_run("builtin").unwrap();
+        let b = sim.host.stateless_run("builtin").unwrap();
         assert_eq!(text(&sim.parse(b, "a")), "a#1");
         sim.advance(60_000.0);
         assert_eq!(sim.host.status("h").state, AdapterState::Loading);
@@ -355,7 +355,7 @@ fn a_runs_parser_changes_with_its_types_parser_only() {
 fn idle_waits_for_a_superseded_load() {
     let mut sim = Sim::new(options(|o| o.load_sources = true));
     sim.start_mode = StartMode::Manual;
-    sim.host.default_run("hermes").unwrap();
+    sim.host.stateless_run("hermes").unwrap();
     sim.pump();
     sim.host.reload(0.0, "hermes").unwrap();
     sim.pump();
@@ -448,7 +448,7 @@ fn an_engine_module_that_fails_to_load_fails_sandboxed_parsers_with_the_reason()
         error.message
     );
     assert_eq!(sim.host.status("b").state, AdapterState::Builtin);
-    let b = sim.host.default_run("b").unwrap();
+    let b = sim.host.stateless_run("b").unwrap();
     assert_eq!(text(&sim.parse(b, "a")), "a#1");
     // A later registration fails the same way, at once.
     let later = sim

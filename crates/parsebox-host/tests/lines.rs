@@ -31,17 +31,46 @@ fn a_created_run_is_a_factory_instance() {
     ));
 }
 
+/// The contract's priority (SPEC §3): `parseLine(type, …)`'s default run is a factory instance
+/// that keeps its state, even for a module that also exports `parseStdoutLine`; the stateless
+/// run (Paperclip's `adapter.parseStdoutLine`) is another run, asked for by name.
+#[test]
+fn the_default_run_is_a_factory_instance_and_the_stateless_run_is_another() {
+    let mut sim = Sim::with_parser(options(|_| {}), "a");
+    let default = sim.host.default_run("a").unwrap();
+    let stateless = sim.host.stateless_run("a").unwrap();
+    assert_ne!(default, stateless);
+    assert_eq!(sim.host.default_run("a").unwrap(), default, "long-lived");
+    assert_eq!(
+        sim.host.stateless_run("a").unwrap(),
+        stateless,
+        "long-lived"
+    );
+    for (run, want) in [(default, false), (stateless, true)] {
+        let LineStep::RunNow { engine, seq, ops } = sim.host.parse_line(run, "x", TS).unwrap()
+        else {
+            panic!("inline lines run now")
+        };
+        assert!(
+            matches!(ops[0], EngineOp::NewRun { run: r, stateless } if r == run && stateless == want),
+            "{ops:?}"
+        );
+        sim.host
+            .handle_answers(0.0, engine, vec![(seq, Ok(json!([])))]);
+    }
+}
+
 /// Inline: the executor runs the ops at once and the answer comes back from
 /// `handle_answers`; the run's state carries from line to line; everything is counted once.
 #[test]
 fn an_inline_line_is_answered_synchronously() {
     let mut sim = Sim::with_parser(options(|_| {}), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     let step = sim.host.parse_line(run, "first", TS).unwrap();
     let LineStep::RunNow { engine, seq, ops } = step else {
         panic!("inline lines run now: {step:?}")
     };
-    // The type's default run calls the module's own parseStdoutLine (Paperclip's
+    // The type's stateless run calls the module's own parseStdoutLine (Paperclip's
     // adapter.parseStdoutLine); a created run is a createStdoutParser() instance.
     assert!(matches!(ops[0], EngineOp::NewRun { run: r, stateless: true } if r == run));
 
@@ -74,7 +103,7 @@ fn an_inline_line_is_answered_synchronously() {
 #[test]
 fn a_worker_line_is_answered_generic_then_late() {
     let mut sim = Sim::with_parser(worker(), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     let step = sim.host.parse_line(run, "hello", TS).unwrap();
     let LineStep::Deferred { seq, entries } = step else {
         panic!("worker lines are deferred: {step:?}")
@@ -97,7 +126,7 @@ fn a_worker_line_is_answered_generic_then_late() {
 #[test]
 fn lines_are_batched() {
     let mut sim = Sim::with_parser(worker(), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     let other = sim.host.create_run("a").unwrap();
     for i in 0..50 {
         sim.host.parse_line(run, &format!("l{i}"), TS).unwrap();
@@ -140,7 +169,7 @@ fn a_rebuild_in_slices_waits_for_a_worker_that_is_behind() {
 fn stale_out_of_order_and_duplicate_answers_are_ignored() {
     let ok = || Ok(json!([{ "kind": "user", "ts": TS, "text": "late" }]));
     let mut sim = Sim::with_parser(worker(), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     let seqs: Vec<u64> = (0..3).map(|i| sim.defer(run, &format!("l{i}"))).collect();
     sim.pump();
     let engine = sim.sends()[0].0;
@@ -195,7 +224,7 @@ fn stale_out_of_order_and_duplicate_answers_are_ignored() {
 #[test]
 fn resets_are_journaled_for_replay() {
     let mut sim = Sim::with_parser(worker(), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     for l in ["a", "throw", "b"] {
         sim.host.parse_line(run, l, TS).unwrap();
     }
@@ -253,7 +282,7 @@ fn the_journal_cap_loses_state_not_lines() {
         }),
         "a",
     );
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     for i in 0..40 {
         sim.host
             .parse_line(run, &format!("line {i:02}"), TS)
@@ -275,7 +304,7 @@ fn configured_entry_limits_apply() {
         ..EntryLimits::default()
     };
     let mut sim = Sim::with_parser(options(|o| o.entry_limits = limits), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     let big = sim.parse(run, "big:1500000");
     assert_eq!(big.len(), 1);
     assert_eq!(big[0].text().map(str::len), Some(1_500_000));
@@ -288,7 +317,7 @@ fn configured_entry_limits_apply() {
 
     // The same lines under default limits are cut.
     let mut sim = Sim::with_parser(options(|_| {}), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     assert_eq!(
         text(&sim.parse(run, "big:1500000")),
         "big:1500000",
@@ -304,7 +333,7 @@ fn configured_entry_limits_apply() {
 #[test]
 fn diagnostics_serialise_in_camel_case() {
     let mut sim = Sim::with_parser(options(|_| {}), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     sim.parse(run, "throw");
     let v = serde_json::to_value(sim.host.diagnostics(None)).unwrap();
     assert_eq!(v["linesParsed"], 1);
@@ -324,7 +353,7 @@ fn a_reentrant_line_does_not_strand_the_engine() {
     let mut sim = Sim::new(options(|_| {}));
     sim.host.register_builtin("b").unwrap();
     sim.pump();
-    let run = sim.host.default_run("b").unwrap();
+    let run = sim.host.stateless_run("b").unwrap();
     let LineStep::RunNow { engine, seq, .. } = sim.host.parse_line(run, "outer", TS).unwrap()
     else {
         panic!("builtins run now")
@@ -349,9 +378,9 @@ fn a_reentrant_line_does_not_strand_the_engine() {
 /// remembered by line and ts. A stateful run's first line (another function) does not share
 /// them.
 #[test]
-fn the_default_run_answers_a_known_line_at_once() {
+fn the_stateless_run_answers_a_known_line_at_once() {
     let mut sim = Sim::with_parser(options(|o| o.host = HostPlacement::Worker), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     assert!(matches!(
         sim.host.parse_line(run, "hello", TS).unwrap(),
         LineStep::Deferred { .. }

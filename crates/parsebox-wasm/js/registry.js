@@ -42,14 +42,24 @@ export class ParserRegistry {
   }
 
   /**
-   * Parses one line of `type`'s output, synchronously, in the type's default run (the module's
-   * own `parseStdoutLine` when it has one). Never throws for parser failures.
+   * Parses one line of `type`'s output, synchronously, in the type's default run: one
+   * `createStdoutParser()` instance that keeps its state from line to line when the module
+   * exports the factory (it takes priority over `parseStdoutLine`, as the contract says), the
+   * module's `parseStdoutLine` otherwise. Never throws for parser failures.
    */
   parseLine(type, line, ts) {
     checkString(type, "type");
     checkString(line, "line");
     checkString(ts, "ts");
     return JSON.parse(this.#live(() => this.#core.parseDefault(type, line, ts))).entries;
+  }
+
+  /** Paperclip's stateless `parseStdoutLine`: the module's own function, no instance state. */
+  #parseStateless(type, line, ts) {
+    checkString(type, "type");
+    checkString(line, "line");
+    checkString(ts, "ts");
+    return JSON.parse(this.#live(() => this.#core.parseStateless(type, line, ts))).entries;
   }
 
   /** Registers `source` as `type`'s parser now and returns the resulting status. */
@@ -87,7 +97,7 @@ export class ParserRegistry {
     const known = this.#adapters.get(type);
     if (known?.generation === generation) return known.adapter;
     const adapter = Object.freeze({
-      parseStdoutLine: (line, ts) => this.parseLine(type, line, ts),
+      parseStdoutLine: (line, ts) => this.#parseStateless(type, line, ts),
       createStdoutParser: () => new Run(this, type),
     });
     this.#adapters.set(type, { generation, adapter });

@@ -212,6 +212,23 @@ impl HostCore {
         Self::line_json(&mut s, run, line, ts)
     }
 
+    /// Parses a line of the type's stateless run (Paperclip's `adapter.parseStdoutLine`: the
+    /// module's own `parseStdoutLine`); JSON `{entries, late}`.
+    ///
+    /// # Errors
+    /// `ParseboxDisposedError` after dispose; `ParseboxReentrancyError` from inside a call.
+    #[wasm_bindgen(js_name = parseStateless)]
+    pub fn parse_stateless(
+        &self,
+        adapter_type: &str,
+        line: &str,
+        ts: &str,
+    ) -> Result<String, JsValue> {
+        let mut s = self.enter()?;
+        let run = s.host.stateless_run(adapter_type).map_err(host_error)?;
+        Self::line_json(&mut s, run, line, ts)
+    }
+
     /// Parses a line of `run`; JSON `{entries, late}`.
     ///
     /// # Errors
