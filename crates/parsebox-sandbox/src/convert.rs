@@ -241,6 +241,20 @@ pub(crate) fn number(f: f64) -> Option<Number> {
     Number::from_f64(f)
 }
 
+/// Whether `o`'s own `toJSON` (`key`) may make `JSON.stringify` run guest code: an accessor, or
+/// a function. A data property holding anything else is plain data (SPEC §2): stringify calls
+/// `toJSON` only when it is callable, and writes the key like any other.
+fn calls_to_json(o: &JsObject, key: &PropertyKey) -> bool {
+    match own(o, key) {
+        None => false,
+        Some(d) if d.is_accessor_descriptor() => true,
+        Some(d) => d
+            .value()
+            .and_then(JsValue::as_object)
+            .is_some_and(|f| f.is_callable()),
+    }
+}
+
 /// Calls `f` with a property key as `JSON.stringify` names it (see [`with_text`]); `None` for
 /// a symbol, which JSON leaves out.
 fn with_key<T>(key: &PropertyKey, f: impl FnOnce(&str) -> T) -> Option<T> {
@@ -344,7 +358,7 @@ impl<'c, S: Sink> Walk<'c, S> {
             {
                 return Ok(());
             }
-            if !plain(&proto) || own(&proto, &key).is_some() {
+            if !plain(&proto) || calls_to_json(&proto, &key) {
                 return Err(Conv::Bail);
             }
             seen += 1;
@@ -367,7 +381,7 @@ impl<'c, S: Sink> Walk<'c, S> {
         if depth >= self.caps.max_depth {
             return Err(Conv::TooLarge("depth"));
         }
-        if own(o, &js_string!("toJSON").into()).is_some() {
+        if calls_to_json(o, &js_string!("toJSON").into()) {
             return Err(Conv::Bail);
         }
         self.protos_clean(o)?;

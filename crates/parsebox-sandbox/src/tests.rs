@@ -83,6 +83,8 @@ fn conversion_matches_json_stringify() {
           if (w === 'plain') return [{ kind: 'stdout', ts: 't', text: 'x', n: 1200, f: 1.5, nan: NaN, u: undefined, fn() {}, arr: [1, undefined, () => 1], neg: -0 }];\n\
           if (w === 'getter') return [{ kind: 'stdout', get ts() { return 'g'; }, text: 'y' }];\n\
           if (w === 'tojson') return [{ kind: 'stdout', ts: 't', text: 'z', when: new Date(0), extra: { toJSON() { return 'J'; } } }];\n\
+          if (w === 'tojson-data') return [{ kind: 'stdout', ts: 't', text: 'd', v: { toJSON: 1, a: [{ toJSON: null }] } }];\n\
+          if (w === 'tojson-mixed') return [{ kind: 'stdout', ts: 't', text: 'm', v: { toJSON: 'x' }, when: new Date(0) }];\n\
           if (w === 'proxy') return new Proxy([], { get(t, k) { return k === 'length' ? 1 : { kind: 'stdout', ts: 'p', text: 'q' }; } });\n\
           if (w === 'cycle') { const o = { kind: 'stdout', ts: 't', text: 'c' }; o.self = o; return [o]; }\n\
           if (w === 'keys') return { 2: 'b', a: 1, 1: 'a', kind: 'x' };\n\
@@ -106,6 +108,16 @@ fn conversion_matches_json_stringify() {
     assert_eq!(
         r("tojson").unwrap(),
         json!([{ "kind": "stdout", "ts": "t", "text": "z", "when": "1970-01-01T00:00:00.000Z", "extra": "J" }])
+    );
+    // A data key named toJSON whose value is not a function is plain data (SPEC §2), on the
+    // native walk and after the bytecode converter alike.
+    assert_eq!(
+        r("tojson-data").unwrap().to_string(),
+        r#"[{"kind":"stdout","ts":"t","text":"d","v":{"toJSON":1,"a":[{"toJSON":null}]}}]"#
+    );
+    assert_eq!(
+        r("tojson-mixed").unwrap().to_string(),
+        r#"[{"kind":"stdout","ts":"t","text":"m","v":{"toJSON":"x"},"when":"1970-01-01T00:00:00.000Z"}]"#
     );
     assert_eq!(
         r("proxy").unwrap(),
