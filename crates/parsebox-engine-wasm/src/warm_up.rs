@@ -30,6 +30,7 @@ pub fn warm_up(session: &mut Session, max_memory_bytes: u64) -> String {
     // Generous budgets (the code compiles as it first runs); limits that fit the memory.
     let config = EngineConfig {
         line_budget_ms: 1000.0,
+        clock_backstop_ms: 5000.0,
         init_budget_ms: 5000.0,
         max_source_bytes: 64 << 10,
         max_line_bytes: 1 << 20,

@@ -40,6 +40,7 @@ pub fn load_error(e: parsebox_sandbox::LoadError) -> LoadError {
 pub fn sandbox_options(config: &EngineConfig) -> Result<SandboxOptions, LoadError> {
     let options = SandboxOptions {
         line_budget_ms: config.line_budget_ms,
+        clock_backstop_ms: config.clock_backstop_ms,
         init_budget_ms: config.init_budget_ms,
         max_source_bytes: config.max_source_bytes,
         max_line_bytes: config.max_line_bytes,

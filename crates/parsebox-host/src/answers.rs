@@ -23,8 +23,15 @@ impl Host {
         let Some(e) = self.engines.get_mut(&engine) else {
             return;
         };
+        let done = e.skip_replays_before(seq);
         if e.sent_head().is_some_and(|head| head.seq == seq) {
             e.arm_head(now_ms, deadline);
+        }
+        if done > 0 {
+            let adapter_type = e.adapter_type.clone();
+            if let Some(a) = self.adapters.get_mut(&adapter_type) {
+                a.diag.host.replayed_lines += done;
+            }
         }
     }
 
@@ -52,6 +59,11 @@ impl Host {
                 self.count_stale(engine);
                 continue;
             };
+            if let Some(i) = e.replays_done_early.iter().position(|&s| s == seq) {
+                // A replay answer its engine held past the `began` that settled it.
+                e.replays_done_early.swap_remove(i);
+                continue;
+            }
             match e.sent_head() {
                 Some(head) if head.seq == seq => {}
                 _ => {

@@ -45,6 +45,10 @@ pub struct HostCounters {
     /// which line it was stuck on was not known, so no line was failed, and the type's
     /// Workers since answer line by line and ran those lines again.
     pub unattributed_kills: u64,
+    /// Of `deadlineKills`, those on a line's first run past the deadline: the line was not
+    /// failed but ran once more on a fresh engine (a stalled machine is not the parser's
+    /// fault); it fails only if that engine is ended on it too.
+    pub deadline_retries: u64,
     /// Engines that died on their own (trap, out of memory, worker error).
     pub engine_faults: u64,
     /// Journal lines replayed into a fresh engine and answered there.
@@ -131,7 +135,7 @@ impl Diagnostics {
             self.load_ms = other.load_ms;
         }
         add_counters!(self.host, other.host;
-            respawns, deadline_kills, unattributed_kills, engine_faults, replayed_lines,
+            respawns, deadline_kills, unattributed_kills, deadline_retries, engine_faults, replayed_lines,
             state_lost, placement_moves, clock_overruns, call_overruns, late_answers,
             stale_answers, lines_pending, memo_answers,
         );
@@ -159,6 +163,7 @@ mod tests {
                 respawns: 8,
                 deadline_kills: 9,
                 unattributed_kills: 10,
+                deadline_retries: 21,
                 engine_faults: 11,
                 replayed_lines: 12,
                 state_lost: 13,
@@ -198,6 +203,6 @@ mod tests {
         let doubled: Vec<(String, u64)> =
             numbers(&one).into_iter().map(|(k, n)| (k, 2 * n)).collect();
         assert_eq!(numbers(&total), doubled);
-        assert_eq!(doubled.len(), 19, "every counter was seen");
+        assert_eq!(doubled.len(), 20, "every counter was seen");
     }
 }

@@ -69,6 +69,9 @@ pub(crate) struct Engine {
     /// The engine may hold answers it has and post them later, together
     /// (`answer_batch_ms` > 0): lines the core still counts as owed may be answered already.
     pub(crate) answers_batched: bool,
+    /// Replay lines taken off the front at a `began` behind them (the engine had answered
+    /// them, holding the answers): their answers, when they come, are expected, not stale.
+    pub(crate) replays_done_early: Vec<Seq>,
 }
 
 impl Engine {
@@ -89,7 +92,27 @@ impl Engine {
             start_requested_ms: 0.0,
             work_ms: 0.0,
             answers_batched: false,
+            replays_done_early: Vec::new(),
         }
+    }
+
+    /// The engine began the live line `seq`: every replay line sent before it was answered,
+    /// though a Worker may still hold those answers. They leave the front, so `seq` is the head
+    /// its deadline is armed for; how many left.
+    pub(crate) fn skip_replays_before(&mut self, seq: Seq) -> u64 {
+        let behind = self
+            .in_flight
+            .iter()
+            .take(self.sent)
+            .any(|l| l.seq == seq && !l.replay);
+        let mut done = 0;
+        while behind && self.sent_head().is_some_and(|h| h.replay && h.seq != seq) {
+            if let Some(h) = self.pop_head() {
+                self.replays_done_early.push(h.seq);
+                done += 1;
+            }
+        }
+        done
     }
 
     /// Whether the head line is surely the one the engine is working on. Not so for an engine

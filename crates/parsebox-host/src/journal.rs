@@ -34,6 +34,9 @@ pub(crate) struct JournalLine {
     pub(crate) pending: Option<Delivery>,
     /// The run's history key after this line ([`crate::memo`]): where its answer is remembered.
     pub(crate) memo_key: u64,
+    /// A Worker was ended once at its deadline while running this line: it runs once more,
+    /// on a fresh engine, and fails if that one is ended on it too.
+    pub(crate) killed_once: bool,
 }
 
 impl JournalLine {
@@ -75,6 +78,7 @@ impl Journal {
             ts: ts.to_owned(),
             pending: delivery,
             memo_key,
+            killed_once: false,
         };
         self.bytes += l.bytes();
         if delivery.is_some() {
@@ -126,6 +130,18 @@ impl Journal {
             .enumerate()
             .skip(self.first_pending)
             .find_map(|(i, op)| is_it(op).then_some(i))
+    }
+
+    /// Marks the unanswered line `seq` as the one an engine was ended on at its deadline;
+    /// whether that had happened to it before (then it is the parser's, and fails).
+    pub(crate) fn mark_killed(&mut self, seq: Seq) -> bool {
+        let Some(i) = self.find_pending(seq) else {
+            return true;
+        };
+        match self.ops.get_mut(i) {
+            Some(JournalOp::Line(l)) => std::mem::replace(&mut l.killed_once, true),
+            _ => true,
+        }
     }
 
     /// The line at `index` (from [`Journal::find_pending`]).

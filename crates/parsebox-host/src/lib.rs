@@ -129,9 +129,9 @@ pub use engine_answer::{EngineAnswer, EngineReports};
 pub use engine_runs::{EngineRuns, InstanceFactory, OutcomeOf, ParserInstance};
 pub use host::{Host, REBUILD_AHEAD_LINES};
 pub use options::{
-    EngineConfig, HostOptions, HostPlacement, OptionsError, ANSWER_BATCH_MS, DEFAULT_MEMORY_BYTES,
-    MAX_JOURNAL_BYTES, MAX_LINE_BYTES, MAX_MEMORY_BYTES, MAX_RESPAWNS, MAX_SOURCE_BYTES,
-    MIN_MEMORY_BYTES,
+    EngineConfig, HostOptions, HostPlacement, OptionsError, ANSWER_BATCH_MS,
+    DEFAULT_CLOCK_BACKSTOP_MS, DEFAULT_MEMORY_BYTES, MAX_JOURNAL_BYTES, MAX_LINE_BYTES,
+    MAX_MEMORY_BYTES, MAX_RESPAWNS, MAX_SOURCE_BYTES, MIN_MEMORY_BYTES,
 };
 pub use parsebox_transcript::validate::{
     MAX_COUNT, MAX_DEPTH, MAX_ENTRIES_PER_LINE, MAX_STRING_BYTES,

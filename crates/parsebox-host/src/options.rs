@@ -55,12 +55,17 @@ pub const ANSWER_BATCH_MS: f64 = 4.0;
 /// Options of a [`Host`](crate::Host). Durations are milliseconds, sizes are bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HostOptions {
-    /// The in-engine budget of one line (the engine stops the parser itself). Passed on to
-    /// engines by the executor; the core only checks it against `hard_deadline_ms`.
+    /// The in-engine budget of one line, in reference milliseconds: work the engine counts
+    /// itself, so the same line gets the same outcome on every machine (the engine stops the
+    /// parser itself). Passed on to engines by the executor; the core only checks it against
+    /// `hard_deadline_ms`.
     pub line_budget_ms: f64,
-    /// How long a Worker engine may spend on one line, from its `began` report (or the answer
-    /// before it), before the core ends it. At least `line_budget_ms`. The engine's own realm
-    /// work before a line is not counted
+    /// The wall-clock backstop of one line, for what the engine cannot count (one long native
+    /// step): an inline engine stops the line at its next count past it, and the core ends a
+    /// Worker engine that spent this long on one line, from its `began` report (or the answer
+    /// before it). Either way the line runs once more, alone, on a fresh start before it fails:
+    /// a stalled machine or browser is not the parser's fault. At least `line_budget_ms`. The
+    /// engine's own realm work before a line is not counted
     /// ([`engine_work_follows`](crate::engine_work_follows)): `start_deadline_ms` bounds it,
     /// as it bounds the same work in a start.
     pub hard_deadline_ms: f64,
@@ -106,8 +111,13 @@ pub struct HostOptions {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EngineConfig {
-    /// In-engine budget of one line, in milliseconds.
+    /// In-engine budget of one line, in reference milliseconds (work the engine counts).
     pub line_budget_ms: f64,
+    /// Wall-clock backstop of one line in the engine, in milliseconds: past it the line is
+    /// stopped at the engine's next count and run once more alone on a fresh realm. Absent:
+    /// [`DEFAULT_CLOCK_BACKSTOP_MS`].
+    #[serde(default = "default_clock_backstop")]
+    pub clock_backstop_ms: f64,
     /// In-engine budget of module evaluation plus `createStdoutParser()`, in milliseconds.
     pub init_budget_ms: f64,
     /// Largest parser source accepted, in bytes.
@@ -127,11 +137,18 @@ fn screen_by_default() -> bool {
     true
 }
 
+/// The engine's wall-clock backstop of one line when a config does not say.
+pub const DEFAULT_CLOCK_BACKSTOP_MS: f64 = 1000.0;
+
+fn default_clock_backstop() -> f64 {
+    DEFAULT_CLOCK_BACKSTOP_MS
+}
+
 impl Default for HostOptions {
     fn default() -> Self {
         Self {
             line_budget_ms: 50.0,
-            hard_deadline_ms: 100.0,
+            hard_deadline_ms: DEFAULT_CLOCK_BACKSTOP_MS,
             call_budget_ms: 100.0,
             rebuild_slice_ms: None,
             init_budget_ms: 200.0,
@@ -252,6 +269,15 @@ impl HostOptions {
         Ok(())
     }
 
+    /// The clock backstop a line budget gets when none is given: the default (1 s), or twice
+    /// the budget when that is longer (at most the longest duration accepted). Generous on
+    /// purpose: the budget decides by work, and the clock only catches what work cannot count.
+    pub fn hard_deadline_for(line_budget_ms: f64) -> f64 {
+        (2.0 * line_budget_ms)
+            .max(DEFAULT_CLOCK_BACKSTOP_MS)
+            .min(parsebox_transcript::MAX_DURATION_MS)
+    }
+
     /// How long a Worker engine may hold its answers to post them together
     /// ([`Command::StartEngine`](crate::Command::StartEngine)'s `answer_batch_ms`):
     /// [`ANSWER_BATCH_MS`], or a quarter of `hard_deadline_ms` when that is less, so an engine
@@ -264,6 +290,7 @@ impl HostOptions {
     pub fn engine_config(&self) -> EngineConfig {
         EngineConfig {
             line_budget_ms: self.line_budget_ms,
+            clock_backstop_ms: self.hard_deadline_ms,
             init_budget_ms: self.init_budget_ms,
             max_source_bytes: self.max_source_bytes,
             max_line_bytes: self.max_line_bytes,
@@ -274,10 +301,17 @@ impl HostOptions {
 
     /// The config of an engine started at `placement`: regexes are screened unless a deadline
     /// can end the engine (a Worker), where a pattern the screen would refuse runs, and a line
-    /// it hangs is killed and falls back alone.
+    /// it hangs is killed and falls back alone. In a Worker the core's deadline is the clock
+    /// backstop (the engine's own is twice as long, so the two never race).
     pub fn engine_config_at(&self, placement: Placement) -> EngineConfig {
+        let worker = placement == Placement::Worker;
         EngineConfig {
-            screen_regexes: placement != Placement::Worker,
+            screen_regexes: !worker,
+            clock_backstop_ms: if worker {
+                self.hard_deadline_ms * 2.0
+            } else {
+                self.hard_deadline_ms
+            },
             ..self.engine_config()
         }
     }

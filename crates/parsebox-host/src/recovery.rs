@@ -118,7 +118,23 @@ impl Host {
         // the owed lines again, so the next deadline names the right one. A Worker that dies
         // on its own posts what it holds first: its head is known.
         let unsure = matches!(cause, Cause::Deadline(_)) && !e.head_is_certain();
-        let head = e.sent_head().filter(|_| !unsure);
+        let mut head = e.sent_head().filter(|_| !unsure);
+        // A live line the deadline caught for the first time is not failed: a stalled machine
+        // or browser is not the parser's fault. It runs once more on a fresh engine, after the
+        // replay, and fails only if that engine is ended on it too.
+        let retry = match (cause, head) {
+            (Cause::Deadline(DeadlineKind::Line), Some(h)) if !h.replay => self
+                .runs
+                .get_mut(&h.run)
+                .is_some_and(|r| !r.journal.mark_killed(h.seq)),
+            _ => false,
+        };
+        if retry {
+            head = None;
+        }
+        let Some(e) = self.engines.get_mut(&engine) else {
+            return;
+        };
         if head.is_some_and(|h| !h.replay) {
             e.pop_head();
         }
@@ -133,6 +149,13 @@ impl Host {
                 FailureCode::EngineFault,
                 format!("the engine running the parser failed: {message}"),
             ),
+            Cause::Deadline(DeadlineKind::Line) if retry => (
+                FailureCode::Deadline,
+                format!(
+                    "a line ran past its {} ms deadline in the worker host; it runs once more on a fresh engine before it fails",
+                    o.hard_deadline_ms
+                ),
+            ),
             Cause::Deadline(DeadlineKind::Line) if unsure => (
                 FailureCode::Deadline,
                 format!(
@@ -143,7 +166,7 @@ impl Host {
             Cause::Deadline(DeadlineKind::Line) => (
                 FailureCode::Deadline,
                 format!(
-                    "ran past its {} ms deadline in the worker host",
+                    "ran past its {} ms deadline in the worker host twice, the second time on a fresh engine",
                     o.hard_deadline_ms
                 ),
             ),
@@ -177,6 +200,9 @@ impl Host {
         if unsure {
             a.answers_each_line = true;
             a.diag.host.unattributed_kills += 1;
+        }
+        if retry {
+            a.diag.host.deadline_retries += 1;
         }
         a.diag.last_error = Some(reason.clone());
         let first_start = a.state == AdapterState::Loading;

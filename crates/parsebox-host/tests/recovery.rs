@@ -22,7 +22,7 @@ fn worker() -> parsebox_host::HostOptions {
 #[test]
 fn an_engine_dying_mid_batch_is_replaced_and_replayed() {
     let mut sim = Sim::with_parser(worker(), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     for i in 1..=5 {
         sim.host.parse_line(run, &format!("h{i}"), TS).unwrap();
     }
@@ -70,12 +70,13 @@ fn an_engine_dying_mid_batch_is_replaced_and_replayed() {
 }
 
 /// A line that never returns: the deadline is armed when the engine reports it began the
-/// line; at the deadline the engine is ended, the line falls back (`deadline`), and the next
-/// line is answered by a fresh engine.
+/// line; at the deadline the engine is ended and the line runs once more on a fresh engine
+/// (a stalled machine is not the parser's fault); ended on it again, the line falls back
+/// (`deadline`), and the next line is answered by a fresh engine.
 #[test]
 fn a_line_past_its_deadline_is_killed() {
     let mut sim = Sim::with_parser(worker(), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     sim.host.parse_line(run, "ok", TS).unwrap();
     sim.host.parse_line(run, "hang", TS).unwrap();
     sim.pump();
@@ -90,13 +91,21 @@ fn a_line_past_its_deadline_is_killed() {
     sim.advance(50.0);
     assert_eq!(sim.late.len(), 1, "not yet");
     sim.advance(50.0);
+    assert_eq!(
+        sim.late.len(),
+        1,
+        "not failed at the first deadline: it runs again"
+    );
+    sim.step(); // the fresh engine replays "ok" and begins "hang" again at 110
+    assert_eq!(sim.host.poll_timeout(), Some(210.0));
+    sim.advance(100.0);
     assert_eq!(sim.late_texts(), ["ok#1", "hang"]);
     assert!(
         sim.log
             .iter()
             .filter(|c| matches!(c, Command::EndEngine { .. }))
             .count()
-            == 1
+            == 2
     );
 
     sim.host.parse_line(run, "next", TS).unwrap();
@@ -109,9 +118,50 @@ fn a_line_past_its_deadline_is_killed() {
     );
     let d = sim.host.diagnostics(Some("a"));
     assert_eq!(d.fallbacks["deadline"], 1);
-    assert_eq!((d.host.deadline_kills, d.host.respawns), (1, 1));
+    assert_eq!(
+        (
+            d.host.deadline_kills,
+            d.host.deadline_retries,
+            d.host.respawns
+        ),
+        (2, 1, 2)
+    );
     assert!(d.last_error.unwrap().contains("100 ms deadline"));
     assert_eq!(sim.host.poll_timeout(), None, "nothing left armed");
+}
+
+/// A stalled machine or browser is not the parser's fault: a line the deadline caught once
+/// runs again on a fresh engine, after the replay that restores the run's state, and its
+/// answer is the parser's own. Nothing falls back.
+#[test]
+fn a_line_caught_once_by_the_deadline_runs_again_and_keeps_its_answer() {
+    let mut sim = Sim::with_parser(worker(), "a");
+    let run = sim.host.create_run("a").unwrap();
+    for line in ["one", "stall"] {
+        sim.host.parse_line(run, line, TS).unwrap();
+        sim.pump();
+        sim.step();
+    }
+    sim.advance(100.0);
+    sim.step();
+    sim.host.parse_line(run, "two", TS).unwrap();
+    sim.pump();
+    sim.step();
+    assert_eq!(
+        sim.late_texts(),
+        ["one#1", "stall#2", "two#3"],
+        "state kept"
+    );
+    let d = sim.host.diagnostics(Some("a"));
+    assert!(d.fallbacks.is_empty(), "{:?}", d.fallbacks);
+    assert_eq!(
+        (
+            d.host.deadline_kills,
+            d.host.deadline_retries,
+            d.host.state_lost
+        ),
+        (1, 1, 0)
+    );
 }
 
 /// A Worker may hold its answers for a few milliseconds and post them together. Ended at a
@@ -121,7 +171,7 @@ fn a_line_past_its_deadline_is_killed() {
 #[test]
 fn a_worker_holding_answers_is_not_trusted_to_name_the_stuck_line() {
     let mut sim = Sim::holding_answers(worker(), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     for line in ["a", "b", "hang", "c"] {
         sim.host.parse_line(run, line, TS).unwrap();
     }
@@ -141,7 +191,10 @@ fn a_worker_holding_answers_is_not_trusted_to_name_the_stuck_line() {
 
     sim.step(); // answers "a" and "b" at once, hangs on "hang" again
     assert_eq!(sim.late_texts(), ["a#1", "b#2"]);
-    sim.advance(100.0);
+    sim.advance(100.0); // named now: it runs once more on a fresh engine...
+    sim.step();
+    assert_eq!(sim.late_texts(), ["a#1", "b#2"]);
+    sim.advance(100.0); // ...and fails when that one is ended on it too
     sim.step();
     assert_eq!(sim.late_texts(), ["a#1", "b#2", "hang", "c#1"]);
     let d = sim.host.diagnostics(Some("a"));
@@ -150,23 +203,24 @@ fn a_worker_holding_answers_is_not_trusted_to_name_the_stuck_line() {
         (
             d.host.deadline_kills,
             d.host.unattributed_kills,
+            d.host.deadline_retries,
             d.host.respawns
         ),
-        (2, 1, 2)
+        (3, 1, 1, 3)
     );
     assert_eq!(
         sim.answer_batch_ms,
-        [4.0, 0.0, 0.0],
+        [4.0, 0.0, 0.0, 0.0],
         "and so do all later ones"
     );
 }
 
 /// With one live line owed, a Worker that batches cannot have answered anything it holds
-/// past the head: a deadline blames that line at once.
+/// past the head: a deadline names that line at once (it runs once more, then fails).
 #[test]
 fn a_worker_holding_answers_with_one_line_owed_is_blamed_at_once() {
     let mut sim = Sim::holding_answers(worker(), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     sim.host.parse_line(run, "ok", TS).unwrap();
     sim.pump();
     sim.step();
@@ -174,10 +228,19 @@ fn a_worker_holding_answers_with_one_line_owed_is_blamed_at_once() {
     sim.pump();
     sim.step();
     sim.advance(100.0);
+    sim.step();
+    sim.advance(100.0);
     assert_eq!(sim.late_texts(), ["ok#1", "hang"]);
     let d = sim.host.diagnostics(Some("a"));
-    assert_eq!((d.host.deadline_kills, d.host.unattributed_kills), (1, 0));
-    assert_eq!(sim.answer_batch_ms, [4.0, 4.0], "batches go on");
+    assert_eq!(
+        (
+            d.host.deadline_kills,
+            d.host.unattributed_kills,
+            d.host.deadline_retries
+        ),
+        (2, 0, 1)
+    );
+    assert_eq!(sim.answer_batch_ms, [4.0, 4.0, 4.0], "batches go on");
 }
 
 /// How long a Worker may hold answers: `ANSWER_BATCH_MS`, or a quarter of the hard deadline
@@ -208,7 +271,7 @@ fn how_long_an_engine_may_hold_its_answers() {
 #[test]
 fn each_answer_arms_the_next_lines_deadline() {
     let mut sim = Sim::with_parser(worker(), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     let (engine, seqs) = sim.sent(run, &["first", "second"]);
     sim.host.handle_began(0.0, engine, seqs[0]);
     assert_eq!(sim.host.poll_timeout(), Some(100.0), "began at 0 + 100 ms");
@@ -227,7 +290,12 @@ fn each_answer_arms_the_next_lines_deadline() {
     assert_eq!(sim.host.diagnostics(Some("a")).host.deadline_kills, 0);
     sim.advance(1.0);
     let d = sim.host.diagnostics(Some("a"));
-    assert_eq!((d.host.deadline_kills, d.fallbacks["deadline"]), (1, 1));
+    assert_eq!(
+        (d.host.deadline_kills, d.host.deadline_retries),
+        (1, 1),
+        "ended at 170, and the line runs once more on a fresh engine"
+    );
+    assert!(d.fallbacks.is_empty(), "{:?}", d.fallbacks);
 }
 
 /// After a failed line the engine rebuilds the realm the failure left dirty, replaying the
@@ -237,7 +305,7 @@ fn each_answer_arms_the_next_lines_deadline() {
 #[test]
 fn after_a_failed_line_the_next_lines_deadline_waits_for_its_began() {
     let mut sim = Sim::with_parser(worker(), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     let (engine, seqs) = sim.sent(run, &["slow", "after", "then"]);
     let start_deadline = sim.host.options().start_deadline_ms;
     sim.host.handle_began(0.0, engine, seqs[0]);
@@ -275,7 +343,7 @@ fn after_a_failed_line_the_next_lines_deadline_waits_for_its_began() {
 #[test]
 fn a_rebuild_that_never_ends_is_killed_at_the_start_deadline() {
     let mut sim = Sim::with_parser(worker(), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     let (engine, seqs) = sim.sent(run, &["slow", "after"]);
     let start_deadline = sim.host.options().start_deadline_ms;
     sim.host.handle_began(0.0, engine, seqs[0]);
@@ -299,7 +367,7 @@ fn a_rebuild_that_never_ends_is_killed_at_the_start_deadline() {
 #[test]
 fn a_line_after_a_new_run_waits_for_its_began() {
     let mut sim = Sim::with_parser(worker(), "a");
-    let first = sim.host.default_run("a").unwrap();
+    let first = sim.host.stateless_run("a").unwrap();
     let one = sim.defer(first, "one");
     let second = sim.host.create_run("a").unwrap();
     let two = sim.defer(second, "two");
@@ -323,7 +391,7 @@ fn a_line_after_a_new_run_waits_for_its_began() {
 #[test]
 fn a_dying_replay_cannot_cause_a_kill_loop() {
     let mut sim = Sim::with_parser(options(|_| {}), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     for i in 0..3_000 {
         sim.parse(run, &format!("l{i}"));
     }
@@ -377,13 +445,17 @@ fn repeated_overruns_keep_the_work_linear() {
         sim.host.parse_line(run, "hang", TS).unwrap();
         sim.pump();
         sim.step();
-        sim.advance(100.0); // the deadline: killed, respawned, the history replayed or dropped
-        sim.step();
+        // Each deadline: killed, respawned, the history replayed or dropped; the second one
+        // fails the line.
+        for _ in 0..2 {
+            sim.advance(100.0);
+            sim.step();
+        }
     }
     let d = sim.host.diagnostics(Some("a"));
     assert_eq!(
         (d.host.deadline_kills, d.fallbacks["deadline"]),
-        (rounds, rounds)
+        (2 * rounds, rounds)
     );
     assert!(
         d.host.replayed_lines <= REPLAY_PER_LINE * d.lines_parsed + REPLAY_FLOOR,
@@ -417,7 +489,7 @@ fn a_replay_past_its_budget_is_given_up() {
         }),
         "a",
     );
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     sim.host.parse_line(run, "a", TS).unwrap();
     sim.host.parse_line(run, "hang", TS).unwrap();
     sim.pump();
@@ -430,7 +502,9 @@ fn a_replay_past_its_budget_is_given_up() {
     assert!(!sim.engine_ids().contains(&engine));
     let d = sim.host.diagnostics(Some("a"));
     assert_eq!((d.host.deadline_kills, d.host.state_lost), (2, 1));
-    sim.step();
+    sim.step(); // "hang" runs again on the next engine, without the history...
+    sim.advance(100.0); // ...and is ended on it a second time: it fails
+    assert_eq!(sim.late_texts().last().unwrap(), "hang");
     sim.host.parse_line(run, "b", TS).unwrap();
     sim.pump();
     sim.step();
@@ -442,7 +516,7 @@ fn a_replay_past_its_budget_is_given_up() {
 #[test]
 fn a_type_that_never_makes_progress_fails() {
     let mut sim = Sim::with_parser(worker(), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     sim.start_mode = StartMode::Manual;
     for l in ["die", "die", "die", "x"] {
         sim.host.parse_line(run, l, TS).unwrap();
@@ -496,7 +570,7 @@ fn an_engine_that_never_starts_fails_the_type() {
 #[test]
 fn auto_placement_moves_a_type_after_an_overrun() {
     let mut sim = Sim::with_parser(options(|_| {}), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     assert_eq!(text(&sim.parse(run, "a")), "a#1");
     assert_eq!(text(&sim.parse(run, "b")), "b#2");
     let inline = sim.engine_ids()[0];
@@ -529,7 +603,7 @@ fn auto_placement_moves_a_type_after_an_overrun() {
 
     // host: inline never moves.
     let mut sim = Sim::with_parser(options(|o| o.host = HostPlacement::Inline), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     sim.parse(run, "slow");
     assert_eq!(sim.host.status("a").placement, Some(Placement::Inline));
     assert_eq!(sim.host.status("a").host, LineHost::Inline);
@@ -569,7 +643,7 @@ fn a_regex_the_screen_refuses_runs_in_a_worker_instead_of_failing_the_parser() {
     assert_eq!(status.placement, Some(Placement::Worker));
     assert!(status.host_reason.unwrap().contains("regex"));
     assert_eq!(status.error, None);
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     let step = sim.host.parse_line(run, "x", TS).unwrap();
     assert!(matches!(step, LineStep::Deferred { .. }), "{step:?}");
     sim.pump();
@@ -600,7 +674,7 @@ fn a_regex_the_screen_refuses_runs_in_a_worker_instead_of_failing_the_parser() {
 #[test]
 fn an_inline_trap_answers_the_caller_and_moves_the_type() {
     let mut sim = Sim::with_parser(options(|_| {}), "a");
-    let run = sim.host.default_run("a").unwrap();
+    let run = sim.host.stateless_run("a").unwrap();
     sim.parse(run, "a");
     assert_eq!(text(&sim.parse(run, "die")), "die");
     let d = sim.host.diagnostics(Some("a"));
@@ -624,7 +698,7 @@ fn an_inline_trap_answers_the_caller_and_moves_the_type() {
 fn a_call_over_its_budget_in_sum_moves_the_rest_of_its_lines_off_the_thread() {
     for (placement, moves) in [(HostPlacement::Auto, true), (HostPlacement::Inline, false)] {
         let mut sim = Sim::with_parser(options(|o| o.host = placement), "a");
-        let run = sim.host.default_run("a").unwrap();
+        let run = sim.host.stateless_run("a").unwrap();
         assert_eq!(text(&sim.parse(run, "first")), "first#1", "the run's start");
         // Each line takes 30 ms of the page's time: under the 50 ms line budget.
         let line = |sim: &mut Sim, l: &str| -> bool {
@@ -673,7 +747,7 @@ fn a_call_over_its_budget_in_sum_moves_the_rest_of_its_lines_off_the_thread() {
 fn an_inline_call_over_budget_by_the_clock_moves_the_type() {
     for (placement, moves) in [(HostPlacement::Auto, true), (HostPlacement::Inline, false)] {
         let mut sim = Sim::with_parser(options(|o| o.host = placement), "a");
-        let run = sim.host.default_run("a").unwrap();
+        let run = sim.host.stateless_run("a").unwrap();
         assert_eq!(text(&sim.parse(run, "a")), "a#1");
         let LineStep::RunNow { engine, seq, .. } = sim.host.parse_line(run, "b", TS).unwrap()
         else {
@@ -705,7 +779,7 @@ fn an_inline_call_over_budget_by_the_clock_moves_the_type() {
 
         // Within budget: nothing counted.
         let mut quick = Sim::with_parser(options(|o| o.host = placement), "a");
-        let run = quick.host.default_run("a").unwrap();
+        let run = quick.host.stateless_run("a").unwrap();
         let LineStep::RunNow { engine, seq, .. } = quick.host.parse_line(run, "c", TS).unwrap()
         else {
             panic!("inline lines run now")

@@ -1,6 +1,14 @@
-//! The budgets' monotonic clock: [`SandboxOptions::clock`] when the embedder gives one (the raw
-//! engine module imports its clock from the page), otherwise std's `Instant` natively and
-//! web-time's `performance.now()` on wasm32 with the `js` feature.
+//! What a call may spend: the engine's own count of work, which decides (the same on every
+//! machine, under any load, in every browser), and the wall clock, which is only the backstop
+//! for what the engine cannot count (one long native step: a regex, a huge `replace`).
+//!
+//! Work is counted in boa's "cycles" (bytecode instructions weighted by their cost), read at
+//! each yield of the budgeted evaluation, and budgets given in milliseconds are converted at
+//! [`WORK_PER_MS`]: *reference milliseconds*, what the engine module does in one millisecond
+//! in Node or Chromium on the reference machine (BENCHMARKS.md). The clock is
+//! [`SandboxOptions::clock`] when the embedder gives one (the raw engine module imports its
+//! clock from the page), otherwise std's `Instant` natively and web-time's
+//! `performance.now()` on wasm32 with the `js` feature.
 
 use crate::SandboxOptions;
 
@@ -26,6 +34,69 @@ fn clock_of(opts: &SandboxOptions) -> fn() -> f64 {
 /// Now on the options' clock, in milliseconds.
 pub(crate) fn now_ms(opts: &SandboxOptions) -> f64 {
     clock_of(opts)()
+}
+
+/// boa cycles per reference millisecond: a budget of `n` ms lets a call run `n ×` this many
+/// cycles of bytecode, whatever the machine. Measured with `cargo run --release -p
+/// parsebox-sandbox --example work_rate` and the engine module in Node (BENCHMARKS.md).
+pub const WORK_PER_MS: u64 = 70_000;
+
+/// `ms` reference milliseconds as boa cycles (saturating; a negative budget is no work).
+pub(crate) fn work_of(ms: f64) -> u64 {
+    #[allow(clippy::cast_precision_loss)]
+    let cycles = ms.max(0.0) * WORK_PER_MS as f64;
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    if cycles >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        cycles as u64
+    }
+}
+
+/// `cycles` of work in reference milliseconds.
+pub(crate) fn ms_of(cycles: u64) -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    let ms = cycles as f64 / WORK_PER_MS as f64;
+    ms
+}
+
+/// What one call may spend: `work` cycles by the engine's count, and the wall clock up to
+/// `deadline` (the backstop).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Meter {
+    /// Cycles the call may still run.
+    pub(crate) left: u64,
+    /// Cycles it ran so far (counted at each yield).
+    pub(crate) used: u64,
+    /// The wall-clock backstop.
+    pub(crate) deadline: Deadline,
+}
+
+impl Meter {
+    /// A budget of `budget_ms` reference milliseconds of work, with the clock backstop
+    /// `backstop_ms` from now.
+    pub(crate) fn new(budget_ms: f64, backstop_ms: f64, opts: &SandboxOptions) -> Meter {
+        Meter {
+            left: work_of(budget_ms),
+            used: 0,
+            deadline: Deadline::after(backstop_ms, opts),
+        }
+    }
+
+    /// Counts `cycles` of work; false once the budget is spent.
+    pub(crate) fn spend(&mut self, cycles: u64) -> bool {
+        self.used = self.used.saturating_add(cycles);
+        match self.left.checked_sub(cycles) {
+            Some(left) => {
+                self.left = left;
+                true
+            }
+            None => {
+                self.left = 0;
+                false
+            }
+        }
+    }
 }
 
 /// A point in time on the options' clock, in milliseconds, after which a call is stopped.
@@ -82,6 +153,18 @@ mod tests {
         assert!(!d.passed());
         NOW.with(|n| n.set(1050.0));
         assert!(d.passed());
+    }
+
+    #[test]
+    fn work_is_counted_in_reference_milliseconds() {
+        let mut m = Meter::new(1.0, 60_000.0, &SandboxOptions::default());
+        assert_eq!(m.left, WORK_PER_MS);
+        assert!(m.spend(WORK_PER_MS - 1));
+        assert!(!m.spend(2), "past the budget");
+        assert_eq!(m.used, WORK_PER_MS + 1);
+        assert!((ms_of(m.used) - 1.0).abs() < 1e-3);
+        assert_eq!(work_of(-1.0), 0);
+        assert_eq!(work_of(f64::MAX), u64::MAX);
     }
 
     #[test]

@@ -21,7 +21,7 @@ use boa_engine::{
 };
 use parsebox_transcript::FailureCode;
 
-use crate::clock::Deadline;
+use crate::clock::{Deadline, Meter};
 use crate::convert::{Caps, Conv, Sink, Walk};
 use crate::regex_screen::screen_pattern;
 use crate::source::{Prepared, Shape};
@@ -81,8 +81,13 @@ pub(crate) enum Stop {
         message: String,
         thrown: Option<String>,
     },
-    /// The wall-clock deadline passed: the evaluation was dropped mid-flight.
-    Deadline,
+    /// The call ran its budget of work (the engine's own count, the same on every machine):
+    /// the evaluation was dropped mid-flight.
+    Work,
+    /// The wall-clock backstop passed (one long native step, or a stalled machine): the
+    /// evaluation was dropped mid-flight. Not the parser's fault until it happens again when
+    /// the line runs alone on a fresh realm.
+    Clock,
     /// The heap grew more than allowed.
     Memory(usize),
     /// boa's loop-iteration, recursion or stack-size limit.
@@ -118,6 +123,9 @@ pub(crate) struct Realm {
     pub(crate) entry: EntryPoint,
     /// When the last `parse_line` or `reset` call started, on the options' clock (ms).
     pub(crate) last_started_ms: f64,
+    /// The work the last `parse_line` or `reset` call ran, in boa cycles (what its replay
+    /// would run again).
+    pub(crate) last_work: u64,
     /// The module's exports also had a `parseStdoutLine` function besides the factory that
     /// [`Realm::entry`] drives.
     pub(crate) also_stateless: bool,
@@ -227,13 +235,6 @@ fn thrown_text(err: &JsError, ctx: &mut Context, deadline: Deadline) -> Option<S
             }
         }
     }
-}
-
-fn deadline_passed() -> (FailureCode, String) {
-    (
-        FailureCode::BudgetExceeded,
-        "converting the return value exceeded the line budget".to_owned(),
-    )
 }
 
 /// Writes one of the host object's argument slots (`l`, `t`, `r`: defined by the prelude as
@@ -495,12 +496,17 @@ impl Realm {
             reset,
             entry: EntryPoint::ParseStdoutLine,
             last_started_ms: 0.0,
+            last_work: 0,
             also_stateless: false,
         };
         realm.clock.millis.set(0);
-        let deadline = Deadline::after(opts.init_budget_ms, opts);
+        let mut meter = Meter::new(
+            opts.init_budget_ms,
+            opts.clock_backstop_ms.max(opts.init_budget_ms),
+            opts,
+        );
         let v = realm
-            .run(&init, deadline, opts)
+            .run(&init, &mut meter, opts)
             .map_err(InitError::Stopped)?;
         let which = v
             .as_string()
@@ -521,13 +527,14 @@ impl Realm {
         Ok(realm)
     }
 
-    /// Evaluates `script` under the budget: boa yields every `opts.budget_cycles` "cycles"; at
-    /// each yield the deadline and the heap probe are checked, and the evaluation is dropped
-    /// when either is exceeded.
+    /// Evaluates `script` under `meter`: boa yields every `opts.budget_cycles` "cycles"; each
+    /// yield spends them from the meter (the work budget, which decides), then the clock
+    /// backstop and the heap probe are checked, and the evaluation is dropped when any is
+    /// exceeded.
     fn run(
         &mut self,
         script: &Script,
-        deadline: Deadline,
+        meter: &mut Meter,
         opts: &SandboxOptions,
     ) -> Result<JsValue, Stop> {
         let heap_start = opts.heap_probe.map(|probe| probe());
@@ -541,8 +548,11 @@ impl Realm {
                 match fut.as_mut().poll(&mut cx) {
                     Poll::Ready(r) => return Ok(r),
                     Poll::Pending => {
-                        if deadline.passed() {
-                            return Err(Stop::Deadline);
+                        if !meter.spend(u64::from(cycles)) {
+                            return Err(Stop::Work);
+                        }
+                        if meter.deadline.passed() {
+                            return Err(Stop::Clock);
                         }
                         if let (Some(probe), Some(start)) = (opts.heap_probe, heap_start) {
                             let grown = probe().saturating_sub(start);
@@ -556,7 +566,7 @@ impl Realm {
         }));
         match outcome {
             Ok(Ok(Ok(v))) => Ok(v),
-            Ok(Ok(Err(e))) => Err(classify(&e, &mut self.ctx, deadline)),
+            Ok(Ok(Err(e))) => Err(classify(&e, &mut self.ctx, meter.deadline)),
             Ok(Err(stop)) => Err(stop),
             Err(panic) => {
                 let msg = panic
@@ -607,8 +617,8 @@ impl Realm {
         stateless: bool,
         opts: &SandboxOptions,
     ) -> Result<Result<S::Output, (FailureCode, String)>, Stop> {
-        let deadline = Deadline::after(opts.line_budget_ms, opts);
-        self.last_started_ms = deadline.started_ms();
+        let mut meter = Meter::new(opts.line_budget_ms, opts.clock_backstop_ms, opts);
+        self.last_started_ms = meter.deadline.started_ms();
         let ts = self.set_time(ts);
         put(
             &self.host,
@@ -621,11 +631,12 @@ impl Realm {
         } else {
             self.call.clone()
         };
-        let ret = self.run(&call, deadline, opts);
+        let ret = self.run(&call, &mut meter, opts);
         let out = match ret {
-            Ok(ret) => self.convert::<S>(ret, deadline, opts),
+            Ok(ret) => self.convert::<S>(ret, &mut meter, opts),
             Err(stop) => Err(stop),
         };
+        self.last_work = meter.used;
         self.clock.millis.set(0);
         out
     }
@@ -633,14 +644,14 @@ impl Realm {
     fn convert<S: Sink + Default>(
         &mut self,
         ret: JsValue,
-        deadline: Deadline,
+        meter: &mut Meter,
         opts: &SandboxOptions,
     ) -> Result<Result<S::Output, (FailureCode, String)>, Stop> {
         let caps = Caps {
             max_depth: opts.max_result_depth,
             max_values: opts.max_result_values,
             max_string_bytes: opts.max_result_string_bytes,
-            deadline,
+            deadline: meter.deadline,
         };
         let too_large = |what: &str| {
             (
@@ -657,13 +668,14 @@ impl Realm {
                 )))
             }
             Err(Conv::TooLarge(what)) => return Ok(Err(too_large(what))),
-            Err(Conv::Deadline) => return Ok(Err(deadline_passed())),
+            Err(Conv::Deadline) => return Err(Stop::Clock),
             Err(Conv::Bail) => {}
         }
-        // Not plain data: JSON.stringify semantics in bytecode, under the same deadline.
+        // Not plain data: JSON.stringify semantics in bytecode, under what is left of the
+        // line's budget.
         put(&self.host, js_string!("r"), ret);
         let conv = self.conv.clone();
-        let pair = self.run(&conv, deadline, opts);
+        let pair = self.run(&conv, meter, opts);
         put(&self.host, js_string!("r"), JsValue::undefined());
         let pair = pair?
             .as_object()
@@ -689,7 +701,7 @@ impl Realm {
             match Walk::new(&mut self.ctx, caps, S::default()).convert(&value) {
                 Ok(v) => Ok(v),
                 Err(Conv::TooLarge(what)) => Err(too_large(what)),
-                Err(Conv::Deadline) => Err(deadline_passed()),
+                Err(Conv::Deadline) => return Err(Stop::Clock),
                 Err(Conv::Bail | Conv::Cycle) => Err((
                     FailureCode::EngineFault,
                     "converted value is not plain data".to_owned(),
@@ -700,10 +712,12 @@ impl Realm {
 
     /// Calls the instance's `reset()` (if it has one) under the line budget.
     pub(crate) fn reset(&mut self, opts: &SandboxOptions) -> Result<(), Stop> {
-        let deadline = Deadline::after(opts.line_budget_ms, opts);
-        self.last_started_ms = deadline.started_ms();
+        let mut meter = Meter::new(opts.line_budget_ms, opts.clock_backstop_ms, opts);
+        self.last_started_ms = meter.deadline.started_ms();
         let reset = self.reset.clone();
-        self.run(&reset, deadline, opts).map(|_| ())
+        let out = self.run(&reset, &mut meter, opts).map(|_| ());
+        self.last_work = meter.used;
+        out
     }
 
     /// Console calls and captured messages so far (read natively from the prelude's counters).

@@ -11,8 +11,11 @@
 //! [`ParserModule::new_run`] gives a [`ParserRun`]: a fresh realm, fresh module state and one
 //! parser instance for one run's transcript, with `Date` pinned to each line's `ts` (UTC) and
 //! `Math.random` a seeded generator, so replaying a log gives the same entries. Each call runs
-//! under the budget layers boa 0.22 allows in-thread: a wall-clock deadline checked every few
-//! thousand bytecode "cycles", loop and recursion limits, bytecode replacements or size caps for
+//! under the budget layers boa 0.22 allows in-thread: a budget of work counted by the engine
+//! itself (bytecode "cycles", read every few thousand; the same on every machine, so the same
+//! line always gets the same outcome), a wall-clock backstop for what the engine cannot count
+//! (a line stopped by the clock alone runs once more, alone, on a fresh realm before it
+//! fails), loop and recursion limits, bytecode replacements or size caps for
 //! the built-ins that loop or call back natively, a screened `RegExp`, an optional heap probe,
 //! and a fresh realm (state restored by replaying the run's earlier lines) after any abort.
 //! Return values become plain JSON without running guest code outside the budget, then
@@ -48,7 +51,8 @@ use parsebox_transcript::{
     LineFailure, LineOutcome, LineParser, ReturnJson, SettledLine, TranscriptEntry,
 };
 
-use clock::{now_ms, Deadline};
+pub use clock::WORK_PER_MS;
+use clock::{ms_of, now_ms, Deadline};
 use convert::{JsonSink, Sink, ValueSink};
 use engine::{Blank, Realm, SetupKey, Stop};
 pub use exports::{ModuleExports, ModuleFormat};
@@ -62,11 +66,19 @@ use source::Prepared;
 pub struct SandboxOptions {
     /// Largest accepted parser source, in bytes (SPEC §3: 50 KB).
     pub max_source_bytes: usize,
-    /// Wall-clock budget for module evaluation plus `createStdoutParser()`, in milliseconds.
+    /// Work budget for module evaluation plus `createStdoutParser()`, in reference
+    /// milliseconds (the engine's own count of work: see [`WORK_PER_MS`]).
     pub init_budget_ms: f64,
-    /// Wall-clock budget for one `parseLine` / `parseStdoutLine` / `reset` call including the
-    /// conversion of its result, in milliseconds.
+    /// Work budget for one `parseLine` / `parseStdoutLine` / `reset` call including the
+    /// conversion of its result, in reference milliseconds: counted by the engine, so a line
+    /// gets the same outcome on every machine and under any load ([`WORK_PER_MS`]).
     pub line_budget_ms: f64,
+    /// Wall-clock backstop of one call, in milliseconds: what the work count cannot see (one
+    /// long native step, such as a regex or a huge `replace`) is stopped here, at the engine's
+    /// next count. A line stopped by the clock alone runs once more, alone, on a fresh realm
+    /// (a stalled machine is not the parser's fault) and fails only if the clock stops it
+    /// again.
+    pub clock_backstop_ms: f64,
     /// Longest line handed to the parser, in UTF-8 bytes; longer lines fail with `line_too_long`.
     pub max_line_bytes: usize,
     /// Bounds applied when validating returned entries.
@@ -101,11 +113,12 @@ pub struct SandboxOptions {
     /// Bytes of earlier lines kept for replay after a realm rebuild; beyond this a rebuild
     /// loses the parser's state (counted in [`RunDiagnostics::state_lost`]).
     pub max_replay_bytes: usize,
-    /// Longest a rebuild may spend replaying earlier lines, in milliseconds, so recovery never
-    /// blocks the thread for long: past it the replay is given up and the run starts fresh
-    /// (counted in [`RunDiagnostics::state_lost`]). A run whose recorded lines took longer than
-    /// this when they first ran keeps no history at all (a replay could not finish in time), so
-    /// a long run's memory stays flat.
+    /// Most work a rebuild may replay, in reference milliseconds ([`WORK_PER_MS`]), so
+    /// recovery never blocks the thread for long. A run whose recorded lines ran more work than
+    /// this keeps no history at all (a replay would cost too much), so a long run's memory stays
+    /// flat and a rebuild starts fresh (counted in [`RunDiagnostics::state_lost`]); the replay
+    /// runs the same work again, so this decides the same way on every machine. Ten times
+    /// this, by the clock, is the replay's backstop.
     pub replay_budget_ms: f64,
     /// Optional probe of the bytes currently allocated (a counting global allocator, or wasm
     /// memory size). Checked at each budget yield.
@@ -128,6 +141,7 @@ impl Default for SandboxOptions {
             max_source_bytes: 50 * 1024,
             init_budget_ms: 200.0,
             line_budget_ms: 50.0,
+            clock_backstop_ms: 1000.0,
             max_line_bytes: 4 << 20,
             entry_limits: EntryLimits::default(),
             budget_cycles: 4096,
@@ -179,6 +193,7 @@ impl SandboxOptions {
     /// A sentence naming the first option out of range (in the JS option's name).
     pub fn validate(&self) -> Result<(), String> {
         check_budget_ms("lineBudgetMs", self.line_budget_ms)?;
+        check_budget_ms("hardDeadlineMs", self.clock_backstop_ms)?;
         check_budget_ms("replayBudgetMs", self.replay_budget_ms)?;
         check_budget_ms("initBudgetMs", self.init_budget_ms)?;
         check_range("maxSourceBytes", self.max_source_bytes, 1, 64 << 20)?;
@@ -390,6 +405,11 @@ pub struct RunDiagnostics {
     /// Rebuilds that could not restore the parser's state (replay history over its cap, or the
     /// replay itself failed).
     pub state_lost: u64,
+    /// Lines the clock backstop stopped that were run again, alone, on a fresh realm.
+    pub clock_retries: u64,
+    /// Work the parser's calls ran, in boa cycles (the unit of the budgets: [`WORK_PER_MS`]
+    /// cycles are one reference millisecond). The same for the same log on every machine.
+    pub work_cycles: u64,
     /// Calls to `console.*` by the parser.
     pub console_calls: u64,
     /// The first few string messages passed to `console.*`.
@@ -424,12 +444,22 @@ fn unavailable() -> LineFailure {
     )
 }
 
-fn stop_failure(stop: &Stop, budget_ms: f64) -> LineFailure {
+fn stop_failure(stop: &Stop, opts: &SandboxOptions) -> LineFailure {
     match stop {
         Stop::Threw { message, thrown } => LineFailure::threw(message.clone(), thrown.clone()),
-        Stop::Deadline => LineFailure::new(
+        Stop::Work => LineFailure::new(
             FailureCode::BudgetExceeded,
-            format!("parser exceeded its {budget_ms} ms budget"),
+            format!(
+                "parser exceeded its {} ms budget (work counted by the engine)",
+                opts.line_budget_ms
+            ),
+        ),
+        Stop::Clock => LineFailure::new(
+            FailureCode::BudgetExceeded,
+            format!(
+                "parser ran past the {} ms clock backstop twice, the second time alone on a fresh realm (a long native step such as a regex)",
+                opts.clock_backstop_ms
+            ),
         ),
         Stop::Memory(n) => LineFailure::new(
             FailureCode::MemoryExceeded,
@@ -529,10 +559,9 @@ impl ParserRun {
         op: impl FnOnce() -> Op,
     ) -> Result<T, LineFailure> {
         let opts = &self.module.options;
-        let ran_ms = self
-            .realm
-            .as_ref()
-            .map_or(0.0, |r| now_ms(opts) - r.last_started_ms);
+        let work = self.realm.as_ref().map_or(0, |r| r.last_work);
+        self.diagnostics.work_cycles = self.diagnostics.work_cycles.saturating_add(work);
+        let ran_ms = ms_of(work);
         match out {
             Ok(v) => {
                 self.history.record(op(), ran_ms, opts);
@@ -544,7 +573,7 @@ impl ParserRun {
                 } else {
                     self.history.record(op(), ran_ms, opts);
                 }
-                Err(stop_failure(&stop, opts.line_budget_ms))
+                Err(stop_failure(&stop, opts))
             }
         }
     }
@@ -580,7 +609,9 @@ impl ParserRun {
         // stops the realm (it ran near its budget before) is dropped from the history.
         let mut k = 0;
         let mut attempts = 0;
-        let deadline = Deadline::after(module.options.replay_budget_ms, &module.options);
+        // What replays is work the history counted when it first ran, under the replay budget:
+        // the clock only backstops a machine that stalls.
+        let deadline = Deadline::after(module.options.replay_budget_ms * 10.0, &module.options);
         while k < self.history.len() {
             if deadline.passed() {
                 // Bounded recovery: a fresh run now rather than a frozen thread.
@@ -680,7 +711,16 @@ impl ParserRun {
         }
         self.ensure_realm()?;
         let realm = self.realm.as_mut().ok_or_else(unavailable)?;
-        let out = realm.parse_line::<S>(line, ts, self.stateless, &self.module.options);
+        let mut out = realm.parse_line::<S>(line, ts, self.stateless, &self.module.options);
+        if matches!(out, Err(Stop::Clock)) {
+            // Stopped by the clock alone: a stalled machine is not the parser's fault. The
+            // line runs once more, alone, on a fresh realm brought back to this run's state.
+            self.diagnostics.clock_retries += 1;
+            self.realm = None;
+            self.ensure_realm()?;
+            let realm = self.realm.as_mut().ok_or_else(unavailable)?;
+            out = realm.parse_line::<S>(line, ts, self.stateless, &self.module.options);
+        }
         self.finish_call(out, || Op::Line(line.to_owned(), ts.to_owned()))?
             .map_err(|(code, msg)| LineFailure::new(code, msg))
     }

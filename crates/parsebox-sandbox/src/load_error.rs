@@ -141,9 +141,13 @@ pub(crate) fn init_error(e: InitError) -> LoadError {
         InitError::Stopped(Stop::Threw { message: m, .. }) => {
             LoadError::new(C::InitThrew, format!("module initialisation threw: {m}"))
         }
-        InitError::Stopped(Stop::Deadline) => LoadError::new(
+        InitError::Stopped(Stop::Work) => LoadError::new(
             C::InitBudgetExceeded,
-            "module initialisation exceeded its time budget",
+            "module initialisation exceeded its work budget (initBudgetMs)",
+        ),
+        InitError::Stopped(Stop::Clock) => LoadError::new(
+            C::InitBudgetExceeded,
+            "module initialisation ran past its clock backstop (one long native step)",
         ),
         InitError::Stopped(Stop::Memory(n)) => LoadError::new(
             C::InitMemoryExceeded,

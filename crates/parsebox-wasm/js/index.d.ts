@@ -93,9 +93,15 @@ export type LoadedSource = string | { source: string; contractVersion?: string |
 
 /** Options of a `ParserRegistry`. Every limit names its unit. */
 export interface ParserRegistryOptions {
-  /** Wall-clock budget of one `parseLine` call in the sandbox, in milliseconds. */
+  /**
+   * Budget of one line's parser call in the sandbox, in reference milliseconds (default 50):
+   * work the engine counts itself (bytecode steps; 70,000 make one reference millisecond,
+   * about what the engine runs in a millisecond in Chromium or Node on a current desktop),
+   * not time. The same line therefore gets the same outcome on every machine, under any
+   * load and in every browser. A line past it falls back alone (`budget_exceeded`).
+   */
   lineBudgetMs?: number;
-  /** Budget of module evaluation and `createStdoutParser()`, in milliseconds. */
+  /** Budget of module evaluation and `createStdoutParser()`, in reference milliseconds (work, as `lineBudgetMs`). */
   initBudgetMs?: number;
   /** Largest parser source accepted, in bytes (default 50 KB). */
   maxSourceBytes?: number;
@@ -110,9 +116,13 @@ export interface ParserRegistryOptions {
    */
   host?: "inline" | "worker" | "auto";
   /**
-   * Wall-clock deadline of one line in the worker host, in milliseconds (default twice
-   * `lineBudgetMs`): past it the worker is terminated, the line falls back, and a new worker
-   * replays the run's earlier lines. The engine's own work before a line (a new run's realm,
+   * Wall-clock backstop of one line, in milliseconds (default 1000): for what the engine
+   * cannot count (one long native step, such as a regex or a huge `replace`). In the worker
+   * host the worker is terminated past it and a new worker replays the run's earlier lines;
+   * an inline engine stops the line at its next count past it. Either way the line then runs
+   * once more, alone, on the fresh start (a stalled machine or browser is not the parser's
+   * fault), and falls back only if the backstop stops it again
+   * (`diagnostics().host.deadlineRetries` counts the second chances). The engine's own work before a line (a new run's realm,
    * or the rebuild and replay after a failed line) is not the line's time: the 10 s start
    * deadline bounds it, as it bounds the same work when the engine starts.
    */
@@ -162,6 +172,7 @@ export interface StdoutParser {
  * its parser changes; its functions work detached.
  */
 export interface AdapterParser {
+  /** The module's own stateless `parseStdoutLine` (no instance state between lines). */
   readonly parseStdoutLine: (line: string, ts: string) => TranscriptEntry[];
   readonly createStdoutParser: () => StdoutParser;
 }
@@ -190,8 +201,10 @@ export declare class ParserRegistry {
   constructor(options?: ParserRegistryOptions);
   /**
    * Parses one line synchronously; never throws for parser failures. Lines go to the type's
-   * default run: the module's own `parseStdoutLine` when it exports one (as Paperclip's
-   * `adapter.parseStdoutLine`), else one long-lived `createStdoutParser()` instance.
+   * default run, as the parser contract says: one long-lived `createStdoutParser()` instance
+   * when the module exports the factory (it takes priority, so its state carries from line to
+   * line even when the module also exports `parseStdoutLine`), else the module's
+   * `parseStdoutLine`. `adapter(type).parseStdoutLine` is always the stateless function.
    */
   parseLine(adapterType: string, line: string, ts: string): TranscriptEntry[];
   /** Compiles `source` as `adapterType`'s parser now and returns the resulting status. */

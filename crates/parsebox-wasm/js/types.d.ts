@@ -336,6 +336,12 @@ deadlineKills: number,
  */
 unattributedKills: number, 
 /**
+ * Of `deadlineKills`, those on a line's first run past the deadline: the line was not
+ * failed but ran once more on a fresh engine (a stalled machine is not the parser's
+ * fault); it fails only if that engine is ended on it too.
+ */
+deadlineRetries: number, 
+/**
  * Engines that died on their own (trap, out of memory, worker error).
  */
 engineFaults: number, 

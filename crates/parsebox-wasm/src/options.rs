@@ -33,7 +33,7 @@ pub(crate) struct RegistryOptions {
 
 impl RegistryOptions {
     /// The host options: defaults, with every given option laid over them. The hard deadline
-    /// defaults to twice the line budget (at most the longest duration accepted).
+    /// defaults by [`HostOptions::hard_deadline_for`] the line budget.
     ///
     /// # Errors
     /// A sentence when `maxMemoryBytes` is not a whole number of bytes.
@@ -44,7 +44,7 @@ impl RegistryOptions {
         }
         o.hard_deadline_ms = self
             .hard_deadline_ms
-            .unwrap_or((2.0 * o.line_budget_ms).min(parsebox_host::MAX_DURATION_MS));
+            .unwrap_or_else(|| HostOptions::hard_deadline_for(o.line_budget_ms));
         if let Some(v) = self.call_budget_ms {
             o.call_budget_ms = v;
         }

@@ -61,6 +61,8 @@ pub struct Sim {
     pub start_mode: StartMode,
     /// A Worker engine dies when it reaches this many replayed lines.
     pub die_in_replay_at: Option<usize>,
+    /// A "stall" line hung its first engine (a stalled machine): later runs of it answer.
+    pub stalled: bool,
     /// Every command seen, in order.
     pub log: Vec<Command>,
     pub late: Vec<(RunId, Seq, Vec<TranscriptEntry>)>,
@@ -80,6 +82,8 @@ pub const TS: &str = "2026-01-01T00:00:00Z";
 pub fn options(f: impl FnOnce(&mut HostOptions)) -> HostOptions {
     let mut o = HostOptions {
         load_sources: false,
+        // The simulation's clock: 100 ms deadlines keep its timelines short.
+        hard_deadline_ms: 100.0,
         ..HostOptions::default()
     };
     f(&mut o);
@@ -133,6 +137,7 @@ impl Sim {
             engines: BTreeMap::new(),
             start_mode: StartMode::Ok,
             die_in_replay_at: None,
+            stalled: false,
             log: Vec::new(),
             late: Vec::new(),
             loads: Vec::new(),
@@ -336,6 +341,10 @@ impl Sim {
                 let e = self.engines.get_mut(&id).unwrap();
                 match line.as_str() {
                     "hang" => e.hung = true,
+                    "stall" if !self.stalled => {
+                        self.stalled = true;
+                        e.hung = true;
+                    }
                     "die" => {
                         // A Worker posts what it holds before it reports its death.
                         let held = std::mem::take(&mut e.held);

@@ -1,0 +1,128 @@
+//! Budgets decide by the engine's own count of work, so the same line gets the same outcome on
+//! every machine and under any load; the wall clock is only a backstop, and a line stopped by
+//! the clock alone runs once more, alone, on a fresh realm before it fails.
+//!
+//! Each test drives the sandbox's clock by hand (`SandboxOptions::clock`): a machine that is
+//! frozen, one that crawls, and one that stalls once.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use std::cell::Cell;
+
+use parsebox_sandbox::{ParserModule, SandboxOptions};
+use parsebox_transcript::FailureCode;
+
+const TS: &str = "2026-01-01T00:00:00.000Z";
+
+thread_local! {
+    /// The fake clock's time, and how far it moves at each reading.
+    static NOW: Cell<f64> = const { Cell::new(0.0) };
+    static STEP: Cell<f64> = const { Cell::new(0.0) };
+    /// Readings left before the clock jumps by `JUMP` once (a stall); negative: never.
+    static STALL_IN: Cell<i64> = const { Cell::new(-1) };
+}
+
+const JUMP: f64 = 5_000.0;
+
+fn fake_clock() -> f64 {
+    let stall = STALL_IN.with(Cell::get);
+    if stall >= 0 {
+        STALL_IN.with(|s| s.set(stall - 1));
+    }
+    let jump = if stall == 0 { JUMP } else { 0.0 };
+    NOW.with(|n| {
+        let t = n.get() + STEP.with(Cell::get) + jump;
+        n.set(t);
+        t
+    })
+}
+
+fn machine(step_ms: f64, stall_in_readings: i64) -> SandboxOptions {
+    NOW.with(|n| n.set(0.0));
+    STEP.with(|s| s.set(step_ms));
+    STALL_IN.with(|s| s.set(stall_in_readings));
+    SandboxOptions {
+        clock: Some(fake_clock),
+        ..SandboxOptions::default()
+    }
+}
+
+/// A counter, a loop of honest work per line, and a line that never ends.
+const PARSER: &str = "export function createStdoutParser() {\n\
+      let n = 0;\n\
+      return { parseLine(line, ts) {\n\
+        if (line === 'spin') { let t = 0; for (;;) { for (let i = 0; i < 1000; i++) t += i; } }\n\
+        let s = 0;\n\
+        for (let i = 0; i < 20000; i++) s += i % 7;\n\
+        n++;\n\
+        return [{ kind: 'stdout', ts, text: line + ' #' + n + ' ' + s }];\n\
+      } };\n\
+    }";
+
+fn outcomes(opts: SandboxOptions) -> Vec<String> {
+    let module = ParserModule::load(PARSER, opts).unwrap();
+    let mut run = module.new_run().unwrap();
+    ["a", "spin", "b", "c"]
+        .iter()
+        .map(|l| match run.parse_line(l, TS) {
+            Ok(e) => e.entries[0].text().unwrap_or_default().to_owned(),
+            Err(f) => format!("{}: {}", f.code.as_str(), f.message),
+        })
+        .collect()
+}
+
+#[test]
+fn the_same_lines_get_the_same_outcomes_on_a_frozen_and_on_a_crawling_machine() {
+    // Frozen: the clock never moves, so only the work count can stop the spin.
+    let frozen = outcomes(machine(0.0, -1));
+    // Crawling: every reading of the clock is 0.2 ms later, far slower than real work.
+    let crawling = outcomes(machine(0.2, -1));
+    assert_eq!(frozen, crawling);
+    assert_eq!(frozen[0], "a #1 59997");
+    assert!(
+        frozen[1].starts_with("budget_exceeded: parser exceeded its 50 ms budget (work"),
+        "{}",
+        frozen[1]
+    );
+    // The spin left the realm dirty: a fresh one, with "a" replayed into it.
+    assert_eq!(frozen[2], "b #2 59997");
+    assert_eq!(frozen[3], "c #3 59997");
+}
+
+#[test]
+fn a_line_the_clock_stopped_once_runs_again_alone_and_keeps_the_state() {
+    let module = ParserModule::load(PARSER, machine(0.0, -1)).unwrap();
+    let mut run = module.new_run().unwrap();
+    assert_eq!(
+        run.parse_line("a", TS).unwrap().entries[0].text(),
+        Some("a #1 59997")
+    );
+    // The machine stalls for 5 s in the middle of the next line.
+    STALL_IN.with(|s| s.set(3));
+    let b = run.parse_line("b", TS).unwrap();
+    assert_eq!(
+        b.entries[0].text(),
+        Some("b #2 59997"),
+        "the replay brought #1 back"
+    );
+    let d = run.diagnostics();
+    assert_eq!((d.clock_retries, d.rebuilds, d.state_lost), (1, 1, 0));
+    assert!(d.failures.is_empty(), "{:?}", d.failures);
+}
+
+#[test]
+fn a_line_the_clock_stops_twice_fails_with_the_backstop_named() {
+    // Every reading 100 ms later: the 1 s backstop passes on each try of the long line.
+    let module = ParserModule::load(PARSER, machine(0.0, -1)).unwrap();
+    let mut run = module.new_run().unwrap();
+    run.parse_line("a", TS).unwrap();
+    STEP.with(|s| s.set(100.0));
+    let f = run.parse_line("b", TS).unwrap_err();
+    assert_eq!(f.code, FailureCode::BudgetExceeded);
+    assert!(
+        f.message.contains("1000 ms clock backstop twice"),
+        "{}",
+        f.message
+    );
+    assert_eq!(run.diagnostics().clock_retries, 1);
+}
