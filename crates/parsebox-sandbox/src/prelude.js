@@ -535,9 +535,11 @@
         break;
       default: return SKIP;
     }
-    for (var s = 0; s < stack.length; s++) if (stack[s] === value) throw CYCLE;
+    // stack[0 .. depth) holds the value's ancestors: indexed by depth, never resized (boa
+    // threw "bad length for array" shrinking and regrowing it after two nested containers).
+    for (var s = 0; s < depth; s++) if (stack[s] === value) throw CYCLE;
     if (depth >= MAX_DEPTH) throw TOO_BIG;
-    stack[stack.length] = value;
+    stack[depth] = value;
     var out;
     if (isArray(value)) {
       var len = toLength(value.length);
@@ -552,7 +554,6 @@
         if (v2 !== SKIP) defineProperty(out, ks[j], { __proto__: null, value: v2, writable: true, enumerable: true, configurable: true });
       }
     }
-    stack.length = stack.length - 1;
     return out;
   }
   P.conv = function conv(value) {

@@ -84,6 +84,7 @@ fn conversion_matches_json_stringify() {
           if (w === 'getter') return [{ kind: 'stdout', get ts() { return 'g'; }, text: 'y' }];\n\
           if (w === 'tojson') return [{ kind: 'stdout', ts: 't', text: 'z', when: new Date(0), extra: { toJSON() { return 'J'; } } }];\n\
           if (w === 'tojson-data') return [{ kind: 'stdout', ts: 't', text: 'd', v: { toJSON: 1, a: [{ toJSON: null }] } }];\n\
+          if (w === 'nested-then-map') return [{ kind: 'stdout', ts: 't', text: 'n', a: { b: {} }, c: { d: {} }, m: new Map() }];\n\
           if (w === 'tojson-mixed') return [{ kind: 'stdout', ts: 't', text: 'm', v: { toJSON: 'x' }, when: new Date(0) }];\n\
           if (w === 'proxy') return new Proxy([], { get(t, k) { return k === 'length' ? 1 : { kind: 'stdout', ts: 'p', text: 'q' }; } });\n\
           if (w === 'cycle') { const o = { kind: 'stdout', ts: 't', text: 'c' }; o.self = o; return [o]; }\n\
@@ -118,6 +119,11 @@ fn conversion_matches_json_stringify() {
     assert_eq!(
         r("tojson-mixed").unwrap().to_string(),
         r#"[{"kind":"stdout","ts":"t","text":"m","v":{"toJSON":"x"},"when":"1970-01-01T00:00:00.000Z"}]"#
+    );
+    // The bytecode converter after two nested containers (it threw "bad length for array").
+    assert_eq!(
+        r("nested-then-map").unwrap().to_string(),
+        r#"[{"kind":"stdout","ts":"t","text":"n","a":{"b":{}},"c":{"d":{}},"m":{}}]"#
     );
     assert_eq!(
         r("proxy").unwrap(),

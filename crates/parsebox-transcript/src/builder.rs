@@ -392,7 +392,11 @@ impl<P: LineParser> TranscriptBuilder<P> {
 
     /// [`push`](Self::push), saying also how many entries left the front of the window.
     pub fn push_change(&mut self, chunk: &Chunk) -> PushChange {
-        if chunk.stream == Stream::Stdout && self.pending_high.take().is_some() {
+        // An empty chunk says nothing of the held-back half: its other half may still come.
+        if chunk.stream == Stream::Stdout
+            && !chunk.chunk.is_empty()
+            && self.pending_high.take().is_some()
+        {
             // The half pair held back was not followed by its other half.
             let mut text = String::from('\u{fffd}');
             text.push_str(&chunk.chunk);

@@ -136,6 +136,15 @@ fn a_surrogate_pair_split_between_chunks_is_joined() {
     b.push_utf16("t4", Stream::Stdout, tail, None);
     assert_eq!(texts(&b), ["a💬b", "a💬b"]);
 
+    // An empty stdout chunk between the halves does not separate them (SPEC §6), whichever
+    // way it is pushed (the package pushes a well-formed chunk as text).
+    let mut gap = utf16_builder();
+    gap.push_utf16("t1", Stream::Stdout, head, None);
+    gap.push(&Chunk::stdout("t2", ""));
+    gap.push_utf16("t3", Stream::Stdout, &[], None);
+    gap.push_utf16("t4", Stream::Stdout, tail, None);
+    assert_eq!(texts(&gap), ["a💬b"]);
+
     let mut lone = utf16_builder();
     lone.push_utf16("t", Stream::Stdout, head, None);
     lone.push(&Chunk::stdout("t", "c\n")); // the other half never came
