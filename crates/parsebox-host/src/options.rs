@@ -273,9 +273,10 @@ impl HostOptions {
     /// the budget when that is longer (at most the longest duration accepted). Generous on
     /// purpose: the budget decides by work, and the clock only catches what work cannot count.
     pub fn hard_deadline_for(line_budget_ms: f64) -> f64 {
-        (2.0 * line_budget_ms)
-            .max(DEFAULT_CLOCK_BACKSTOP_MS)
-            .min(parsebox_transcript::MAX_DURATION_MS)
+        (2.0 * line_budget_ms).clamp(
+            DEFAULT_CLOCK_BACKSTOP_MS,
+            parsebox_transcript::MAX_DURATION_MS,
+        )
     }
 
     /// How long a Worker engine may hold its answers to post them together
