@@ -207,9 +207,7 @@ impl HostCore {
         line: &str,
         ts: &str,
     ) -> Result<String, JsValue> {
-        let mut s = self.enter()?;
-        let run = s.host.default_run(adapter_type).map_err(host_error)?;
-        Self::line_json(&mut s, run, line, ts)
+        self.parse_in(Host::default_run, adapter_type, line, ts)
     }
 
     /// Parses a line of the type's stateless run (Paperclip's `adapter.parseStdoutLine`: the
@@ -224,8 +222,19 @@ impl HostCore {
         line: &str,
         ts: &str,
     ) -> Result<String, JsValue> {
+        self.parse_in(Host::stateless_run, adapter_type, line, ts)
+    }
+
+    /// Parses a line in the type's long-lived run that `run_of` names.
+    fn parse_in(
+        &self,
+        run_of: fn(&mut Host, &str) -> Result<RunId, HostError>,
+        adapter_type: &str,
+        line: &str,
+        ts: &str,
+    ) -> Result<String, JsValue> {
         let mut s = self.enter()?;
-        let run = s.host.stateless_run(adapter_type).map_err(host_error)?;
+        let run = run_of(&mut s.host, adapter_type).map_err(host_error)?;
         Self::line_json(&mut s, run, line, ts)
     }
 
