@@ -12,7 +12,7 @@
 use boa_engine::object::JsObject;
 use boa_engine::property::{PropertyDescriptor, PropertyKey};
 use boa_engine::value::JsVariant;
-use boa_engine::{js_string, Context, JsValue};
+use boa_engine::{js_string, Context, JsString, JsValue};
 use serde_json::{Map, Number, Value};
 
 use crate::text::with_text;
@@ -125,8 +125,9 @@ impl Sink for ValueSink {
     }
 }
 
-/// Writes JSON text, byte for byte what `serde_json` writes for the [`Value`] the same walk
-/// would build.
+/// Writes JSON text: what `serde_json` writes for the [`Value`] the same walk would build,
+/// except numbers past 2^53 and fractions, written as JavaScript writes them (the same
+/// doubles): byte for byte what `JSON.stringify` gives.
 pub(crate) struct JsonSink {
     out: Vec<u8>,
     /// Whether the next value or key follows a sibling (needs a comma).
@@ -170,7 +171,19 @@ impl Sink for JsonSink {
     }
     fn number(&mut self, n: Number) {
         self.separate();
-        let _ = serde_json::to_writer(&mut self.out, &n);
+        match n.as_f64() {
+            // Past 2^53, and for fractions, JavaScript's digits (`Number::toString`, as
+            // `JSON.stringify` writes them: 9223372036854776000, 1e+21) rather than serde's
+            // (9223372036854775808, 1e21): the same double either way, and the text a thrown
+            // value is worded with in the parse-error entry is JavaScript's.
+            Some(f) if n.is_f64() || f.abs() >= 9_007_199_254_740_992.0 => {
+                let js = JsString::from(f);
+                with_text(&js, |t| self.out.extend_from_slice(t.as_bytes()));
+            }
+            _ => {
+                let _ = serde_json::to_writer(&mut self.out, &n);
+            }
+        }
         self.after_item = true;
     }
     fn string(&mut self, s: &str) {
@@ -478,6 +491,22 @@ mod tests {
         assert_eq!(text(&JsString::from("┊ 💬 x")), "┊ 💬 x"); // UTF-16
         let lone: &[u16] = &[0x61, 0xd83d, 0x62];
         assert_eq!(text(&JsString::from(lone)), "a\u{fffd}b");
+    }
+
+    #[test]
+    fn the_json_text_writes_numbers_as_javascript_does() {
+        let text = |f: f64| {
+            let mut sink = JsonSink::default();
+            sink.number(number(f).unwrap());
+            sink.finish()
+        };
+        assert_eq!(text(2f64.powi(63)), "9223372036854776000");
+        assert_eq!(text(1e20), "100000000000000000000");
+        assert_eq!(text(1e21), "1e+21");
+        assert_eq!(text(1.5e-7), "1.5e-7");
+        assert_eq!(text(1.992_724_208_626_896_1), "1.9927242086268961");
+        assert_eq!(text(1200.0), "1200");
+        assert_eq!(text(-0.0), "0");
     }
 
     #[test]
