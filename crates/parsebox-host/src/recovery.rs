@@ -118,7 +118,7 @@ impl Host {
         // the owed lines again, so the next deadline names the right one. A Worker that dies
         // on its own posts what it holds first: its head is known.
         let unsure = matches!(cause, Cause::Deadline(_)) && !e.head_is_certain();
-        let mut head = e.sent_head().filter(|_| !unsure);
+        let head = e.sent_head().filter(|_| !unsure);
         // A live line the deadline caught for the first time is not failed: a stalled machine
         // or browser is not the parser's fault. It runs once more on a fresh engine, after the
         // replay, and fails only if that engine is ended on it too.
@@ -129,12 +129,7 @@ impl Host {
                 .is_some_and(|r| !r.journal.mark_killed(h.seq)),
             _ => false,
         };
-        if retry {
-            head = None;
-        }
-        let Some(e) = self.engines.get_mut(&engine) else {
-            return;
-        };
+        let head = head.filter(|_| !retry);
         if head.is_some_and(|h| !h.replay) {
             e.pop_head();
         }

@@ -60,12 +60,12 @@ pub(crate) fn ms_of(cycles: u64) -> f64 {
     ms
 }
 
-/// What one call may spend: `work` cycles by the engine's count, and the wall clock up to
+/// What one call may spend: `limit` cycles by the engine's count, and the wall clock up to
 /// `deadline` (the backstop).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Meter {
-    /// Cycles the call may still run.
-    pub(crate) left: u64,
+    /// Cycles the call may run.
+    pub(crate) limit: u64,
     /// Cycles it ran so far (counted at each yield).
     pub(crate) used: u64,
     /// The wall-clock backstop.
@@ -77,25 +77,16 @@ impl Meter {
     /// `backstop_ms` from now.
     pub(crate) fn new(budget_ms: f64, backstop_ms: f64, opts: &SandboxOptions) -> Meter {
         Meter {
-            left: work_of(budget_ms),
+            limit: work_of(budget_ms),
             used: 0,
             deadline: Deadline::after(backstop_ms, opts),
         }
     }
 
-    /// Counts `cycles` of work; false once the budget is spent.
+    /// Counts `cycles` of work; false once more than the limit was run.
     pub(crate) fn spend(&mut self, cycles: u64) -> bool {
         self.used = self.used.saturating_add(cycles);
-        match self.left.checked_sub(cycles) {
-            Some(left) => {
-                self.left = left;
-                true
-            }
-            None => {
-                self.left = 0;
-                false
-            }
-        }
+        self.used <= self.limit
     }
 }
 
@@ -158,7 +149,7 @@ mod tests {
     #[test]
     fn work_is_counted_in_reference_milliseconds() {
         let mut m = Meter::new(1.0, 60_000.0, &SandboxOptions::default());
-        assert_eq!(m.left, WORK_PER_MS);
+        assert_eq!(m.limit, WORK_PER_MS);
         assert!(m.spend(WORK_PER_MS - 1));
         assert!(!m.spend(2), "past the budget");
         assert_eq!(m.used, WORK_PER_MS + 1);
