@@ -48,18 +48,15 @@ export class ParserRegistry {
    * module's `parseStdoutLine` otherwise. Never throws for parser failures.
    */
   parseLine(type, line, ts) {
-    checkString(type, "type");
-    checkString(line, "line");
-    checkString(ts, "ts");
-    return JSON.parse(this.#live(() => this.#core.parseDefault(type, line, ts))).entries;
+    return this.#parseIn("parseDefault", type, line, ts);
   }
 
-  /** Paperclip's stateless `parseStdoutLine`: the module's own function, no instance state. */
-  #parseStateless(type, line, ts) {
+  /** A line of one of the type's long-lived runs: `parseDefault`, or `parseStateless` (Paperclip's `parseStdoutLine`: the module's own function, no instance state). */
+  #parseIn(run, type, line, ts) {
     checkString(type, "type");
     checkString(line, "line");
     checkString(ts, "ts");
-    return JSON.parse(this.#live(() => this.#core.parseStateless(type, line, ts))).entries;
+    return JSON.parse(this.#live(() => this.#core[run](type, line, ts))).entries;
   }
 
   /** Registers `source` as `type`'s parser now and returns the resulting status. */
@@ -97,7 +94,7 @@ export class ParserRegistry {
     const known = this.#adapters.get(type);
     if (known?.generation === generation) return known.adapter;
     const adapter = Object.freeze({
-      parseStdoutLine: (line, ts) => this.#parseStateless(type, line, ts),
+      parseStdoutLine: (line, ts) => this.#parseIn("parseStateless", type, line, ts),
       createStdoutParser: () => new Run(this, type),
     });
     this.#adapters.set(type, { generation, adapter });
