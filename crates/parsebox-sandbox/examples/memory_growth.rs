@@ -15,22 +15,15 @@ use std::alloc::System;
 use cap::Cap;
 use parsebox_sandbox::{ParserModule, SandboxOptions};
 
+mod common;
+
 #[global_allocator]
 static ALLOC: Cap<System> = Cap::new(System, usize::MAX);
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let parser = args
-        .next()
-        .unwrap_or_else(|| "tests/bench/hermes-parser.js".to_owned());
-    let log = args.next().unwrap_or_else(|| "/tmp/run.log".to_owned());
-    let src = std::fs::read_to_string(&parser).unwrap();
-    let text = std::fs::read_to_string(&log).unwrap();
-    let lines: Vec<&str> = text
-        .split('\n')
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
+    let common::Input { src, log, text, .. } =
+        common::parser_and_log("tests/bench/hermes-parser.js");
+    let lines = common::lines(&text);
     let before = ALLOC.allocated();
     let module = ParserModule::load(&src, SandboxOptions::default()).unwrap();
     boa_engine::gc::force_collect();

@@ -20,23 +20,20 @@ use std::time::Instant;
 
 use parsebox_sandbox::{ParserModule, SandboxOptions};
 
+mod common;
+
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let parser = args
-        .next()
-        .unwrap_or_else(|| "/work/shared/bench/ui-parser.js".to_owned());
-    let log = args.next().unwrap_or_else(|| "/tmp/run.log".to_owned());
+    let common::Input {
+        src,
+        log,
+        text,
+        rest: mut args,
+    } = common::parser_and_log("/work/shared/bench/ui-parser.js");
     // Optional third argument: run only that configuration (0, 1, 2) once, and skip the
     // load/new_run timing (for `valgrind --tool=callgrind`, whose instruction counts do not
     // depend on the machine's load).
     let only: Option<usize> = args.next().and_then(|a| a.parse().ok());
-    let src = std::fs::read_to_string(&parser).unwrap();
-    let text = std::fs::read_to_string(&log).unwrap();
-    let lines: Vec<&str> = text
-        .split('\n')
-        .map(|l| l.trim_end_matches('\r').trim())
-        .filter(|l| !l.is_empty())
-        .collect();
+    let lines = common::lines(&text);
     let ts: Vec<String> = (0..lines.len())
         .map(|i| format!("2026-01-01T00:{:02}:{:02}.000Z", (i / 60) % 60, i % 60))
         .collect();

@@ -23,19 +23,11 @@ use std::time::Instant;
 
 use parsebox_sandbox::{ParserModule, SandboxOptions, WORK_PER_MS};
 
+mod common;
+
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let parser = args
-        .next()
-        .unwrap_or_else(|| "/work/shared/bench/ui-parser.js".to_owned());
-    let log = args.next().unwrap_or_else(|| "/tmp/run.log".to_owned());
-    let src = std::fs::read_to_string(&parser).unwrap();
-    let text = std::fs::read_to_string(&log).unwrap();
-    let lines: Vec<&str> = text
-        .split('\n')
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
+    let common::Input { src, text, .. } = common::parser_and_log("/work/shared/bench/ui-parser.js");
+    let lines = common::lines(&text);
     let opts = SandboxOptions {
         line_budget_ms: 1e6,
         clock_backstop_ms: 1e6,
