@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { readCorpus } from "../fuzz/corpus.mjs";
 import { KNOWN, OPEN, describe, runCase } from "../fuzz/differential.mjs";
 import { generateCase } from "../fuzz/generate.mjs";
+import { formatting } from "../fuzz/formatting.mjs";
 import { roundTrip } from "../fuzz/roundtrip.mjs";
 
 /** The failure text: which known bug each mismatch is (or NEW), then the details. */
@@ -58,3 +59,9 @@ for (const host of ["inline", "worker"]) {
     assert.deepEqual(r.problems, [], `${r.failed} of ${r.compared} values differ: ${labels.join("; ")}\n${r.problems.join("\n")}`);
   });
 }
+
+test("toFixed, toExponential and toPrecision answer as Node for 50,000 random doubles and digit counts", async () => {
+  const r = await formatting({ seed: 27, lines: 500, perLine: 100 });
+  assert.equal(r.compared, 50_000);
+  assert.deepEqual(r.problems, [], r.problems.join("\n"));
+});

@@ -325,6 +325,7 @@ impl Blank {
             .build()
             .map_err(setup)?;
         ctx.insert_data(RegexLimits::of(opts));
+        crate::number_format::install(&mut ctx).map_err(setup)?;
         let screen = NativeFunction::from_fn_ptr(|_, args, ctx| {
             let pattern = args.first().cloned().unwrap_or_default().to_string(ctx)?;
             let flags = args.get(1).cloned().unwrap_or_default().to_string(ctx)?;

@@ -37,6 +37,7 @@ mod exports;
 mod history;
 mod json;
 mod load_error;
+mod number_format;
 pub mod regex_screen;
 mod source;
 mod text;
