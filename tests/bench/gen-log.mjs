@@ -109,6 +109,27 @@ export function logLines(text) {
   return lines;
 }
 
+/** `n` log lines of 410 characters: a stamp, an agent, an event name and a JSON object. */
+export function shapeLog(n, seed = 40) {
+  let s = seed >>> 0;
+  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
+  const words = ["Read", "the", "config", "Build", "passed", "tests", "Error", "module", "value", "src", "Tool", "done"];
+  const lines = [];
+  for (let i = 0; i < n; i++) {
+    const stamp = new Date(Date.UTC(2026, 0, 1) + i * 1234).toISOString();
+    const type = pick(["tool_call", "result", "text", "text"]);
+    const text = Array.from({ length: 40 }, () => pick(words)).join(" ") + "\\nnext";
+    const event = { type, name: pick(["read", "edit", "grep"]), id: `t_${i}`, input: { path: `/home/user/project/src/${pick(words)}.ts`, lines: [i % 50, 3] }, text, usage: { input: i * 7, output: i % 300 }, cost: rnd() * 2 };
+    const line = () => `${stamp} [agent] ${type}: ${JSON.stringify(event)}`;
+    // Pad or cut the text (its escape stays whole) so every line is 410 characters.
+    const over = line().length - 410;
+    event.text = over > 0 ? text.slice(over) : "x".repeat(-over) + text;
+    lines.push(line());
+  }
+  return lines;
+}
+
 if (typeof process !== "undefined" && process.argv?.[1] && import.meta.url === new URL(process.argv[1], "file://").href) {
   const [kind, n] = process.argv.slice(2);
   process.stdout.write((kind === "claude" ? claudeLog : hermesLog)(Number(n) || 10000));

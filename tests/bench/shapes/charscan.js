@@ -1,4 +1,4 @@
-// A parser shape for the work-rate benchmark (BENCHMARKS.md): scans each line char by char for a JSON object.
+// A parser shape for the work-rate and per-shape benchmarks (BENCHMARKS.md): scans each line char by char for a JSON object.
 export function parseStdoutLine(line, ts) {
   let depth = 0, start = -1, inStr = false, esc = false;
   for (let i = 0; i < line.length; i++) {

@@ -1,0 +1,94 @@
+// Per-line time by parser shape (issue 40): the shapes real parsers have (a char-by-char scan,
+// split/map/filter chains, string building, JSON.parse, regexes; tests/bench/shapes/*.js), each
+// on the same 410-character lines, in parsebox and in quickjs-emscripten (wrapped as
+// tests/bench/core.mjs wraps it), in one Node process, engines alternating trial by trial.
+// Per shape and engine: lines/s, and the per-line p50 / p99 / max over every trial's lines.
+// A benchmark command, not a test.
+//
+//   node --expose-gc tests/bench/shapes.mjs [--pkg DIR] [--before DIR] [--lines 2000] [--trials 5] [--json FILE]
+//
+// `--before DIR` adds a second build of the package (measured the same way, interleaved), for a
+// before/after table. Needs `npm ci` in tests/bench (quickjs-emscripten), as run.sh does.
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+import { arg, packageDir } from "./args.mjs";
+import { makeEngines } from "./core.mjs";
+import { shapeLog } from "./gen-log.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const SHAPES = ["charscan", "chains", "strbuild", "jsonparse", "regex"];
+const lineCount = Number(arg("lines", "2000"));
+const trials = Number(arg("trials", "5"));
+
+async function loadPackage(dir) {
+  const pb = await import(pathToFileURL(`${dir}/index.js`).href);
+  pb.initSync({ module: readFileSync(`${dir}/parsebox_wasm_bg.wasm`), engine: readFileSync(`${dir}/parsebox_engine.wasm`) });
+  return pb;
+}
+
+const { newQuickJSWASMModuleFromVariant } = await import("quickjs-emscripten-core");
+const quickjs = await newQuickJSWASMModuleFromVariant((await import("@jitl/quickjs-wasmfile-release-sync")).default);
+
+// makeEngines gives [parsebox, quickjs, native].
+const engines = [];
+const after = await loadPackage(packageDir());
+const [parsebox, qjs] = makeEngines({ parsebox: after, quickjs });
+engines.push({ label: "parsebox", engine: parsebox });
+if (arg("before")) engines.unshift({ label: "parsebox before", engine: makeEngines({ parsebox: await loadPackage(resolve(arg("before"))), quickjs })[0] });
+engines.push({ label: "quickjs-emscripten", engine: qjs });
+
+const lines = shapeLog(lineCount);
+const ts = "2026-01-01T00:00:00.000Z";
+const results = {};
+for (const shape of SHAPES) {
+  const src = readFileSync(join(here, "shapes", `${shape}.js`), "utf8");
+  const per = Object.fromEntries(engines.map((e) => [e.label, { perLine: [], totals: [], answers: null }]));
+  for (let t = 0; t <= trials; t++) {
+    for (const e of t % 2 ? [...engines].reverse() : engines) {
+      const p = await e.engine.load(src);
+      globalThis.gc?.();
+      const times = new Float64Array(lines.length);
+      const answers = [];
+      const t0 = performance.now();
+      for (let i = 0; i < lines.length; i++) {
+        const a = performance.now();
+        answers.push(p.parseLine(lines[i], ts));
+        times[i] = performance.now() - a;
+      }
+      const total = performance.now() - t0;
+      p.dispose();
+      const r = per[e.label];
+      if (t === 0) {
+        r.answers = JSON.stringify(answers); // trial 0 warms up and checks the engines agree
+        continue;
+      }
+      r.perLine.push(...times);
+      r.totals.push(total);
+    }
+  }
+  const first = Object.values(per)[0].answers;
+  for (const [label, r] of Object.entries(per)) if (r.answers !== first) console.error(`${shape}: ${label} answered differently from ${engines[0].label}`);
+  results[shape] = Object.fromEntries(Object.entries(per).map(([label, r]) => [label, summary(r)]));
+}
+
+function summary({ perLine, totals }) {
+  const sorted = [...perLine].sort((a, b) => a - b);
+  const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  const medianTotal = [...totals].sort((a, b) => a - b)[totals.length >> 1];
+  return { linesPerSecond: Math.round((lineCount / medianTotal) * 1000), p50: q(0.5), p99: q(0.99), max: sorted[sorted.length - 1] };
+}
+
+const us = (ms) => `${Math.round(ms * 1000).toLocaleString("en")}`;
+console.log(`${lineCount} lines of 410 characters, ${trials} trials (after a warm-up), Node ${process.version}; per-line times in µs`);
+console.log("");
+console.log(`| shape | engine | lines/s (median trial) | p50 µs | p99 µs | max µs | p99 ÷ p50 | lines/s ÷ quickjs |`);
+console.log("|---|---|---|---|---|---|---|---|");
+for (const [shape, per] of Object.entries(results)) {
+  const q = per["quickjs-emscripten"].linesPerSecond;
+  for (const [label, s] of Object.entries(per)) {
+    console.log(`| ${shape} | ${label} | ${s.linesPerSecond.toLocaleString("en")} | ${us(s.p50)} | ${us(s.p99)} | ${us(s.max)} | ${(s.p99 / s.p50).toFixed(1)} | ${(s.linesPerSecond / q).toFixed(2)}× |`);
+  }
+}
+if (arg("json")) writeFileSync(arg("json"), JSON.stringify(results, null, 1));
