@@ -456,6 +456,20 @@ impl Realm {
         Realm::from_blank(Blank::new(opts)?, prepared, opts)
     }
 
+    /// [`from_blank`](Self::from_blank), and when the clock backstop alone stopped the module's
+    /// initialisation (a stalled machine, not the parser), once more on a fresh realm: the
+    /// same rule a line gets.
+    pub(crate) fn from_blank_or_again(
+        blank: Blank,
+        prepared: &Prepared,
+        opts: &SandboxOptions,
+    ) -> Result<Realm, InitError> {
+        match Realm::from_blank(blank, prepared, opts) {
+            Err(InitError::Stopped(Stop::Clock)) => Realm::new(prepared, opts),
+            other => other,
+        }
+    }
+
     /// Runs the module in a blank realm made with `opts`' [`SetupKey`] and creates the parser
     /// instance.
     pub(crate) fn from_blank(

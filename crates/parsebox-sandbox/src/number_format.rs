@@ -7,9 +7,7 @@
 use boa_engine::object::FunctionObjectBuilder;
 use boa_engine::property::PropertyDescriptor;
 use boa_engine::value::IntegerOrInfinity;
-use boa_engine::{
-    js_string, Context, JsNativeError, JsResult, JsString, JsValue, NativeFunction,
-};
+use boa_engine::{js_string, Context, JsNativeError, JsResult, JsString, JsValue, NativeFunction};
 
 /// The exact decimal value of a finite, positive double: its significant digits (no leading
 /// zero) and the power of ten of the first one.
@@ -34,7 +32,10 @@ fn exact_digits(x: f64) -> (Vec<u8>, i32) {
         .map(|b| b - b'0')
         .collect();
     let first = all.iter().position(|&d| d != 0).unwrap_or(0);
-    (all[first..].to_vec(), point as i32 - 1 - first as i32)
+    (
+        all.get(first..).unwrap_or_default().to_vec(),
+        point as i32 - 1 - first as i32,
+    )
 }
 
 /// The shortest digits that read back as a finite, positive `x`, as JavaScript's `String(x)`
@@ -51,7 +52,7 @@ fn shortest_digits(x: f64) -> (Vec<u8>, i32) {
     let first = all.iter().position(|&d| d != 0).unwrap_or(0);
     let last = all.iter().rposition(|&d| d != 0).unwrap_or(first);
     let e = point as i32 - 1 - first as i32 + exponent.parse::<i32>().unwrap_or(0);
-    (all[first..=last].to_vec(), e)
+    (all.get(first..=last).unwrap_or_default().to_vec(), e)
 }
 
 /// The digits of the integer nearest to `0.d₀d₁d₂… × 10^keep`, a tie going up (an empty vector
@@ -61,20 +62,15 @@ fn round_half_up(digits: &[u8], keep: usize) -> Vec<u8> {
         .map(|i| digits.get(i).copied().unwrap_or(0))
         .collect();
     if digits.get(keep).is_some_and(|&d| d >= 5) {
-        let mut i = n.len();
-        loop {
-            if i == 0 {
-                n.insert(0, 1);
-                break;
-            }
-            i -= 1;
-            if n[i] == 9 {
-                n[i] = 0;
-            } else {
-                n[i] += 1;
-                break;
-            }
+        // Add one: trailing nines become zeros, the first other digit goes up, or a 1 leads.
+        let nines = n.iter().rev().take_while(|&&d| d == 9).count();
+        let kept = n.len() - nines;
+        n.truncate(kept);
+        match n.last_mut() {
+            Some(d) => *d += 1,
+            None => n.push(1),
         }
+        n.resize(n.len() + nines, 0);
     }
     n
 }
@@ -235,9 +231,7 @@ fn js_to_exponential(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsR
     if !x.is_finite() {
         return Ok(JsValue::from(JsString::from(x)));
     }
-    let f = f
-        .map(|f| digits_in(f, 0, "toExponential()"))
-        .transpose()?;
+    let f = f.map(|f| digits_in(f, 0, "toExponential()")).transpose()?;
     string(to_exponential(x, f))
 }
 
@@ -253,10 +247,13 @@ fn js_to_precision(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsRes
     string(to_precision(x, digits_in(p, 1, "toPrecision()")?))
 }
 
+/// A native method's Rust function.
+type Method = fn(&JsValue, &[JsValue], &mut Context) -> JsResult<JsValue>;
+
 /// Puts the three methods on the realm's `Number.prototype`, where boa's were.
 pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
     let prototype = ctx.intrinsics().constructors().number().prototype();
-    let methods: [(JsString, fn(&JsValue, &[JsValue], &mut Context) -> JsResult<JsValue>); 3] = [
+    let methods: [(JsString, Method); 3] = [
         (js_string!("toFixed"), js_to_fixed),
         (js_string!("toExponential"), js_to_exponential),
         (js_string!("toPrecision"), js_to_precision),

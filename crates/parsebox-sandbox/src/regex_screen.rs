@@ -12,7 +12,10 @@
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum First {
     /// Ranges of code points, inclusive, or (`negated`) everything outside them.
-    Set { negated: bool, ranges: Vec<(u32, u32)> },
+    Set {
+        negated: bool,
+        ranges: Vec<(u32, u32)>,
+    },
     /// Not worked out (a back-reference, `\p{…}`, a class with a negated shorthand inside,
     /// case folding beyond ASCII): may overlap with anything.
     Any,
@@ -627,7 +630,10 @@ mod tests {
             r"^(?:a|b|\x63|\u{64})+$",
             r"^(?:.|\n)*$",
         ] {
-            assert!(screen_pattern(good, "u", 2048, true).is_ok(), "{good} refused");
+            assert!(
+                screen_pattern(good, "u", 2048, true).is_ok(),
+                "{good} refused"
+            );
         }
         assert!(screen_pattern(r"^(?:[a-c]|D)+$", "i", 2048, true).is_ok());
     }

@@ -126,3 +126,28 @@ fn a_line_the_clock_stops_twice_fails_with_the_backstop_named() {
     );
     assert_eq!(run.diagnostics().clock_retries, 1);
 }
+
+/// A module whose initialisation does a few milliseconds of honest work.
+const SLOW_INIT: &str = "let table = 0;\n\
+    for (let i = 0; i < 100000; i++) table += i % 7;\n\
+    export function parseStdoutLine(line, ts) { return [{ kind: 'stdout', ts, text: line + ' ' + table }]; }";
+
+#[test]
+fn an_initialisation_the_clock_stopped_once_runs_again_and_the_parser_loads() {
+    // The machine stalls for 5 s early in the module's first evaluation.
+    let module = ParserModule::load(SLOW_INIT, machine(0.0, 2)).unwrap();
+    let mut run = module.new_run().unwrap();
+    assert_eq!(
+        run.parse_line("a", TS).unwrap().entries[0].text(),
+        Some("a 299995")
+    );
+}
+
+#[test]
+fn an_initialisation_the_clock_stops_every_time_is_refused() {
+    // Every reading 100 ms later: the backstop passes on both tries.
+    let Err(e) = ParserModule::load(SLOW_INIT, machine(100.0, -1)) else {
+        panic!("loaded on a machine that never lets the clock backstop pass");
+    };
+    assert_eq!(e.code.as_str(), "init_budget_exceeded", "{e}");
+}
