@@ -101,7 +101,11 @@ export interface ParserRegistryOptions {
    * load and in every browser. A line past it falls back alone (`budget_exceeded`).
    */
   lineBudgetMs?: number;
-  /** Budget of module evaluation and `createStdoutParser()`, in reference milliseconds (work, as `lineBudgetMs`). */
+  /**
+   * Budget of module evaluation and `createStdoutParser()`, in reference milliseconds (work, as
+   * `lineBudgetMs`; default 200). An initialisation the clock backstop alone stopped is tried
+   * once more on a fresh realm before the load fails (`init_budget_exceeded`).
+   */
   initBudgetMs?: number;
   /** Largest parser source accepted, in bytes (default 50 KB). */
   maxSourceBytes?: number;
