@@ -1,11 +1,12 @@
 // Per-line time by parser shape (issue 40): the shapes real parsers have (a char-by-char scan,
-// split/map/filter chains, string building, JSON.parse, regexes; tests/bench/shapes/*.js), each
-// on the same 410-character lines, in parsebox and in quickjs-emscripten (wrapped as
-// tests/bench/core.mjs wraps it), in one Node process, engines alternating trial by trial.
+// split/map/filter chains, string building, JSON.parse, regexes) and the floor (a parser that
+// returns the line as it came), tests/bench/shapes/*.js, each on the same 410-character lines,
+// in parsebox and in quickjs-emscripten (wrapped as tests/bench/core.mjs wraps it), in one Node
+// process, engines alternating trial by trial.
 // Per shape and engine: lines/s, and the per-line p50 / p99 / max over every trial's lines.
 // A benchmark command, not a test.
 //
-//   node --expose-gc tests/bench/shapes.mjs [--pkg DIR] [--before DIR] [--lines 2000] [--trials 5] [--json FILE]
+//   node --expose-gc tests/bench/shapes.mjs [--pkg DIR] [--before DIR] [--lines 2000] [--trials 5] [--only a,b] [--json FILE]
 //
 // `--before DIR` adds a second build of the package (measured the same way, interleaved), for a
 // before/after table. Needs `npm ci` in tests/bench (quickjs-emscripten), as run.sh does.
@@ -18,7 +19,7 @@ import { makeEngines } from "./core.mjs";
 import { shapeLog } from "./gen-log.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SHAPES = ["charscan", "chains", "strbuild", "jsonparse", "regex"];
+const SHAPES = ["floor", "charscan", "chains", "strbuild", "jsonparse", "regex"].filter((s) => !arg("only") || arg("only").split(",").includes(s));
 const lineCount = Number(arg("lines", "2000"));
 const trials = Number(arg("trials", "5"));
 
@@ -68,8 +69,13 @@ for (const shape of SHAPES) {
       r.totals.push(total);
     }
   }
-  const first = Object.values(per)[0].answers;
-  for (const [label, r] of Object.entries(per)) if (r.answers !== first) console.error(`${shape}: ${label} answered differently from ${engines[0].label}`);
+  // Every engine's answers against this build's (a build before a fix may differ on purpose).
+  const ours = JSON.parse(per.parsebox.answers);
+  for (const [label, r] of Object.entries(per)) {
+    const theirs = JSON.parse(r.answers);
+    const i = theirs.findIndex((a, k) => JSON.stringify(a) !== JSON.stringify(ours[k]));
+    if (i >= 0) console.error(`${shape}: ${label} answered line ${i + 1} differently from parsebox: ${JSON.stringify(theirs[i]).slice(0, 300)} vs ${JSON.stringify(ours[i]).slice(0, 300)}`);
+  }
   results[shape] = Object.fromEntries(Object.entries(per).map(([label, r]) => [label, summary(r)]));
 }
 
