@@ -161,21 +161,21 @@
   method(AP, "forEach", function forEach(fn, thisArg) {
     var o = toObject(this, "Array.prototype.forEach"), len = toLength(o.length);
     callable(fn, "forEach callback");
-    for (var k = 0; k < len; k++) if (k in o) callThis(fn, thisArg, o[k], k, o);
+    for (var k = 0; k < len; k++) if (k in o) { var v = o[k]; if (thisArg === undefined) fn(v, k, o); else callThis(fn, thisArg, v, k, o); }
   }, 1);
   method(AP, "map", function map(fn, thisArg) {
     var o = toObject(this, "Array.prototype.map"), len = toLength(o.length);
     callable(fn, "map callback");
     cap(len, MAX_ELEMENTS, "Array.prototype.map length");
     var out = new A(len);
-    for (var k = 0; k < len; k++) if (k in o) out[k] = callThis(fn, thisArg, o[k], k, o);
+    for (var k = 0; k < len; k++) if (k in o) { var v = o[k]; out[k] = thisArg === undefined ? fn(v, k, o) : callThis(fn, thisArg, v, k, o); }
     return out;
   }, 1);
   method(AP, "filter", function filter(fn, thisArg) {
     var o = toObject(this, "Array.prototype.filter"), len = toLength(o.length);
     callable(fn, "filter callback");
     var out = [], n = 0;
-    for (var k = 0; k < len; k++) if (k in o) { var v = o[k]; if (callThis(fn, thisArg, v, k, o)) out[n++] = v; }
+    for (var k = 0; k < len; k++) if (k in o) { var v = o[k]; if (thisArg === undefined ? fn(v, k, o) : callThis(fn, thisArg, v, k, o)) out[n++] = v; }
     return out;
   }, 1);
   function finder(name, fromEnd, wantIndex) {
@@ -184,7 +184,7 @@
       callable(fn, name + " callback");
       for (var i = 0; i < len; i++) {
         var k = fromEnd ? len - 1 - i : i, v = o[k];
-        if (callThis(fn, thisArg, v, k, o)) return wantIndex ? k : v;
+        if (thisArg === undefined ? fn(v, k, o) : callThis(fn, thisArg, v, k, o)) return wantIndex ? k : v;
       }
       return wantIndex ? -1 : undefined;
     }, 1);
@@ -194,13 +194,13 @@
   method(AP, "some", function some(fn, thisArg) {
     var o = toObject(this, "Array.prototype.some"), len = toLength(o.length);
     callable(fn, "some callback");
-    for (var k = 0; k < len; k++) if (k in o && callThis(fn, thisArg, o[k], k, o)) return true;
+    for (var k = 0; k < len; k++) if (k in o) { var v = o[k]; if (thisArg === undefined ? fn(v, k, o) : callThis(fn, thisArg, v, k, o)) return true; }
     return false;
   }, 1);
   method(AP, "every", function every(fn, thisArg) {
     var o = toObject(this, "Array.prototype.every"), len = toLength(o.length);
     callable(fn, "every callback");
-    for (var k = 0; k < len; k++) if (k in o && !callThis(fn, thisArg, o[k], k, o)) return false;
+    for (var k = 0; k < len; k++) if (k in o) { var v = o[k]; if (!(thisArg === undefined ? fn(v, k, o) : callThis(fn, thisArg, v, k, o))) return false; }
     return true;
   }, 1);
   function reducer(name, fromEnd) {
