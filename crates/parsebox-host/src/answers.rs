@@ -144,7 +144,8 @@ impl Host {
     /// line budgets together is an overrun whatever ran inside it (a getter, a Proxy trap, one
     /// long native step the in-engine budget cannot see), counted as `clockOverruns`; under
     /// `host: auto` the type then moves to a Worker, where a deadline can stop it. The answers
-    /// are kept: they are right, only late.
+    /// are kept: they are right, only late. A call in which the engine stopped a line itself
+    /// (`budget_exceeded`: it ran its whole budget, so about that long by design) is not timed.
     pub fn handle_inline_answers(
         &mut self,
         now_ms: f64,
@@ -156,6 +157,12 @@ impl Host {
         // rebuild): a replay is the engine's own work, under budgets of its own. Decided
         // before the answers are handled, which may end the engine.
         let budget_ms = self.options.line_budget_ms;
+        // A line the engine itself stopped (its work budget, or its own clock backstop) has
+        // been decided and failed already: the call lasted about its budget by design, so the
+        // host's clock adds nothing to it.
+        let stopped_in_engine = answers
+            .iter()
+            .any(|(_, outcome)| matches!(outcome, Err(f) if f.code.is_overrun()));
         let work_ms = self.engines.get(&engine).map_or(0.0, |e| e.work_ms);
         let elapsed_ms = (elapsed_ms - work_ms).max(0.0);
         let timed = self
@@ -167,7 +174,8 @@ impl Host {
                 let live = owed().count();
                 #[allow(clippy::cast_precision_loss)]
                 let over = elapsed_ms > budget_ms * live as f64;
-                (live > 0 && !owed().any(|f| f.replay)).then(|| (e.adapter_type.clone(), over))
+                (live > 0 && !stopped_in_engine && !owed().any(|f| f.replay))
+                    .then(|| (e.adapter_type.clone(), over))
             });
         let out = self.handle_answers(now_ms, engine, answers);
         let Some((adapter_type, line_over)) = timed else {

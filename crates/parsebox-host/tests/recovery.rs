@@ -9,6 +9,7 @@ use parsebox_host::{
     AdapterState, Command, EngineAnswer, EngineOp, EngineReports, HostPlacement, LineHost,
     LineStep, Placement, REPLAY_FLOOR, REPLAY_PER_LINE,
 };
+use parsebox_transcript::{FailureCode, LineFailure};
 use sim::{options, text, Sim, StartMode, TS};
 
 fn worker() -> parsebox_host::HostOptions {
@@ -818,5 +819,27 @@ fn an_inline_call_over_budget_by_the_clock_moves_the_type() {
                 "500 ms, {work_ms} of them the engine's"
             );
         }
+        // A line the engine stopped for its work budget ran that budget by design: its call is
+        // not also a clock overrun, however long the wall clock says it took.
+        let mut stop = Sim::with_parser(options(|o| o.host = placement), "a");
+        let run = stop.host.create_run("a").unwrap();
+        let LineStep::RunNow { engine, seq, .. } = stop.host.parse_line(run, "spin", TS).unwrap()
+        else {
+            panic!("inline lines run now")
+        };
+        let answer = vec![(
+            seq,
+            Err(LineFailure::new(
+                FailureCode::BudgetExceeded,
+                "parser exceeded its 50 ms budget (work counted by the engine)",
+            )),
+        )];
+        stop.host
+            .handle_inline_answers(stop.now, engine, answer, 70.0);
+        assert_eq!(
+            stop.host.diagnostics(Some("a")).host.clock_overruns,
+            0,
+            "a work stop is not a clock overrun"
+        );
     }
 }
