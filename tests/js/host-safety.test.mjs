@@ -264,24 +264,24 @@ test("the clock decides: one long native step inline is counted, its answer kept
 });
 
 test("the clock blames no line for the engine's own work: the rebuild after an overrun is not the next line's time", () => {
-  // After the spin line the sandbox rebuilds its realm and replays the twelve lines before it
-  // (~250 ms here with the fresh realm, more than the 200 ms line budget), inside the call that
-  // parses "after". The engine reports that work with the answer, and the host's clock counts
-  // only the rest. (The build before counted it: one clock and one call overrun.) Each honest
-  // line takes ~20 ms, a tenth of its budget, so a busy machine cannot push it over; the spin
-  // line runs its whole budget by design and is the engine's to stop, not the clock's.
-  const registry = new ParserRegistry({ loadSource: null, lineBudgetMs: 200 });
+  // After the spin line the sandbox rebuilds its realm and replays the 24 lines before it
+  // (~500 ms here with the fresh realm, more than the 300 ms line and call budgets), inside the
+  // call that parses "after". The engine reports that work with the answer, and the host's
+  // clock counts only the rest. (The build before counted it: one clock and one call overrun.)
+  // Each honest line takes ~20 ms, a fifteenth of either budget, so a busy machine cannot push
+  // it over; the spin line runs its whole budget by design and is the engine's to stop.
+  const registry = new ParserRegistry({ loadSource: null, lineBudgetMs: 300, callBudgetMs: 300 });
   registry.registerSource("heavy", readFileSync(fileURLToPath(new URL("../browser/fixtures/heavy-counter.js", import.meta.url)), "utf8"));
   const builder = new TranscriptBuilder(registry, "heavy");
-  const lines = Array.from({ length: 12 }, (_, i) => String(i + 1));
+  const lines = Array.from({ length: 24 }, (_, i) => String(i + 1));
   for (const line of [...lines, "spin", "after", "next"]) builder.push({ ts: "t", stream: "stdout", chunk: line + "\n" });
   const shown = builder.entries().map((e) => e.text);
   const d = registry.diagnostics("heavy");
-  // The state came back (#13), unless a busy machine pushed the replay past the sandbox's own
+  // The state came back (#25), unless a busy machine pushed the replay past the sandbox's own
   // replay budget, which is counted as state lost (#1).
-  const after = d.host.stateLost ? 1 : 13;
+  const after = d.host.stateLost ? 1 : 25;
   assert.deepEqual(shown.slice(-2), [`after #${after}`, `next #${after + 1}`], JSON.stringify(shown));
-  assert.match(shown[12], /^Chat transcript error: parser (exceeded its 200 ms budget|hit an engine limit)/);
+  assert.match(shown[24], /^Chat transcript error: parser (exceeded its 300 ms budget|hit an engine limit)/);
   assert.equal(d.host.clockOverruns, 0, JSON.stringify(d.host));
   assert.equal(d.host.callOverruns, 0, JSON.stringify(d.host));
   registry.dispose();
