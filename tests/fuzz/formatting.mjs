@@ -58,10 +58,10 @@ export async function formatting({ target = nodePackage(), seed = 1, lines = 500
     answers.forEach((entries, i) => {
       const got = entries[0]?.text?.split(" ");
       const want = expected[i];
-      const xs = JSON.parse(input[i]).slice(2);
+      const [method, digits, ...xs] = JSON.parse(input[i]);
       for (let k = 0; k < want.length; k++) {
         compared++;
-        if (got?.[k] !== want[k] && problems.length < 8) problems.push(`(${xs[k]}).${JSON.parse(input[i])[0]}(${JSON.parse(input[i])[1] ?? ""}): Node "${want[k]}", parsebox "${got?.[k]}"`);
+        if (got?.[k] !== want[k] && problems.length < 8) problems.push(`(${xs[k]}).${method}(${digits ?? ""}): Node "${want[k]}", parsebox "${got?.[k]}"`);
       }
     });
     return { compared, problems };

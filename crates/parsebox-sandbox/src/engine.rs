@@ -451,9 +451,10 @@ impl Blank {
 }
 
 impl Realm {
-    /// Builds a realm, runs the prelude and the module, and creates the parser instance.
+    /// Builds a realm, runs the prelude and the module, and creates the parser instance
+    /// ([`from_blank_or_again`](Self::from_blank_or_again) on a new blank realm).
     pub(crate) fn new(prepared: &Prepared, opts: &SandboxOptions) -> Result<Realm, InitError> {
-        Realm::from_blank(Blank::new(opts)?, prepared, opts)
+        Realm::from_blank_or_again(Blank::new(opts)?, prepared, opts)
     }
 
     /// [`from_blank`](Self::from_blank), and when the clock backstop alone stopped the module's
@@ -465,7 +466,9 @@ impl Realm {
         opts: &SandboxOptions,
     ) -> Result<Realm, InitError> {
         match Realm::from_blank(blank, prepared, opts) {
-            Err(InitError::Stopped(Stop::Clock)) => Realm::new(prepared, opts),
+            Err(InitError::Stopped(Stop::Clock)) => {
+                Realm::from_blank(Blank::new(opts)?, prepared, opts)
+            }
             other => other,
         }
     }

@@ -55,7 +55,7 @@ use parsebox_transcript::{
 pub use clock::WORK_PER_MS;
 use clock::{ms_of, now_ms, Deadline};
 use convert::{JsonSink, Sink, ValueSink};
-use engine::{Blank, InitError, Realm, SetupKey, Stop};
+use engine::{Blank, Realm, SetupKey, Stop};
 pub use exports::{ModuleExports, ModuleFormat};
 use history::{History, Op};
 use load_error::init_error;
@@ -320,11 +320,7 @@ impl ParserModule {
         let prepared = source::prepare(source, options.max_regex_source, options.screen_regexes)?;
         let realm = match blank.take_if(|b| b.suits(&options)) {
             Some(BlankRealm(b)) => Realm::from_blank_or_again(b, &prepared, &options),
-            None => Realm::from_blank_or_again(
-                Blank::new(&options).map_err(init_error)?,
-                &prepared,
-                &options,
-            ),
+            None => Realm::new(&prepared, &options),
         }
         .map_err(init_error)?;
         Ok(ParserModule {
@@ -373,13 +369,6 @@ impl ParserModule {
         self.start_run(true)
     }
 
-    /// A fresh realm with the module initialised in it (once more when only the clock stopped
-    /// the initialisation).
-    fn fresh_realm(&self) -> Result<Realm, InitError> {
-        let blank = Blank::new(&self.options)?;
-        Realm::from_blank_or_again(blank, &self.prepared, &self.options)
-    }
-
     fn start_run(&self, stateless: bool) -> Result<ParserRun, LoadError> {
         let spare = self
             .spare
@@ -389,7 +378,7 @@ impl ParserModule {
             .and_then(|mut s| s.take());
         let realm = match spare {
             Some(realm) => realm,
-            None => self.fresh_realm().map_err(init_error)?,
+            None => Realm::new(&self.prepared, &self.options).map_err(init_error)?,
         };
         Ok(ParserRun {
             module: self.clone(),
@@ -603,7 +592,7 @@ impl ParserRun {
         self.diagnostics.rebuilds += 1;
         let module = &self.module;
         let fresh = || {
-            module.fresh_realm().map_err(|e| {
+            Realm::new(&module.prepared, &module.options).map_err(|e| {
                 let le = init_error(e);
                 LineFailure::new(
                     FailureCode::RealmUnavailable,

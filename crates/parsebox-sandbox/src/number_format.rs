@@ -10,7 +10,7 @@ use boa_engine::value::IntegerOrInfinity;
 use boa_engine::{js_string, Context, JsNativeError, JsResult, JsString, JsValue, NativeFunction};
 
 /// The exact decimal value of a finite, positive double: its significant digits (no leading
-/// zero) and the power of ten of the first one.
+/// or trailing zero) and the power of ten of the first one.
 fn exact_digits(x: f64) -> (Vec<u8>, i32) {
     let bits = x.to_bits();
     let biased = ((bits >> 52) & 0x7ff) as i32;
@@ -24,25 +24,19 @@ fn exact_digits(x: f64) -> (Vec<u8>, i32) {
     // so Rust's correctly rounded fixed formatting writes the exact value and rounds nothing.
     let twos = mantissa.trailing_zeros() as i32;
     let decimals = (-(power_of_two + twos)).max(0) as usize;
-    let text = format!("{x:.decimals$}");
-    let point = text.find('.').unwrap_or(text.len());
-    let all: Vec<u8> = text
-        .bytes()
-        .filter(u8::is_ascii_digit)
-        .map(|b| b - b'0')
-        .collect();
-    let first = all.iter().position(|&d| d != 0).unwrap_or(0);
-    (
-        all.get(first..).unwrap_or_default().to_vec(),
-        point as i32 - 1 - first as i32,
-    )
+    decimal_digits(&format!("{x:.decimals$}"))
 }
 
 /// The shortest digits that read back as a finite, positive `x`, as JavaScript's `String(x)`
 /// picks them (the nearest when several are as short), and the power of ten of the first.
 fn shortest_digits(x: f64) -> (Vec<u8>, i32) {
-    let text = JsString::from(x).to_std_string_lossy();
-    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+    decimal_digits(&JsString::from(x).to_std_string_lossy())
+}
+
+/// The significant digits of a positive decimal text (`123.45`, `0.0012`, `1.5e-7`), without
+/// leading or trailing zeros, and the power of ten of the first.
+fn decimal_digits(text: &str) -> (Vec<u8>, i32) {
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
     let point = mantissa.find('.').unwrap_or(mantissa.len());
     let all: Vec<u8> = mantissa
         .bytes()

@@ -38,10 +38,11 @@ const DIGIT: &[(u32, u32)] = &[(0x30, 0x39)];
 const WORD: &[(u32, u32)] = &[(0x30, 0x39), (0x41, 0x5a), (0x5f, 0x5f), (0x61, 0x7a)];
 
 impl First {
-    fn char(c: char) -> First {
+    /// One character, by its code point.
+    fn char(code: u32) -> First {
         First::Set {
             negated: false,
-            ranges: vec![(c as u32, c as u32)],
+            ranges: vec![(code, code)],
         }
     }
 
@@ -416,14 +417,7 @@ impl P<'_> {
                 '\\' => {
                     self.i += 1;
                     match self.escape(false) {
-                        Escape::Char(v) => (
-                            self.flagged(First::Set {
-                                negated: false,
-                                ranges: vec![(v, v)],
-                            }),
-                            false,
-                            None,
-                        ),
+                        Escape::Char(v) => (self.flagged(First::char(v)), false, None),
                         Escape::Set(f) => (self.flagged(f), false, None),
                         Escape::ZeroWidth => (First::Any, true, None),
                     }
@@ -446,7 +440,7 @@ impl P<'_> {
                 }
                 other => {
                     self.i += 1;
-                    (self.flagged(First::char(other)), false, None)
+                    (self.flagged(First::char(other as u32)), false, None)
                 }
             };
             let (min, max) = self.quantifier();
