@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 import vm from "node:vm";
 
-import { initSync, ParserRegistry, TranscriptBuilder, ParseboxChunkError, ParseboxOptionsError } from "../../pkg/index.js";
+import { initSync, ParserRegistry, TranscriptBuilder, ParseboxChunkError, ParseboxOptionsError, ParseboxReentrancyError } from "../../pkg/index.js";
 
 const pkg = (p) => readFileSync(fileURLToPath(new URL(`../../pkg/${p}`, import.meta.url)));
 initSync({ module: pkg("parsebox_wasm_bg.wasm"), engine: pkg("parsebox_engine.wasm") });
@@ -61,6 +61,43 @@ test("a built-in parser that calls back into the registry gets a clear error, ne
   // The registry is intact: another type's parser still answers, with its state.
   assert.equal(registry.parseLine("counter", "a", "t")[0].text, "1:a");
   assert.equal(registry.parseLine("counter", "b", "t")[0].text, "2:b");
+  registry.dispose();
+});
+
+test("a built-in that pushes into or rebuilds its own builder gets a named error; a BigInt seq is a chunk error", () => {
+  const registry = new ParserRegistry({ loadSource: null });
+  let builder = null;
+  const seen = [];
+  const calls = {
+    push: () => builder.push({ ts: "t", stream: "stdout", chunk: "inner\n" }),
+    rebuild: () => builder.rebuild(),
+  };
+  let call = calls.push;
+  registry.registerBuiltin("b", {
+    parseStdoutLine(line, ts) {
+      try {
+        call();
+      } catch (e) {
+        seen.push(e);
+      }
+      return [{ kind: "assistant", ts, text: line }];
+    },
+  });
+  builder = new TranscriptBuilder(registry, "b");
+  assert.deepEqual(builder.push({ ts: "t", stream: "stdout", chunk: "one\n" }).entries.map((e) => e.text), ["one"]);
+  call = calls.rebuild;
+  assert.deepEqual(builder.push({ ts: "t", stream: "stdout", chunk: "two\n" }).entries.map((e) => e.text), ["two"]);
+  assert.equal(seen.length, 2);
+  for (const e of seen) {
+    assert.ok(e instanceof ParseboxReentrancyError, `${e?.name}: ${e?.message}`);
+    assert.match(e.message, /from inside one of its own calls/);
+  }
+  // The builder carries on.
+  call = () => {};
+  assert.throws(() => builder.push({ ts: "t", stream: "stdout", chunk: "x\n", seq: 1n }), (e) => e instanceof ParseboxChunkError && /BigInt/.test(e.message));
+  assert.deepEqual(builder.push({ ts: "t", stream: "stdout", chunk: "three\n", seq: 3 }).entries.map((e) => e.text), ["three"]);
+  assert.deepEqual(builder.entries.map((e) => e.text), ["one", "two", "three"]);
+  builder.dispose();
   registry.dispose();
 });
 

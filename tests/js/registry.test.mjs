@@ -221,6 +221,21 @@ test("a failed line shows Paperclip's parse-error entry in a transcript, byte fo
   thrower.dispose();
 });
 
+test("a line over maxLineBytes keeps its whole text as the generic entry, and the parser its state", () => {
+  const registry = new ParserRegistry({ loadSource: null, maxLineBytes: 1024 });
+  registry.registerSource("counter", COUNTER);
+  const builder = new TranscriptBuilder(registry, "counter");
+  const long = "y".repeat(5000);
+  const { entries } = builder.push({ ts: "t1", stream: "stdout", chunk: `a\n${long}\nb\n` });
+  assert.deepEqual(entries.map((e) => e.text), ["1:1:a", long, "1:2:b"]);
+  assert.equal(entries[1].kind, "stdout");
+  assert.deepEqual(registry.parseLine("counter", long, "t"), [{ kind: "stdout", ts: "t", text: long }]);
+  const { fallbacks } = registry.diagnostics("counter");
+  assert.equal(fallbacks.line_too_long, 2, JSON.stringify(fallbacks));
+  builder.dispose();
+  registry.dispose();
+});
+
 test("a surrogate pair the server split between two chunks is joined; no chunk is refused", () => {
   const registry = new ParserRegistry({ loadSource: null });
   const builder = new TranscriptBuilder(registry, "plain");

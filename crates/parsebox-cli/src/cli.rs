@@ -111,6 +111,11 @@ pub struct SandboxArgs {
     /// Largest accepted parser source, in bytes (default 51200: 50 KB).
     #[arg(long, value_name = "BYTES")]
     pub max_source_bytes: Option<usize>,
+    /// Longest line handed to the parser, in bytes (the UI's default: 4194304, 4 MiB). A longer
+    /// line shows the generic entry instead; `parse` keeps at most this many bytes of it (an
+    /// endless line costs no more memory) and says so on stderr.
+    #[arg(long, value_name = "BYTES")]
+    pub max_line_bytes: Option<usize>,
 }
 
 /// `--color`.

@@ -77,6 +77,69 @@ pub fn fed_lines(bytes: &[u8]) -> Vec<FedLine> {
     out
 }
 
+/// One input line read by [`read_line_bounded`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadLine {
+    /// Bytes the line took in the input, its `\n` included; 0 at the end of the input.
+    pub consumed: u64,
+    /// The line's length without its `\n`, when that was over the bound: only a prefix was kept.
+    pub cut_from: Option<u64>,
+}
+
+/// Reads one line through its `\n` into `buf` (cleared first), keeping at most `max` bytes of
+/// its text: the rest of a longer line is read and dropped, so an endless line costs no more
+/// memory than `max`. A kept prefix ends at a UTF-8 character boundary and has no `\n`.
+///
+/// # Errors
+/// What reading the input gave.
+pub fn read_line_bounded<R: std::io::BufRead>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<ReadLine> {
+    buf.clear();
+    let mut consumed: u64 = 0;
+    let mut ended = false;
+    while !ended {
+        let avail = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            break;
+        }
+        let used = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                ended = true;
+                i + 1
+            }
+            None => avail.len(),
+        };
+        // Room for the text and its newline; one byte more tells a cut line from a full one.
+        let room = (max + 2).saturating_sub(buf.len()).min(used);
+        buf.extend_from_slice(avail.get(..room).unwrap_or_default());
+        reader.consume(used);
+        consumed += used as u64;
+    }
+    let text_len = consumed - u64::from(ended);
+    if text_len <= max as u64 {
+        return Ok(ReadLine {
+            consumed,
+            cut_from: None,
+        });
+    }
+    let mut keep = max;
+    while keep > 0 && buf.get(keep).is_some_and(|b| b & 0xC0 == 0x80) {
+        keep -= 1;
+    }
+    buf.truncate(keep);
+    Ok(ReadLine {
+        consumed,
+        cut_from: Some(text_len),
+    })
+}
+
 /// Whether a raw line (without its `\n`) will be fed to the parser.
 pub fn is_fed(raw: &str) -> bool {
     !js_trim(raw.strip_suffix('\r').unwrap_or(raw)).is_empty()
@@ -124,6 +187,22 @@ mod tests {
                 (6, "\u{FFFD}", "2026-01-01T00:00:03.000Z"),
             ]
         );
+    }
+
+    #[test]
+    fn a_line_over_the_bound_keeps_a_prefix_at_a_character_boundary() {
+        let input = "ab\nxyzé longer\nlast".as_bytes();
+        let mut reader = std::io::BufReader::with_capacity(3, input);
+        let mut buf = Vec::new();
+        let mut read = || {
+            let r = read_line_bounded(&mut reader, &mut buf, 4).unwrap();
+            (String::from_utf8(buf.clone()).unwrap(), r.consumed, r.cut_from)
+        };
+        assert_eq!(read(), ("ab\n".to_owned(), 3, None));
+        // "xyzé" is 5 bytes: the cut may not split "é".
+        assert_eq!(read(), ("xyz".to_owned(), 13, Some(12)));
+        assert_eq!(read(), ("last".to_owned(), 4, None));
+        assert_eq!(read(), (String::new(), 0, None));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::io::{self, BufReader, IsTerminal, Read, Write};
 use std::time::{Duration, Instant};
 
 use parsebox_timeline::{Origins, Timeline};
@@ -17,7 +17,7 @@ use parsebox_transcript::{
 use crate::check::{describe_load_error, sandbox_options, thousands};
 use crate::cli::{Format, ParseArgs};
 use crate::error::CliError;
-use crate::lines::{is_fed, line_ts, preview};
+use crate::lines::{is_fed, line_ts, preview, read_line_bounded};
 use crate::progress::Progress;
 use crate::render::pretty;
 use crate::style::{use_color, Painter};
@@ -34,12 +34,27 @@ struct Recording {
     failure_codes: BTreeMap<FailureCode, u64>,
     overruns: u64,
     slowest: Option<(Duration, String)>,
+    /// The next line was cut to `--max-line-bytes` on reading: its whole length. It is not
+    /// handed to the parser (a prefix of an event is not the event) but shows as the generic
+    /// entry, as the UI shows a line over `maxLineBytes`.
+    cut_next: Option<u64>,
+    max_line_bytes: usize,
 }
 
 impl LineParser for Recording {
     fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
         let began = Instant::now();
-        let out = LineParser::parse_line(&mut self.run, line, ts);
+        let out = match self.cut_next.take() {
+            Some(len) => Err(LineFailure::new(
+                FailureCode::LineTooLong,
+                format!(
+                    "line is {len} bytes, over --max-line-bytes {}: its first {} bytes show as the generic entry",
+                    self.max_line_bytes,
+                    line.len()
+                ),
+            )),
+            None => LineParser::parse_line(&mut self.run, line, ts),
+        };
         let elapsed = began.elapsed();
         if out.is_ok() && overran(elapsed, self.budget_ms) {
             self.overruns += 1;
@@ -135,6 +150,7 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
     let source_bytes = std::fs::read(&args.parser).map_err(|e| CliError::read(&args.parser, &e))?;
     let source = String::from_utf8_lossy(&source_bytes);
     let budget_ms = options.line_budget_ms;
+    let max_line_bytes = options.max_line_bytes;
 
     // The output first: a line given up flushes what came before it.
     let stdout = io::stdout();
@@ -226,6 +242,8 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
         failure_codes: BTreeMap::new(),
         overruns: 0,
         slowest: None,
+        cut_next: None,
+        max_line_bytes,
     };
     let topts = TranscriptOptions {
         redact_home_paths: args.redact_home_paths,
@@ -241,29 +259,41 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
     let mut bytes_read: u64 = 0;
     let mut fed: u64 = 0;
     let mut skipped_rows = 0usize;
+    let mut cut_rows = 0usize;
     loop {
-        buf.clear();
-        let n = reader
-            .read_until(b'\n', &mut buf)
+        let read = read_line_bounded(&mut reader, &mut buf, max_line_bytes)
             .map_err(|e| CliError::Input(format!("cannot read {input_name}: {e}")))?;
-        if n == 0 {
+        if read.consumed == 0 {
             break;
         }
-        bytes_read += n as u64;
+        bytes_read += read.consumed;
         let text = String::from_utf8_lossy(&buf);
         if args.ndjson {
-            let stored = read_stored_run(&text);
-            skipped_rows += stored.skipped_rows;
-            for chunk in &stored.chunks {
-                builder.push(chunk);
+            if read.cut_from.is_some() {
+                // A row cut short is not JSON: said, not silently skipped.
+                cut_rows += 1;
+            } else {
+                let stored = read_stored_run(&text);
+                skipped_rows += stored.skipped_rows;
+                for chunk in &stored.chunks {
+                    builder.push(chunk);
+                }
             }
         } else {
             let raw = text.strip_suffix('\n').unwrap_or(&text);
             let ts = line_ts(fed);
             if is_fed(raw) {
                 fed += 1;
+                builder.parser_mut().cut_next = read.cut_from;
+            } else if read.cut_from.is_some() {
+                // Blank in the part kept: nothing to show, but said.
+                cut_rows += 1;
             }
-            builder.push(&Chunk::stdout(&ts, &text));
+            if read.cut_from.is_some() {
+                builder.push(&Chunk::stdout(&ts, &format!("{raw}\n")));
+            } else {
+                builder.push(&Chunk::stdout(&ts, &text));
+            }
         }
         // What no later chunk can change is written now (a streamed delta may still grow).
         let upto = builder.final_len();
@@ -324,6 +354,13 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
                 "parsebox: {dropped} invalid entr{} dropped ({}); `parsebox check` shows them",
                 if dropped == 1 { "y" } else { "ies" },
                 counts(rec.run.dropped())
+            );
+        }
+        if cut_rows > 0 {
+            eprintln!(
+                "parsebox: {cut_rows} input line{} over --max-line-bytes ({max_line_bytes}) skipped (an NDJSON row cut short is not JSON; a line blank in the part kept shows nothing); raise it to read {}",
+                if cut_rows == 1 { "" } else { "s" },
+                if cut_rows == 1 { "it" } else { "them" }
             );
         }
         if skipped_rows > 0 {

@@ -104,3 +104,70 @@ fn parse_drives_the_factory_when_a_module_exports_both() {
         vec!["assistant:#1 a", "assistant:#2 b", "assistant:#3 c"]
     );
 }
+
+/// A line over `--max-line-bytes` is read without keeping more than the bound, is not handed to
+/// the parser, and shows the generic entry (its first bytes); the stateful parser keeps its
+/// state, and stderr says what happened. An NDJSON row cut short is skipped, and said.
+#[test]
+fn parse_bounds_a_line_and_says_so() {
+    let long = "x".repeat(200_000);
+    let log = format!("a\n{long}\nb\n");
+    let run = common::parsebox_with_stdin(
+        &[
+            "parse",
+            "--parser",
+            "tests/fixtures/priority/both-exports.js",
+            "--max-line-bytes",
+            "1000",
+            "--format",
+            "jsonl",
+        ],
+        Some(log.as_bytes()),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let cut = format!("stdout:{}", "x".repeat(1000));
+    assert_eq!(
+        texts(&run.stdout),
+        vec!["assistant:#1 a".to_owned(), cut, "assistant:#2 b".to_owned()]
+    );
+    assert!(
+        run.stderr
+            .contains("line is 200000 bytes, over --max-line-bytes 1000"),
+        "{}",
+        run.stderr
+    );
+
+    let row = format!(
+        "{{\"ts\":\"t\",\"stream\":\"stdout\",\"chunk\":\"{long}\\n\"}}\n{{\"ts\":\"t\",\"stream\":\"stdout\",\"chunk\":\"b\\n\"}}\n"
+    );
+    let run = common::parsebox_with_stdin(
+        &[
+            "parse",
+            "--parser",
+            "tests/fixtures/priority/both-exports.js",
+            "--ndjson",
+            "--max-line-bytes",
+            "1000",
+            "--format",
+            "jsonl",
+        ],
+        Some(row.as_bytes()),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(texts(&run.stdout), vec!["assistant:#1 b"]);
+    assert!(
+        run.stderr
+            .contains("1 input line over --max-line-bytes (1000) skipped"),
+        "{}",
+        run.stderr
+    );
+    let bad = common::parsebox(&[
+        "parse",
+        "--parser",
+        "tests/fixtures/priority/both-exports.js",
+        "--max-line-bytes",
+        "0",
+    ]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("--max-line-bytes must be between 1 and"), "{}", bad.stderr);
+}

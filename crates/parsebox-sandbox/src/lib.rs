@@ -175,8 +175,16 @@ pub fn check_budget_ms(name: &str, value: f64) -> Result<(), String> {
     parsebox_transcript::check_duration_ms(value).map_err(|m| format!("{name} {m}"))
 }
 
-/// Checks that a size option is at least `min` and at most `max`.
-fn check_range(name: &str, value: usize, min: usize, max: usize) -> Result<(), String> {
+/// Largest `maxSourceBytes` accepted.
+pub const SOURCE_BYTES_LIMIT: usize = 64 << 20;
+/// Largest `maxLineBytes` accepted.
+pub const LINE_BYTES_LIMIT: usize = 1 << 30;
+
+/// Checks that a size option `name` is at least `min` and at most `max`.
+///
+/// # Errors
+/// A sentence naming the option, its range and the value given.
+pub fn check_range(name: &str, value: usize, min: usize, max: usize) -> Result<(), String> {
     if (min..=max).contains(&value) {
         Ok(())
     } else {
@@ -197,8 +205,8 @@ impl SandboxOptions {
         check_budget_ms("hardDeadlineMs", self.clock_backstop_ms)?;
         check_budget_ms("replayBudgetMs", self.replay_budget_ms)?;
         check_budget_ms("initBudgetMs", self.init_budget_ms)?;
-        check_range("maxSourceBytes", self.max_source_bytes, 1, 64 << 20)?;
-        check_range("maxLineBytes", self.max_line_bytes, 1, 1 << 30)?;
+        check_range("maxSourceBytes", self.max_source_bytes, 1, SOURCE_BYTES_LIMIT)?;
+        check_range("maxLineBytes", self.max_line_bytes, 1, LINE_BYTES_LIMIT)?;
         self.entry_limits.validate().map_err(|e| e.to_string())
     }
 }

@@ -107,7 +107,8 @@ pub trait LineParser {
 /// What a [`LineParser`] gives for one line.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LineAnswer {
-    /// The answer, now: entries, or a failure (the generic entry and a reset).
+    /// The answer, now: entries, or a failure (the failed line's entry, and a reset when the
+    /// parser itself failed the line: [`FailureCode::is_parser_failure`](crate::FailureCode::is_parser_failure)).
     Now(Result<Vec<TranscriptEntry>, LineFailure>),
     /// Entries to show for now; the real answer comes later under `token`.
     Later {
@@ -892,7 +893,10 @@ impl<P: LineParser> TranscriptBuilder<P> {
             Ok(entries) => entries,
             Err(failure) => {
                 self.failures += 1;
-                self.parser.reset();
+                // The one reset rule (SPEC §4): a line the parser did not fail leaves its state.
+                if failure.code.is_parser_failure() {
+                    self.parser.reset();
+                }
                 vec![failed_line_entry(
                     line,
                     ts,

@@ -76,6 +76,15 @@ impl FailureCode {
         }
     }
 
+    /// The parser itself failed the line (it threw, ran over, returned a non-entry, …), so a
+    /// stateful parser's state can no longer be trusted and the transcript may show the
+    /// parse-error entry. Not so for a line whose entries were all invalid (the parser ran to
+    /// completion) or a line too long to hand over (the parser never saw it): those keep the
+    /// parser's state and always show the generic entry, the line's full text.
+    pub fn is_parser_failure(self) -> bool {
+        !matches!(self, Self::AllEntriesInvalid | Self::LineTooLong)
+    }
+
     /// An overrun: work the in-thread budget could only stop late, or not at all. A host that
     /// can move the parser to a Worker it can terminate should do so.
     pub fn is_overrun(self) -> bool {
@@ -186,15 +195,16 @@ fn line_preview(line: &str) -> String {
 }
 
 /// The entry a failed line shows: the one rule for every path that gives up on a line (the
-/// line rule, a builder's own parser, the host's fallbacks). A line whose entries were all
-/// invalid ran to completion and shows the generic entry whatever the style.
+/// line rule, a builder's own parser, the host's fallbacks). A line the parser did not fail
+/// ([`FailureCode::is_parser_failure`]: all its entries invalid, or too long to hand over)
+/// shows the generic entry, its whole text, whatever the style.
 pub fn failed_line_entry(
     line: &str,
     ts: &str,
     failure: &LineFailure,
     style: FailedLineEntry,
 ) -> TranscriptEntry {
-    if style == FailedLineEntry::Generic || failure.code == FailureCode::AllEntriesInvalid {
+    if style == FailedLineEntry::Generic || !failure.code.is_parser_failure() {
         return crate::generic_entry(line, ts);
     }
     TranscriptEntry::Result(Box::new(RunResult {
@@ -245,11 +255,12 @@ pub struct SettledLine {
 impl SettledLine {
     /// The parser's state can no longer be trusted: a stateful instance must be reset before
     /// its next line (SPEC §4). A line whose entries were all invalid still ran to completion,
-    /// so it does not reset the parser.
+    /// and a line too long to hand over never reached the parser, so neither resets it
+    /// ([`FailureCode::is_parser_failure`]).
     pub fn resets_parser(&self) -> bool {
         self.fallback
             .as_ref()
-            .is_some_and(|f| f.code != FailureCode::AllEntriesInvalid)
+            .is_some_and(|f| f.code.is_parser_failure())
     }
 
     /// Nothing went wrong: no fallback and no dropped entry.
@@ -351,7 +362,7 @@ impl ReturnShape for ReturnJson {
 /// JSON text ([`ReturnShape`]).
 pub fn outcome_resets_parser<V: ReturnShape>(outcome: &Result<V, LineFailure>) -> bool {
     match outcome {
-        Err(_) => true,
+        Err(f) => f.code.is_parser_failure(),
         Ok(v) => !v.is_entries_shaped(),
     }
 }
@@ -489,6 +500,14 @@ mod tests {
                 Some("engine_fault"),
                 &[],
                 true,
+            ),
+            (
+                "too long to hand over: the parser never saw it",
+                failed(FailureCode::LineTooLong),
+                &["stdout"],
+                Some("line_too_long"),
+                &[],
+                false,
             ),
         ];
         for (what, outcome, kinds, fallback, dropped, resets) in rows {
@@ -637,6 +656,16 @@ mod tests {
             FailedLineEntry::ParseError,
         );
         assert_eq!(all_invalid.entries, vec![crate::generic_entry("l", TS)]);
+        // A line too long to hand over keeps its whole text: the generic entry.
+        let huge = "x".repeat(10_000);
+        let too_long = settle_line(
+            &huge,
+            TS,
+            failed(FailureCode::LineTooLong),
+            &EntryLimits::default(),
+            FailedLineEntry::ParseError,
+        );
+        assert_eq!(too_long.entries, vec![crate::generic_entry(&huge, TS)]);
         // The generic style keeps the raw line.
         let generic = settle_line(
             "l",

@@ -2,7 +2,7 @@
 // of the registry's core), with late answers from Worker engines folded in once per frame. The
 // core keeps the run's timeline beside it; this file only hands its changes on.
 import { TranscriptBuilderCore } from "./parsebox_wasm.js";
-import { ParseboxDisposedError, ParseboxOptionsError, callEach, guarded } from "./errors.js";
+import { ParseboxChunkError, ParseboxDisposedError, ParseboxOptionsError, callEach, guarded } from "./errors.js";
 import { checkOptions, checkString } from "./options.js";
 import { ParserRegistry } from "./registry.js";
 
@@ -128,7 +128,13 @@ export class TranscriptBuilder {
     // JSON has no NaN or Infinity (they would arrive as null, "no seq"): they travel as text,
     // which the core refuses as it refuses any seq that is not a whole number.
     const seq = chunk?.seq;
-    const json = JSON.stringify({ ts: chunk?.ts, stream: chunk?.stream, chunk: odd ? "" : text, seq: typeof seq === "number" && !Number.isFinite(seq) ? String(seq) : seq });
+    let json;
+    try {
+      json = JSON.stringify({ ts: chunk?.ts, stream: chunk?.stream, chunk: odd ? "" : text, seq: typeof seq === "number" && !Number.isFinite(seq) ? String(seq) : seq });
+    } catch (e) {
+      // A BigInt seq, a field whose toJSON throws: not a chunk a stored run can hold.
+      throw new ParseboxChunkError(`push: a chunk's fields are JSON values (ts and stream strings, chunk a string, seq a number): ${e?.message ?? String(e)}`);
+    }
     // Half a surrogate pair (the server cuts chunks by UTF-16 units) travels as code units: the
     // core joins it with its other half, which JSON and UTF-8 could not carry.
     return this.#call(() => (odd ? this.#core.pushUtf16(json, utf16(text), id) : this.#core.push(json, id)));

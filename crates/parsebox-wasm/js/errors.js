@@ -16,8 +16,8 @@ export class ParseboxChunkError extends ParseboxError {}
 /** `parseLine`/`push` called before `init()`/`initSync()`. */
 export class ParseboxInitError extends ParseboxError {}
 /**
- * A registry called from inside one of its own calls (a built-in parser calling `parseLine`):
- * refused, the registry carries on.
+ * A registry or builder called from inside one of its own calls (a built-in parser calling
+ * `parseLine`, or pushing into its own builder): refused, the object carries on.
  */
 export class ParseboxReentrancyError extends ParseboxError {}
 
@@ -52,10 +52,22 @@ export function callEach(listeners, ...args) {
   }
 }
 
-/** Rethrows a named error from the Rust side as our own class, so `instanceof` works. */
+/** What wasm-bindgen's glue throws when an object is called while a call on it is running. */
+const BORROWED = "recursive use of an object detected";
+
+/**
+ * Rethrows a named error from the Rust side as our own class, so `instanceof` works; the glue's
+ * refusal of a call made from inside a call on the same object (a built-in parser or listener
+ * pushing into or rebuilding its own builder) becomes a `ParseboxReentrancyError`.
+ */
 export function rethrow(e) {
   if (e instanceof Error && e.name in ERRORS && !(e instanceof ParseboxError)) {
     throw new ERRORS[e.name](e.message);
+  }
+  if (e instanceof Error && !(e instanceof ParseboxError) && e.message.includes(BORROWED)) {
+    throw new ParseboxReentrancyError(
+      "called from inside one of its own calls (a built-in parser or a listener using the builder or registry that is calling it): refused, the object carries on",
+    );
   }
   throw e;
 }

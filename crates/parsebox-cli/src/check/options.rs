@@ -1,6 +1,8 @@
 //! The sandbox options a `check` or `parse` command line asks for.
 
-use parsebox_sandbox::{check_budget_ms, SandboxOptions};
+use parsebox_sandbox::{
+    check_budget_ms, check_range, SandboxOptions, LINE_BYTES_LIMIT, SOURCE_BYTES_LIMIT,
+};
 
 use crate::error::CliError;
 
@@ -24,5 +26,11 @@ pub fn sandbox_options(args: &crate::cli::SandboxArgs) -> Result<SandboxOptions,
     if let Some(b) = args.max_source_bytes {
         o.max_source_bytes = b;
     }
+    if let Some(b) = args.max_line_bytes {
+        o.max_line_bytes = b;
+    }
+    check_range("--max-source-bytes", o.max_source_bytes, 1, SOURCE_BYTES_LIMIT)
+        .and_then(|()| check_range("--max-line-bytes", o.max_line_bytes, 1, LINE_BYTES_LIMIT))
+        .map_err(CliError::Input)?;
     Ok(o)
 }
