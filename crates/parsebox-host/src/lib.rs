@@ -48,8 +48,10 @@
 //! journal is replayed into it (`replay: true` lines: answered, not delivered, not counted),
 //! then the unanswered lines. Replay runs under one budget for the whole replay, not per line;
 //! a replay that dies or misses that budget is given up (the runs' history is dropped and
-//! counted as state lost) rather than retried, and a type whose engines start
-//! `max_respawns_without_progress` times without answering a line is marked failed. Under
+//! counted as state lost) rather than retried. A line that takes its engine down fails alone
+//! and counts as progress; a type whose engines start `max_respawns_without_progress` times
+//! without a line answered or failed alone (each dead while starting or replaying) is marked
+//! failed. Under
 //! `host: auto` a type whose inline engine overruns (or dies) continues in a Worker, where the
 //! same journals are replayed.
 //!

@@ -87,7 +87,8 @@ pub struct HostOptions {
     /// Most bytes (line + ts) one run's journal keeps; over it the run's answered history is
     /// dropped and `stateLost` counted.
     pub max_journal_bytes: usize,
-    /// Engine starts in a row without a single line answered after which the type is marked
+    /// Engine starts in a row without a single line answered or failed alone (a line that
+    /// takes its engine down is decided, so it is progress) after which the type is marked
     /// failed instead of being started again.
     pub max_respawns_without_progress: u32,
     /// Bounds applied to every entry a parser returns (the configured ones, never defaults).

@@ -201,6 +201,13 @@ impl Host {
         }
         a.diag.last_error = Some(reason.clone());
         let first_start = a.state == AdapterState::Loading;
+        // A line decided here (failed alone: it took its engine down, or a fresh engine's
+        // deadline caught it again) is progress: one bad line after another never makes the
+        // host give up on the honest lines after them. What counts is an engine ended with no
+        // line to blame (dead while starting or replaying, a kill that cannot name its line).
+        if head.is_some_and(|h| !h.replay) {
+            a.starts_without_progress = 0;
+        }
         let gave_up = a.starts_without_progress >= max_starts;
         // A replay that died or ran out of budget is not tried again: the next engine starts
         // from the unanswered lines alone.

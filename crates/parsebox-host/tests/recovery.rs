@@ -512,33 +512,63 @@ fn a_replay_past_its_budget_is_given_up() {
     assert_eq!(sim.late_texts().last().unwrap(), "b#1");
 }
 
-/// Engines that die before answering anything: after `max_respawns_without_progress` starts
-/// the type is marked failed, the lines waiting fall back, and the generic parser answers.
+/// Lines that each take their engine down fail alone, one by one: the honest line after them
+/// is answered by the parser, and the type stays ready. A bad line is not a reason to give up
+/// on the good ones.
+#[test]
+fn lines_that_kill_their_engines_fail_alone() {
+    let mut sim = Sim::with_parser(worker(), "a");
+    let run = sim.host.stateless_run("a").unwrap();
+    for l in ["die", "die", "die", "die", "x"] {
+        sim.host.parse_line(run, l, TS).unwrap();
+    }
+    for _ in 0..10 {
+        sim.pump();
+        sim.step();
+    }
+    assert_eq!(sim.late_texts(), ["die", "die", "die", "die", "x#1"]);
+    assert_eq!(sim.host.status("a").state, AdapterState::Ready);
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!(d.fallbacks["worker_fault"], 4, "{:?}", d.fallbacks);
+    assert_eq!(d.host.respawns, 4);
+}
+
+/// Engines that die with no line to blame (while starting, before any line reached them):
+/// after `max_respawns_without_progress` starts the type is marked failed, the lines waiting
+/// fall back, and the generic parser answers.
 #[test]
 fn a_type_that_never_makes_progress_fails() {
     let mut sim = Sim::with_parser(worker(), "a");
     let run = sim.host.stateless_run("a").unwrap();
+    sim.host.parse_line(run, "a", TS).unwrap();
+    sim.pump();
+    sim.step();
+    assert_eq!(sim.late_texts(), ["a#1"]);
     sim.start_mode = StartMode::Manual;
-    for l in ["die", "die", "die", "x"] {
+    for l in ["die", "x", "y"] {
         sim.host.parse_line(run, l, TS).unwrap();
     }
     sim.pump();
+    sim.step();
+    let starts = sim.starts;
     for _ in 0..10 {
-        // Reports for engines already started or ended are ignored.
+        // Each new engine dies before it reports `started`.
         for id in sim.engine_ids() {
-            sim.host
-                .handle_engine_started(sim.now, id, Ok("parseStdoutLine".into()));
+            sim.host.handle_engine_died(sim.now, id, "trap while starting");
         }
         sim.pump();
-        sim.step();
     }
     let status = sim.host.status("a");
     assert_eq!(status.state, AdapterState::Failed);
     assert!(status.reason.unwrap().starts_with("gave up after"));
-    assert_eq!(sim.starts, 3, "three starts, no more");
-    assert_eq!(sim.late_texts(), ["die", "die", "die", "x"]);
+    assert_eq!(
+        sim.starts - starts,
+        2,
+        "the start after the bad line and two more: three with nothing to show, no more"
+    );
+    assert_eq!(sim.late_texts()[1..], ["die", "x", "y"]);
     let d = sim.host.diagnostics(Some("a"));
-    assert_eq!(d.fallbacks["worker_fault"], 4, "{:?}", d.fallbacks);
+    assert_eq!(d.fallbacks["worker_fault"], 3, "{:?}", d.fallbacks);
     assert_eq!(d.host.lines_pending, 0);
     assert!(sim.engines.is_empty());
     assert_eq!(
