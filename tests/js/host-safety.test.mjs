@@ -96,7 +96,7 @@ test("a built-in that pushes into or rebuilds its own builder gets a named error
   call = () => {};
   assert.throws(() => builder.push({ ts: "t", stream: "stdout", chunk: "x\n", seq: 1n }), (e) => e instanceof ParseboxChunkError && /BigInt/.test(e.message));
   assert.deepEqual(builder.push({ ts: "t", stream: "stdout", chunk: "three\n", seq: 3 }).entries.map((e) => e.text), ["three"]);
-  assert.deepEqual(builder.entries.map((e) => e.text), ["one", "two", "three"]);
+  assert.deepEqual(builder.entries().map((e) => e.text), ["one", "two", "three"]);
   builder.dispose();
   registry.dispose();
 });
