@@ -129,6 +129,11 @@ pub(crate) struct Realm {
     /// The module's exports also had a `parseStdoutLine` function besides the factory that
     /// [`Realm::entry`] drives.
     pub(crate) also_stateless: bool,
+    /// What a host script evaluates to when its expression threw (`__parsebox.z`); the thrown
+    /// value is then in `__parsebox.e`. Caught in the script, not left to propagate: boa 0.22
+    /// leaves an uncaught exception's values on its VM stack, so a run whose parser threw on
+    /// ~800 lines hit the stack limit on every line after.
+    threw: JsObject,
 }
 
 /// Why a realm could not be created.
@@ -304,6 +309,13 @@ impl RegexLimits {
 /// A realm with the host functions, the guarded built-ins and the prelude in place, and no
 /// parser code yet: most of a realm's set-up cost (parsing and running the prelude), which can
 /// therefore be paid ahead of time ([`crate::BlankRealm`]).
+/// Values boa's VM stack may hold (boa's default is 10,240). boa 0.22 leaves a few values on
+/// its stack for every exception a function catches until that function returns, so a parser
+/// that catches a few thousand throws in one call (a `try { JSON.parse(part) } catch {}` over
+/// the parts of a line) overflowed the default where Node carries on. Recursion stays bounded
+/// by `recursion_limit`; the memory this may take is bounded by the engine's memory maximum.
+const VM_STACK_VALUES: usize = 1 << 20;
+
 pub(crate) struct Blank {
     ctx: Context,
     clock: Rc<LineClock>,
@@ -446,6 +458,7 @@ impl Blank {
         let limits = self.ctx.runtime_limits_mut();
         limits.set_loop_iteration_limit(opts.loop_iteration_limit);
         limits.set_recursion_limit(opts.recursion_limit);
+        limits.set_stack_size_limit(VM_STACK_VALUES);
         self.ctx.insert_data(RegexLimits::of(opts));
     }
 }
@@ -493,6 +506,13 @@ impl Realm {
             Script::parse(Source::from_bytes(src.as_bytes()), None, ctx).map_err(setup)
         };
         let esm = prepared.shape == Shape::EsModule;
+        // Each host script catches what its expression throws (see `Realm::run`).
+        let parse = |ctx: &mut Context, expr: &str| {
+            parse(
+                ctx,
+                &format!("try {{ {expr} }} catch (e) {{ __parsebox.e = e; __parsebox.z }}"),
+            )
+        };
         let init_src = format!("__parsebox.init({}, {esm})", prepared.script);
         let init = parse(&mut ctx, &init_src)?;
         let call = parse(
@@ -502,6 +522,12 @@ impl Realm {
         let direct = parse(&mut ctx, "(0, __parsebox.f)(__parsebox.l, __parsebox.t)")?;
         let conv = parse(&mut ctx, "__parsebox.conv(__parsebox.r)")?;
         let reset = parse(&mut ctx, "__parsebox.reset()")?;
+        let threw = host
+            .borrow()
+            .properties()
+            .get(&key("z"))
+            .and_then(|d| d.value().and_then(JsValue::as_object))
+            .ok_or_else(|| InitError::Setup("prelude did not install __parsebox.z".to_owned()))?;
         let mut realm = Realm {
             ctx,
             clock,
@@ -512,6 +538,7 @@ impl Realm {
             direct: direct.clone(),
             conv,
             reset,
+            threw,
             entry: EntryPoint::ParseStdoutLine,
             last_started_ms: 0.0,
             last_work: 0,
@@ -583,6 +610,20 @@ impl Realm {
             }
         }));
         match outcome {
+            Ok(Ok(Ok(v))) if v.as_object().is_some_and(|o| JsObject::equals(&o, &self.threw)) => {
+                // Read as data: no guest code runs (the slot is a non-configurable data
+                // property the guest cannot turn into a getter).
+                let thrown = self
+                    .host
+                    .borrow()
+                    .properties()
+                    .get(&key("e"))
+                    .and_then(|d| d.value().cloned())
+                    .unwrap_or_default();
+                put(&self.host, js_string!("e"), JsValue::undefined());
+                let err = JsError::from_opaque(thrown);
+                Err(classify(&err, &mut self.ctx, meter.deadline))
+            }
             Ok(Ok(Ok(v))) => Ok(v),
             Ok(Ok(Err(e))) => Err(classify(&e, &mut self.ctx, meter.deadline)),
             Ok(Err(stop)) => Err(stop),
