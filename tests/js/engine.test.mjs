@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-import { compileEngine, EngineInstance, warmUp } from "../../pkg/engine.js";
+import { compileEngine, EngineInstance, EngineMemoryError, warmUp } from "../../pkg/engine.js";
 import { ParseboxDisposedError, ParseboxError } from "../../pkg/errors.js";
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -201,7 +201,10 @@ test("a parser that hoards memory ends its own instance only", () => {
     assert.ok(hoarder.memoryBytes <= 64 * MIB, `${hoarder.memoryBytes}`);
   }
   if (ended) {
-    assert.ok(ended instanceof WebAssembly.RuntimeError || ended instanceof RangeError, String(ended));
+    // Named as what it is: the memory reached its maximum (the trap is its cause).
+    assert.ok(ended instanceof EngineMemoryError, String(ended));
+    assert.ok(ended.requestedBytes > 0 && ended.memoryBytes <= 64 * MIB, `${ended.requestedBytes} ${ended.memoryBytes}`);
+    assert.ok(ended.cause instanceof WebAssembly.RuntimeError || ended.cause instanceof RangeError, String(ended.cause));
     assert.throws(() => hoarder.run("[]"), (e) => e instanceof ParseboxError && /dead/.test(e.message));
   } else {
     assert.equal(failedAsData?.code, "memory_exceeded", JSON.stringify(failedAsData));

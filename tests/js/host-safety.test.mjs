@@ -64,6 +64,39 @@ test("a built-in parser that calls back into the registry gets a clear error, ne
   registry.dispose();
 });
 
+test("a parser that fills its engine's memory: that line is memory_exceeded, with the figures; no replay into it; later lines parsed", () => {
+  const MIB = 1 << 20;
+  const registry = new ParserRegistry({ loadSource: null, host: "inline", maxMemoryBytes: 40 * MIB });
+  // Each "fill" line keeps ~2 MiB more, across lines: no single call is large, the run is.
+  registry.registerSource("hog", `
+    const kept = [];
+    export function createStdoutParser() {
+      let n = 0;
+      return {
+        parseLine(line, ts) {
+          n++;
+          if (line === "fill") for (let i = 0; i < 10; i++) kept.push("x".repeat(100000) + i + n);
+          return [{ kind: "assistant", ts, text: n + ":" + line }];
+        },
+      };
+    }`);
+  const builder = new TranscriptBuilder(registry, "hog", { failedLineEntry: "generic" });
+  const texts = [];
+  for (const line of ["a", ...Array(40).fill("fill"), "b"]) {
+    texts.push(...builder.push({ ts: "t", stream: "stdout", chunk: `${line}\n` }).entries.map((e) => e.text));
+  }
+  const d = registry.diagnostics("hog");
+  assert.ok(d.fallbacks.memory_exceeded >= 1, JSON.stringify(d.fallbacks));
+  assert.equal(d.fallbacks.engine_fault ?? 0, 0, JSON.stringify(d.fallbacks));
+  assert.match(d.lastError, /memory maximum of 40 MiB \(maxMemoryBytes\)/);
+  assert.ok(d.host.stateLost >= 1, JSON.stringify(d.host));
+  // The run went on without the history that filled it: the last line is the parser's own.
+  assert.match(texts.at(-1), /^\d+:b$/);
+  assert.equal(registry.status("hog").state, "ready");
+  builder.dispose();
+  registry.dispose();
+});
+
 test("a built-in that pushes into or rebuilds its own builder gets a named error; a BigInt seq is a chunk error", () => {
   const registry = new ParserRegistry({ loadSource: null });
   let builder = null;

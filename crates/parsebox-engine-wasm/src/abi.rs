@@ -9,7 +9,7 @@
 use std::alloc::{alloc, dealloc, GlobalAlloc, Layout, System};
 use std::cell::RefCell;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::{Hooks, Session};
 
@@ -71,7 +71,31 @@ unsafe extern "Rust" fn __getrandom_v03_custom(
 /// into every instance.
 static ZERO_FREED: AtomicBool = AtomicBool::new(false);
 
-/// The system allocator, zeroing what is freed while [`ZERO_FREED`] is set.
+/// Bytes of the last allocation the instance's memory could not hold (0: none). Any failed
+/// allocation ends in a trap (Rust aborts, or the page refuses a buffer it could not get), so
+/// the page reads it after a trap ([`parsebox_alloc_failed`]) to tell out-of-memory from any
+/// other fault.
+static FAILED_ALLOC: AtomicUsize = AtomicUsize::new(0);
+
+/// `ptr`, after noting a failed allocation of `size` bytes when it is null.
+fn noted(ptr: *mut u8, size: usize) -> *mut u8 {
+    if ptr.is_null() {
+        FAILED_ALLOC.store(size.max(1), Ordering::Relaxed);
+    }
+    ptr
+}
+
+/// Bytes of the last allocation the instance's memory could not hold; 0 when none failed.
+/// Read by the page after a trap: a non-zero figure means the instance ran out of memory.
+#[no_mangle]
+pub extern "C" fn parsebox_alloc_failed() -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    let bytes = FAILED_ALLOC.load(Ordering::Relaxed) as f64;
+    bytes
+}
+
+/// The system allocator, noting a failed allocation ([`FAILED_ALLOC`]) and zeroing what is
+/// freed while [`ZERO_FREED`] is set.
 struct Allocator;
 
 // SAFETY: every method forwards to `System` with the caller's arguments; zeroing writes only
@@ -79,11 +103,11 @@ struct Allocator;
 unsafe impl GlobalAlloc for Allocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: the caller's contract, forwarded.
-        unsafe { System.alloc(layout) }
+        noted(unsafe { System.alloc(layout) }, layout.size())
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: the caller's contract, forwarded.
-        unsafe { System.alloc_zeroed(layout) }
+        noted(unsafe { System.alloc_zeroed(layout) }, layout.size())
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         if ZERO_FREED.load(Ordering::Relaxed) {
@@ -96,7 +120,7 @@ unsafe impl GlobalAlloc for Allocator {
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         if !ZERO_FREED.load(Ordering::Relaxed) {
             // SAFETY: the caller's contract, forwarded.
-            return unsafe { System.realloc(ptr, layout, new_size) };
+            return noted(unsafe { System.realloc(ptr, layout, new_size) }, new_size);
         }
         // Moved by hand, so the old block is zeroed when freed.
         // SAFETY: `realloc`'s contract makes this layout valid (non-zero size, same align).

@@ -25,6 +25,9 @@
 //!   JSON `[[seq, outcome], …]`, outcome `{"Ok":value}` or `{"Err":{"code","message"}}`.
 //!   Before a successful start, or for ops that do not decode, every line op of the batch is
 //!   answered `{"Err":{"code":"engine_fault",…}}` (the other ops are ignored).
+//! - `parsebox_alloc_failed() -> f64`: bytes of the last allocation the memory could not hold
+//!   (0: none). Every failed allocation ends in a trap; read after one, a non-zero figure says
+//!   the instance ran out of memory (engine.js's `EngineMemoryError`).
 //! - `parsebox_result_ptr() -> ptr`: where the bytes of the last answer are; valid until the
 //!   next start or run.
 //! - `parsebox_queue(ops_ptr, ops_len, answer_batch_ms)`, `parsebox_has_next() -> 0 | 1`,

@@ -22,8 +22,11 @@ use crate::{
 /// Why an engine is being recovered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Cause {
-    /// The executor reported it dead (trap, out of memory, worker error).
+    /// The executor reported it dead (trap, worker error).
     Died,
+    /// The executor reported that its memory reached the maximum: an allocation of this many
+    /// bytes did not fit.
+    OutOfMemory(u64),
     /// One of its deadlines passed.
     Deadline(DeadlineKind),
 }
@@ -43,6 +46,29 @@ impl Host {
     ) -> Vec<Answered> {
         let mut out = Vec::new();
         self.recover(now_ms, engine, Cause::Died, reason, &mut out);
+        out
+    }
+
+    /// The engine's memory reached its maximum (`maxMemoryBytes`): an allocation of
+    /// `requested_bytes` did not fit, and the instance trapped. As
+    /// [`handle_engine_died`](Self::handle_engine_died), except that the line it was running
+    /// falls back as `memory_exceeded` with the figures, and the fresh engine starts the runs
+    /// without their history: replaying it would fill the memory again (the state lost is
+    /// counted).
+    pub fn handle_engine_out_of_memory(
+        &mut self,
+        now_ms: f64,
+        engine: EngineId,
+        requested_bytes: u64,
+    ) -> Vec<Answered> {
+        let mut out = Vec::new();
+        self.recover(
+            now_ms,
+            engine,
+            Cause::OutOfMemory(requested_bytes),
+            "",
+            &mut out,
+        );
         out
     }
 
@@ -144,6 +170,14 @@ impl Host {
                 FailureCode::EngineFault,
                 format!("the engine running the parser failed: {message}"),
             ),
+            Cause::OutOfMemory(requested) => (
+                FailureCode::MemoryExceeded,
+                format!(
+                    "the parser's engine reached its memory maximum of {} (maxMemoryBytes): {} more did not fit; it starts again without the lines before, whose state filled it",
+                    bytes_text(o.max_memory_bytes),
+                    bytes_text(requested)
+                ),
+            ),
             Cause::Deadline(DeadlineKind::Line) if retry => (
                 FailureCode::Deadline,
                 format!(
@@ -189,7 +223,7 @@ impl Host {
             return;
         };
         match cause {
-            Cause::Died => a.diag.host.engine_faults += 1,
+            Cause::Died | Cause::OutOfMemory(_) => a.diag.host.engine_faults += 1,
             Cause::Deadline(_) => a.diag.host.deadline_kills += 1,
         }
         if unsure {
@@ -209,9 +243,10 @@ impl Host {
             a.starts_without_progress = 0;
         }
         let gave_up = a.starts_without_progress >= max_starts;
-        // A replay that died or ran out of budget is not tried again: the next engine starts
-        // from the unanswered lines alone.
-        let keep_history = !head.is_some_and(|h| h.replay);
+        // A replay that died or ran out of budget is not tried again, nor is a history whose
+        // state filled the memory: the next engine starts from the unanswered lines alone.
+        let keep_history =
+            !head.is_some_and(|h| h.replay) && !matches!(cause, Cause::OutOfMemory(_));
         if let Some(h) = head.filter(|h| !h.replay) {
             self.settle_failed(h.run, h.seq, LineFailure::new(code, reason.clone()), sink);
         }
@@ -310,5 +345,20 @@ impl Host {
             ts: answered.ts,
             entries: answered.entries,
         });
+    }
+}
+
+/// `bytes` for a message: whole MiB or KiB when exact, else bytes.
+fn bytes_text(bytes: u64) -> String {
+    const KIB: u64 = 1 << 10;
+    const MIB: u64 = 1 << 20;
+    if bytes >= MIB && bytes % MIB == 0 {
+        format!("{} MiB", bytes / MIB)
+    } else if bytes >= KIB && bytes % KIB == 0 {
+        format!("{} KiB", bytes / KIB)
+    } else if bytes == 1 {
+        "1 byte".to_owned()
+    } else {
+        format!("{bytes} bytes")
     }
 }

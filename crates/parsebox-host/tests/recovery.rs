@@ -533,6 +533,45 @@ fn lines_that_kill_their_engines_fail_alone() {
     assert_eq!(d.host.respawns, 4);
 }
 
+/// An engine whose memory reached its maximum: the line falls back as `memory_exceeded` with
+/// the figures, and the fresh engine starts the run without its history (replaying it would
+/// fill the memory again), which is counted as state lost. Later lines are answered.
+#[test]
+fn out_of_memory_is_named_and_not_replayed_into() {
+    let mut sim = Sim::with_parser(
+        options(|o| {
+            o.host = HostPlacement::Worker;
+            o.max_memory_bytes = 64 << 20;
+        }),
+        "a",
+    );
+    let run = sim.host.stateless_run("a").unwrap();
+    for l in ["h1", "h2", "h3", "oom", "b"] {
+        sim.host.parse_line(run, l, TS).unwrap();
+    }
+    sim.pump();
+    sim.step();
+    assert_eq!(sim.late_texts(), ["h1#1", "h2#2", "h3#3", "oom", "b#1"]);
+    let replayed = sim
+        .sends()
+        .last()
+        .unwrap()
+        .1
+        .iter()
+        .filter(|op| matches!(op, EngineOp::Line(l) if l.replay))
+        .count();
+    assert_eq!(replayed, 0, "the history that filled the memory is not replayed");
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!(d.fallbacks["memory_exceeded"], 1, "{:?}", d.fallbacks);
+    assert_eq!((d.host.engine_faults, d.host.state_lost), (1, 1));
+    let why = d.last_error.unwrap();
+    assert!(
+        why.contains("memory maximum of 64 MiB") && why.contains("3 MiB more did not fit"),
+        "{why}"
+    );
+    assert_eq!(sim.host.status("a").state, AdapterState::Ready);
+}
+
 /// Engines that die with no line to blame (while starting, before any line reached them):
 /// after `max_respawns_without_progress` starts the type is marked failed, the lines waiting
 /// fall back, and the generic parser answers.

@@ -100,8 +100,9 @@ function fillRandom(memory, ptr, len) {
 
 /**
  * One adapter's engine: a WebAssembly.Instance of the engine module with its own memory.
- * Any exception out of `start()`/`run()` (a trap: `WebAssembly.RuntimeError`, or a
- * `RangeError` when memory runs out) ends the instance: later calls throw a `ParseboxError`.
+ * Any exception out of `start()`/`run()` (a trap: `WebAssembly.RuntimeError`, or an
+ * `EngineMemoryError` when its memory reached the maximum) ends the instance: later calls
+ * throw a `ParseboxError`.
  */
 export class EngineInstance {
   /** @type {WebAssembly.Memory | null} */
@@ -276,13 +277,37 @@ export class EngineInstance {
       return out;
     } catch (e) {
       // A trap, or an exception thrown through wasm frames, leaves the instance half-done.
-      if (this.#state === "busy") {
-        this.#state = "dead";
-        this.#cause = e;
-      }
-      throw e;
+      if (this.#state !== "busy") throw e;
+      this.#state = "dead";
+      this.#cause = ranOutOfMemory(this.#exports, this.#memory, e) ?? e;
+      throw this.#cause;
     }
   }
+}
+
+/**
+ * The instance's memory reached its maximum: an allocation of `requestedBytes` did not fit and
+ * the instance trapped. The executor reports it to the core as out-of-memory (the line falls
+ * back as `memory_exceeded`), not as any other fault.
+ */
+export class EngineMemoryError extends ParseboxError {
+  constructor(requestedBytes, memoryBytes, cause) {
+    super(`the engine instance's memory reached its maximum (${memoryBytes} bytes): ${requestedBytes} more did not fit`);
+    this.requestedBytes = requestedBytes;
+    this.memoryBytes = memoryBytes;
+    this.cause = cause;
+  }
+}
+
+/** An `EngineMemoryError` when the instance noted a failed allocation before `e`, else null. */
+function ranOutOfMemory(x, memory, e) {
+  let failed = 0;
+  try {
+    failed = x?.parsebox_alloc_failed?.() ?? 0;
+  } catch {
+    // an instance that cannot even say: not known to be out of memory
+  }
+  return failed > 0 ? new EngineMemoryError(failed, memory?.buffer.byteLength ?? 0, e) : null;
 }
 
 /** Copies `text` as UTF-8 into a fresh buffer of the instance: [ptr, len]. */

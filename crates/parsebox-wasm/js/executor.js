@@ -84,7 +84,7 @@ export class Executor {
       if ("began" in m) report((core) => core.handleBegan(engine, m.began));
       else if ("answers" in m) report((core) => core.handleAnswers(engine, m.answers));
       else if ("started" in m) report((core) => core.handleEngineStarted(engine, m.started));
-      else if ("died" in m) report((core) => core.handleEngineDied(engine, m.died));
+      else if ("died" in m) report((core) => (m.outOfMemoryBytes > 0 ? core.handleEngineOutOfMemory(engine, m.outOfMemoryBytes) : core.handleEngineDied(engine, m.died)));
     };
     worker.onerror = (event) => {
       event.preventDefault?.();

@@ -5,7 +5,7 @@
 // message (the page handles one message per batch, not per line); with `answerBatchMs` 0 each
 // leaves alone as soon as it exists (the core asks for that once a deadline could not tell
 // which of several lines was stuck).
-import { EngineInstance, warmUp } from "./engine.js";
+import { EngineInstance, EngineMemoryError, warmUp } from "./engine.js";
 
 let engine = null; // null before start and after a trap: the page terminates this worker
 let batchMs = 0;
@@ -13,6 +13,8 @@ let held = []; // answer batches (JSON text) not posted yet
 
 const decoder = new TextDecoder();
 const describe = (e) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+/** The death report of `e`: out of memory carries the bytes that did not fit. */
+const death = (e) => (e instanceof EngineMemoryError ? { died: describe(e), outOfMemoryBytes: e.requestedBytes } : { died: describe(e) });
 
 self.onmessage = ({ data: m }) => {
   if (m.warmUp) {
@@ -34,7 +36,7 @@ self.onmessage = ({ data: m }) => {
       self.postMessage({ started: engine.start(m.source, m.config) });
     } catch (e) {
       engine = null;
-      self.postMessage({ died: describe(e) });
+      self.postMessage(death(e));
     }
     return;
   }
@@ -52,7 +54,7 @@ self.onmessage = ({ data: m }) => {
   } catch (e) {
     engine = null;
     post(); // what was answered before the death is owed to the page, and names the line
-    self.postMessage({ died: describe(e) });
+    self.postMessage(death(e));
   }
 };
 

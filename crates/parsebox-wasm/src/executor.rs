@@ -16,7 +16,15 @@ use crate::commands::JsCommand;
 use crate::frame::{FrameQueue, LineUpdate};
 use crate::host_core::EngineExecutor;
 use crate::kept::KeptRuns;
-use crate::{describe, now_ms};
+use crate::{describe, now_ms, out_of_memory_bytes};
+
+/// How a call into an engine of this thread ended without answers.
+enum Death {
+    /// It trapped or failed: the reason.
+    Fault(String),
+    /// Its memory reached the maximum: an allocation of this many bytes did not fit.
+    OutOfMemory(u64),
+}
 
 /// What a `HostCore` and its builders share.
 pub(crate) struct Shared {
@@ -101,7 +109,10 @@ impl Shared {
                     .handle_inline_answers(end, engine, answers, end - start)
             }
             Ok(answers) => self.host.handle_answers(end, engine, answers),
-            Err(reason) => self.host.handle_engine_died(end, engine, &reason),
+            Err(Death::Fault(reason)) => self.host.handle_engine_died(end, engine, &reason),
+            Err(Death::OutOfMemory(bytes)) => {
+                self.host.handle_engine_out_of_memory(end, engine, bytes)
+            }
         }
     }
 
@@ -109,11 +120,12 @@ impl Shared {
         &mut self,
         engine: EngineId,
         ops: Vec<EngineOp>,
-    ) -> Result<Vec<(Seq, LineOutcome)>, String> {
+    ) -> Result<Vec<(Seq, LineOutcome)>, Death> {
+        let fault = |s: &str| Death::Fault(s.to_owned());
         match self.placements.get(&engine) {
             Some(Placement::Builtin) => match self.builtins.get_mut(&engine) {
                 Some(b) => Ok(b.run_ops(ops, |_| {})),
-                None => Err("the built-in engine is gone".to_owned()),
+                None => Err(fault("the built-in engine is gone")),
             },
             Some(Placement::Inline) => {
                 // Bytes both ways (an ops frame in, JSON answers out), copied between the two
@@ -121,12 +133,16 @@ impl Shared {
                 let answers = self
                     .executor
                     .run_inline(engine.0 as f64, &wire::ops_frame(&ops))
-                    .map_err(|e| describe(&e))?;
-                let answers: Vec<EngineAnswer> = serde_json::from_slice(&answers)
-                    .map_err(|e| format!("the engine answered malformed JSON: {e}"))?;
+                    .map_err(|e| match out_of_memory_bytes(&e) {
+                        Some(bytes) => Death::OutOfMemory(bytes),
+                        None => Death::Fault(describe(&e)),
+                    })?;
+                let answers: Vec<EngineAnswer> = serde_json::from_slice(&answers).map_err(|e| {
+                    Death::Fault(format!("the engine answered malformed JSON: {e}"))
+                })?;
                 Ok(self.host.take_engine_answers(engine, answers))
             }
-            Some(Placement::Worker) | None => Err("not an engine of this thread".to_owned()),
+            Some(Placement::Worker) | None => Err(fault("not an engine of this thread")),
         }
     }
 

@@ -500,6 +500,24 @@ impl HostCore {
         Ok(())
     }
 
+    /// A Worker engine's memory reached its maximum: an allocation of `requested_bytes` did
+    /// not fit (engine.js's `EngineMemoryError`, reported by the Worker).
+    #[wasm_bindgen(js_name = handleEngineOutOfMemory)]
+    pub fn handle_engine_out_of_memory(
+        &self,
+        engine: f64,
+        requested_bytes: f64,
+    ) -> Result<(), JsValue> {
+        let mut s = self.enter()?;
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let bytes = requested_bytes.max(1.0) as u64;
+        let _ = s
+            .host
+            .handle_engine_out_of_memory(now_ms(), EngineId(engine as u64), bytes);
+        s.pump();
+        Ok(())
+    }
+
     /// A Worker engine died (an `error` event, a trap it reported).
     #[wasm_bindgen(js_name = handleEngineDied)]
     pub fn handle_engine_died(&self, engine: f64, reason: &str) -> Result<(), JsValue> {

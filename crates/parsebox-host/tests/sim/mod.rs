@@ -354,6 +354,13 @@ impl Sim {
                         self.host
                             .handle_engine_died(self.now, id, "unreachable executed");
                     }
+                    "oom" => {
+                        let held = std::mem::take(&mut e.held);
+                        if !held.is_empty() {
+                            self.host.handle_answers(self.now, id, held);
+                        }
+                        self.host.handle_engine_out_of_memory(self.now, id, 3 << 20);
+                    }
                     _ => {
                         let count = e.runs.entry(run).or_default();
                         let out = answer(&line, count);
