@@ -156,7 +156,7 @@ impl Default for SandboxOptions {
             max_result_depth: 64,
             max_result_values: 200_000,
             max_result_string_bytes: 32 << 20,
-            max_replay_bytes: 64 << 20,
+            max_replay_bytes: 16 << 20,
             replay_budget_ms: 250.0,
             heap_probe: None,
             clock: None,
@@ -570,7 +570,11 @@ impl ParserRun {
         let opts = &self.module.options;
         let work = self.realm.as_ref().map_or(0, |r| r.last_work);
         self.diagnostics.work_cycles = self.diagnostics.work_cycles.saturating_add(work);
-        let ran_ms = ms_of(work);
+        // boa counts work at its yields, every `budget_cycles`: the last, partial slice of a
+        // call goes uncounted, half a slice on average. Charged to the history, so a long run
+        // of short lines (each under one slice, counted as nothing) still reaches the replay
+        // budget and stops keeping lines it could never replay in time.
+        let ran_ms = ms_of(work.saturating_add(u64::from(opts.budget_cycles) / 2));
         match out {
             Ok(v) => {
                 self.history.record(op(), ran_ms, opts);

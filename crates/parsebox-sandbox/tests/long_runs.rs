@@ -91,3 +91,34 @@ fn a_line_that_catches_thousands_of_throws_runs_to_the_end() {
         }
     });
 }
+
+/// A long run of short lines stops keeping them for replay once replaying them would pass the
+/// replay budget, as a run of long lines does: an engine's memory stays flat over a long run
+/// (before, lines that each ran under one of boa's budget slices counted as no work, and a
+/// trivial parser's engine grew by every line it saw, up to the byte cap). A rebuild after
+/// that starts fresh, and says so (`state_lost`).
+#[test]
+fn a_long_run_of_short_lines_does_not_keep_every_line() {
+    on_thread(|| {
+        let source = r##"
+            export function createStdoutParser() {
+              let n = 0;
+              return { parseLine(line, ts) {
+                if (line === "spin") for (;;) {}
+                n++;
+                return [{ kind: "stdout", ts, text: "#" + n }];
+              } };
+            }"##;
+        let module = ParserModule::load(source, SandboxOptions::default()).unwrap();
+        let mut run = module.new_run().unwrap();
+        for i in 0..20_000 {
+            run.parse_line(&format!("line {i}"), TS).unwrap();
+        }
+        let err = run.parse_line("spin", TS).expect_err("the budget stops it");
+        assert_eq!(err.code, FailureCode::BudgetExceeded);
+        run.parse_line("after", TS).unwrap();
+        let d = run.diagnostics();
+        assert_eq!((d.rebuilds, d.state_lost), (1, 1), "{d:?}");
+        assert!(d.replayed_lines < 10_000, "{d:?}");
+    });
+}
