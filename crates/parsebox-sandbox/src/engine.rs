@@ -553,6 +553,12 @@ impl Realm {
         let v = realm
             .run(&init, &mut meter, opts)
             .map_err(InitError::Stopped)?;
+        // One native step the engine cannot count (a regex at the module's top level) may run
+        // long and still return: past the clock backstop it is stopped all the same, run once
+        // more on a fresh realm, and refused if it runs long again (`from_blank_or_again`).
+        if meter.deadline.passed() {
+            return Err(InitError::Stopped(Stop::Clock));
+        }
         let which = v
             .as_string()
             .map(|s| s.to_std_string_lossy())

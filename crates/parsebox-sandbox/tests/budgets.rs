@@ -151,3 +151,21 @@ fn an_initialisation_the_clock_stops_every_time_is_refused() {
     };
     assert_eq!(e.code.as_str(), "init_budget_exceeded", "{e}");
 }
+
+/// A module whose top level spends longer than the clock backstop in one native step the
+/// engine cannot count (a backtracking regex) is refused, even though the step returns: the
+/// init budget holds for native calls too.
+#[test]
+fn a_module_stuck_in_one_native_step_is_refused_though_it_returns() {
+    let source = r#"
+        const ok = new RegExp("(?:a?){25}a{25}").test("a".repeat(25));
+        export function parseStdoutLine(line, ts) { return [{ kind: "stdout", ts, text: line + " " + ok }]; }"#;
+    let opts = SandboxOptions {
+        init_budget_ms: 20.0,
+        clock_backstop_ms: 50.0,
+        ..SandboxOptions::default()
+    };
+    let err = ParserModule::load(source, opts).expect_err("the module must be refused");
+    assert_eq!(err.code.as_str(), "init_budget_exceeded", "{err}");
+    assert!(err.message.contains("clock backstop"), "{err}");
+}
