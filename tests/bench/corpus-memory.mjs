@@ -2,7 +2,7 @@
 // for the default `maxMemoryBytes`: what the compatibility corpus (tests/corpus/compat), the
 // shared bench parser and the fuzz corpus (tests/fuzz/corpus) need.
 //
-//   node tests/bench/corpus-memory.mjs [--pkg pkg] [--lines 2000] [--json]
+//   node tests/bench/corpus-memory.mjs [--pkg pkg] [--lines 2000] [--only NAME_PART] [--json]
 //
 // Each parser gets its own engine instance (512 MiB maximum, so none is cut short) and one run
 // of `--lines` lines: its sample log repeated, each line with the corpus's deterministic ts.
@@ -18,6 +18,7 @@ import { hermesLog } from "./gen-log.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const pkgDir = packageDir();
 const LINES = Number(arg("lines", 2000));
+const ONLY = arg("only", "");
 const MIB = 1 << 20;
 const { compileEngine, EngineInstance } = await import(pathToFileURL(join(pkgDir, "engine.js")).href);
 const module = await compileEngine(readFileSync(join(pkgDir, "parsebox_engine.wasm")));
@@ -44,7 +45,7 @@ function parsers() {
 
 const rows = [];
 for (const [name, source, sample] of parsers()) {
-  if (sample.length === 0) continue;
+  if (sample.length === 0 || !name.includes(ONLY)) continue;
   const engine = new EngineInstance(module, { maxMemoryBytes: 512 * MIB });
   const started = JSON.parse(engine.start(source, config));
   if (!("Ok" in started)) {

@@ -27,20 +27,18 @@ impl HostPlacement {
     /// environment has Web Workers. Where it has, engines default to Workers, so no parser can
     /// block the page (boa cannot be interrupted inside one native call, a getter or a Proxy
     /// trap, and the clock only notices after the call returns); where it has not (Node, SSR,
-    /// the CLI) they run inline.
+    /// the CLI) they run inline. `"auto"` is that choice said out loud: a page asking for it
+    /// gets Workers, never an engine on its own thread that a hostile line could freeze.
     ///
     /// # Errors
-    /// `"worker"` or `"auto"` asked for where there are no Workers.
+    /// `"worker"` asked for where there are no Workers.
     pub fn choose(requested: Option<Self>, workers_available: bool) -> Result<Self, OptionsError> {
         match requested {
-            None if workers_available => Ok(Self::Worker),
-            None => Ok(Self::Inline),
-            Some(h @ (Self::Worker | Self::Auto)) if !workers_available => Err(OptionsError {
+            None | Some(Self::Auto) if workers_available => Ok(Self::Worker),
+            None | Some(Self::Auto) => Ok(Self::Inline),
+            Some(Self::Worker) if !workers_available => Err(OptionsError {
                 option: "host",
-                message: format!(
-                    "is \"{}\", which needs Web Workers, and this environment has none; use \"inline\"",
-                    if h == Self::Worker { "worker" } else { "auto" }
-                ),
+                message: "is \"worker\", which needs Web Workers, and this environment has none; use \"inline\" or \"auto\"".to_owned(),
             }),
             Some(h) => Ok(h),
         }
@@ -326,20 +324,18 @@ mod tests {
 
     #[test]
     fn engines_default_to_workers_where_workers_exist_and_inline_elsewhere() {
-        assert_eq!(HostPlacement::choose(None, true), Ok(HostPlacement::Worker));
-        assert_eq!(
-            HostPlacement::choose(None, false),
-            Ok(HostPlacement::Inline)
-        );
+        for asked in [None, Some(HostPlacement::Auto)] {
+            assert_eq!(HostPlacement::choose(asked, true), Ok(HostPlacement::Worker));
+            assert_eq!(
+                HostPlacement::choose(asked, false),
+                Ok(HostPlacement::Inline)
+            );
+        }
     }
 
     #[test]
     fn what_the_caller_asks_for_is_kept_where_it_can_work() {
-        for h in [
-            HostPlacement::Inline,
-            HostPlacement::Worker,
-            HostPlacement::Auto,
-        ] {
+        for h in [HostPlacement::Inline, HostPlacement::Worker] {
             assert_eq!(HostPlacement::choose(Some(h), true), Ok(h));
         }
         assert_eq!(
@@ -350,17 +346,11 @@ mod tests {
 
     #[test]
     fn asking_for_workers_without_workers_is_an_options_error() {
-        for (h, name) in [
-            (HostPlacement::Worker, "worker"),
-            (HostPlacement::Auto, "auto"),
-        ] {
-            let e = HostPlacement::choose(Some(h), false).unwrap_err();
-            assert_eq!(e.option, "host");
-            assert!(
-                e.to_string()
-                    .contains(&format!("\"{name}\", which needs Web Workers")),
-                "{e}"
-            );
-        }
+        let e = HostPlacement::choose(Some(HostPlacement::Worker), false).unwrap_err();
+        assert_eq!(e.option, "host");
+        assert!(
+            e.to_string().contains("\"worker\", which needs Web Workers"),
+            "{e}"
+        );
     }
 }

@@ -116,7 +116,7 @@ export interface ParserRegistryOptions {
    * a Web Worker with a hard deadline per line, so none can block the page; lines show the
    * generic entry until their answer arrives (`onUpdate`, `onChange`). `"inline"`: in this
    * thread, synchronous answers (Node's only choice; cannot stop one long native step).
-   * `"auto"`: inline until a parser runs over its budget, then in the worker host for good.
+   * `"auto"`: the default said out loud: `"worker"` where Workers exist, else `"inline"`.
    */
   host?: "inline" | "worker" | "auto";
   /**
@@ -135,8 +135,7 @@ export interface ParserRegistryOptions {
    * Most time one call (a `push`, `finish`, `rebuild` or `parseLine`) may spend in one type's
    * parser in this thread, summed over its lines, in milliseconds (default 100): a chunk of
    * lines each just under `lineBudgetMs` is caught here. Past it `diagnostics().host.callOverruns`
-   * counts it and, under `host: "auto"`, the type moves to the worker host, which answers the
-   * call's remaining lines later. `"inline"` can only count it.
+   * counts it (an inline engine cannot be moved off the thread: choose `"worker"` for that).
    */
   callBudgetMs?: number;
   /**
