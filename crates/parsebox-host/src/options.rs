@@ -173,8 +173,9 @@ pub const MAX_RESPAWNS: u32 = 100;
 pub const MAX_SOURCE_BYTES: usize = 64 << 20;
 /// The longest line an option accepts: 1 GiB.
 pub const MAX_LINE_BYTES: usize = 1 << 30;
-/// Default memory of one engine instance: 512 MiB.
-pub const DEFAULT_MEMORY_BYTES: u64 = 512 << 20;
+/// Default memory maximum of one engine instance: 128 MiB, four times the largest peak of the
+/// compatibility corpus's parsers over a 20,000-line run (31 MiB, `tests/bench/corpus-memory.mjs`).
+pub const DEFAULT_MEMORY_BYTES: u64 = 128 << 20;
 /// The least memory an engine instance may be given: 32 MiB (its code, stack and a realm).
 pub const MIN_MEMORY_BYTES: u64 = 32 << 20;
 /// The most memory a wasm32 instance can address: 4 GiB.

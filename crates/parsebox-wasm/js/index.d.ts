@@ -149,9 +149,12 @@ export interface ParserRegistryOptions {
   /** Longest string in an entry, in UTF-8 bytes. */
   maxStringBytes?: number;
   /**
-   * Most linear memory one parser's engine instance may grow to, in bytes (default 512 MiB,
-   * from 32 MiB to 4 GiB). Past it that engine traps: its type is marked failed (or restarted
-   * in a Worker under `host: "auto"`), every other type carries on.
+   * Most linear memory one parser's engine instance may grow to, in bytes (default 128 MiB,
+   * four times what the largest of the project's real-shaped parsers reaches over 20,000 lines;
+   * from 32 MiB to 4 GiB). A line that takes it past fails alone as `memory_exceeded`, with
+   * the figures in `diagnostics().lastError`; the engine starts again without the lines
+   * before, whose state filled it (counted in `diagnostics().host.stateLost`), and every
+   * other type carries on.
    */
   maxMemoryBytes?: number;
   /**
