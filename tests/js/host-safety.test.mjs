@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 import vm from "node:vm";
 
-import { initSync, ParserRegistry, TranscriptBuilder, ParseboxChunkError, ParseboxOptionsError, ParseboxReentrancyError } from "../../pkg/index.js";
+import { initSync, ParserRegistry, TranscriptBuilder, ParseboxChunkError, ParseboxMemoryError, ParseboxOptionsError, ParseboxReentrancyError } from "../../pkg/index.js";
 
 const pkg = (p) => readFileSync(fileURLToPath(new URL(`../../pkg/${p}`, import.meta.url)));
 initSync({ module: pkg("parsebox_wasm_bg.wasm"), engine: pkg("parsebox_engine.wasm") });
@@ -94,6 +94,44 @@ test("a parser that fills its engine's memory: that line is memory_exceeded, wit
   assert.match(texts.at(-1), /^\d+:b$/);
   assert.equal(registry.status("hog").state, "ready");
   builder.dispose();
+  registry.dispose();
+});
+
+test("the core is never filled: a transcript past its budget shows lines generic, refuses what cannot fit, and the registry bounds all its transcripts", () => {
+  // Before: one parser returning 31 strings of 1 MB for a 2-byte line grew the shared core to
+  // its 2 GiB maximum in one push of 30 lines and trapped it; every registry was dead after.
+  const MIB = 1 << 20;
+  const registry = new ParserRegistry({ loadSource: null, maxStringBytes: 2 * MIB, maxTranscriptBytesTotal: 24 * MIB });
+  registry.registerSource("hog", `export function parseStdoutLine(line, ts) { return [{ kind: "assistant", ts, text: "x".repeat(${MIB}) + line }]; }`);
+  registry.registerSource("small", `export function parseStdoutLine(line, ts) { return [{ kind: "assistant", ts, text: "ok " + line }]; }`);
+  const a = new TranscriptBuilder(registry, "hog", { maxTranscriptBytes: 16 * MIB });
+  const lines = Array.from({ length: 30 }, (_, i) => `l${i}\n`).join("");
+  const { entries } = a.push({ ts: "t", stream: "stdout", chunk: lines });
+  assert.equal(entries.length, 30, "every line shows");
+  const big = entries.filter((e) => e.text.length > MIB).length;
+  assert.ok(big >= 10 && big < 16, `lines with their 1 MiB entry: ${big}`);
+  assert.deepEqual(entries.at(-1), { kind: "stdout", ts: "t", text: "l29" }, "past the budget: the line itself");
+  const counts = a.counts();
+  assert.ok(counts.heldBytes <= 16 * MIB, JSON.stringify(counts));
+  assert.equal(counts.overBudgetLines, 30 - big);
+  // A chunk that cannot fit at all is refused, named; the transcript keeps what it has.
+  assert.throws(() => a.push({ ts: "t", stream: "stdout", chunk: "y".repeat(16 * MIB) + "\n" }), ParseboxMemoryError);
+  assert.equal(a.entries().length, 30);
+  // A second transcript gets what the registry's total leaves it (24 - 16 MiB).
+  const b = new TranscriptBuilder(registry, "hog");
+  const second = b.push({ ts: "t", stream: "stdout", chunk: lines }).entries;
+  const bigB = second.filter((e) => e.text.length > MIB).length;
+  assert.ok(bigB >= 4 && big + bigB < 24, `the second transcript's big lines: ${bigB} (the first's: ${big})`);
+  const d = registry.diagnostics("hog");
+  assert.ok(d.host.transcriptBytes <= 24 * MIB, JSON.stringify(d.host));
+  assert.equal(d.host.overBudgetLines, 60 - big - bigB);
+  assert.equal(d.host.refusedChunks, 1);
+  // Disposing a transcript gives its share back; another type's transcript is unaffected.
+  a.dispose();
+  const c = new TranscriptBuilder(registry, "small");
+  assert.equal(c.push({ ts: "t", stream: "stdout", chunk: "z\n" }).entries[0].text, "ok z");
+  assert.equal(b.push({ ts: "t", stream: "stdout", chunk: "again\n" }).entries[0].text.length, MIB + "again".length);
+  for (const x of [b, c]) x.dispose();
   registry.dispose();
 });
 

@@ -77,6 +77,15 @@ pub struct HostCounters {
     /// Lines answered at once with what the parser answered for the same line reached by the
     /// same history (a re-render's fresh run re-parsing the log), instead of generically.
     pub memo_answers: u64,
+    /// Bytes this type's transcripts hold now, as their budget counts them
+    /// (`TranscriptBuilder.counts().heldBytes`, summed).
+    pub transcript_bytes: u64,
+    /// Lines shown with the generic entry because their entries would have taken a
+    /// transcript past its budget (`maxTranscriptBytes`, or the registry's
+    /// `maxTranscriptBytesTotal`).
+    pub over_budget_lines: u64,
+    /// Chunks a transcript refused (`ParseboxMemoryError`): they did not fit its budget.
+    pub refused_chunks: u64,
 }
 
 /// Who answered a settled line.
@@ -137,7 +146,8 @@ impl Diagnostics {
         add_counters!(self.host, other.host;
             respawns, deadline_kills, unattributed_kills, deadline_retries, engine_faults, replayed_lines,
             state_lost, placement_moves, clock_overruns, call_overruns, late_answers,
-            stale_answers, lines_pending, memo_answers,
+            stale_answers, lines_pending, memo_answers, transcript_bytes, over_budget_lines,
+            refused_chunks,
         );
     }
 }
@@ -174,6 +184,9 @@ mod tests {
                 stale_answers: 18,
                 lines_pending: 19,
                 memo_answers: 20,
+                transcript_bytes: 22,
+                over_budget_lines: 23,
+                refused_chunks: 24,
             },
         };
         let mut total = one.clone();
@@ -203,6 +216,6 @@ mod tests {
         let doubled: Vec<(String, u64)> =
             numbers(&one).into_iter().map(|(k, n)| (k, 2 * n)).collect();
         assert_eq!(numbers(&total), doubled);
-        assert_eq!(doubled.len(), 20, "every counter was seen");
+        assert_eq!(doubled.len(), 23, "every counter was seen");
     }
 }

@@ -1,7 +1,7 @@
 //! The [`Host`] itself: its state, the page-facing calls and the command/timeout outputs.
 //! Engine events live in `lifecycle.rs`, `answers.rs` and `recovery.rs`.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use parsebox_transcript::{generic_entry, FailedLineEntry, SettledLine, TranscriptEntry};
 
@@ -82,6 +82,9 @@ pub struct Host {
     /// Lines of dropped runs still owed by their engine: their answers are remembered, not
     /// delivered (a page that re-renders with a fresh run each time drops the last one).
     pub(crate) orphans: memo::Orphans,
+    /// What each transcript (a builder's run) holds, as its budget counts it
+    /// (`transcripts.rs`).
+    pub(crate) transcript_bytes: HashMap<RunId, usize>,
     pub(crate) next_engine: u64,
     pub(crate) next_token: u64,
     /// The `Load` commands handed to the executor whose result has not come back (token and
@@ -106,6 +109,7 @@ impl Host {
             adapters: BTreeMap::new(),
             runs: BTreeMap::new(),
             orphans: memo::Orphans::default(),
+            transcript_bytes: HashMap::new(),
             engines: BTreeMap::new(),
             retired: BTreeMap::new(),
             commands: VecDeque::new(),
@@ -371,6 +375,7 @@ impl Host {
     pub fn drop_run(&mut self, run: RunId) -> Result<(), HostError> {
         self.check_live()?;
         let mut r = self.runs.remove(&run).ok_or(HostError::UnknownRun(run))?;
+        self.forget_transcript(run, &r.adapter_type);
         if let Some(e) = r.engine.and_then(|id| self.engines.get_mut(&id)) {
             e.queue(EngineOp::DropRun { run });
         }

@@ -114,6 +114,7 @@ mod lifecycle;
 mod memo;
 mod options;
 mod recovery;
+mod transcripts;
 pub mod wire;
 
 use std::fmt;
@@ -132,8 +133,9 @@ pub use engine_runs::{EngineRuns, InstanceFactory, OutcomeOf, ParserInstance};
 pub use host::{Host, REBUILD_AHEAD_LINES};
 pub use options::{
     EngineConfig, HostOptions, HostPlacement, OptionsError, ANSWER_BATCH_MS,
-    DEFAULT_CLOCK_BACKSTOP_MS, DEFAULT_MEMORY_BYTES, MAX_JOURNAL_BYTES, MAX_LINE_BYTES,
-    MAX_MEMORY_BYTES, MAX_RESPAWNS, MAX_SOURCE_BYTES, MIN_MEMORY_BYTES,
+    DEFAULT_CLOCK_BACKSTOP_MS, DEFAULT_MEMORY_BYTES, DEFAULT_TRANSCRIPT_BYTES,
+    DEFAULT_TRANSCRIPT_BYTES_TOTAL, MAX_JOURNAL_BYTES, MAX_LINE_BYTES, MAX_MEMORY_BYTES,
+    MAX_RESPAWNS, MAX_SOURCE_BYTES, MAX_TRANSCRIPT_BYTES_TOTAL, MIN_MEMORY_BYTES,
 };
 pub use parsebox_transcript::validate::{
     MAX_COUNT, MAX_DEPTH, MAX_ENTRIES_PER_LINE, MAX_STRING_BYTES,

@@ -102,6 +102,10 @@ pub struct HostOptions {
     /// Most linear memory one engine instance may grow to: past it the instance traps, and only
     /// that adapter fails.
     pub max_memory_bytes: u64,
+    /// Most bytes all the registry's transcripts may hold together, as their budgets count
+    /// them ([`Host::transcript_room`](crate::Host::transcript_room)): the shared core's
+    /// memory is bounded whatever parsers return and however many runs are open.
+    pub max_transcript_bytes: usize,
 }
 
 /// What every engine the executor starts is configured with: the engine-side options, as one
@@ -161,6 +165,7 @@ impl Default for HostOptions {
             max_source_bytes: 50 * 1024,
             max_line_bytes: 4 << 20,
             max_memory_bytes: DEFAULT_MEMORY_BYTES,
+            max_transcript_bytes: DEFAULT_TRANSCRIPT_BYTES_TOTAL,
         }
     }
 }
@@ -173,6 +178,14 @@ pub const MAX_RESPAWNS: u32 = 100;
 pub const MAX_SOURCE_BYTES: usize = 64 << 20;
 /// The longest line an option accepts: 1 GiB.
 pub const MAX_LINE_BYTES: usize = 1 << 30;
+/// Default of [`HostOptions::max_transcript_bytes`]: 512 MiB for all of a registry's
+/// transcripts (the core keeps about 2.5 bytes of memory per byte counted, under its 2 GiB).
+pub const DEFAULT_TRANSCRIPT_BYTES_TOTAL: usize = 512 << 20;
+/// The largest [`HostOptions::max_transcript_bytes`] accepted: 1 GiB.
+pub const MAX_TRANSCRIPT_BYTES_TOTAL: usize = 1 << 30;
+/// Default budget of one transcript (`TranscriptBuilder`'s `maxTranscriptBytes`): 256 MiB.
+pub const DEFAULT_TRANSCRIPT_BYTES: usize = 256 << 20;
+
 /// Default memory maximum of one engine instance: 128 MiB, four times the largest peak of the
 /// compatibility corpus's parsers over a 20,000-line run (31 MiB, `tests/bench/corpus-memory.mjs`).
 pub const DEFAULT_MEMORY_BYTES: u64 = 128 << 20;
@@ -257,6 +270,11 @@ impl HostOptions {
         })?;
         size("maxSourceBytes", self.max_source_bytes, MAX_SOURCE_BYTES)?;
         size("maxLineBytes", self.max_line_bytes, MAX_LINE_BYTES)?;
+        size(
+            "maxTranscriptBytesTotal",
+            self.max_transcript_bytes,
+            MAX_TRANSCRIPT_BYTES_TOTAL,
+        )?;
         if !(MIN_MEMORY_BYTES..=MAX_MEMORY_BYTES).contains(&self.max_memory_bytes) {
             return Err(OptionsError {
                 option: "maxMemoryBytes",

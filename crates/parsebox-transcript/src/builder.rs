@@ -178,6 +178,12 @@ pub struct TranscriptOptions {
     /// different `seq`): what a live view gets when the stored log and the socket both deliver
     /// it. Needs `retain_chunks`. Dropped chunks are counted ([`TranscriptBuilder::counts`]).
     pub drop_duplicate_chunks: bool,
+    /// Most bytes the transcript may hold ([`BuilderCounts::held_bytes`]: the retained chunks'
+    /// text, and the JSON of what each line produced with the line itself). A line whose
+    /// entries would take it past shows the generic entry instead, its whole text (counted in
+    /// [`BuilderCounts::over_budget_lines`]); a caller that must refuse a chunk asks
+    /// [`TranscriptBuilder::has_room_for`] first. `None`: no budget.
+    pub max_held_bytes: Option<usize>,
 }
 
 /// What a [`TranscriptBuilder`] holds and has let go of, for diagnostics.
@@ -198,6 +204,13 @@ pub struct BuilderCounts {
     /// Slices that rebuilds went on with after their first: a rebuild past its time slice
     /// ([`TranscriptBuilder::rebuild_within`]) goes on in later calls.
     pub rebuild_slices: u64,
+    /// Bytes the transcript holds, as its budget counts them
+    /// ([`TranscriptOptions::max_held_bytes`]): the retained chunks' text, and the JSON of what
+    /// each line produced with the line itself.
+    pub held_bytes: usize,
+    /// Lines shown with the generic entry because their entries would have taken the
+    /// transcript past its budget.
+    pub over_budget_lines: u64,
 }
 
 /// What one [`TranscriptBuilder::push`] changed.
@@ -232,6 +245,26 @@ struct Item {
     produced: Vec<TranscriptEntry>,
     /// The stdout line and its ts (`None` for stderr/system chunks).
     line: Option<(String, String)>,
+    /// What the unit counts against the budget ([`unit_bytes`], with its line).
+    bytes: usize,
+}
+
+/// Bytes `produced` counts against a transcript's budget: its JSON, as the page gets it.
+fn unit_bytes(produced: &[TranscriptEntry]) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Entries always serialise (plain data); a failure would only undercount.
+    let _ = serde_json::to_writer(&mut count, produced);
+    count.0
 }
 
 impl Item {
@@ -272,6 +305,8 @@ pub struct TranscriptBuilder<P> {
     /// from the run's first chunk (with `drop_duplicate_chunks`).
     chunk_hashes: HashMap<u64, Vec<u64>>,
     counts: BuilderCounts,
+    /// What the units count against the budget, together ([`Item::bytes`]).
+    unit_bytes: usize,
     lines: u64,
     failures: u64,
     items: Vec<Item>,
@@ -339,6 +374,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             chunks: VecDeque::new(),
             chunk_hashes: HashMap::new(),
             counts: BuilderCounts::default(),
+            unit_bytes: 0,
             lines: 0,
             failures: 0,
             items: Vec::new(),
@@ -594,7 +630,9 @@ impl<P: LineParser> TranscriptBuilder<P> {
             *start -= first_item;
         }
         let first_item = first_item.min(self.items.len());
-        self.items.drain(..first_item);
+        for item in self.items.drain(..first_item) {
+            self.unit_bytes = self.unit_bytes.saturating_sub(item.bytes);
+        }
         self.dropped_units += first_item as u64;
         for item in &mut self.items {
             item.len_before -= first_entry;
@@ -620,8 +658,34 @@ impl<P: LineParser> TranscriptBuilder<P> {
     pub fn counts(&self) -> BuilderCounts {
         BuilderCounts {
             retained_chunks: self.chunks.len(),
+            held_bytes: self.held_bytes(),
             ..self.counts
         }
+    }
+
+    /// Bytes the transcript holds, as its budget counts them ([`BuilderCounts::held_bytes`]).
+    pub fn held_bytes(&self) -> usize {
+        self.counts.retained_bytes.saturating_add(self.unit_bytes)
+    }
+
+    /// Whether a chunk of `bytes` bytes of text fits within the budget
+    /// ([`TranscriptOptions::max_held_bytes`]), before any line of it is parsed: a caller that
+    /// must never pass its memory refuses the chunk when it does not.
+    pub fn has_room_for(&self, bytes: usize) -> bool {
+        self.options
+            .max_held_bytes
+            .is_none_or(|max| self.held_bytes().saturating_add(bytes) <= max)
+    }
+
+    /// Sets the budget ([`TranscriptOptions::max_held_bytes`]): a caller whose room is shared
+    /// (several transcripts under one budget) narrows it before each call.
+    pub fn set_max_held_bytes(&mut self, max: Option<usize>) {
+        self.options.max_held_bytes = max;
+    }
+
+    /// Whether a unit of `bytes` more would take the transcript past its budget.
+    fn over_budget(&self, bytes: usize) -> bool {
+        !self.has_room_for(bytes)
     }
 
     /// Appends raw stdout/stderr bytes, decoding UTF-8 across chunk boundaries: a multi-byte
@@ -754,6 +818,8 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.lines = 0;
         self.failures = 0;
         let old_items = std::mem::take(&mut self.items);
+        // The new fold counts anew (the old one is let go of in batches as it goes).
+        self.unit_bytes = 0;
         self.later.clear();
         self.waiting.clear();
         self.chunk_starts.clear();
@@ -905,9 +971,20 @@ impl<P: LineParser> TranscriptBuilder<P> {
                 )]
             }
         };
+        let line_bytes = line.len() + ts.len();
+        let produced = if self.over_budget(unit_bytes(&produced) + line_bytes) {
+            // Within the budget the line still shows, whole; what its parser made of it
+            // does not.
+            self.counts.over_budget_lines += 1;
+            vec![crate::generic_entry(line, ts)]
+        } else {
+            produced
+        };
         self.append_unit(produced, first_changed);
+        self.unit_bytes = self.unit_bytes.saturating_add(line_bytes);
         if let Some(item) = self.items.last_mut() {
             item.line = Some((line.to_owned(), ts.to_owned()));
+            item.bytes += line_bytes;
         }
     }
 
@@ -923,6 +1000,8 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// Appends what one line (or stderr/system chunk) produced, remembering it (unredacted)
     /// when `track_lines` is on.
     fn append_unit(&mut self, produced: Vec<TranscriptEntry>, first_changed: &mut usize) {
+        let bytes = unit_bytes(&produced);
+        self.unit_bytes = self.unit_bytes.saturating_add(bytes);
         if !self.options.track_lines {
             for entry in produced {
                 let entry = self.folded(entry);
@@ -941,6 +1020,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             saved_last: saved,
             produced,
             line: None,
+            bytes,
         });
     }
 
@@ -1069,8 +1149,28 @@ impl<P: LineParser> TranscriptBuilder<P> {
     pub fn replace_lines(&mut self, answers: Vec<(usize, Vec<TranscriptEntry>)>) -> Range<usize> {
         let mut span: Option<(usize, usize)> = None;
         for (item, entries) in answers {
+            let Some(old) = self.items.get(item).map(|u| unit_bytes(&u.produced)) else {
+                continue;
+            };
+            let mut new = unit_bytes(&entries);
+            let entries = if new > old && self.over_budget(new - old) {
+                // A late answer too large for the budget: the line keeps its generic entry.
+                self.counts.over_budget_lines += 1;
+                let generic = self
+                    .items
+                    .get(item)
+                    .and_then(|u| u.line.as_ref())
+                    .map(|(l, t)| vec![crate::generic_entry(l, t)]);
+                let Some(generic) = generic else { continue };
+                new = unit_bytes(&generic);
+                generic
+            } else {
+                entries
+            };
             if let Some(unit) = self.items.get_mut(item) {
                 unit.produced = entries;
+                unit.bytes = unit.bytes.saturating_sub(old).saturating_add(new);
+                self.unit_bytes = self.unit_bytes.saturating_sub(old).saturating_add(new);
                 span = Some(span.map_or((item, item), |(f, l)| (f.min(item), l.max(item))));
             }
         }

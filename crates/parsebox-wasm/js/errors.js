@@ -21,7 +21,14 @@ export class ParseboxInitError extends ParseboxError {}
  */
 export class ParseboxReentrancyError extends ParseboxError {}
 
-const ERRORS = { ParseboxError, ParseboxOptionsError, ParseboxDisposedError, ParseboxChunkError, ParseboxInitError, ParseboxReentrancyError, ParseboxRunError: ParseboxError };
+/**
+ * A chunk refused because its transcript is full: it holds its `maxTranscriptBytes`, or what the
+ * registry's `maxTranscriptBytesTotal` leaves it beside its other transcripts. The transcript
+ * keeps what it has; nothing else is affected.
+ */
+export class ParseboxMemoryError extends ParseboxError {}
+
+const ERRORS = { ParseboxError, ParseboxOptionsError, ParseboxDisposedError, ParseboxChunkError, ParseboxInitError, ParseboxReentrancyError, ParseboxMemoryError, ParseboxRunError: ParseboxError };
 
 /** Calls `fn`, turning the core's named errors into our classes. */
 export function guarded(fn) {

@@ -1,7 +1,7 @@
 // Following a run whose chunk list is handed over whole on every render (Paperclip's
 // buildTranscript and the React hook): one TranscriptBuilder, fed only the chunks it has not seen.
 import { TranscriptBuilder } from "./builder.js";
-import { callEach } from "./errors.js";
+import { ParseboxMemoryError, callEach } from "./errors.js";
 
 const idOfChunk = new WeakMap();
 let nextChunkId = 1;
@@ -84,7 +84,15 @@ export class RunFollower {
     }
     // A new parser for the type (or one now ready) re-parses the run: the core decides.
     if (this.#builder._followParser()) changed = true;
-    for (let i = from; i < chunks.length; i++) this.#builder._pushGiven(chunks[i], ids[i]);
+    try {
+      for (let i = from; i < chunks.length; i++) this.#builder._pushGiven(chunks[i], ids[i]);
+    } catch (e) {
+      // The transcript is full (its budget, counted in diagnostics): it shows what it holds,
+      // and a render does not throw. The chunks not taken are asked for again next time.
+      if (!(e instanceof ParseboxMemoryError)) throw e;
+      this.#transcript = null;
+      return true;
+    }
     const moved = this.#builder._followSettle(ids);
     if (changed || moved) this.#transcript = null;
     return changed || moved;

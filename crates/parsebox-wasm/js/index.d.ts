@@ -158,6 +158,14 @@ export interface ParserRegistryOptions {
    */
   maxMemoryBytes?: number;
   /**
+   * Most bytes all this registry's transcripts may hold together (default 512 MiB, at most
+   * 1 GiB), as each counts them (`TranscriptBuilder`'s `maxTranscriptBytes`): whatever parsers
+   * return and however many runs are open, the shared core stays within its memory. A
+   * transcript gets what the others leave it; `diagnostics(type).host.transcriptBytes` says
+   * what each type's transcripts hold.
+   */
+  maxTranscriptBytesTotal?: number;
+  /**
    * Fetches an adapter type's parser source in the background. Default: `GET
    * /api/adapters/:type/ui-parser.js` where `fetch` exists; `null` disables loading (types stay
    * generic until `registerSource`). A rejection marks the type failed with its message.
@@ -280,6 +288,15 @@ export interface TranscriptBuilderOptions<WithTimeline extends boolean = boolean
    * deliver it. Counted in `counts().duplicateChunks`.
    */
   dropDuplicateChunks?: boolean;
+  /**
+   * Most bytes this transcript may hold (default 256 MiB), counted as `counts().heldBytes`:
+   * the kept chunks' text, and the JSON of what each line produced with the line itself. A
+   * line whose entries would take it past shows the generic entry, its whole text
+   * (`counts().overBudgetLines`); a chunk that cannot fit at all is refused with a
+   * `ParseboxMemoryError`. The registry's `maxTranscriptBytesTotal` bounds all its
+   * transcripts together. A whole number from 1 up.
+   */
+  maxTranscriptBytes?: number;
 }
 
 /**
@@ -355,8 +372,18 @@ export declare class ParseboxOptionsError extends ParseboxError {}
 export declare class ParseboxDisposedError extends ParseboxError {}
 export declare class ParseboxChunkError extends ParseboxError {}
 export declare class ParseboxInitError extends ParseboxError {}
-/** A registry called from inside one of its own calls (a built-in parser calling `parseLine`): refused. */
+/**
+ * A registry or builder called from inside one of its own calls (a built-in parser calling
+ * `parseLine`, or pushing into its own builder): refused, the object carries on.
+ */
 export declare class ParseboxReentrancyError extends ParseboxError {}
+/**
+ * `push` refused a chunk: its transcript holds its `maxTranscriptBytes`, or what the registry's
+ * `maxTranscriptBytesTotal` leaves it beside its other transcripts (counted in
+ * `diagnostics(type).host.refusedChunks`). The transcript keeps what it has; dispose
+ * transcripts no longer shown, or raise the budget.
+ */
+export declare class ParseboxMemoryError extends ParseboxError {}
 
 /** What `init` accepts for each module: a URL, a response, the bytes or a compiled module. */
 export type WasmInput = URL | string | Response | Promise<Response> | BufferSource | WebAssembly.Module;

@@ -193,7 +193,18 @@ duplicateChunks: number,
  * Slices that rebuilds went on with after their first: a rebuild past its time slice
  * ([`TranscriptBuilder::rebuild_within`]) goes on in later calls.
  */
-rebuildSlices: number, };
+rebuildSlices: number, 
+/**
+ * Bytes the transcript holds, as its budget counts them
+ * ([`TranscriptOptions::max_held_bytes`]): the retained chunks' text, and the JSON of what
+ * each line produced with the line itself.
+ */
+heldBytes: number, 
+/**
+ * Lines shown with the generic entry because their entries would have taken the
+ * transcript past its budget.
+ */
+overBudgetLines: number, };
 
 export type RunLogStream = "stdout" | "stderr" | "system";
 
@@ -388,7 +399,22 @@ linesPending: number,
  * Lines answered at once with what the parser answered for the same line reached by the
  * same history (a re-render's fresh run re-parsing the log), instead of generically.
  */
-memoAnswers: number, };
+memoAnswers: number, 
+/**
+ * Bytes this type's transcripts hold now, as their budget counts them
+ * (`TranscriptBuilder.counts().heldBytes`, summed).
+ */
+transcriptBytes: number, 
+/**
+ * Lines shown with the generic entry because their entries would have taken a
+ * transcript past its budget (`maxTranscriptBytes`, or the registry's
+ * `maxTranscriptBytesTotal`).
+ */
+overBudgetLines: number, 
+/**
+ * Chunks a transcript refused (`ParseboxMemoryError`): they did not fit its budget.
+ */
+refusedChunks: number, };
 
 export type TimelineItem = { 
 /**

@@ -107,6 +107,7 @@ pub(crate) struct BuilderOptions {
     max_chunks: Option<f64>,
     max_retained_bytes: Option<f64>,
     drop_duplicate_chunks: Option<bool>,
+    max_transcript_bytes: Option<f64>,
 }
 
 /// `value` of option `name` as a count: a whole number from 1 up, or a clear error.
@@ -210,6 +211,11 @@ pub struct TranscriptBuilderCore {
     parser_seen: Option<(u64, AdapterState)>,
     /// What the run's failed lines show (a finished tail's run shows the same).
     style: FailedLineEntry,
+    /// This transcript's own budget (`maxTranscriptBytes`); the registry's shared one may
+    /// leave it less ([`narrow`](Self::narrow)).
+    max_bytes: usize,
+    /// `counts().overBudgetLines` when the core was last told.
+    over_budget_told: u64,
 }
 
 /// The error of a builder whose registry is disposed.
@@ -267,6 +273,8 @@ impl TranscriptBuilderCore {
             run,
         };
         let timeline = options.timeline.unwrap_or(true).then(LiveTimeline::new);
+        let max_bytes = count_option("maxTranscriptBytes", options.max_transcript_bytes)?
+            .unwrap_or(parsebox_host::DEFAULT_TRANSCRIPT_BYTES);
         let options = TranscriptOptions {
             redact_home_paths: options.redact_home_paths.unwrap_or(false),
             retain_chunks: true,
@@ -277,6 +285,7 @@ impl TranscriptBuilderCore {
             max_chunks: count_option("maxChunks", options.max_chunks)?,
             max_retained_bytes: count_option("maxRetainedBytes", options.max_retained_bytes)?,
             drop_duplicate_chunks: options.drop_duplicate_chunks.unwrap_or(false),
+            max_held_bytes: Some(max_bytes),
         };
         Ok(Self {
             inner: TranscriptBuilder::new(parser, options),
@@ -286,6 +295,8 @@ impl TranscriptBuilderCore {
             trail: Rc::default(),
             parser_seen,
             style,
+            max_bytes,
+            over_budget_told: 0,
         })
     }
 
@@ -312,6 +323,7 @@ impl TranscriptBuilderCore {
         given: Option<f64>,
     ) -> Result<Vec<js_sys::JsString>, JsValue> {
         let chunk = chunk_from_json(chunk_json)?;
+        self.make_room(chunk.chunk.len())?;
         self.begin_call();
         let change = self.inner.push_change(&chunk);
         if let Some(id) = given {
@@ -337,6 +349,7 @@ impl TranscriptBuilderCore {
         given: Option<f64>,
     ) -> Result<Vec<js_sys::JsString>, JsValue> {
         let chunk = chunk_from_json(chunk_json)?;
+        self.make_room(units.len())?;
         self.begin_call();
         let change = self
             .inner
@@ -489,6 +502,7 @@ impl TranscriptBuilderCore {
     /// Flushes the pending partial line and ends the timeline's run (calls still pending
     /// become unanswered), completing a rebuild under way first; same result shape as `push`.
     pub fn finish(&mut self) -> Result<Vec<js_sys::JsString>, JsValue> {
+        self.narrow();
         self.begin_call();
         self.finish_when_rebuilt = false;
         let changed = self.inner.finish();
@@ -501,6 +515,7 @@ impl TranscriptBuilderCore {
     /// registry's `rebuildSliceMs` (when it has one); the rest goes on at the JS side's next
     /// frames (`applyLate`), each slice's changes shaped as `push`'s.
     pub fn rebuild(&mut self, sliced: bool) -> Result<Vec<js_sys::JsString>, JsValue> {
+        self.narrow();
         self.begin_call();
         let finished = self
             .timeline
@@ -512,6 +527,7 @@ impl TranscriptBuilderCore {
         if !complete {
             self.call_back();
         }
+        self.record();
         let all = self.inner.entries();
         if let Some(live) = self.timeline.as_mut() {
             live.rebuilt(&self.inner, finished && complete);
@@ -555,6 +571,7 @@ impl TranscriptBuilderCore {
             let mut s = self.inner.parser().core.enter()?;
             s.frame.take_answers(run)
         };
+        self.narrow();
         let changed = self.inner.replace_answers(answers);
         self.changed_going_on(PushChange::from_range(changed), true)
     }
@@ -577,6 +594,67 @@ impl TranscriptBuilderCore {
     fn retained(&self, n: usize) -> usize {
         let dropped = usize::try_from(self.inner.counts().dropped_chunks).unwrap_or(usize::MAX);
         n.saturating_sub(dropped)
+    }
+
+    /// Narrows the transcript's budget to what it may hold now: its own `maxTranscriptBytes`,
+    /// or less when the registry's `maxTranscriptBytesTotal`, shared with its other
+    /// transcripts, leaves it less ([`Host::transcript_room`](parsebox_host::Host::transcript_room)).
+    /// A line past it shows its generic entry.
+    fn narrow(&mut self) {
+        let run = self.inner.parser().run;
+        let room = self
+            .inner
+            .parser()
+            .core
+            .enter()
+            .map_or(self.max_bytes, |s| s.host.transcript_room(run));
+        self.inner
+            .set_max_held_bytes(Some(self.max_bytes.min(room)));
+    }
+
+    /// [`narrow`](Self::narrow), then refuses a chunk of `bytes` that cannot fit, before any
+    /// line of it is parsed (counted in the type's `host.refusedChunks`).
+    fn make_room(&mut self, bytes: usize) -> Result<(), JsValue> {
+        self.narrow();
+        if self.inner.has_room_for(bytes) {
+            return Ok(());
+        }
+        let run = self.inner.parser().run;
+        let (held, max) = (self.inner.held_bytes(), self.max_bytes);
+        let room = match self.inner.parser().core.enter() {
+            Ok(mut s) => {
+                s.host.record_refused_chunk(run);
+                s.host.transcript_room(run)
+            }
+            Err(_) => max,
+        };
+        let mib = |b: usize| format!("{:.1} MiB", b as f64 / f64::from(1 << 20));
+        Err(into_error(
+            "ParseboxMemoryError",
+            format!(
+                "this transcript holds {} and may hold {} ({}); a chunk of {} more does not fit. Dispose transcripts no longer shown, or raise the budget",
+                mib(held),
+                mib(max.min(room)),
+                if room < max {
+                    "what the registry's maxTranscriptBytesTotal leaves it beside its other transcripts"
+                } else {
+                    "maxTranscriptBytes"
+                },
+                mib(bytes)
+            ),
+        ))
+    }
+
+    /// Tells the core what the transcript holds now, and how many more lines its budget showed
+    /// generic.
+    fn record(&mut self) {
+        let run = self.inner.parser().run;
+        let counts = self.inner.counts();
+        let over = counts.over_budget_lines.saturating_sub(self.over_budget_told);
+        if let Ok(mut s) = self.inner.parser().core.enter() {
+            s.host.record_transcript(run, counts.held_bytes, over);
+            self.over_budget_told = counts.over_budget_lines;
+        }
     }
 
     /// Tells the core a call of the page begins: the parser time of what follows is summed
@@ -668,6 +746,7 @@ impl TranscriptBuilderCore {
         finishing: bool,
         at_frame: bool,
     ) -> Result<Vec<js_sys::JsString>, JsValue> {
+        self.record();
         let PushChange {
             dropped,
             changed: range,

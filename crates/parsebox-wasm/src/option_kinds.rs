@@ -37,6 +37,7 @@ const REGISTRY: &[(&str, Kind)] = &[
     ("maxEntriesPerLine", Positive),
     ("maxStringBytes", Positive),
     ("maxMemoryBytes", Positive),
+    ("maxTranscriptBytesTotal", Positive),
     ("loadSource", FunctionOrNull),
     ("host", OneOf(&["inline", "worker", "auto"])),
 ];
@@ -49,6 +50,7 @@ const BUILDER: &[(&str, Kind)] = &[
     ("maxChunks", Positive),
     ("maxRetainedBytes", Positive),
     ("dropDuplicateChunks", Boolean),
+    ("maxTranscriptBytes", Positive),
 ];
 
 /// `useTranscript`'s options (the React hook).

@@ -23,6 +23,7 @@ pub(crate) struct RegistryOptions {
     max_entries_per_line: Option<usize>,
     max_string_bytes: Option<usize>,
     max_memory_bytes: Option<f64>,
+    max_transcript_bytes_total: Option<usize>,
     host: Option<HostPlacement>,
     load_sources: Option<bool>,
     /// Set by the package: whether this environment has Web Workers.
@@ -72,6 +73,9 @@ impl RegistryOptions {
                 ));
             }
             o.max_memory_bytes = v as u64;
+        }
+        if let Some(v) = self.max_transcript_bytes_total {
+            o.max_transcript_bytes = v;
         }
         let workers = self.workers_available.unwrap_or(false);
         // Where there are Workers there are frames: a rebuild goes in slices of a few ms.

@@ -1,0 +1,88 @@
+//! The registry's budget for what its transcripts hold: the shared core's memory stays bounded
+//! whatever parsers return and however many runs are open. Each transcript (a builder's run)
+//! reports what it holds after every call; before a call it asks how much room the registry
+//! leaves it. What a transcript does with that room (a line past it shows its generic entry, a
+//! chunk that cannot fit is refused) is `parsebox_transcript`'s `TranscriptBuilder`'s.
+
+use crate::{Host, RunId};
+
+impl Host {
+    /// The most bytes transcript `run` may hold: the registry's
+    /// [`max_transcript_bytes`](crate::HostOptions::max_transcript_bytes) less what its other
+    /// transcripts hold.
+    pub fn transcript_room(&self, run: RunId) -> usize {
+        let others: usize = self
+            .transcript_bytes
+            .iter()
+            .filter(|(r, _)| **r != run)
+            .map(|(_, b)| *b)
+            .fold(0, usize::saturating_add);
+        self.options.max_transcript_bytes.saturating_sub(others)
+    }
+
+    /// Transcript `run` holds `held` bytes now, and showed `over_budget_lines` more lines with
+    /// the generic entry for its budget since it last said. Counted against its type.
+    pub fn record_transcript(&mut self, run: RunId, held: usize, over_budget_lines: u64) {
+        let Some(adapter_type) = self.runs.get(&run).map(|r| r.adapter_type.clone()) else {
+            return;
+        };
+        let before = self.transcript_bytes.insert(run, held).unwrap_or(0);
+        if let Some(a) = self.adapters.get_mut(&adapter_type) {
+            let h = &mut a.diag.host;
+            h.transcript_bytes = h
+                .transcript_bytes
+                .saturating_sub(before as u64)
+                .saturating_add(held as u64);
+            h.over_budget_lines += over_budget_lines;
+        }
+    }
+
+    /// Transcript `run` refused a chunk that did not fit its budget.
+    pub fn record_refused_chunk(&mut self, run: RunId) {
+        let adapter_type = self.runs.get(&run).map(|r| r.adapter_type.clone());
+        if let Some(a) = adapter_type.and_then(|t| self.adapters.get_mut(&t)) {
+            a.diag.host.refused_chunks += 1;
+        }
+    }
+
+    /// Forgets what transcript `run` held (its run was dropped).
+    pub(crate) fn forget_transcript(&mut self, run: RunId, adapter_type: &str) {
+        let held = self.transcript_bytes.remove(&run).unwrap_or(0);
+        if let Some(a) = self.adapters.get_mut(adapter_type) {
+            a.diag.host.transcript_bytes = a.diag.host.transcript_bytes.saturating_sub(held as u64);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use crate::{Host, HostOptions};
+
+    /// Two transcripts share the registry's budget; a dropped one gives its share back.
+    #[test]
+    fn transcripts_share_the_registrys_budget() {
+        let mut host = Host::new(HostOptions {
+            load_sources: false,
+            max_transcript_bytes: 1000,
+            ..HostOptions::default()
+        })
+        .unwrap();
+        let a = host.create_run("t").unwrap();
+        let b = host.create_run("t").unwrap();
+        assert_eq!(host.transcript_room(a), 1000);
+        host.record_transcript(a, 600, 0);
+        assert_eq!(host.transcript_room(a), 1000, "its own bytes are its room");
+        assert_eq!(host.transcript_room(b), 400);
+        host.record_transcript(b, 400, 2);
+        host.record_refused_chunk(b);
+        let d = host.diagnostics(Some("t"));
+        assert_eq!(
+            (d.host.transcript_bytes, d.host.over_budget_lines, d.host.refused_chunks),
+            (1000, 2, 1)
+        );
+        host.drop_run(a).unwrap();
+        assert_eq!(host.transcript_room(b), 1000);
+        assert_eq!(host.diagnostics(Some("t")).host.transcript_bytes, 400);
+    }
+}
