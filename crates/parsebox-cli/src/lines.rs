@@ -196,7 +196,11 @@ mod tests {
         let mut buf = Vec::new();
         let mut read = || {
             let r = read_line_bounded(&mut reader, &mut buf, 4).unwrap();
-            (String::from_utf8(buf.clone()).unwrap(), r.consumed, r.cut_from)
+            (
+                String::from_utf8(buf.clone()).unwrap(),
+                r.consumed,
+                r.cut_from,
+            )
         };
         assert_eq!(read(), ("ab\n".to_owned(), 3, None));
         // "xyzé" is 5 bytes: the cut may not split "é".

@@ -128,7 +128,11 @@ fn parse_bounds_a_line_and_says_so() {
     let cut = format!("stdout:{}", "x".repeat(1000));
     assert_eq!(
         texts(&run.stdout),
-        vec!["assistant:#1 a".to_owned(), cut, "assistant:#2 b".to_owned()]
+        vec![
+            "assistant:#1 a".to_owned(),
+            cut,
+            "assistant:#2 b".to_owned()
+        ]
     );
     assert!(
         run.stderr
@@ -169,5 +173,10 @@ fn parse_bounds_a_line_and_says_so() {
         "0",
     ]);
     assert_eq!(bad.code, 2, "{}", bad.stderr);
-    assert!(bad.stderr.contains("--max-line-bytes must be between 1 and"), "{}", bad.stderr);
+    assert!(
+        bad.stderr
+            .contains("--max-line-bytes must be between 1 and"),
+        "{}",
+        bad.stderr
+    );
 }

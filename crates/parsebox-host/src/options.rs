@@ -344,7 +344,10 @@ mod tests {
     #[test]
     fn engines_default_to_workers_where_workers_exist_and_inline_elsewhere() {
         for asked in [None, Some(HostPlacement::Auto)] {
-            assert_eq!(HostPlacement::choose(asked, true), Ok(HostPlacement::Worker));
+            assert_eq!(
+                HostPlacement::choose(asked, true),
+                Ok(HostPlacement::Worker)
+            );
             assert_eq!(
                 HostPlacement::choose(asked, false),
                 Ok(HostPlacement::Inline)
@@ -368,7 +371,8 @@ mod tests {
         let e = HostPlacement::choose(Some(HostPlacement::Worker), false).unwrap_err();
         assert_eq!(e.option, "host");
         assert!(
-            e.to_string().contains("\"worker\", which needs Web Workers"),
+            e.to_string()
+                .contains("\"worker\", which needs Web Workers"),
             "{e}"
         );
     }

@@ -78,7 +78,11 @@ mod tests {
         host.record_refused_chunk(b);
         let d = host.diagnostics(Some("t"));
         assert_eq!(
-            (d.host.transcript_bytes, d.host.over_budget_lines, d.host.refused_chunks),
+            (
+                d.host.transcript_bytes,
+                d.host.over_budget_lines,
+                d.host.refused_chunks
+            ),
             (1000, 2, 1)
         );
         host.drop_run(a).unwrap();

@@ -560,7 +560,10 @@ fn out_of_memory_is_named_and_not_replayed_into() {
         .iter()
         .filter(|op| matches!(op, EngineOp::Line(l) if l.replay))
         .count();
-    assert_eq!(replayed, 0, "the history that filled the memory is not replayed");
+    assert_eq!(
+        replayed, 0,
+        "the history that filled the memory is not replayed"
+    );
     let d = sim.host.diagnostics(Some("a"));
     assert_eq!(d.fallbacks["memory_exceeded"], 1, "{:?}", d.fallbacks);
     assert_eq!((d.host.engine_faults, d.host.state_lost), (1, 1));
@@ -593,7 +596,8 @@ fn a_type_that_never_makes_progress_fails() {
     for _ in 0..10 {
         // Each new engine dies before it reports `started`.
         for id in sim.engine_ids() {
-            sim.host.handle_engine_died(sim.now, id, "trap while starting");
+            sim.host
+                .handle_engine_died(sim.now, id, "trap while starting");
         }
         sim.pump();
     }

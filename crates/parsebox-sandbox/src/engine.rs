@@ -616,7 +616,10 @@ impl Realm {
             }
         }));
         match outcome {
-            Ok(Ok(Ok(v))) if v.as_object().is_some_and(|o| JsObject::equals(&o, &self.threw)) => {
+            Ok(Ok(Ok(v)))
+                if v.as_object()
+                    .is_some_and(|o| JsObject::equals(&o, &self.threw)) =>
+            {
                 // Read as data: no guest code runs (the slot is a non-configurable data
                 // property the guest cannot turn into a getter).
                 let thrown = self

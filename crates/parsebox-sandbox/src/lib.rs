@@ -205,7 +205,12 @@ impl SandboxOptions {
         check_budget_ms("hardDeadlineMs", self.clock_backstop_ms)?;
         check_budget_ms("replayBudgetMs", self.replay_budget_ms)?;
         check_budget_ms("initBudgetMs", self.init_budget_ms)?;
-        check_range("maxSourceBytes", self.max_source_bytes, 1, SOURCE_BYTES_LIMIT)?;
+        check_range(
+            "maxSourceBytes",
+            self.max_source_bytes,
+            1,
+            SOURCE_BYTES_LIMIT,
+        )?;
         check_range("maxLineBytes", self.max_line_bytes, 1, LINE_BYTES_LIMIT)?;
         self.entry_limits.validate().map_err(|e| e.to_string())
     }

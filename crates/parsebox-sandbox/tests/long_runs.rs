@@ -61,8 +61,15 @@ fn a_parser_that_throws_on_thousands_of_lines_keeps_answering_the_rest() {
             }
         }
         assert_eq!(answered, 2_500);
-        assert_eq!(run.diagnostics().failures.get(&FailureCode::Threw), Some(&2_500));
-        assert_eq!(run.diagnostics().rebuilds, 0, "a throw never dirties the realm");
+        assert_eq!(
+            run.diagnostics().failures.get(&FailureCode::Threw),
+            Some(&2_500)
+        );
+        assert_eq!(
+            run.diagnostics().rebuilds,
+            0,
+            "a throw never dirties the realm"
+        );
     });
 }
 

@@ -58,14 +58,22 @@ fn options(max: usize) -> TranscriptOptions {
 
 #[test]
 fn lines_past_the_budget_show_the_generic_entry_and_the_transcript_stays_within_it() {
-    let parser = Hoard { per_line: MIB, later: false, pending: Vec::new() };
+    let parser = Hoard {
+        per_line: MIB,
+        later: false,
+        pending: Vec::new(),
+    };
     let mut b = TranscriptBuilder::new(parser, options(8 * MIB));
     let lines: String = (0..30).map(|i| format!("l{i}\n")).collect();
     b.push(&Chunk::stdout("t", &lines));
     let counts = b.counts();
     assert!(counts.held_bytes <= 8 * MIB, "{counts:?}");
     // Seven lines of 1 MiB fit under 8 MiB with the chunk; the rest show their line.
-    let big = b.entries().iter().filter(|e| e.text().is_some_and(|t| t.len() > 1000)).count();
+    let big = b
+        .entries()
+        .iter()
+        .filter(|e| e.text().is_some_and(|t| t.len() > 1000))
+        .count();
     assert_eq!(big, 7, "{counts:?}");
     assert_eq!(counts.over_budget_lines, 23);
     let last = b.entries().last().unwrap();
@@ -77,7 +85,11 @@ fn lines_past_the_budget_show_the_generic_entry_and_the_transcript_stays_within_
 
 #[test]
 fn a_late_answer_too_large_keeps_the_generic_entry() {
-    let parser = Hoard { per_line: 3 * MIB, later: true, pending: Vec::new() };
+    let parser = Hoard {
+        per_line: 3 * MIB,
+        later: true,
+        pending: Vec::new(),
+    };
     let mut b = TranscriptBuilder::new(parser, options(4 * MIB));
     b.push(&Chunk::stdout("t", "a\nb\n"));
     let pending = std::mem::take(&mut b.parser_mut().pending);
@@ -86,15 +98,27 @@ fn a_late_answer_too_large_keeps_the_generic_entry() {
         .map(|(token, line, ts)| (*token, b.parser().big(line, ts)))
         .collect();
     b.replace_answers(answers);
-    let texts: Vec<usize> = b.entries().iter().map(|e| e.text().unwrap().len()).collect();
-    assert_eq!(texts, vec![3 * MIB + 1, 1], "the first answer fits, the second does not");
+    let texts: Vec<usize> = b
+        .entries()
+        .iter()
+        .map(|e| e.text().unwrap().len())
+        .collect();
+    assert_eq!(
+        texts,
+        vec![3 * MIB + 1, 1],
+        "the first answer fits, the second does not"
+    );
     assert_eq!(b.counts().over_budget_lines, 1);
     assert!(b.counts().held_bytes <= 4 * MIB);
 }
 
 #[test]
 fn the_window_gives_its_bytes_back() {
-    let parser = Hoard { per_line: 100_000, later: false, pending: Vec::new() };
+    let parser = Hoard {
+        per_line: 100_000,
+        later: false,
+        pending: Vec::new(),
+    };
     let mut b = TranscriptBuilder::new(
         parser,
         TranscriptOptions {
@@ -109,5 +133,9 @@ fn the_window_gives_its_bytes_back() {
     assert_eq!(counts.over_budget_lines, 0, "{counts:?}");
     assert!(counts.held_bytes < 300_000, "{counts:?}");
     b.rebuild();
-    assert_eq!(b.counts().held_bytes, counts.held_bytes, "a rebuild counts the same");
+    assert_eq!(
+        b.counts().held_bytes,
+        counts.held_bytes,
+        "a rebuild counts the same"
+    );
 }

@@ -650,7 +650,9 @@ impl TranscriptBuilderCore {
     fn record(&mut self) {
         let run = self.inner.parser().run;
         let counts = self.inner.counts();
-        let over = counts.over_budget_lines.saturating_sub(self.over_budget_told);
+        let over = counts
+            .over_budget_lines
+            .saturating_sub(self.over_budget_told);
         if let Ok(mut s) = self.inner.parser().core.enter() {
             s.host.record_transcript(run, counts.held_bytes, over);
             self.over_budget_told = counts.over_budget_lines;

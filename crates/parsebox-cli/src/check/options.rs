@@ -29,8 +29,13 @@ pub fn sandbox_options(args: &crate::cli::SandboxArgs) -> Result<SandboxOptions,
     if let Some(b) = args.max_line_bytes {
         o.max_line_bytes = b;
     }
-    check_range("--max-source-bytes", o.max_source_bytes, 1, SOURCE_BYTES_LIMIT)
-        .and_then(|()| check_range("--max-line-bytes", o.max_line_bytes, 1, LINE_BYTES_LIMIT))
-        .map_err(CliError::Input)?;
+    check_range(
+        "--max-source-bytes",
+        o.max_source_bytes,
+        1,
+        SOURCE_BYTES_LIMIT,
+    )
+    .and_then(|()| check_range("--max-line-bytes", o.max_line_bytes, 1, LINE_BYTES_LIMIT))
+    .map_err(CliError::Input)?;
     Ok(o)
 }
