@@ -22,8 +22,8 @@ use crate::Seq;
 /// Most answers remembered per type; the oldest go first.
 pub(crate) const MEMO_LINES: usize = 20_000;
 
-/// Most bytes of remembered lines per type (each counted as its line and ts twice over, for
-/// the entries made of it); the oldest go first. Long Claude lines reach it before the count.
+/// Most bytes of remembered answers per type (each counted as its line and ts and the JSON of
+/// its entries); the oldest go first. Long Claude lines reach it before the count.
 pub(crate) const MEMO_BYTES: usize = 16 << 20;
 
 /// The history key before every line of a stateless run (a type's stateless run, answered by
@@ -61,12 +61,14 @@ struct Remembered {
     line: String,
     ts: String,
     entries: Vec<TranscriptEntry>,
+    /// What it is counted as against [`MEMO_BYTES`]: the line, the ts and the entries' JSON
+    /// (a parser may answer a short line with megabytes).
+    bytes: usize,
 }
 
 impl Remembered {
-    /// What it is counted as against [`MEMO_BYTES`].
     fn bytes(&self) -> usize {
-        2 * (self.line.len() + self.ts.len())
+        self.bytes
     }
 }
 
@@ -101,6 +103,7 @@ impl Memo {
             line: line.to_owned(),
             ts: ts.to_owned(),
             entries: entries.to_vec(),
+            bytes: line.len() + ts.len() + parsebox_transcript::entries_json_bytes(entries),
         };
         self.bytes += remembered.bytes();
         match self.answers.insert(key, remembered) {
@@ -263,5 +266,21 @@ mod tests {
         assert!(m.bytes <= MEMO_BYTES);
         assert_eq!(m.get(1, k(0), &long, "0"), None, "evicted");
         assert!(m.get(1, k(15), &long, "15").is_some());
+    }
+
+    /// A short line answered with megabytes counts its entries: the memo stays within its
+    /// bytes whatever a parser returns.
+    #[test]
+    fn big_answers_to_short_lines_count_their_entries() {
+        let mut m = Memo::default();
+        let e = [parsebox_transcript::generic_entry(
+            &"y".repeat(1 << 20),
+            "t",
+        )];
+        for i in 0..64u64 {
+            m.insert(1, i, "l", "t", &e);
+        }
+        assert!(m.bytes <= MEMO_BYTES, "{}", m.bytes);
+        assert!(m.order.len() < 17, "{}", m.order.len());
     }
 }

@@ -245,26 +245,8 @@ struct Item {
     produced: Vec<TranscriptEntry>,
     /// The stdout line and its ts (`None` for stderr/system chunks).
     line: Option<(String, String)>,
-    /// What the unit counts against the budget ([`unit_bytes`], with its line).
+    /// What the unit counts against the budget ([`entries_json_bytes`](crate::entries_json_bytes), with its line).
     bytes: usize,
-}
-
-/// Bytes `produced` counts against a transcript's budget: its JSON, as the page gets it.
-fn unit_bytes(produced: &[TranscriptEntry]) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len();
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    // Entries always serialise (plain data); a failure would only undercount.
-    let _ = serde_json::to_writer(&mut count, produced);
-    count.0
 }
 
 impl Item {
@@ -972,7 +954,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             }
         };
         let line_bytes = line.len() + ts.len();
-        let produced = if self.over_budget(unit_bytes(&produced) + line_bytes) {
+        let produced = if self.over_budget(crate::entries_json_bytes(&produced) + line_bytes) {
             // Within the budget the line still shows, whole; what its parser made of it
             // does not.
             self.counts.over_budget_lines += 1;
@@ -1000,7 +982,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// Appends what one line (or stderr/system chunk) produced, remembering it (unredacted)
     /// when `track_lines` is on.
     fn append_unit(&mut self, produced: Vec<TranscriptEntry>, first_changed: &mut usize) {
-        let bytes = unit_bytes(&produced);
+        let bytes = crate::entries_json_bytes(&produced);
         self.unit_bytes = self.unit_bytes.saturating_add(bytes);
         if !self.options.track_lines {
             for entry in produced {
@@ -1149,10 +1131,14 @@ impl<P: LineParser> TranscriptBuilder<P> {
     pub fn replace_lines(&mut self, answers: Vec<(usize, Vec<TranscriptEntry>)>) -> Range<usize> {
         let mut span: Option<(usize, usize)> = None;
         for (item, entries) in answers {
-            let Some(old) = self.items.get(item).map(|u| unit_bytes(&u.produced)) else {
+            let Some(old) = self
+                .items
+                .get(item)
+                .map(|u| crate::entries_json_bytes(&u.produced))
+            else {
                 continue;
             };
-            let mut new = unit_bytes(&entries);
+            let mut new = crate::entries_json_bytes(&entries);
             let entries = if new > old && self.over_budget(new - old) {
                 // A late answer too large for the budget: the line keeps its generic entry.
                 self.counts.over_budget_lines += 1;
@@ -1162,7 +1148,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
                     .and_then(|u| u.line.as_ref())
                     .map(|(l, t)| vec![crate::generic_entry(l, t)]);
                 let Some(generic) = generic else { continue };
-                new = unit_bytes(&generic);
+                new = crate::entries_json_bytes(&generic);
                 generic
             } else {
                 entries

@@ -23,6 +23,25 @@ pub use builder::{
     BuilderCounts, Chunk, FinishedTail, LineAnswer, LineParser, PushChange, Stream,
     TranscriptBuilder, TranscriptOptions,
 };
+/// Bytes `entries` take as JSON, as the page gets them, counted without writing them out: what
+/// a memory budget counts them as (a transcript's held bytes, the answer memo's).
+pub fn entries_json_bytes(entries: &[TranscriptEntry]) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Entries always serialise (plain data); a failure would only undercount.
+    let _ = serde_json::to_writer(&mut count, entries);
+    count.0
+}
+
 pub use duration::{check_duration_ms, shown_number, MAX_DURATION_MS};
 pub use entry::{DiffChangeType, Extra, TranscriptEntry};
 pub use follow::{ChunkTrail, Settled};
