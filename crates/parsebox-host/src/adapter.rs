@@ -115,6 +115,10 @@ pub(crate) struct Adapter {
     pub(crate) stateless_run: Option<RunId>,
     /// Engine starts since a line was last answered by one of this type's engines.
     pub(crate) starts_without_progress: u32,
+    /// The last engine ended out of memory and its successor replayed the runs' history: if
+    /// it runs out again before a live line is answered, the history is what fills it, and the
+    /// next engine starts without it.
+    pub(crate) replayed_after_oom: bool,
     /// The type's Worker engines post each answer alone (no batches): set once a Worker was
     /// ended while it may have held answers, so which line it was stuck on was not known.
     pub(crate) answers_each_line: bool,
@@ -149,6 +153,7 @@ impl Adapter {
             default_run: None,
             stateless_run: None,
             starts_without_progress: 0,
+            replayed_after_oom: false,
             answers_each_line: false,
             memo: Memo::default(),
             diag: Diagnostics::default(),

@@ -89,6 +89,7 @@ impl Host {
                     a.diag.host.replayed_lines += 1;
                 } else {
                     a.starts_without_progress = 0;
+                    a.replayed_after_oom = false;
                 }
             }
             if head.replay {

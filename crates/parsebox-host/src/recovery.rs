@@ -52,9 +52,10 @@ impl Host {
     /// The engine's memory reached its maximum (`maxMemoryBytes`): an allocation of
     /// `requested_bytes` did not fit, and the instance trapped. As
     /// [`handle_engine_died`](Self::handle_engine_died), except that the line it was running
-    /// falls back as `memory_exceeded` with the figures, and the fresh engine starts the runs
-    /// without their history: replaying it would fill the memory again (the state lost is
-    /// counted).
+    /// falls back as `memory_exceeded` with the figures, and the history is replayed only
+    /// once: when the engine runs out again before a live line is answered (or during the
+    /// replay), the history's state is what fills it, and the next engine starts the runs
+    /// without it (the state lost is counted), instead of replaying into the same fault.
     pub fn handle_engine_out_of_memory(
         &mut self,
         now_ms: f64,
@@ -160,6 +161,16 @@ impl Host {
             e.pop_head();
         }
         self.end_engine(engine);
+        // Out of memory on a live line: the line alone may be what filled it (one huge
+        // string), so the next engine replays the history once; out of memory again before
+        // any live line is answered (or in the replay itself) means the history's state fills
+        // it, and the next engine starts without it.
+        let replay_after_oom = matches!(cause, Cause::OutOfMemory(_))
+            && head.is_some_and(|h| !h.replay)
+            && self
+                .adapters
+                .get(&adapter_type)
+                .is_some_and(|a| !a.replayed_after_oom);
         let o = &self.options;
         let (code, reason) = match cause {
             Cause::Died if placement == Placement::Worker => (
@@ -173,9 +184,14 @@ impl Host {
             Cause::OutOfMemory(requested) => (
                 FailureCode::MemoryExceeded,
                 format!(
-                    "the parser's engine reached its memory maximum of {} (maxMemoryBytes): {} more did not fit; it starts again without the lines before, whose state filled it",
+                    "the parser's engine reached its memory maximum of {} (maxMemoryBytes): {} more did not fit; {}",
                     bytes_text(o.max_memory_bytes),
-                    bytes_text(requested)
+                    bytes_text(requested),
+                    if replay_after_oom {
+                        "it starts again from the run's earlier lines"
+                    } else {
+                        "it starts again without the lines before, whose state filled it"
+                    }
                 ),
             ),
             Cause::Deadline(DeadlineKind::Line) if retry => (
@@ -245,8 +261,13 @@ impl Host {
         let gave_up = a.starts_without_progress >= max_starts;
         // A replay that died or ran out of budget is not tried again, nor is a history whose
         // state filled the memory: the next engine starts from the unanswered lines alone.
-        let keep_history =
-            !head.is_some_and(|h| h.replay) && !matches!(cause, Cause::OutOfMemory(_));
+        let keep_history = !head.is_some_and(|h| h.replay)
+            && (!matches!(cause, Cause::OutOfMemory(_)) || replay_after_oom);
+        if matches!(cause, Cause::OutOfMemory(_)) {
+            if let Some(a) = self.adapters.get_mut(&adapter_type) {
+                a.replayed_after_oom = replay_after_oom;
+            }
+        }
         if let Some(h) = head.filter(|h| !h.replay) {
             self.settle_failed(h.run, h.seq, LineFailure::new(code, reason.clone()), sink);
         }
