@@ -152,9 +152,10 @@ export interface ParserRegistryOptions {
    * Most linear memory one parser's engine instance may grow to, in bytes (default 128 MiB,
    * four times what the largest of the project's real-shaped parsers reaches over 20,000 lines;
    * from 32 MiB to 4 GiB). A line that takes it past fails alone as `memory_exceeded`, with
-   * the figures in `diagnostics().lastError`; the engine starts again without the lines
-   * before, whose state filled it (counted in `diagnostics().host.stateLost`), and every
-   * other type carries on.
+   * the figures in `diagnostics().lastError`; the engine starts again and replays the run's
+   * earlier lines, once: when it runs out again before a line is answered, their state is what
+   * fills it, and the next engine starts without them (counted in
+   * `diagnostics().host.stateLost`). Every other type carries on.
    */
   maxMemoryBytes?: number;
   /**
