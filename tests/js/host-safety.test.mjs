@@ -64,7 +64,7 @@ test("a built-in parser that calls back into the registry gets a clear error, ne
   registry.dispose();
 });
 
-test("a parser that fills its engine's memory: that line is memory_exceeded, with the figures; no replay into it; later lines parsed", () => {
+test("a parser that fills its engine's memory: that line is memory_exceeded, with the figures; its history is replayed once, not into the same fault; later lines parsed", () => {
   const MIB = 1 << 20;
   const registry = new ParserRegistry({ loadSource: null, host: "inline", maxMemoryBytes: 40 * MIB });
   // Each "fill" line keeps ~2 MiB more, across lines: no single call is large, the run is.
@@ -132,6 +132,38 @@ test("the core is never filled: a transcript past its budget shows lines generic
   assert.equal(c.push({ ts: "t", stream: "stdout", chunk: "z\n" }).entries[0].text, "ok z");
   assert.equal(b.push({ ts: "t", stream: "stdout", chunk: "again\n" }).entries[0].text.length, MIB + "again".length);
   for (const x of [b, c]) x.dispose();
+  registry.dispose();
+});
+
+test("a long stored run streamed through one builder with the default budgets: refused by name before the core is in danger, and the registry carries on", () => {
+  // Before: a 407 MB run in one builder trapped the core; every registry of the page was dead.
+  const MIB = 1 << 20;
+  const registry = new ParserRegistry({ loadSource: null });
+  const builder = new TranscriptBuilder(registry, "plain", { timeline: false });
+  const line = (i) => `{"type":"event","n":${i},"text":"${"lorem ipsum dolor sit amet ".repeat(10)}"}\n`;
+  let chunk = "";
+  for (let i = 0; chunk.length < 64 * 1024; i++) chunk += line(i);
+  let pushed = 0;
+  let refused = null;
+  while (!refused && pushed < 400 * MIB) {
+    try {
+      builder.push({ ts: "2026-01-01T00:00:00Z", stream: "stdout", chunk });
+      pushed += chunk.length;
+    } catch (e) {
+      refused = e;
+    }
+  }
+  assert.ok(refused instanceof ParseboxMemoryError, String(refused));
+  assert.match(refused.message, /maxTranscriptBytes/);
+  assert.ok(pushed > 32 * MIB && pushed < 160 * MIB, `refused after ${Math.round(pushed / MIB)} MiB of log`);
+  assert.equal(registry.diagnostics("plain").host.refusedChunks, 1);
+  // The transcript keeps what it had; the registry and a new transcript work.
+  assert.ok(builder.entries().length > 100_000);
+  assert.deepEqual(registry.parseLine("plain", "still here", "t"), [{ kind: "stdout", ts: "t", text: "still here" }]);
+  builder.dispose();
+  const next = new TranscriptBuilder(registry, "plain");
+  assert.equal(next.push({ ts: "t", stream: "stdout", chunk: "after\n" }).entries[0].text, "after");
+  next.dispose();
   registry.dispose();
 });
 
