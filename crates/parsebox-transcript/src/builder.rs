@@ -245,7 +245,8 @@ struct Item {
     produced: Vec<TranscriptEntry>,
     /// The stdout line and its ts (`None` for stderr/system chunks).
     line: Option<(String, String)>,
-    /// What the unit counts against the budget ([`entries_json_bytes`](crate::entries_json_bytes), with its line).
+    /// What the unit counts against the budget: the JSON of `produced`
+    /// ([`entries_json_bytes`](crate::entries_json_bytes)) and its line with its ts.
     bytes: usize,
 }
 
@@ -886,12 +887,14 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.last_ts = Some(chunk.ts.clone());
         match chunk.stream {
             Stream::Stderr => {
-                let entry = TranscriptEntry::stderr(&chunk.ts, &chunk.chunk);
-                self.append_unit(vec![entry], first_changed);
+                let entry = vec![TranscriptEntry::stderr(&chunk.ts, &chunk.chunk)];
+                let bytes = crate::entries_json_bytes(&entry);
+                self.append_unit(entry, None, bytes, first_changed);
             }
             Stream::System => {
-                let entry = TranscriptEntry::system(&chunk.ts, &chunk.chunk);
-                self.append_unit(vec![entry], first_changed);
+                let entry = vec![TranscriptEntry::system(&chunk.ts, &chunk.chunk)];
+                let bytes = crate::entries_json_bytes(&entry);
+                self.append_unit(entry, None, bytes, first_changed);
             }
             Stream::Stdout => {
                 // Only the new text is scanned for newlines, so a long line that arrives in many
@@ -954,20 +957,19 @@ impl<P: LineParser> TranscriptBuilder<P> {
             }
         };
         let line_bytes = line.len() + ts.len();
-        let produced = if self.over_budget(crate::entries_json_bytes(&produced) + line_bytes) {
+        let mut bytes = crate::entries_json_bytes(&produced) + line_bytes;
+        let produced = if self.over_budget(bytes) {
             // Within the budget the line still shows, whole; what its parser made of it
             // does not.
             self.counts.over_budget_lines += 1;
-            vec![crate::generic_entry(line, ts)]
+            let generic = vec![crate::generic_entry(line, ts)];
+            bytes = crate::entries_json_bytes(&generic) + line_bytes;
+            generic
         } else {
             produced
         };
-        self.append_unit(produced, first_changed);
-        self.unit_bytes = self.unit_bytes.saturating_add(line_bytes);
-        if let Some(item) = self.items.last_mut() {
-            item.line = Some((line.to_owned(), ts.to_owned()));
-            item.bytes += line_bytes;
-        }
+        let line = (line.to_owned(), ts.to_owned());
+        self.append_unit(produced, Some(line), bytes, first_changed);
     }
 
     /// `entry` as the transcript shows it: redacted when redaction is on. Each produced entry
@@ -979,10 +981,16 @@ impl<P: LineParser> TranscriptBuilder<P> {
         entry
     }
 
-    /// Appends what one line (or stderr/system chunk) produced, remembering it (unredacted)
-    /// when `track_lines` is on.
-    fn append_unit(&mut self, produced: Vec<TranscriptEntry>, first_changed: &mut usize) {
-        let bytes = crate::entries_json_bytes(&produced);
+    /// Appends what one line (`line`, with its ts) or stderr/system chunk produced, remembering
+    /// it (unredacted) when `track_lines` is on. `bytes`: what the unit counts against the
+    /// budget ([`Item::bytes`]).
+    fn append_unit(
+        &mut self,
+        produced: Vec<TranscriptEntry>,
+        line: Option<(String, String)>,
+        bytes: usize,
+        first_changed: &mut usize,
+    ) {
         self.unit_bytes = self.unit_bytes.saturating_add(bytes);
         if !self.options.track_lines {
             for entry in produced {
@@ -1001,7 +1009,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             len_before,
             saved_last: saved,
             produced,
-            line: None,
+            line,
             bytes,
         });
     }
@@ -1131,31 +1139,27 @@ impl<P: LineParser> TranscriptBuilder<P> {
     pub fn replace_lines(&mut self, answers: Vec<(usize, Vec<TranscriptEntry>)>) -> Range<usize> {
         let mut span: Option<(usize, usize)> = None;
         for (item, entries) in answers {
-            let Some(old) = self
-                .items
-                .get(item)
-                .map(|u| crate::entries_json_bytes(&u.produced))
-            else {
+            let Some(unit) = self.items.get(item) else {
                 continue;
             };
-            let mut new = crate::entries_json_bytes(&entries);
+            let line_bytes = unit.line.as_ref().map_or(0, |(l, t)| l.len() + t.len());
+            let old = unit.bytes;
+            let mut new = crate::entries_json_bytes(&entries) + line_bytes;
             let entries = if new > old && self.over_budget(new - old) {
                 // A late answer too large for the budget: the line keeps its generic entry.
+                let Some((l, t)) = unit.line.as_ref() else {
+                    continue;
+                };
+                let generic = vec![crate::generic_entry(l, t)];
+                new = crate::entries_json_bytes(&generic) + line_bytes;
                 self.counts.over_budget_lines += 1;
-                let generic = self
-                    .items
-                    .get(item)
-                    .and_then(|u| u.line.as_ref())
-                    .map(|(l, t)| vec![crate::generic_entry(l, t)]);
-                let Some(generic) = generic else { continue };
-                new = crate::entries_json_bytes(&generic);
                 generic
             } else {
                 entries
             };
             if let Some(unit) = self.items.get_mut(item) {
                 unit.produced = entries;
-                unit.bytes = unit.bytes.saturating_sub(old).saturating_add(new);
+                unit.bytes = new;
                 self.unit_bytes = self.unit_bytes.saturating_sub(old).saturating_add(new);
                 span = Some(span.map_or((item, item), |(f, l)| (f.min(item), l.max(item))));
             }
