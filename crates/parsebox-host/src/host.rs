@@ -375,7 +375,7 @@ impl Host {
     pub fn drop_run(&mut self, run: RunId) -> Result<(), HostError> {
         self.check_live()?;
         let mut r = self.runs.remove(&run).ok_or(HostError::UnknownRun(run))?;
-        self.forget_transcript(run, &r.adapter_type);
+        self.forget_transcript(run);
         if let Some(e) = r.engine.and_then(|id| self.engines.get_mut(&id)) {
             e.queue(EngineOp::DropRun { run });
         }
@@ -525,6 +525,7 @@ impl Host {
                 .filter(|r| r.adapter_type == t)
                 .map(|r| r.journal.pending() as u64)
                 .sum();
+            d.host.transcript_bytes = self.transcript_bytes_of(t);
             d
         };
         match adapter_type {

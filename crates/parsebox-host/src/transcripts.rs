@@ -26,15 +26,23 @@ impl Host {
         let Some(adapter_type) = self.runs.get(&run).map(|r| r.adapter_type.clone()) else {
             return;
         };
-        let before = self.transcript_bytes.insert(run, held).unwrap_or(0);
+        self.transcript_bytes.insert(run, held);
         if let Some(a) = self.adapters.get_mut(&adapter_type) {
-            let h = &mut a.diag.host;
-            h.transcript_bytes = h
-                .transcript_bytes
-                .saturating_sub(before as u64)
-                .saturating_add(held as u64);
-            h.over_budget_lines += over_budget_lines;
+            a.diag.host.over_budget_lines += over_budget_lines;
         }
+    }
+
+    /// What the transcripts of `adapter_type` hold now, together.
+    pub(crate) fn transcript_bytes_of(&self, adapter_type: &str) -> u64 {
+        self.transcript_bytes
+            .iter()
+            .filter(|(run, _)| {
+                self.runs
+                    .get(run)
+                    .is_some_and(|r| r.adapter_type == adapter_type)
+            })
+            .map(|(_, b)| *b as u64)
+            .sum()
     }
 
     /// Transcript `run` refused a chunk that did not fit its budget.
@@ -46,11 +54,8 @@ impl Host {
     }
 
     /// Forgets what transcript `run` held (its run was dropped).
-    pub(crate) fn forget_transcript(&mut self, run: RunId, adapter_type: &str) {
-        let held = self.transcript_bytes.remove(&run).unwrap_or(0);
-        if let Some(a) = self.adapters.get_mut(adapter_type) {
-            a.diag.host.transcript_bytes = a.diag.host.transcript_bytes.saturating_sub(held as u64);
-        }
+    pub(crate) fn forget_transcript(&mut self, run: RunId) {
+        self.transcript_bytes.remove(&run);
     }
 }
 
