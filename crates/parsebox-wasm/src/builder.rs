@@ -599,8 +599,8 @@ impl TranscriptBuilderCore {
     /// Narrows the transcript's budget to what it may hold now: its own `maxTranscriptBytes`,
     /// or less when the registry's `maxTranscriptBytesTotal`, shared with its other
     /// transcripts, leaves it less ([`Host::transcript_room`](parsebox_host::Host::transcript_room)).
-    /// A line past it shows its generic entry.
-    fn narrow(&mut self) {
+    /// A line past it shows its generic entry. Returns what the registry leaves it.
+    fn narrow(&mut self) -> usize {
         let run = self.inner.parser().run;
         let room = self
             .inner
@@ -610,24 +610,21 @@ impl TranscriptBuilderCore {
             .map_or(self.max_bytes, |s| s.host.transcript_room(run));
         self.inner
             .set_max_held_bytes(Some(self.max_bytes.min(room)));
+        room
     }
 
     /// [`narrow`](Self::narrow), then refuses a chunk of `bytes` that cannot fit, before any
     /// line of it is parsed (counted in the type's `host.refusedChunks`).
     fn make_room(&mut self, bytes: usize) -> Result<(), JsValue> {
-        self.narrow();
+        let room = self.narrow();
         if self.inner.has_room_for(bytes) {
             return Ok(());
         }
         let run = self.inner.parser().run;
         let (held, max) = (self.inner.held_bytes(), self.max_bytes);
-        let room = match self.inner.parser().core.enter() {
-            Ok(mut s) => {
-                s.host.record_refused_chunk(run);
-                s.host.transcript_room(run)
-            }
-            Err(_) => max,
-        };
+        if let Ok(mut s) = self.inner.parser().core.enter() {
+            s.host.record_refused_chunk(run);
+        }
         let mib = |b: usize| format!("{:.1} MiB", b as f64 / f64::from(1 << 20));
         Err(into_error(
             "ParseboxMemoryError",
