@@ -15,6 +15,8 @@
     missing_docs
 )]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -110,12 +112,7 @@ fn compat_corpus_matches_node() {
     // boa's parser is generic over the source reader, so it is compiled into this crate: at the
     // dev profile's opt-level 0 its recursion needs ~3 MiB of stack for these files (release:
     // under 512 KiB). Run on an 8 MiB thread, the stack the wasm build is linked with.
-    std::thread::Builder::new()
-        .stack_size(8 << 20)
-        .spawn(compare_all)
-        .unwrap()
-        .join()
-        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+    common::on_stack(8 << 20, compare_all);
 }
 
 fn compare_all() {

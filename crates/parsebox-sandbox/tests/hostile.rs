@@ -12,6 +12,8 @@
     missing_docs
 )]
 
+mod common;
+
 use std::path::PathBuf;
 
 use parsebox_sandbox::{ParserModule, SandboxOptions};
@@ -33,14 +35,9 @@ fn text(entries: &[TranscriptEntry]) -> String {
     }
 }
 
-/// Runs `body` on a thread with boa-friendly stack (the default test thread has 2 MiB).
+/// Runs `body` on a thread with boa-friendly stack.
 fn on_thread(body: impl FnOnce() + Send + 'static) {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(body)
-        .unwrap()
-        .join()
-        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+    common::on_stack(2 << 20, body);
 }
 
 /// The attacked line fails with one of `codes`; the run, a new run and another parser recover.

@@ -6,6 +6,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
+mod common;
+
 use parsebox_sandbox::{ParserModule, SandboxOptions};
 use parsebox_transcript::{FailureCode, TranscriptEntry};
 
@@ -19,12 +21,7 @@ fn text(entries: &[TranscriptEntry]) -> String {
 }
 
 fn on_thread(body: impl FnOnce() + Send + 'static) {
-    std::thread::Builder::new()
-        .stack_size(4 << 20)
-        .spawn(body)
-        .unwrap()
-        .join()
-        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+    common::on_stack(4 << 20, body);
 }
 
 /// Every other line of a 5,000-line run throws (from a nested call, from a native call, a
