@@ -99,6 +99,22 @@ test("buildTranscript gives Paperclip's transcript for a trusted stateful parser
   assert.deepEqual(buildTranscript([out("t", "q\n")], (line, ts) => [{ kind: "user", ts, text: line }]), [{ kind: "user", ts: "t", text: "q" }]);
 });
 
+test("a run too large for the registry's transcript budget renders what fits; buildTranscript never throws for it", () => {
+  const MIB = 1 << 20;
+  const registry = new ParserRegistry({ loadSource: null, maxTranscriptBytesTotal: 2 * MIB });
+  usePaperclipRegistry(registry);
+  const parse = (line, ts) => [{ kind: "assistant", ts, text: line }];
+  const chunks = [];
+  for (let i = 0; i < 40; i++) chunks.push(out(`t${i}`, `${"x".repeat(64 * 1024)} ${i}\n`));
+  const first = buildTranscript(chunks, parse);
+  assert.ok(first.length > 0 && first.length < 40, `entries shown: ${first.length}`);
+  assert.ok(registry.diagnostics().host.refusedChunks >= 1, "the refusal is counted");
+  // The next render of the same list (and of a longer one) does not throw either.
+  assert.equal(buildTranscript(chunks.slice(), parse).length, first.length);
+  assert.ok(buildTranscript([...chunks, out("t40", "more\n")], parse).length >= first.length);
+  registry.dispose();
+});
+
 test("a re-render with the same chunks and more parses only the new ones", () => {
   fresh();
   let calls = 0;
