@@ -160,8 +160,9 @@ pub struct TranscriptOptions {
     pub retain_chunks: bool,
     /// Remember what each line produced so a line's entries can be replaced later
     /// ([`TranscriptBuilder::replace_line`]), e.g. when a parser running elsewhere (a Worker)
-    /// answers after the line was shown with its provisional generic entry. Costs a second
-    /// copy of the entries.
+    /// answers after the line was shown with its provisional generic entry. A line whose
+    /// entries show as it produced them costs no copy; one that merged a delta or was
+    /// redacted keeps its own.
     pub track_lines: bool,
     /// What a line whose parser failed shows: the raw line by default; Paperclip's parse-error
     /// entry with [`FailedLineEntry::ParseError`].
@@ -179,7 +180,7 @@ pub struct TranscriptOptions {
     /// it. Needs `retain_chunks`. Dropped chunks are counted ([`TranscriptBuilder::counts`]).
     pub drop_duplicate_chunks: bool,
     /// Most bytes the transcript may hold ([`BuilderCounts::held_bytes`]: the retained chunks'
-    /// text, and the JSON of what each line produced with the line itself). A line whose
+    /// text, and the JSON of what each line or chunk produced). A line whose
     /// entries would take it past shows the generic entry instead, its whole text (counted in
     /// [`BuilderCounts::over_budget_lines`]); a caller that must refuse a chunk asks
     /// [`TranscriptBuilder::has_room_for`] first. `None`: no budget.
@@ -206,7 +207,7 @@ pub struct BuilderCounts {
     pub rebuild_slices: u64,
     /// Bytes the transcript holds, as its budget counts them
     /// ([`TranscriptOptions::max_held_bytes`]): the retained chunks' text, and the JSON of what
-    /// each line produced with the line itself.
+    /// each line or chunk produced.
     pub held_bytes: usize,
     /// Lines shown with the generic entry because their entries would have taken the
     /// transcript past its budget.
@@ -238,16 +239,26 @@ impl PushChange {
 struct Item {
     /// `entries.len()` before this unit was appended.
     len_before: usize,
-    /// The last entry as it was before this unit merged a delta into it.
-    saved_last: Option<TranscriptEntry>,
+    /// The last entry as it was before this unit merged a delta into it (boxed: most units
+    /// merge nothing, and a run has a unit a line).
+    saved_last: Option<Box<TranscriptEntry>>,
     /// The entries as produced, not redacted (redaction is applied as they are folded, so it
     /// can change without a re-parse), before merging.
-    produced: Vec<TranscriptEntry>,
-    /// The stdout line and its ts (`None` for stderr/system chunks).
-    line: Option<(String, String)>,
-    /// What the unit counts against the budget: the JSON of `produced`
-    /// ([`entries_json_bytes`](crate::entries_json_bytes)) and its line with its ts.
+    produced: Produced,
+    /// What the unit counts against the budget: the JSON of what it produced
+    /// ([`entries_json_bytes`](crate::entries_json_bytes)).
     bytes: usize,
+}
+
+/// Where a unit's produced entries are: most units' are exactly the entries the transcript
+/// shows for them, and keeping them a second time would double a run's memory.
+enum Produced {
+    /// The unit's entries are the transcript's `n` entries from its `len_before` on, as they
+    /// stand: none merged into another, redaction was off, and no later delta has merged into
+    /// the last of them (a merge makes the unit keep a copy first: [`TranscriptBuilder::append`]).
+    Shown(usize),
+    /// A copy, for a unit whose shown entries differ from what it produced.
+    Kept(Vec<TranscriptEntry>),
 }
 
 impl Item {
@@ -889,12 +900,12 @@ impl<P: LineParser> TranscriptBuilder<P> {
             Stream::Stderr => {
                 let entry = vec![TranscriptEntry::stderr(&chunk.ts, &chunk.chunk)];
                 let bytes = crate::entries_json_bytes(&entry);
-                self.append_unit(entry, None, bytes, first_changed);
+                self.append_unit(entry, bytes, first_changed);
             }
             Stream::System => {
                 let entry = vec![TranscriptEntry::system(&chunk.ts, &chunk.chunk)];
                 let bytes = crate::entries_json_bytes(&entry);
-                self.append_unit(entry, None, bytes, first_changed);
+                self.append_unit(entry, bytes, first_changed);
             }
             Stream::Stdout => {
                 // Only the new text is scanned for newlines, so a long line that arrives in many
@@ -956,20 +967,18 @@ impl<P: LineParser> TranscriptBuilder<P> {
                 )]
             }
         };
-        let line_bytes = line.len() + ts.len();
-        let mut bytes = crate::entries_json_bytes(&produced) + line_bytes;
+        let mut bytes = crate::entries_json_bytes(&produced);
         let produced = if self.over_budget(bytes) {
             // Within the budget the line still shows, whole; what its parser made of it
             // does not.
             self.counts.over_budget_lines += 1;
             let generic = vec![crate::generic_entry(line, ts)];
-            bytes = crate::entries_json_bytes(&generic) + line_bytes;
+            bytes = crate::entries_json_bytes(&generic);
             generic
         } else {
             produced
         };
-        let line = (line.to_owned(), ts.to_owned());
-        self.append_unit(produced, Some(line), bytes, first_changed);
+        self.append_unit(produced, bytes, first_changed);
     }
 
     /// `entry` as the transcript shows it: redacted when redaction is on. Each produced entry
@@ -981,13 +990,12 @@ impl<P: LineParser> TranscriptBuilder<P> {
         entry
     }
 
-    /// Appends what one line (`line`, with its ts) or stderr/system chunk produced, remembering
-    /// it (unredacted) when `track_lines` is on. `bytes`: what the unit counts against the
-    /// budget ([`Item::bytes`]).
+    /// Appends what one line or stderr/system chunk produced, remembering it (unredacted)
+    /// when `track_lines` is on. `bytes`: what the unit counts against the budget
+    /// ([`Item::bytes`]).
     fn append_unit(
         &mut self,
         produced: Vec<TranscriptEntry>,
-        line: Option<(String, String)>,
         bytes: usize,
         first_changed: &mut usize,
     ) {
@@ -1000,26 +1008,64 @@ impl<P: LineParser> TranscriptBuilder<P> {
             return;
         }
         let len_before = self.entries.len();
-        let mut saved = None;
-        for entry in &produced {
-            let entry = self.folded(entry.clone());
-            self.append(entry, first_changed, Some((len_before, &mut saved)));
-        }
+        let unit = self.items.len();
+        let (produced, saved_last) = self.fold_unit(unit, produced, first_changed);
         self.items.push(Item {
             len_before,
-            saved_last: saved,
+            saved_last,
             produced,
-            line,
             bytes,
         });
     }
 
-    /// Every stdout line parsed since the last rebuild, with its ts, in order (needs
-    /// `track_lines`): what a parser moved elsewhere must see to reach the same state.
-    pub fn line_history(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.items
-            .iter()
-            .filter_map(|i| i.line.as_ref().map(|(l, t)| (l.as_str(), t.as_str())))
+    /// Folds unit `unit`'s produced entries onto the transcript (with `track_lines`): as they
+    /// are when they show unchanged ([`Produced::Shown`], no copy), else folded from a copy the
+    /// unit keeps. Returns what the unit keeps, and the entry of an earlier unit as it was
+    /// before this one merged a delta into it.
+    fn fold_unit(
+        &mut self,
+        unit: usize,
+        produced: Vec<TranscriptEntry>,
+        first_changed: &mut usize,
+    ) -> (Produced, Option<Box<TranscriptEntry>>) {
+        let merges_in = self
+            .entries
+            .last()
+            .zip(produced.first())
+            .is_some_and(|(last, first)| merges(last, first));
+        let merges_within = produced.iter().zip(produced.iter().skip(1)).any(|(a, b)| merges(a, b));
+        if !self.options.redact_home_paths && !merges_in && !merges_within {
+            let n = produced.len();
+            self.entries.extend(produced);
+            return (Produced::Shown(n), None);
+        }
+        let len_before = self.entries.len();
+        let mut saved = None;
+        for entry in &produced {
+            let entry = self.folded(entry.clone());
+            self.append(entry, first_changed, Some((unit, len_before, &mut saved)));
+        }
+        (Produced::Kept(produced), saved)
+    }
+
+    /// Before a delta merges into entry `index`, which an earlier unit than `unit` made: that
+    /// unit keeps a copy of what it produced, if it relied on the transcript's ([`Produced::Shown`]).
+    fn keep_produced_of_entry(&mut self, unit: usize, index: usize) {
+        let before = self.items.get(..unit).unwrap_or(&self.items);
+        let Some(owner) = before.partition_point(|item| item.len_before <= index).checked_sub(1)
+        else {
+            return;
+        };
+        let Some(item) = self.items.get(owner) else {
+            return;
+        };
+        if let Produced::Shown(n) = item.produced {
+            let start = item.len_before;
+            let copy = self.entries.get(start..start + n).unwrap_or_default().to_vec();
+            if let Some(item) = self.items.get_mut(owner) {
+                item.produced = Produced::Kept(copy);
+            }
+        }
     }
 
     /// The index of the first entry that chunk `chunk` (counted from 0 at the oldest retained
@@ -1142,23 +1188,16 @@ impl<P: LineParser> TranscriptBuilder<P> {
             let Some(unit) = self.items.get(item) else {
                 continue;
             };
-            let line_bytes = unit.line.as_ref().map_or(0, |(l, t)| l.len() + t.len());
             let old = unit.bytes;
-            let mut new = crate::entries_json_bytes(&entries) + line_bytes;
-            let entries = if new > old && self.over_budget(new - old) {
-                // A late answer too large for the budget: the line keeps its generic entry.
-                let Some((l, t)) = unit.line.as_ref() else {
-                    continue;
-                };
-                let generic = vec![crate::generic_entry(l, t)];
-                new = crate::entries_json_bytes(&generic) + line_bytes;
+            let new = crate::entries_json_bytes(&entries);
+            if new > old && self.over_budget(new - old) {
+                // A late answer too large for the budget: the line keeps what it shows (its
+                // provisional generic entry).
                 self.counts.over_budget_lines += 1;
-                generic
-            } else {
-                entries
-            };
+                continue;
+            }
             if let Some(unit) = self.items.get_mut(item) {
-                unit.produced = entries;
+                unit.produced = Produced::Kept(entries);
                 unit.bytes = new;
                 self.unit_bytes = self.unit_bytes.saturating_sub(old).saturating_add(new);
                 span = Some(span.map_or((item, item), |(f, l)| (f.min(item), l.max(item))));
@@ -1208,7 +1247,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
         let mut first_changed = start;
         if let Some(saved) = saved {
             if let Some(last) = self.entries.last_mut() {
-                *last = saved;
+                *last = *saved;
                 first_changed = start.saturating_sub(1);
             }
         }
@@ -1231,13 +1270,17 @@ impl<P: LineParser> TranscriptBuilder<P> {
                 }
                 return first_changed..end;
             }
+            let was = unit.len_before;
             unit.len_before = len_before;
-            let produced = std::mem::take(&mut unit.produced);
-            let mut saved = None;
-            for entry in &produced {
-                let entry = self.folded(entry.clone());
-                self.append(entry, &mut first_changed, Some((len_before, &mut saved)));
-            }
+            let produced = match std::mem::replace(&mut unit.produced, Produced::Shown(0)) {
+                Produced::Kept(entries) => entries,
+                // Its entries are the old fold's, unchanged.
+                Produced::Shown(n) => {
+                    let from = was - start;
+                    old.get(from..from + n).unwrap_or_default().to_vec()
+                }
+            };
+            let (produced, saved) = self.fold_unit(k, produced, &mut first_changed);
             if let Some(unit) = self.items.get_mut(k) {
                 unit.produced = produced;
                 unit.saved_last = saved;
@@ -1252,25 +1295,31 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// later ts wins, and everything else (extra fields such as `channel`, key order) stays the
     /// earlier entry's. Other fields, `channel` included, do not keep pieces apart.
     ///
-    /// With `unit` (the unit's `len_before` and where to save the pre-merge entry), a merge
-    /// into an entry older than the unit saves that entry's previous state first, so the
-    /// unit can be folded again.
+    /// With `unit` (the unit's number and `len_before`, and where to save the pre-merge
+    /// entry), a merge into an entry older than the unit saves that entry's previous state
+    /// first, so the unit can be folded again, and the unit that made the entry keeps a copy
+    /// of what it produced.
     fn append(
         &mut self,
         entry: TranscriptEntry,
         first_changed: &mut usize,
-        unit: Option<(usize, &mut Option<TranscriptEntry>)>,
+        unit: Option<(usize, usize, &mut Option<Box<TranscriptEntry>>)>,
     ) {
         let last_index = self.entries.len().checked_sub(1);
-        if let (Some(i), Some(last)) = (last_index, self.entries.last_mut()) {
-            let mergeable = merges(last, &entry);
-            if mergeable {
-                if let Some((len_before, saved)) = unit {
-                    if i < len_before && saved.is_none() {
-                        *saved = Some(last.clone());
-                    }
+        if let Some(i) = last_index {
+            if let Some((unit, len_before, saved)) = unit {
+                let older = self
+                    .entries
+                    .last()
+                    .filter(|last| i < len_before && saved.is_none() && merges(last, &entry));
+                if let Some(last) = older {
+                    *saved = Some(Box::new(last.clone()));
+                    self.keep_produced_of_entry(unit, i);
                 }
             }
+        }
+        if let (Some(i), Some(last)) = (last_index, self.entries.last_mut()) {
+            let mergeable = merges(last, &entry);
             match (last, &entry) {
                 (TranscriptEntry::Assistant(a), TranscriptEntry::Assistant(b))
                 | (TranscriptEntry::Thinking(a), TranscriptEntry::Thinking(b))

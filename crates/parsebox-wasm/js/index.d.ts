@@ -291,7 +291,7 @@ export interface TranscriptBuilderOptions<WithTimeline extends boolean = boolean
   dropDuplicateChunks?: boolean;
   /**
    * Most bytes this transcript may hold (default 256 MiB), counted as `counts().heldBytes`:
-   * the kept chunks' text, and the JSON of what each line produced with the line itself. A
+   * the kept chunks' text, and the JSON of what each line or chunk produced. A
    * line whose entries would take it past shows the generic entry, its whole text
    * (`counts().overBudgetLines`); a chunk that cannot fit at all is refused with a
    * `ParseboxMemoryError`. The registry's `maxTranscriptBytesTotal` bounds all its

@@ -197,7 +197,7 @@ rebuildSlices: number,
 /**
  * Bytes the transcript holds, as its budget counts them
  * ([`TranscriptOptions::max_held_bytes`]): the retained chunks' text, and the JSON of what
- * each line produced with the line itself.
+ * each line or chunk produced.
  */
 heldBytes: number, 
 /**
