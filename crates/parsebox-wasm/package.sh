@@ -17,6 +17,8 @@ wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm-release/parsebox_wasm.wasm"
 find "$out" -mindepth 1 ! -name .gitkeep -delete 2>/dev/null || true
 mkdir -p "$out"
 wasm-bindgen --target web --out-dir "$out" --out-name parsebox_wasm "$wasm"
+# A fresh core after a trap: the glue lets go of its instance (renewable-glue.mjs says how).
+node crates/parsebox-wasm/renewable-glue.mjs "$out/parsebox_wasm.js"
 bash crates/parsebox-engine-wasm/build.sh "$out"  # the engine module: pkg/parsebox_engine.wasm
 
 # Speed first (-O3), then drop the name section and producers (~1 MB of names). binaryen comes

@@ -1,6 +1,6 @@
 // Type test: compiled with `tsc --noEmit` against the built package. Each line after an
 // expect-error directive must NOT compile; if one does, tsc fails the test.
-import init, { engineReady, initSync, ParserRegistry, ParseboxReentrancyError, TranscriptBuilder, type TranscriptEntry, type AdapterStatus, type FailureCode, type StatusError, type Placement, type TimelineItem, type ToolStatus, type ToolKind, type TimelineChanges } from "parsebox";
+import init, { engineReady, initSync, ParserRegistry, ParseboxCoreError, ParseboxReentrancyError, TranscriptBuilder, type TranscriptEntry, type AdapterStatus, type FailureCode, type StatusError, type Placement, type TimelineItem, type ToolStatus, type ToolKind, type TimelineChanges } from "parsebox";
 
 export async function usage(): Promise<string[]> {
   await init();
@@ -76,6 +76,12 @@ export async function usage(): Promise<string[]> {
   new ParserRegistry({ maxMemoryBytes: 256 << 20, host: "auto" });
   const where: Placement | null = registry.status("hermes").placement;
   texts.push(String(where), String(registry.diagnostics().memoryBytes), ParseboxReentrancyError.name);
+  // A trap of the core itself is named, with the trap as its cause.
+  try {
+    builder.push({ ts: "t", stream: "stdout", chunk: "x\n" });
+  } catch (e) {
+    if (e instanceof ParseboxCoreError) texts.push(String(e.cause));
+  }
   // @ts-expect-error: Node's synchronous init needs the engine module too
   initSync({ module: new Uint8Array() });
   // @ts-expect-error: a chunk's stream is stdout, stderr or system

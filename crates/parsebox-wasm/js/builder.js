@@ -2,7 +2,8 @@
 // of the registry's core), with late answers from Worker engines folded in once per frame. The
 // core keeps the run's timeline beside it; this file only hands its changes on.
 import { TranscriptBuilderCore } from "./parsebox_wasm.js";
-import { ParseboxChunkError, ParseboxDisposedError, ParseboxOptionsError, callEach, guarded } from "./errors.js";
+import { ParseboxChunkError, ParseboxDisposedError, ParseboxOptionsError, callEach, guarded, lostCoreError } from "./errors.js";
+import { holdsCore } from "./instance.js";
 import { checkOptions, checkString } from "./options.js";
 import { ParserRegistry } from "./registry.js";
 
@@ -43,6 +44,8 @@ export class TranscriptBuilder {
   #run;
   #entries = [];
   #disposed = false;
+  #lost = false; // made on a core that trapped (instance.js)
+  #releaseCore;
   #listeners = new Set();
 
   constructor(registry, type, options) {
@@ -52,7 +55,14 @@ export class TranscriptBuilder {
     this.#registry = registry;
     this.#core = guarded(() => new TranscriptBuilderCore(registry._core(), type, json));
     this.#run = this.#core.run();
+    this.#releaseCore = holdsCore(this);
     registry._builder(this.#run, this);
+  }
+
+  /** @internal The core this builder was made on trapped: let go of its object, call it no more. */
+  _coreLost() {
+    this.#lost = true;
+    this.#core.__destroy_into_raw();
   }
 
   /**
@@ -73,7 +83,7 @@ export class TranscriptBuilder {
    * on with a rebuild under way for one slice, and place the lines the timeline waited for.
    */
   _applyLate() {
-    if (this.#disposed) return;
+    if (this.#disposed || this.#lost) return;
     const result = guarded(() => this.#core.applyLate());
     const update = result.length === 0 ? null : this.#apply(result); // [] when nothing changed
     if (update) callEach(this.#listeners, update);
@@ -81,6 +91,7 @@ export class TranscriptBuilder {
 
   #live() {
     if (this.#disposed) throw new ParseboxDisposedError("TranscriptBuilder used after dispose()");
+    if (this.#lost) throw lostCoreError("TranscriptBuilder");
     this.#registry._core(); // throws once the registry is disposed
   }
 
@@ -215,9 +226,10 @@ export class TranscriptBuilder {
     return changes.length > 0;
   }
 
-  /** The whole transcript so far. */
+  /** The whole transcript so far (after the core stopped, what the builder held then). */
   entries() {
-    this.#live();
+    if (!this.#lost) this.#live();
+    else if (this.#disposed) throw new ParseboxDisposedError("TranscriptBuilder used after dispose()");
     return this.#entries.slice();
   }
 
@@ -232,6 +244,8 @@ export class TranscriptBuilder {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#listeners.clear();
+    this.#releaseCore();
+    if (this.#lost) return; // nothing of it is left in the fresh core
     this.#registry._builder(this.#run, null);
     try {
       this.#core.free(); // drops the run in the core

@@ -28,7 +28,35 @@ export class ParseboxReentrancyError extends ParseboxError {}
  */
 export class ParseboxMemoryError extends ParseboxError {}
 
-const ERRORS = { ParseboxError, ParseboxOptionsError, ParseboxDisposedError, ParseboxChunkError, ParseboxInitError, ParseboxReentrancyError, ParseboxMemoryError, ParseboxRunError: ParseboxError };
+/**
+ * The core module stopped: a WebAssembly trap left one of its calls (the error's `cause`). The
+ * package then runs a fresh core: registries and builders made from now on work, and each one
+ * made before refuses every call with this error, to be made again (what a page holds, such as
+ * its chunks, can be pushed into a new builder). Its parsers' Workers are ended.
+ */
+export class ParseboxCoreError extends ParseboxError {
+  constructor(message, options) {
+    super(message);
+    if (options && "cause" in options) this.cause = options.cause;
+  }
+}
+
+let coreTrapped = null; // instance.js: starts a fresh core
+
+/** Sets what runs when a call into the core trapped: instance.js, which starts a fresh core. */
+export function onCoreTrap(handler) {
+  coreTrapped = handler;
+}
+
+/**
+ * The error an object made before the core trapped throws: `what` is the object
+ * ("ParserRegistry", "TranscriptBuilder").
+ */
+export function lostCoreError(what) {
+  return new ParseboxCoreError(`${what} was made on a parsebox core that has stopped (a WebAssembly trap) and cannot carry on: make a new ${what} (a fresh core is running)`);
+}
+
+const ERRORS = { ParseboxError, ParseboxCoreError, ParseboxOptionsError, ParseboxDisposedError, ParseboxChunkError, ParseboxInitError, ParseboxReentrancyError, ParseboxMemoryError, ParseboxRunError: ParseboxError };
 
 /** Calls `fn`, turning the core's named errors into our classes. */
 export function guarded(fn) {
@@ -36,6 +64,21 @@ export function guarded(fn) {
     return fn();
   } catch (e) {
     rethrow(e);
+  }
+}
+
+/**
+ * Calls the core from a task of the package's own (a drain, a timer, a Worker's message, a
+ * frame), where no caller could catch: a trap there has started a fresh core and marked the
+ * objects of the old one lost (their next caller is told), so `ParseboxCoreError` stops here;
+ * gives undefined then.
+ */
+export function quietly(fn) {
+  try {
+    return guarded(fn);
+  } catch (e) {
+    if (e instanceof ParseboxCoreError) return undefined;
+    throw e;
   }
 }
 
@@ -68,6 +111,12 @@ const BORROWED = "recursive use of an object detected";
  * pushing into or rebuilding its own builder) becomes a `ParseboxReentrancyError`.
  */
 export function rethrow(e) {
+  if (e instanceof WebAssembly.RuntimeError) {
+    // Imported functions the core calls (engines, built-in parsers) are caught inside it, so a
+    // trap that leaves a call is the core's own.
+    coreTrapped?.(e);
+    throw new ParseboxCoreError(`the parsebox core stopped (${e.message}): this call did not complete; registries and builders made before it must be made again, new ones run on a fresh core`, { cause: e });
+  }
   if (e instanceof Error && e.name in ERRORS && !(e instanceof ParseboxError)) {
     throw new ERRORS[e.name](e.message);
   }

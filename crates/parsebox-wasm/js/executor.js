@@ -3,12 +3,13 @@
 // they did. It decides nothing: placement, deadlines, replays and answers are the core's
 // (crates/parsebox-host), which a Rust test covers.
 import { EngineInstance } from "./engine.js";
+import { quietly } from "./errors.js";
 import { engineModule, takeSpareWorker } from "./instance.js";
 
 /** Posts an ops frame to Worker `engine`, if it has one and the frame is not empty. */
 function postFrame(workers, engine, ops) {
   // The frame is a fresh buffer: transferred, not copied.
-  if (ops.length) workers.get(engine)?.postMessage({ ops }, [ops.buffer]);
+  if (ops?.length) workers.get(engine)?.postMessage({ ops }, [ops.buffer]);
 }
 
 export class Executor {
@@ -61,7 +62,7 @@ export class Executor {
         this.#startWorker(command);
         break;
       case "send":
-        postFrame(this.#local.workers, command.engine, this.#core.takeOps(command.engine));
+        postFrame(this.#local.workers, command.engine, quietly(() => this.#core.takeOps(command.engine)));
         break;
       case "end":
         this.#local.workers.get(command.engine)?.terminate();
@@ -77,7 +78,7 @@ export class Executor {
     this.#local.workers.set(engine, worker);
     const report = (fn) => {
       if (this.#closed || this.#local.workers.get(engine) !== worker) return;
-      fn(this.#core);
+      quietly(() => fn(this.#core));
       this.#after();
     };
     worker.onmessage = ({ data: m }) => {
@@ -101,7 +102,7 @@ export class Executor {
     this.#timer = setTimeout(() => {
       this.#timer = null;
       if (this.#closed) return;
-      this.#core.handleTimeout();
+      quietly(() => this.#core.handleTimeout());
       this.#after();
     }, Math.max(0, at - performance.now()));
   }

@@ -385,6 +385,18 @@ export declare class ParseboxReentrancyError extends ParseboxError {}
  * transcripts no longer shown, or raise the budget.
  */
 export declare class ParseboxMemoryError extends ParseboxError {}
+/**
+ * The trusted core module stopped: a WebAssembly trap left one of its calls (`cause`). This
+ * should not happen (every limit the core has is a budget); if it does, the package starts a
+ * fresh core at once: registries and builders made from then on work. Each one made before
+ * throws this error from every call (a builder's `entries()` still gives what it held, and
+ * `dispose()` works), so the page makes them again and pushes what it still holds; their
+ * Workers are ended. The Paperclip functions (`parsebox/paperclip`) make their own registry
+ * again when they made it.
+ */
+export declare class ParseboxCoreError extends ParseboxError {
+  readonly cause?: unknown;
+}
 
 /** What `init` accepts for each module: a URL, a response, the bytes or a compiled module. */
 export type WasmInput = URL | string | Response | Promise<Response> | BufferSource | WebAssembly.Module;

@@ -4,6 +4,6 @@
 // builder.js (TranscriptBuilder), executor.js (engine instances and the timer), engine.js (one
 // engine instance) and worker.js (an engine in a Web Worker).
 export { init as default, initSync, engineReady } from "./instance.js";
-export { ParseboxChunkError, ParseboxDisposedError, ParseboxError, ParseboxInitError, ParseboxMemoryError, ParseboxOptionsError, ParseboxReentrancyError } from "./errors.js";
+export { ParseboxChunkError, ParseboxCoreError, ParseboxDisposedError, ParseboxError, ParseboxInitError, ParseboxMemoryError, ParseboxOptionsError, ParseboxReentrancyError } from "./errors.js";
 export { ParserRegistry } from "./registry.js";
 export { TranscriptBuilder } from "./builder.js";

@@ -2,11 +2,13 @@
 // engine module (compiled once; every adapter's parser gets an instance of its own). `init()`
 // waits for the core alone, so generic entries render after its download; the engine module is
 // fetched and compiled next, in the background, and registries start their parsers when it is.
-import { initSync as initCoreSync } from "./parsebox_wasm.js";
+import { __parsebox_forget_core as forgetCore, initSync as initCoreSync } from "./parsebox_wasm.js";
 import { compileEngine, compileWasm, inNode } from "./engine.js";
-import { ParseboxInitError, ParseboxOptionsError } from "./errors.js";
+import { ParseboxInitError, ParseboxOptionsError, onCoreTrap } from "./errors.js";
 
 let coreReady = false;
+let coreModule = null; // the compiled core module: a fresh instance after a trap is made from it
+const coreUsers = new Set(); // WeakRefs of the objects that hold objects of the core instance
 let initializing = null; // init()'s promise, so concurrent calls share one download
 let engine = null; // the compiled engine module, once it is
 let engineError = null; // why it could not be loaded, if it could not
@@ -126,8 +128,7 @@ export function init(input, engineInput) {
   if (coreReady) return Promise.resolve();
   initializing ??= compileWasm(input ?? new URL("./parsebox_wasm_bg.wasm", import.meta.url)).then(
     (core) => {
-      if (!coreReady) initCoreSync({ module: core });
-      coreReady = true;
+      if (!coreReady) startCore(core);
       // After the core, so the first entries never wait for the engine's bytes.
       engineLoad ??= compileEngine(engineInput).then(
         (module) => engineSettled(module, null),
@@ -170,11 +171,44 @@ export function initSync(options) {
     throw new ParseboxOptionsError("initSync needs { module, engine }: the bytes (or compiled modules) of parsebox_wasm_bg.wasm and parsebox_engine.wasm");
   }
   const compiled = toModule(options.engine);
-  if (!coreReady) initCoreSync({ module: toModule(options.module) });
-  coreReady = true;
+  if (!coreReady) startCore(toModule(options.module));
   engineLoad ??= Promise.resolve();
   if (!engine) engineSettled(compiled, null);
 }
+
+/** Instantiates the core module (compiled), keeping it for a fresh instance after a trap. */
+function startCore(module) {
+  initCoreSync({ module });
+  coreModule = module;
+  coreReady = true;
+}
+
+/**
+ * Registers `user`, an object holding objects of the core instance: if the instance traps,
+ * `user._coreLost()` is called once a fresh one runs, and it must let go of them without a
+ * call into the core (their pointers mean nothing to the fresh instance). Returns a function
+ * that unregisters it (on dispose).
+ */
+export function holdsCore(user) {
+  const ref = new WeakRef(user);
+  coreUsers.add(ref);
+  return () => coreUsers.delete(ref);
+}
+
+/**
+ * The core instance trapped (errors.js saw a `WebAssembly.RuntimeError` leave a call into it):
+ * its objects may be marked in use forever, and its memory may be full. The glue lets go of
+ * it and instantiates the module afresh, so new registries work; each object of the old one
+ * is told, and from then on refuses every call with a `ParseboxCoreError`.
+ */
+function renewCore() {
+  forgetCore();
+  initCoreSync({ module: coreModule });
+  const users = [...coreUsers];
+  coreUsers.clear();
+  for (const ref of users) ref.deref()?._coreLost();
+}
+onCoreTrap(renewCore);
 
 /** Throws `ParseboxInitError` before init. */
 export function checkInit() {

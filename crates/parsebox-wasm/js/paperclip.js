@@ -5,15 +5,15 @@
 // parses only the chunks that are new.
 import { ParserRegistry } from "./registry.js";
 import { RunFollower, chunkIds } from "./follow.js";
-import { ParseboxOptionsError } from "./errors.js";
+import { ParseboxCoreError, ParseboxOptionsError } from "./errors.js";
 
 let shared = null;
 let notifier = null;
 let unsubscribe = null;
 /** Functions of sandboxed parser sources handed out here → their adapter type. */
 const sandboxed = new WeakMap();
-/** Trusted parser functions given to `buildTranscript` → the built-in type made for them. */
-const builtinTypes = new WeakMap();
+/** Trusted parser functions given to `buildTranscript` → the built-in type made for them in `shared`. */
+let builtinTypes = new WeakMap();
 let nextBuiltin = 1;
 /** The runs the shared registry's core keeps between renders → their `RunFollower`s. */
 const kept = new Map();
@@ -29,13 +29,19 @@ export function usePaperclipRegistry(registry) {
   kept.clear();
   unsubscribe?.();
   unsubscribe = null;
+  builtinTypes = new WeakMap();
   shared = registry;
   subscribe();
 }
 
-/** The registry the Paperclip functions share (made with default options on first use). */
+/**
+ * The registry the Paperclip functions share (made with default options on first use). If the
+ * core it was made on stopped (`ParseboxCoreError`), a new one with the same options takes its
+ * place: dynamic parsers load again on demand, trusted ones are registered again when used.
+ */
 export function paperclipRegistry() {
   if (!shared) usePaperclipRegistry(new ParserRegistry());
+  else if (shared._lost) usePaperclipRegistry(shared._again());
   return shared;
 }
 
@@ -96,6 +102,17 @@ export function parserSource(type) {
  */
 export function buildTranscript(chunks, source, opts) {
   if (!Array.isArray(chunks)) throw new ParseboxOptionsError("buildTranscript needs an array of chunks");
+  try {
+    return transcriptOf(chunks, source, opts);
+  } catch (e) {
+    if (!(e instanceof ParseboxCoreError)) throw e;
+    // The core stopped during the call: a fresh one parses the list again, which the page holds.
+    return transcriptOf(chunks, source, opts);
+  }
+}
+
+/** `buildTranscript`, on the shared registry as it is now. */
+function transcriptOf(chunks, source, opts) {
   const registry = paperclipRegistry();
   const type = typeOf(registry, source);
   const redact = opts?.censorUsernameInLogs === true;

@@ -2,9 +2,9 @@
 // (HostCore), performs the core's commands (loads, engines through the executor, late answers,
 // change notifications) and delivers them to listeners at most once per frame.
 import { HostCore } from "./parsebox_wasm.js";
-import { ParseboxDisposedError, ParseboxOptionsError, callEach, guarded } from "./errors.js";
+import { ParseboxDisposedError, ParseboxOptionsError, callEach, guarded, lostCoreError, quietly } from "./errors.js";
 import { Executor } from "./executor.js";
-import { hasEngine, onEngine } from "./instance.js";
+import { hasEngine, holdsCore, onEngine } from "./instance.js";
 import { checkOptions, checkString, defaultLoadSource } from "./options.js";
 import { Run } from "./run.js";
 
@@ -18,12 +18,16 @@ export class ParserRegistry {
   #loadSource;
   #listeners = new Set();
   #disposed = false;
+  #lost = false; // made on a core that trapped (instance.js)
+  #releaseCore;
   #drainQueued = false;
   #builders = new Map(); // run id -> WeakRef of its TranscriptBuilder (a dropped builder is collected)
   #adapters = new Map(); // type -> { generation, adapter }: adapter(type) objects
   #stopWaitingForEngine = null;
+  #options; // as given, for `_again()`
 
   constructor(options) {
+    this.#options = options;
     const { loadSource, ...rest } = checkOptions("ParserRegistry", options);
     this.#loadSource = loadSource === undefined ? (typeof fetch === "function" ? defaultLoadSource : null) : loadSource;
     this.#executor = new Executor(() => this.#drain(), ParserRegistry.#waker(new WeakRef(this)));
@@ -31,14 +35,27 @@ export class ParserRegistry {
     const json = JSON.stringify({ ...rest, loadSources: this.#loadSource !== null, workersAvailable: typeof Worker === "function", engineReady });
     this.#core = guarded(() => new HostCore(json, this.#executor.callbacks()));
     this.#executor.attach(this.#core, this.#core.engineConfig());
+    this.#releaseCore = holdsCore(this);
     // Made before the engine module is compiled: parsers stay `loading` until it is.
     if (!engineReady) {
       this.#stopWaitingForEngine = onEngine((error) => {
-        if (this.#disposed) return;
-        guarded(() => (error ? this.#core.handleEngineModuleFailed(error.message) : this.#core.handleEngineModuleReady()));
+        if (this.#disposed || this.#lost) return;
+        quietly(() => (error ? this.#core.handleEngineModuleFailed(error.message) : this.#core.handleEngineModuleReady()));
         this.#drain();
       });
     }
+  }
+
+  /**
+   * @internal The core this registry was made on trapped (instance.js): its engines end, its
+   * object is let go of without a call into the core, and every later call throws
+   * `ParseboxCoreError`.
+   */
+  _coreLost() {
+    this.#lost = true;
+    this.#stopWaitingForEngine?.();
+    this.#executor.close();
+    this.#core.__destroy_into_raw();
   }
 
   /**
@@ -152,7 +169,9 @@ export class ParserRegistry {
     for (;;) {
       await new Promise((r) => setTimeout(r, 0));
       // The core decides: no loader out, no engine starting, no line owed, no command or frame waiting.
-      if (this.#disposed || this.#core.isIdle()) return;
+      if (this.#disposed) return;
+      if (this.#lost) throw lostCoreError("ParserRegistry");
+      if (quietly(() => this.#core.isIdle())) return;
       await new Promise((r) => setTimeout(r, 5));
     }
   }
@@ -163,6 +182,8 @@ export class ParserRegistry {
     this.#disposed = true;
     this.#listeners.clear();
     this.#stopWaitingForEngine?.();
+    this.#releaseCore();
+    if (this.#lost) return; // its engines ended when the core stopped
     // From inside a call (a built-in parser), the core finishes that call first.
     this.#core.dispose();
     this.#executor.close();
@@ -175,7 +196,18 @@ export class ParserRegistry {
   /** Calls the core; throws `ParseboxDisposedError` once disposed. */
   #live(fn) {
     if (this.#disposed) throw new ParseboxDisposedError("ParserRegistry used after dispose()");
+    if (this.#lost) throw lostCoreError("ParserRegistry");
     return guarded(fn);
+  }
+
+  /** @internal Whether the core this registry was made on stopped (the Paperclip functions then make a new one). */
+  get _lost() {
+    return this.#lost;
+  }
+
+  /** @internal A new registry with this one's options (the Paperclip functions' after a core stopped). */
+  _again() {
+    return new ParserRegistry(this.#options);
   }
 
   /** @internal The core, for builders. */
@@ -217,7 +249,7 @@ export class ParserRegistry {
 
   /** @internal Forgets a run (nothing to do once disposed). */
   _dropRun(run) {
-    if (!this.#disposed) guarded(() => this.#core.dropRun(run));
+    if (!this.#disposed && !this.#lost) quietly(() => this.#core.dropRun(run));
   }
 
   /** @internal Routes the late answers of `run` to `builder` (null: unroute). */
@@ -245,10 +277,10 @@ export class ParserRegistry {
   /** Performs every command the core has queued, then re-arms the timer. */
   #drain() {
     this.#drainQueued = false;
-    if (this.#disposed) return;
-    const commands = JSON.parse(guarded(() => this.#core.takeCommands()));
+    if (this.#disposed || this.#lost) return;
+    const commands = JSON.parse(quietly(() => this.#core.takeCommands()) ?? "[]");
     for (const c of commands) {
-      if (this.#disposed) return;
+      if (this.#disposed || this.#lost) return;
       switch (c.kind) {
         case "load":
           this.#load(c.adapterType, c.token);
@@ -263,14 +295,14 @@ export class ParserRegistry {
           this.#executor.perform(c);
       }
     }
-    if (!this.#disposed) this.#executor.arm(this.#core.pollTimeout());
+    if (!this.#disposed && !this.#lost) this.#executor.arm(quietly(() => this.#core.pollTimeout()));
   }
 
   #load(type, token) {
     const loader = this.#loadSource;
     const report = (fn) => {
-      if (this.#disposed) return;
-      guarded(fn);
+      if (this.#disposed || this.#lost) return;
+      quietly(fn);
       this.#drain();
     };
     Promise.resolve()
@@ -285,12 +317,14 @@ export class ParserRegistry {
   #scheduleFlush() {
     if (this.#disposed) return;
     const flush = () => {
-      if (this.#disposed) return;
-      const { builders, lines } = JSON.parse(guarded(() => this.#core.takeFrame()));
+      if (this.#disposed || this.#lost) return;
+      const frame = quietly(() => this.#core.takeFrame());
+      if (frame === undefined) return;
+      const { builders, lines } = JSON.parse(frame);
       for (const run of builders) {
         // A builder's listener may dispose the registry: the rest then have nothing to take.
-        if (this.#disposed) return;
-        this.#builders.get(run)?.deref()?._applyLate();
+        if (this.#disposed || this.#lost) return;
+        quietly(() => this.#builders.get(run)?.deref()?._applyLate());
       }
       for (const [type, updates] of lines) this.#emit(type, updates);
     };
@@ -303,8 +337,9 @@ export class ParserRegistry {
   }
 
   #emit(type, lines = null) {
-    if (!this.#listeners.size || this.#disposed) return;
+    if (!this.#listeners.size || this.#disposed || this.#lost) return;
     const status = this.status(type);
     callEach(this.#listeners, type, status, lines);
   }
 }
+
