@@ -124,7 +124,7 @@ impl Executor {
 
     /// One line of `run`: the entries shown now, and the seq of a line answered later.
     fn line(&mut self, run: RunId, line: &str, ts: &str) -> (Vec<TranscriptEntry>, Option<Seq>) {
-        let step = self.host.parse_line(run, line, ts).unwrap();
+        let step = self.host.parse_line(self.now, run, line, ts).unwrap();
         let out = match step {
             LineStep::Answered(entries) => (entries, None),
             LineStep::Deferred { seq, entries } => (entries, Some(seq)),

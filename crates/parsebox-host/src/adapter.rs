@@ -109,6 +109,10 @@ pub(crate) struct Adapter {
     /// The load in flight; results carrying another token are stale. 0: none.
     pub(crate) load_token: u64,
     pub(crate) engine: Option<EngineId>,
+    /// The engine ended while idle to make room for another type's (`max_live_engines`): its
+    /// runs are still bound to it, and the type's next line starts a fresh engine that replays
+    /// their history ([`Host::unpark`](crate::Host)).
+    pub(crate) parked: Option<EngineId>,
     /// The run `parseLine(type, …)` uses: the contract's choice (`createStdoutParser` wins).
     pub(crate) default_run: Option<RunId>,
     /// The run Paperclip's `adapter.parseStdoutLine` uses: the module's stateless function.
@@ -150,6 +154,7 @@ impl Adapter {
             has_builtin: false,
             load_token: 0,
             engine: None,
+            parked: None,
             default_run: None,
             stateless_run: None,
             starts_without_progress: 0,

@@ -111,6 +111,8 @@ impl Host {
         if overrun && self.options.host == HostPlacement::Auto {
             self.move_to_worker(now_ms, engine);
         }
+        // The engine may be idle now: room for an engine waiting to start.
+        self.start_waiting(now_ms);
         out
     }
 

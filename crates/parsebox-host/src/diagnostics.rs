@@ -86,6 +86,9 @@ pub struct HostCounters {
     pub over_budget_lines: u64,
     /// Chunks a transcript refused (`ParseboxMemoryError`): they did not fit its budget.
     pub refused_chunks: u64,
+    /// Times the type's engine was ended while idle to make room for another type's
+    /// (`maxLiveEngines`): its next line started it again, replaying its runs' history.
+    pub parked: u64,
 }
 
 /// Who answered a settled line.
@@ -147,7 +150,7 @@ impl Diagnostics {
             respawns, deadline_kills, unattributed_kills, deadline_retries, engine_faults, replayed_lines,
             state_lost, placement_moves, clock_overruns, call_overruns, late_answers,
             stale_answers, lines_pending, memo_answers, transcript_bytes, over_budget_lines,
-            refused_chunks,
+            refused_chunks, parked,
         );
     }
 }
@@ -187,6 +190,7 @@ mod tests {
                 transcript_bytes: 22,
                 over_budget_lines: 23,
                 refused_chunks: 24,
+                parked: 25,
             },
         };
         let mut total = one.clone();
@@ -216,6 +220,6 @@ mod tests {
         let doubled: Vec<(String, u64)> =
             numbers(&one).into_iter().map(|(k, n)| (k, 2 * n)).collect();
         assert_eq!(numbers(&total), doubled);
-        assert_eq!(doubled.len(), 23, "every counter was seen");
+        assert_eq!(doubled.len(), 24, "every counter was seen");
     }
 }

@@ -72,6 +72,13 @@ pub(crate) struct Engine {
     /// Replay lines taken off the front at a `began` behind them (the engine had answered
     /// them, holding the answers): their answers, when they come, are expected, not stale.
     pub(crate) replays_done_early: Vec<Seq>,
+    /// When it was last used, in line numbers: the seq of its last live line, or the next
+    /// seq when it started. The least recently used idle engine is the one parked to make
+    /// room ([`HostOptions::max_live_engines`](crate::HostOptions)).
+    pub(crate) last_used: u64,
+    /// Its start waits for room ([`HostOptions::max_live_engines`](crate::HostOptions)): it
+    /// has no memory yet and does not count as live.
+    pub(crate) awaiting_room: bool,
 }
 
 impl Engine {
@@ -93,7 +100,15 @@ impl Engine {
             work_ms: 0.0,
             answers_batched: false,
             replays_done_early: Vec::new(),
+            last_used: 0,
+            awaiting_room: false,
         }
+    }
+
+    /// Whether it could be ended now without losing anything but time: started, with no op
+    /// waiting and no line owed.
+    pub(crate) fn is_idle(&self) -> bool {
+        self.phase == Phase::Running && self.in_flight.is_empty() && self.outbox.is_empty()
     }
 
     /// The engine began the live line `seq`: every replay line sent before it was answered,
@@ -140,6 +155,8 @@ impl Engine {
             });
             if l.replay {
                 self.replay_pending += 1;
+            } else {
+                self.last_used = l.seq;
             }
         } else if matches!(op, EngineOp::NewRun { .. }) {
             self.new_run_queued = true;

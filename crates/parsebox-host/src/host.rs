@@ -92,8 +92,11 @@ pub struct Host {
     pub(crate) loads_out: BTreeMap<u64, String>,
     /// Whether sandboxed engines can be made yet ([`Host::engine_module_pending`]).
     pub(crate) engine_module: EngineModule,
+    /// `StartEngine` commands waiting for room (`max_live_engines`), in order: issued as
+    /// engines become idle ([`Host::start_waiting`]).
+    pub(crate) waiting_for_room: VecDeque<Command>,
     next_run: u64,
-    next_seq: Seq,
+    pub(crate) next_seq: Seq,
     disposed: bool,
 }
 
@@ -112,6 +115,7 @@ impl Host {
             transcript_bytes: HashMap::new(),
             engines: BTreeMap::new(),
             retired: BTreeMap::new(),
+            waiting_for_room: VecDeque::new(),
             commands: VecDeque::new(),
             notify_queued: BTreeSet::new(),
             next_engine: 1,
@@ -262,14 +266,23 @@ impl Host {
 
     /// Parses one line in `run`; see [`LineStep`] for the three ways it is answered. A type
     /// without an engine (generic, loading, failed), or whose inline/builtin engine is busy
-    /// with a `RunNow` this call re-entered, gets the generic entry at once.
+    /// with a `RunNow` this call re-entered, gets the generic entry at once. A type whose
+    /// engine was parked to make room for others ([`HostOptions::max_live_engines`](crate::HostOptions))
+    /// starts one again at `now_ms` (the executor's clock).
     ///
     /// # Errors
     /// [`HostError::Disposed`], or [`HostError::UnknownRun`] when `run` does not exist.
-    pub fn parse_line(&mut self, run: RunId, line: &str, ts: &str) -> Result<LineStep, HostError> {
+    pub fn parse_line(
+        &mut self,
+        now_ms: f64,
+        run: RunId,
+        line: &str,
+        ts: &str,
+    ) -> Result<LineStep, HostError> {
         self.check_live()?;
         let r = self.runs.get(&run).ok_or(HostError::UnknownRun(run))?;
         let adapter_type = r.adapter_type.clone();
+        self.unpark(now_ms, &adapter_type);
         let engine = self
             .adapters
             .get(&adapter_type)
@@ -428,6 +441,7 @@ impl Host {
         }
         self.commands
             .retain(|c| matches!(c, Command::EndEngine { .. }));
+        self.waiting_for_room.clear();
         self.notify_queued.clear();
         self.adapters.clear();
         self.runs.clear();
@@ -443,10 +457,13 @@ impl Host {
     /// `adapter_type`'s status. Asking does not start a load.
     pub fn status(&self, adapter_type: &str) -> AdapterStatus {
         let a = self.adapters.get(adapter_type);
-        let placement = a
-            .and_then(|a| a.engine)
-            .and_then(|e| self.engines.get(&e))
-            .map(|e| e.placement);
+        // A parked engine's type says where its next engine will run.
+        let placement = a.and_then(|a| {
+            a.engine
+                .and_then(|e| self.engines.get(&e))
+                .map(|e| e.placement)
+                .or(a.parked.map(|_| a.placement))
+        });
         let host = LineHost::of(placement);
         let host_reason = (host == LineHost::Worker).then(|| {
             a.and_then(|a| a.moved_because)

@@ -136,6 +136,12 @@ impl Host {
         engine: EngineId,
         result: Result<String, LoadError>,
     ) {
+        self.engine_started(now_ms, engine, result);
+        // Started (idle, or ended when it failed): room for an engine waiting to start.
+        self.start_waiting(now_ms);
+    }
+
+    fn engine_started(&mut self, now_ms: f64, engine: EngineId, result: Result<String, LoadError>) {
         let replay_budget = self.options.replay_deadline_ms;
         let Some(e) = self.engines.get_mut(&engine) else {
             return;
@@ -301,7 +307,6 @@ impl Host {
     /// the engine module is pending, a sandboxed engine's start is held (its engine waits in
     /// `Starting`); once the module failed, the type fails to start as any load error would.
     pub(crate) fn start_engine(&mut self, now_ms: f64, adapter_type: &str) -> Option<EngineId> {
-        let start_budget = self.options.start_deadline_ms;
         let a = self.adapters.get_mut(adapter_type)?;
         let sandboxed = a.placement != Placement::Builtin;
         if let (true, EngineModule::Failed(error)) = (sandboxed, &self.engine_module) {
@@ -319,9 +324,7 @@ impl Host {
         };
         let mut engine = Engine::new(adapter_type, a.placement);
         engine.answers_batched = answer_batch_ms > 0.0;
-        if !held {
-            engine.start_requested(now_ms, start_budget);
-        }
+        engine.last_used = self.next_seq;
         a.engine = Some(id);
         a.starts_without_progress += 1;
         let command = Command::StartEngine {
@@ -333,12 +336,54 @@ impl Host {
             config,
             answer_batch_ms,
         };
+        self.engines.insert(id, engine);
         match &mut self.engine_module {
             EngineModule::Pending(starts) if held => starts.push(command),
-            _ => self.commands.push_back(command),
+            _ => {
+                if let Some(command) = self.issue_start(now_ms, command) {
+                    self.waiting_for_room.push_back(command);
+                }
+            }
         }
-        self.engines.insert(id, engine);
         Some(id)
+    }
+
+    /// Issues a `StartEngine` now (its start deadline counts from `now_ms`), when there is
+    /// room for its engine ([`Host::make_room_for_engine`]); gives the command back when there
+    /// is none (`Some`), the engine marked as waiting.
+    pub(crate) fn issue_start(&mut self, now_ms: f64, command: Command) -> Option<Command> {
+        let Command::StartEngine { engine: id, .. } = &command else {
+            return None;
+        };
+        let id = *id;
+        if !self.make_room_for_engine(id) {
+            if let Some(e) = self.engines.get_mut(&id) {
+                e.awaiting_room = true;
+            }
+            return Some(command);
+        }
+        let start_budget = self.options.start_deadline_ms;
+        if let Some(e) = self.engines.get_mut(&id) {
+            e.awaiting_room = false;
+            e.start_requested(now_ms, start_budget);
+        }
+        self.commands.push_back(command);
+        None
+    }
+
+    /// Issues the starts that waited for room, in order, while there is room (an engine ended
+    /// while it waited is skipped).
+    pub(crate) fn start_waiting(&mut self, now_ms: f64) {
+        while let Some(command) = self.waiting_for_room.pop_front() {
+            let waiting = matches!(&command, Command::StartEngine { engine, .. } if self.engines.contains_key(engine));
+            if !waiting {
+                continue;
+            }
+            if let Some(command) = self.issue_start(now_ms, command) {
+                self.waiting_for_room.push_front(command);
+                return;
+            }
+        }
     }
 
     /// The executor will compile the engine module later: until
@@ -369,21 +414,19 @@ impl Host {
             None => EngineModule::Ready,
             Some(error) => EngineModule::Failed(error.clone()),
         };
-        let start_budget = self.options.start_deadline_ms;
         for command in held {
             let Command::StartEngine { engine: id, .. } = &command else {
                 continue;
             };
             let id = *id;
             // An engine ended while it waited (its parser was replaced) is not started.
-            let Some(e) = self.engines.get_mut(&id) else {
+            if !self.engines.contains_key(&id) {
                 continue;
-            };
+            }
             if let Some(error) = &failed {
                 self.handle_engine_started(now_ms, id, Err(error.clone()));
-            } else {
-                e.start_requested(now_ms, start_budget);
-                self.commands.push_back(command);
+            } else if let Some(command) = self.issue_start(now_ms, command) {
+                self.waiting_for_room.push_back(command);
             }
         }
     }
@@ -397,12 +440,13 @@ impl Host {
         }
     }
 
-    /// Detaches the type's current engine, if it has one, and ends it.
+    /// Detaches the type's current engine, if it has one, and ends it (a parked one is
+    /// forgotten: nothing starts it again).
     fn end_current_engine(&mut self, adapter_type: &str) {
-        let engine = self
-            .adapters
-            .get_mut(adapter_type)
-            .and_then(|a| a.engine.take());
+        let engine = self.adapters.get_mut(adapter_type).and_then(|a| {
+            a.parked = None;
+            a.engine.take()
+        });
         if let Some(engine) = engine {
             self.end_engine(engine);
         }

@@ -106,6 +106,11 @@ pub struct HostOptions {
     /// them ([`Host::transcript_room`](crate::Host::transcript_room)): the shared core's
     /// memory is bounded whatever parsers return and however many runs are open.
     pub max_transcript_bytes: usize,
+    /// Most sandboxed engines (inline or in Workers) running at once. Starting one more first
+    /// ends the least recently used idle engine of another type (counted as `parked`); that
+    /// type's next line starts it again and replays its runs' history. A browser gives a page
+    /// room for about 120 wasm memories (Chromium), and each engine is one.
+    pub max_live_engines: usize,
 }
 
 /// What every engine the executor starts is configured with: the engine-side options, as one
@@ -166,6 +171,7 @@ impl Default for HostOptions {
             max_line_bytes: 4 << 20,
             max_memory_bytes: DEFAULT_MEMORY_BYTES,
             max_transcript_bytes: DEFAULT_TRANSCRIPT_BYTES_TOTAL,
+            max_live_engines: DEFAULT_LIVE_ENGINES,
         }
     }
 }
@@ -182,6 +188,12 @@ pub const MAX_LINE_BYTES: usize = 1 << 30;
 /// transcripts (the core keeps about 1.5 bytes of memory per byte counted,
 /// `tests/bench/core-bytes.mjs`: about 770 MiB at most, under its 2 GiB).
 pub const DEFAULT_TRANSCRIPT_BYTES_TOTAL: usize = 512 << 20;
+/// Default of [`HostOptions::max_live_engines`]: 32 engines, far under what a browser gives a
+/// page (Chromium ran out of room for wasm memories at about 120), and about 1 GiB of engine
+/// memory at the compatibility corpus's 20,000-line peak (31 MiB).
+pub const DEFAULT_LIVE_ENGINES: usize = 32;
+/// The most [`HostOptions::max_live_engines`] accepted.
+pub const MAX_LIVE_ENGINES: usize = 1000;
 /// The largest [`HostOptions::max_transcript_bytes`] accepted: 1 GiB.
 pub const MAX_TRANSCRIPT_BYTES_TOTAL: usize = 1 << 30;
 /// Default budget of one transcript (`TranscriptBuilder`'s `maxTranscriptBytes`): 256 MiB.
@@ -276,6 +288,7 @@ impl HostOptions {
             self.max_transcript_bytes,
             MAX_TRANSCRIPT_BYTES_TOTAL,
         )?;
+        size("maxLiveEngines", self.max_live_engines, MAX_LIVE_ENGINES)?;
         if !(MIN_MEMORY_BYTES..=MAX_MEMORY_BYTES).contains(&self.max_memory_bytes) {
             return Err(OptionsError {
                 option: "maxMemoryBytes",

@@ -46,6 +46,7 @@ impl Host {
     ) -> Vec<Answered> {
         let mut out = Vec::new();
         self.recover(now_ms, engine, Cause::Died, reason, &mut out);
+        self.start_waiting(now_ms);
         out
     }
 
@@ -70,6 +71,7 @@ impl Host {
             "",
             &mut out,
         );
+        self.start_waiting(now_ms);
         out
     }
 
@@ -91,6 +93,7 @@ impl Host {
                 self.push_late(a);
             }
         }
+        self.start_waiting(now_ms);
     }
 
     /// Under `host: auto`, after an overrun in an inline engine: end it and start the type in
@@ -296,7 +299,13 @@ impl Host {
     /// gets a `NewRun`, its journal (history as replay lines, unless `keep_history` is false
     /// or the type's replay allowance is spent, in which case the history is dropped and
     /// counted as state lost) and its unanswered lines.
-    fn restart(&mut self, now_ms: f64, adapter_type: &str, old: EngineId, keep_history: bool) {
+    pub(crate) fn restart(
+        &mut self,
+        now_ms: f64,
+        adapter_type: &str,
+        old: EngineId,
+        keep_history: bool,
+    ) {
         self.end_engine(old);
         let Some(new) = self.start_engine(now_ms, adapter_type) else {
             return;

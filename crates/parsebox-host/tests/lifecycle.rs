@@ -224,7 +224,10 @@ fn dispose_ends_engines_and_rejects_use() {
     sim.pump();
     assert!(sim.engines.is_empty(), "every engine ended");
     assert!(sim.host.is_disposed());
-    assert_eq!(sim.host.parse_line(run, "x", TS), Err(HostError::Disposed));
+    assert_eq!(
+        sim.host.parse_line(sim.now, run, "x", TS),
+        Err(HostError::Disposed)
+    );
     assert_eq!(sim.host.create_run("a"), Err(HostError::Disposed));
     assert_eq!(sim.host.register_builtin("a"), Err(HostError::Disposed));
     assert_eq!(
@@ -247,7 +250,7 @@ fn unknown_runs_are_errors() {
     let mut sim = Sim::with_parser(options(|_| {}), "a");
     let nope = RunId(999);
     assert_eq!(
-        sim.host.parse_line(nope, "x", TS),
+        sim.host.parse_line(sim.now, nope, "x", TS),
         Err(HostError::UnknownRun(nope))
     );
     assert_eq!(sim.host.reset_run(nope), Err(HostError::UnknownRun(nope)));

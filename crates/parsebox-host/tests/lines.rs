@@ -19,7 +19,7 @@ fn worker() -> parsebox_host::HostOptions {
 fn a_created_run_is_a_factory_instance() {
     let mut sim = Sim::with_parser(options(|_| {}), "a");
     let run = sim.host.create_run("a").unwrap();
-    let LineStep::RunNow { ops, .. } = sim.host.parse_line(run, "x", TS).unwrap() else {
+    let LineStep::RunNow { ops, .. } = sim.host.parse_line(sim.now, run, "x", TS).unwrap() else {
         panic!("inline lines run now")
     };
     assert!(matches!(
@@ -47,7 +47,8 @@ fn the_default_run_is_a_factory_instance_and_the_stateless_run_is_another() {
         "long-lived"
     );
     for (run, want) in [(default, false), (stateless, true)] {
-        let LineStep::RunNow { engine, seq, ops } = sim.host.parse_line(run, "x", TS).unwrap()
+        let LineStep::RunNow { engine, seq, ops } =
+            sim.host.parse_line(sim.now, run, "x", TS).unwrap()
         else {
             panic!("inline lines run now")
         };
@@ -66,7 +67,7 @@ fn the_default_run_is_a_factory_instance_and_the_stateless_run_is_another() {
 fn an_inline_line_is_answered_synchronously() {
     let mut sim = Sim::with_parser(options(|_| {}), "a");
     let run = sim.host.stateless_run("a").unwrap();
-    let step = sim.host.parse_line(run, "first", TS).unwrap();
+    let step = sim.host.parse_line(sim.now, run, "first", TS).unwrap();
     let LineStep::RunNow { engine, seq, ops } = step else {
         panic!("inline lines run now: {step:?}")
     };
@@ -104,7 +105,7 @@ fn an_inline_line_is_answered_synchronously() {
 fn a_worker_line_is_answered_generic_then_late() {
     let mut sim = Sim::with_parser(worker(), "a");
     let run = sim.host.stateless_run("a").unwrap();
-    let step = sim.host.parse_line(run, "hello", TS).unwrap();
+    let step = sim.host.parse_line(sim.now, run, "hello", TS).unwrap();
     let LineStep::Deferred { seq, entries } = step else {
         panic!("worker lines are deferred: {step:?}")
     };
@@ -129,9 +130,11 @@ fn lines_are_batched() {
     let run = sim.host.stateless_run("a").unwrap();
     let other = sim.host.create_run("a").unwrap();
     for i in 0..50 {
-        sim.host.parse_line(run, &format!("l{i}"), TS).unwrap();
+        sim.host
+            .parse_line(sim.now, run, &format!("l{i}"), TS)
+            .unwrap();
     }
-    sim.host.parse_line(other, "o", TS).unwrap();
+    sim.host.parse_line(sim.now, other, "o", TS).unwrap();
     sim.pump();
     let sends = sim.sends();
     assert_eq!(sends.len(), 1, "one batch");
@@ -152,10 +155,12 @@ fn a_rebuild_in_slices_waits_for_a_worker_that_is_behind() {
     let other = sim.host.create_run("a").unwrap();
     assert!(sim.host.rebuild_may_go_on(run));
     for i in 0..REBUILD_AHEAD_LINES - 1 {
-        sim.host.parse_line(run, &format!("l{i}"), TS).unwrap();
+        sim.host
+            .parse_line(sim.now, run, &format!("l{i}"), TS)
+            .unwrap();
     }
     assert!(sim.host.rebuild_may_go_on(run), "one line short");
-    sim.host.parse_line(run, "last", TS).unwrap();
+    sim.host.parse_line(sim.now, run, "last", TS).unwrap();
     assert!(!sim.host.rebuild_may_go_on(run), "held");
     assert!(sim.host.rebuild_may_go_on(other), "another run is not held");
     sim.pump();
@@ -226,7 +231,7 @@ fn resets_are_journaled_for_replay() {
     let mut sim = Sim::with_parser(worker(), "a");
     let run = sim.host.stateless_run("a").unwrap();
     for l in ["a", "throw", "b"] {
-        sim.host.parse_line(run, l, TS).unwrap();
+        sim.host.parse_line(sim.now, run, l, TS).unwrap();
     }
     sim.pump();
     sim.step();
@@ -237,7 +242,7 @@ fn resets_are_journaled_for_replay() {
     );
     assert_eq!(sim.host.diagnostics(Some("a")).fallbacks["threw"], 1);
     sim.host.reset_run(run).unwrap();
-    sim.host.parse_line(run, "c", TS).unwrap();
+    sim.host.parse_line(sim.now, run, "c", TS).unwrap();
     sim.pump();
     assert!(matches!(
         sim.sends().last().unwrap().1.as_slice(),
@@ -265,7 +270,7 @@ fn resets_are_journaled_for_replay() {
         .collect();
     assert_eq!(replay, ["new", "a*", "reset", "b*", "reset", "c*"]);
     sim.step();
-    sim.host.parse_line(run, "d", TS).unwrap();
+    sim.host.parse_line(sim.now, run, "d", TS).unwrap();
     sim.pump();
     sim.step();
     assert_eq!(sim.late_texts().last().unwrap(), "d#2", "state restored");
@@ -285,7 +290,7 @@ fn the_journal_cap_loses_state_not_lines() {
     let run = sim.host.stateless_run("a").unwrap();
     for i in 0..40 {
         sim.host
-            .parse_line(run, &format!("line {i:02}"), TS)
+            .parse_line(sim.now, run, &format!("line {i:02}"), TS)
             .unwrap();
         sim.pump();
         sim.step();
@@ -354,11 +359,12 @@ fn a_reentrant_line_does_not_strand_the_engine() {
     sim.host.register_builtin("b").unwrap();
     sim.pump();
     let run = sim.host.stateless_run("b").unwrap();
-    let LineStep::RunNow { engine, seq, .. } = sim.host.parse_line(run, "outer", TS).unwrap()
+    let LineStep::RunNow { engine, seq, .. } =
+        sim.host.parse_line(sim.now, run, "outer", TS).unwrap()
     else {
         panic!("builtins run now")
     };
-    let nested = sim.host.parse_line(run, "nested", TS).unwrap();
+    let nested = sim.host.parse_line(sim.now, run, "nested", TS).unwrap();
     assert_eq!(
         nested,
         LineStep::Answered(vec![parsebox_transcript::generic_entry("nested", TS)])
@@ -382,20 +388,20 @@ fn the_stateless_run_answers_a_known_line_at_once() {
     let mut sim = Sim::with_parser(options(|o| o.host = HostPlacement::Worker), "a");
     let run = sim.host.stateless_run("a").unwrap();
     assert!(matches!(
-        sim.host.parse_line(run, "hello", TS).unwrap(),
+        sim.host.parse_line(sim.now, run, "hello", TS).unwrap(),
         LineStep::Deferred { .. }
     ));
     sim.pump();
     sim.step();
     assert_eq!(sim.late_texts(), ["hello#1"]);
-    let LineStep::Answered(again) = sim.host.parse_line(run, "hello", TS).unwrap() else {
+    let LineStep::Answered(again) = sim.host.parse_line(sim.now, run, "hello", TS).unwrap() else {
         panic!("the known line should be answered at once");
     };
     assert_eq!(text(&again), "hello#1");
 
     let other = sim.host.create_run("a").unwrap();
     assert!(matches!(
-        sim.host.parse_line(other, "hello", TS).unwrap(),
+        sim.host.parse_line(sim.now, other, "hello", TS).unwrap(),
         LineStep::Deferred { .. }
     ));
 }
@@ -418,13 +424,13 @@ fn only_a_ready_worker_parser_answers_later() {
 
 fn deferred(sim: &mut Sim, run: parsebox_host::RunId, line: &str) -> bool {
     matches!(
-        sim.host.parse_line(run, line, TS).unwrap(),
+        sim.host.parse_line(sim.now, run, line, TS).unwrap(),
         LineStep::Deferred { .. }
     )
 }
 
 fn at_once(sim: &mut Sim, run: parsebox_host::RunId, line: &str) -> String {
-    match sim.host.parse_line(run, line, TS).unwrap() {
+    match sim.host.parse_line(sim.now, run, line, TS).unwrap() {
         LineStep::Answered(entries) => text(&entries).to_owned(),
         other => panic!("{line}: expected an answer at once, got {other:?}"),
     }

@@ -25,13 +25,15 @@ fn an_engine_dying_mid_batch_is_replaced_and_replayed() {
     let mut sim = Sim::with_parser(worker(), "a");
     let run = sim.host.stateless_run("a").unwrap();
     for i in 1..=5 {
-        sim.host.parse_line(run, &format!("h{i}"), TS).unwrap();
+        sim.host
+            .parse_line(sim.now, run, &format!("h{i}"), TS)
+            .unwrap();
     }
     sim.pump();
     sim.step();
     assert_eq!(sim.late.len(), 5);
     for l in ["b1", "b2", "die", "b4", "b5"] {
-        sim.host.parse_line(run, l, TS).unwrap();
+        sim.host.parse_line(sim.now, run, l, TS).unwrap();
     }
     sim.pump();
     sim.step();
@@ -78,8 +80,8 @@ fn an_engine_dying_mid_batch_is_replaced_and_replayed() {
 fn a_line_past_its_deadline_is_killed() {
     let mut sim = Sim::with_parser(worker(), "a");
     let run = sim.host.stateless_run("a").unwrap();
-    sim.host.parse_line(run, "ok", TS).unwrap();
-    sim.host.parse_line(run, "hang", TS).unwrap();
+    sim.host.parse_line(sim.now, run, "ok", TS).unwrap();
+    sim.host.parse_line(sim.now, run, "hang", TS).unwrap();
     sim.pump();
     assert_eq!(
         sim.host.poll_timeout(),
@@ -109,7 +111,7 @@ fn a_line_past_its_deadline_is_killed() {
             == 2
     );
 
-    sim.host.parse_line(run, "next", TS).unwrap();
+    sim.host.parse_line(sim.now, run, "next", TS).unwrap();
     sim.pump();
     sim.step();
     assert_eq!(
@@ -139,13 +141,13 @@ fn a_line_caught_once_by_the_deadline_runs_again_and_keeps_its_answer() {
     let mut sim = Sim::with_parser(worker(), "a");
     let run = sim.host.create_run("a").unwrap();
     for line in ["one", "stall"] {
-        sim.host.parse_line(run, line, TS).unwrap();
+        sim.host.parse_line(sim.now, run, line, TS).unwrap();
         sim.pump();
         sim.step();
     }
     sim.advance(100.0);
     sim.step();
-    sim.host.parse_line(run, "two", TS).unwrap();
+    sim.host.parse_line(sim.now, run, "two", TS).unwrap();
     sim.pump();
     sim.step();
     assert_eq!(
@@ -174,7 +176,7 @@ fn a_worker_holding_answers_is_not_trusted_to_name_the_stuck_line() {
     let mut sim = Sim::holding_answers(worker(), "a");
     let run = sim.host.stateless_run("a").unwrap();
     for line in ["a", "b", "hang", "c"] {
-        sim.host.parse_line(run, line, TS).unwrap();
+        sim.host.parse_line(sim.now, run, line, TS).unwrap();
     }
     sim.pump();
     sim.step(); // answers "a" and "b", holds them, hangs on "hang"
@@ -222,10 +224,10 @@ fn a_worker_holding_answers_is_not_trusted_to_name_the_stuck_line() {
 fn a_worker_holding_answers_with_one_line_owed_is_blamed_at_once() {
     let mut sim = Sim::holding_answers(worker(), "a");
     let run = sim.host.stateless_run("a").unwrap();
-    sim.host.parse_line(run, "ok", TS).unwrap();
+    sim.host.parse_line(sim.now, run, "ok", TS).unwrap();
     sim.pump();
     sim.step();
-    sim.host.parse_line(run, "hang", TS).unwrap();
+    sim.host.parse_line(sim.now, run, "hang", TS).unwrap();
     sim.pump();
     sim.step();
     sim.advance(100.0);
@@ -417,7 +419,7 @@ fn a_dying_replay_cannot_cause_a_kill_loop() {
     );
     assert_eq!(sim.host.status("a").state, AdapterState::Ready);
 
-    let LineStep::Deferred { .. } = sim.host.parse_line(run, "honest", TS).unwrap() else {
+    let LineStep::Deferred { .. } = sim.host.parse_line(sim.now, run, "honest", TS).unwrap() else {
         panic!("a worker line")
     };
     sim.pump();
@@ -441,9 +443,11 @@ fn repeated_overruns_keep_the_work_linear() {
     let (rounds, per_round) = (40u64, 500u64);
     for k in 0..rounds {
         for i in 0..per_round {
-            sim.host.parse_line(run, &format!("l{k}-{i}"), TS).unwrap();
+            sim.host
+                .parse_line(sim.now, run, &format!("l{k}-{i}"), TS)
+                .unwrap();
         }
-        sim.host.parse_line(run, "hang", TS).unwrap();
+        sim.host.parse_line(sim.now, run, "hang", TS).unwrap();
         sim.pump();
         sim.step();
         // Each deadline: killed, respawned, the history replayed or dropped; the second one
@@ -474,7 +478,7 @@ fn repeated_overruns_keep_the_work_linear() {
         rounds * per_round + rounds,
         "every line answered"
     );
-    sim.host.parse_line(run, "honest", TS).unwrap();
+    sim.host.parse_line(sim.now, run, "honest", TS).unwrap();
     sim.pump();
     sim.step();
     assert!(sim.late_texts().last().unwrap().starts_with("honest#"));
@@ -491,8 +495,8 @@ fn a_replay_past_its_budget_is_given_up() {
         "a",
     );
     let run = sim.host.stateless_run("a").unwrap();
-    sim.host.parse_line(run, "a", TS).unwrap();
-    sim.host.parse_line(run, "hang", TS).unwrap();
+    sim.host.parse_line(sim.now, run, "a", TS).unwrap();
+    sim.host.parse_line(sim.now, run, "hang", TS).unwrap();
     sim.pump();
     sim.step();
     sim.advance(100.0); // the hang is killed; the fresh engine replays "a"...
@@ -506,7 +510,7 @@ fn a_replay_past_its_budget_is_given_up() {
     sim.step(); // "hang" runs again on the next engine, without the history...
     sim.advance(100.0); // ...and is ended on it a second time: it fails
     assert_eq!(sim.late_texts().last().unwrap(), "hang");
-    sim.host.parse_line(run, "b", TS).unwrap();
+    sim.host.parse_line(sim.now, run, "b", TS).unwrap();
     sim.pump();
     sim.step();
     assert_eq!(sim.late_texts().last().unwrap(), "b#1");
@@ -520,7 +524,7 @@ fn lines_that_kill_their_engines_fail_alone() {
     let mut sim = Sim::with_parser(worker(), "a");
     let run = sim.host.stateless_run("a").unwrap();
     for l in ["die", "die", "die", "die", "x"] {
-        sim.host.parse_line(run, l, TS).unwrap();
+        sim.host.parse_line(sim.now, run, l, TS).unwrap();
     }
     for _ in 0..10 {
         sim.pump();
@@ -550,7 +554,7 @@ fn out_of_memory_is_named_and_not_replayed_into() {
     let run = sim.host.stateless_run("a").unwrap();
     let mut replayed = Vec::new();
     for l in ["h1", "h2", "h3", "oom", "b", "oom", "oom", "c"] {
-        sim.host.parse_line(run, l, TS).unwrap();
+        sim.host.parse_line(sim.now, run, l, TS).unwrap();
         sim.pump();
         sim.step();
         replayed.push(sim.host.diagnostics(Some("a")).host.replayed_lines);
@@ -583,13 +587,13 @@ fn out_of_memory_is_named_and_not_replayed_into() {
 fn a_type_that_never_makes_progress_fails() {
     let mut sim = Sim::with_parser(worker(), "a");
     let run = sim.host.stateless_run("a").unwrap();
-    sim.host.parse_line(run, "a", TS).unwrap();
+    sim.host.parse_line(sim.now, run, "a", TS).unwrap();
     sim.pump();
     sim.step();
     assert_eq!(sim.late_texts(), ["a#1"]);
     sim.start_mode = StartMode::Manual;
     for l in ["die", "x", "y"] {
-        sim.host.parse_line(run, l, TS).unwrap();
+        sim.host.parse_line(sim.now, run, l, TS).unwrap();
     }
     sim.pump();
     sim.step();
@@ -662,7 +666,7 @@ fn auto_placement_moves_a_type_after_an_overrun() {
         .contains("line budget"));
     assert_eq!(sim.notified, ["a"]);
     sim.step();
-    let step = sim.host.parse_line(run, "c", TS).unwrap();
+    let step = sim.host.parse_line(sim.now, run, "c", TS).unwrap();
     assert!(matches!(step, LineStep::Deferred { .. }), "{step:?}");
     sim.pump();
     sim.step();
@@ -719,7 +723,7 @@ fn a_regex_the_screen_refuses_runs_in_a_worker_instead_of_failing_the_parser() {
     assert!(status.host_reason.unwrap().contains("regex"));
     assert_eq!(status.error, None);
     let run = sim.host.stateless_run("a").unwrap();
-    let step = sim.host.parse_line(run, "x", TS).unwrap();
+    let step = sim.host.parse_line(sim.now, run, "x", TS).unwrap();
     assert!(matches!(step, LineStep::Deferred { .. }), "{step:?}");
     sim.pump();
     sim.step();
@@ -756,7 +760,7 @@ fn an_inline_trap_answers_the_caller_and_moves_the_type() {
     assert_eq!(d.fallbacks["engine_fault"], 1);
     assert_eq!(sim.host.status("a").placement, Some(Placement::Worker));
     sim.step();
-    sim.host.parse_line(run, "b", TS).unwrap();
+    sim.host.parse_line(sim.now, run, "b", TS).unwrap();
     sim.pump();
     sim.step();
     assert_eq!(
@@ -777,7 +781,7 @@ fn a_call_over_its_budget_in_sum_moves_the_rest_of_its_lines_off_the_thread() {
         assert_eq!(text(&sim.parse(run, "first")), "first#1", "the run's start");
         // Each line takes 30 ms of the page's time: under the 50 ms line budget.
         let line = |sim: &mut Sim, l: &str| -> bool {
-            match sim.host.parse_line(run, l, TS).unwrap() {
+            match sim.host.parse_line(sim.now, run, l, TS).unwrap() {
                 LineStep::RunNow { engine, seq, .. } => {
                     let answer = vec![(seq, Ok(serde_json::json!([])))];
                     sim.host
@@ -824,7 +828,8 @@ fn an_inline_call_over_budget_by_the_clock_moves_the_type() {
         let mut sim = Sim::with_parser(options(|o| o.host = placement), "a");
         let run = sim.host.stateless_run("a").unwrap();
         assert_eq!(text(&sim.parse(run, "a")), "a#1");
-        let LineStep::RunNow { engine, seq, .. } = sim.host.parse_line(run, "b", TS).unwrap()
+        let LineStep::RunNow { engine, seq, .. } =
+            sim.host.parse_line(sim.now, run, "b", TS).unwrap()
         else {
             panic!("inline lines run now")
         };
@@ -855,7 +860,8 @@ fn an_inline_call_over_budget_by_the_clock_moves_the_type() {
         // Within budget: nothing counted.
         let mut quick = Sim::with_parser(options(|o| o.host = placement), "a");
         let run = quick.host.stateless_run("a").unwrap();
-        let LineStep::RunNow { engine, seq, .. } = quick.host.parse_line(run, "c", TS).unwrap()
+        let LineStep::RunNow { engine, seq, .. } =
+            quick.host.parse_line(quick.now, run, "c", TS).unwrap()
         else {
             panic!("inline lines run now")
         };
@@ -871,7 +877,7 @@ fn an_inline_call_over_budget_by_the_clock_moves_the_type() {
         for (work_ms, overrun) in [(480.0, 0), (100.0, 1)] {
             let fresh = quick.host.create_run("a").unwrap();
             let LineStep::RunNow { engine, seq, .. } =
-                quick.host.parse_line(fresh, "d", TS).unwrap()
+                quick.host.parse_line(quick.now, fresh, "d", TS).unwrap()
             else {
                 panic!("inline lines run now")
             };
@@ -897,7 +903,8 @@ fn an_inline_call_over_budget_by_the_clock_moves_the_type() {
         // not also a clock overrun, however long the wall clock says it took.
         let mut stop = Sim::with_parser(options(|o| o.host = placement), "a");
         let run = stop.host.create_run("a").unwrap();
-        let LineStep::RunNow { engine, seq, .. } = stop.host.parse_line(run, "spin", TS).unwrap()
+        let LineStep::RunNow { engine, seq, .. } =
+            stop.host.parse_line(stop.now, run, "spin", TS).unwrap()
         else {
             panic!("inline lines run now")
         };

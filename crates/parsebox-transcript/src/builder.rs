@@ -1033,7 +1033,10 @@ impl<P: LineParser> TranscriptBuilder<P> {
             .last()
             .zip(produced.first())
             .is_some_and(|(last, first)| merges(last, first));
-        let merges_within = produced.iter().zip(produced.iter().skip(1)).any(|(a, b)| merges(a, b));
+        let merges_within = produced
+            .iter()
+            .zip(produced.iter().skip(1))
+            .any(|(a, b)| merges(a, b));
         if !self.options.redact_home_paths && !merges_in && !merges_within {
             let n = produced.len();
             self.entries.extend(produced);
@@ -1052,7 +1055,9 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// unit keeps a copy of what it produced, if it relied on the transcript's ([`Produced::Shown`]).
     fn keep_produced_of_entry(&mut self, unit: usize, index: usize) {
         let before = self.items.get(..unit).unwrap_or(&self.items);
-        let Some(owner) = before.partition_point(|item| item.len_before <= index).checked_sub(1)
+        let Some(owner) = before
+            .partition_point(|item| item.len_before <= index)
+            .checked_sub(1)
         else {
             return;
         };
@@ -1061,7 +1066,11 @@ impl<P: LineParser> TranscriptBuilder<P> {
         };
         if let Produced::Shown(n) = item.produced {
             let start = item.len_before;
-            let copy = self.entries.get(start..start + n).unwrap_or_default().to_vec();
+            let copy = self
+                .entries
+                .get(start..start + n)
+                .unwrap_or_default()
+                .to_vec();
             if let Some(item) = self.items.get_mut(owner) {
                 item.produced = Produced::Kept(copy);
             }

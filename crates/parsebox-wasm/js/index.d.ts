@@ -167,6 +167,15 @@ export interface ParserRegistryOptions {
    */
   maxTranscriptBytesTotal?: number;
   /**
+   * Most parser engines running at once (default 32, at most 1000): each holds a wasm memory,
+   * and a browser gives a page room for a limited number (Chromium: about 120). Starting one
+   * more first ends the least recently used idle engine of another type; that type stays
+   * `ready`, and its next line starts its engine again and replays its runs' earlier lines, so
+   * its parser's state comes back (`diagnostics(type).host.parked` counts it). An engine with a
+   * line in flight is never ended for room.
+   */
+  maxLiveEngines?: number;
+  /**
    * Fetches an adapter type's parser source in the background. Default: `GET
    * /api/adapters/:type/ui-parser.js` where `fetch` exists; `null` disables loading (types stay
    * generic until `registerSource`). A rejection marks the type failed with its message.

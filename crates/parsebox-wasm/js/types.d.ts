@@ -414,7 +414,12 @@ overBudgetLines: number,
 /**
  * Chunks a transcript refused (`ParseboxMemoryError`): they did not fit its budget.
  */
-refusedChunks: number, };
+refusedChunks: number, 
+/**
+ * Times the type's engine was ended while idle to make room for another type's
+ * (`maxLiveEngines`): its next line started it again, replaying its runs' history.
+ */
+parked: number, };
 
 export type TimelineItem = { 
 /**

@@ -76,7 +76,7 @@ impl Shared {
         line: &str,
         ts: &str,
     ) -> Result<(Vec<TranscriptEntry>, Option<Seq>), parsebox_host::HostError> {
-        let step = self.host.parse_line(run, line, ts)?;
+        let step = self.host.parse_line(now_ms(), run, line, ts)?;
         let out = match step {
             LineStep::Answered(entries) => (entries, None),
             LineStep::Deferred { seq, entries } => (entries, Some(seq)),

@@ -38,6 +38,7 @@ const REGISTRY: &[(&str, Kind)] = &[
     ("maxStringBytes", Positive),
     ("maxMemoryBytes", Positive),
     ("maxTranscriptBytesTotal", Positive),
+    ("maxLiveEngines", Positive),
     ("loadSource", FunctionOrNull),
     ("host", OneOf(&["inline", "worker", "auto"])),
 ];

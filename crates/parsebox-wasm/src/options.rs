@@ -24,6 +24,7 @@ pub(crate) struct RegistryOptions {
     max_string_bytes: Option<usize>,
     max_memory_bytes: Option<f64>,
     max_transcript_bytes_total: Option<usize>,
+    max_live_engines: Option<usize>,
     host: Option<HostPlacement>,
     load_sources: Option<bool>,
     /// Set by the package: whether this environment has Web Workers.
@@ -76,6 +77,9 @@ impl RegistryOptions {
         }
         if let Some(v) = self.max_transcript_bytes_total {
             o.max_transcript_bytes = v;
+        }
+        if let Some(v) = self.max_live_engines {
+            o.max_live_engines = v;
         }
         let workers = self.workers_available.unwrap_or(false);
         // Where there are Workers there are frames: a rebuild goes in slices of a few ms.

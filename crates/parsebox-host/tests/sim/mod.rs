@@ -176,6 +176,13 @@ impl Sim {
     /// Performs every queued command (and what they lead to).
     pub fn pump(&mut self) {
         while let Some(c) = self.host.poll_command() {
+            self.perform(c);
+        }
+    }
+
+    /// Performs one command taken from the host.
+    pub fn perform(&mut self, c: Command) {
+        {
             self.log.push(c.clone());
             match c {
                 Command::Load {
@@ -386,7 +393,7 @@ impl Sim {
 
     /// Parses a line a Worker engine will answer later; its seq.
     pub fn defer(&mut self, run: RunId, line: &str) -> Seq {
-        match self.host.parse_line(run, line, TS).unwrap() {
+        match self.host.parse_line(self.now, run, line, TS).unwrap() {
             LineStep::Deferred { seq, .. } => seq,
             other => panic!("a worker line is deferred, got {other:?}"),
         }
@@ -401,7 +408,7 @@ impl Sim {
 
     /// Parses a line the way the page does: returns what the page shows now.
     pub fn parse(&mut self, run: RunId, line: &str) -> Vec<TranscriptEntry> {
-        let step = self.host.parse_line(run, line, TS).unwrap();
+        let step = self.host.parse_line(self.now, run, line, TS).unwrap();
         let shown = match step {
             LineStep::Answered(entries) | LineStep::Deferred { entries, .. } => entries,
             LineStep::RunNow { engine, seq, ops } => {
