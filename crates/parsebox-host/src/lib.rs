@@ -55,6 +55,14 @@
 //! `host: auto` a type whose inline engine overruns (or dies) continues in a Worker, where the
 //! same journals are replayed.
 //!
+//! # Room for engines
+//!
+//! At most [`HostOptions::max_live_engines`] sandboxed engines run at once (a browser gives a
+//! page room for a limited number of wasm memories). Before one more starts, the least recently
+//! used idle engine of another type is parked: ended, its runs left bound to it, and started
+//! again by the type's next line with their journals replayed (`parking.rs`). A start with no
+//! idle engine to make room waits until one is idle.
+//!
 //! # What the executor must do
 //!
 //! - **Start**: on [`Command::StartEngine`] make the engine and report
