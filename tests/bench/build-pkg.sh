@@ -23,6 +23,7 @@ wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/parsebox_wasm.wasm"
 mkdir -p "$out"
 find "$out" -mindepth 1 -delete
 wasm-bindgen --target web --out-dir "$out" --out-name parsebox_wasm "$wasm"
+node crates/parsebox-wasm/renewable-glue.mjs "$out/parsebox_wasm.js"  # as package.sh does
 names=--strip-debug
 [ -z "${KEEP_NAMES:-}" ] || names=-g
 # shellcheck disable=SC2086

@@ -566,11 +566,15 @@ impl TranscriptBuilderCore {
     /// `push`, or `[]` when nothing changed (no listener needs to hear of it).
     #[wasm_bindgen(js_name = applyLate)]
     pub fn apply_late(&mut self) -> Result<Vec<js_sys::JsString>, JsValue> {
-        let answers = {
+        let (answers, more) = {
             let run = self.inner.parser().run;
             let mut s = self.inner.parser().core.enter()?;
             s.frame.take_answers(run)
         };
+        if more {
+            // The rest of a big frame's worth is folded in at the next frame.
+            self.call_back();
+        }
         self.narrow();
         let changed = self.inner.replace_answers(answers);
         self.changed_going_on(PushChange::from_range(changed), true)

@@ -18,6 +18,12 @@ pub(crate) struct LineUpdate {
     pub(crate) entries: Vec<TranscriptEntry>,
 }
 
+/// The most entries of late answers one builder folds in at a frame (at least one answer, however
+/// large): a parser that gives its lines a thousand entries each answers a frame's worth of lines
+/// with tens of thousands, and folding them in one task held the page for ~100 ms. The rest waits
+/// for the next frame. Lines of a few entries each stay a frame's worth at a time.
+pub(crate) const LATE_ENTRIES_PER_FRAME: usize = 1000;
+
 /// What the JS side does at a frame: call these builders back (`applyLate`), in order, then
 /// tell `onChange` listeners of each type's line updates.
 #[derive(Serialize, Debug, Default, PartialEq)]
@@ -78,9 +84,29 @@ impl FrameQueue {
         self.asked
     }
 
-    /// The late answers waiting for the builder of `run`, in the order they came.
-    pub(crate) fn take_answers(&mut self, run: RunId) -> Vec<(Seq, Vec<TranscriptEntry>)> {
-        self.answers.remove(&run).unwrap_or_default()
+    /// The late answers waiting for the builder of `run`, in the order they came, up to
+    /// [`LATE_ENTRIES_PER_FRAME`] entries (always one answer at least), and whether more wait
+    /// (the builder is then called back at the next frame).
+    pub(crate) fn take_answers(&mut self, run: RunId) -> (Vec<(Seq, Vec<TranscriptEntry>)>, bool) {
+        let Some(waiting) = self.answers.get_mut(&run) else {
+            return (Vec::new(), false);
+        };
+        let mut entries = 0;
+        let fit = waiting
+            .iter()
+            .take_while(|(_, e)| {
+                let first = entries == 0;
+                entries += e.len().max(1);
+                first || entries <= LATE_ENTRIES_PER_FRAME
+            })
+            .count()
+            .max(1);
+        let taken: Vec<_> = waiting.drain(..fit.min(waiting.len())).collect();
+        let more = !waiting.is_empty();
+        if !more {
+            self.answers.remove(&run);
+        }
+        (taken, more)
     }
 
     /// Forgets the builder of `run` (it is gone).
@@ -160,9 +186,37 @@ mod tests {
         q.builder_answer(RunId(3), 2, Vec::new());
         q.call_back(RunId(1));
         assert_eq!(q.take().builders, [1, 3]);
-        let answers: Vec<Seq> = q.take_answers(RunId(3)).into_iter().map(|a| a.0).collect();
-        assert_eq!(answers, [1, 2]);
-        assert!(q.take_answers(RunId(3)).is_empty());
+        let (answers, more) = q.take_answers(RunId(3));
+        assert_eq!(answers.into_iter().map(|a| a.0).collect::<Vec<_>>(), [1, 2]);
+        assert!(!more);
+        assert!(q.take_answers(RunId(3)).0.is_empty());
+    }
+
+    #[test]
+    fn answers_with_many_entries_are_folded_in_a_frame_at_a_time() {
+        let mut q = FrameQueue::default();
+        let entries = |n: usize| vec![parsebox_transcript::generic_entry("x", "t"); n];
+        q.builder_answer(RunId(3), 1, entries(600));
+        q.builder_answer(RunId(3), 2, entries(600));
+        q.builder_answer(RunId(3), 3, entries(5000));
+        q.builder_answer(RunId(3), 4, entries(2));
+        let seqs = |q: &mut FrameQueue| {
+            let (a, more) = q.take_answers(RunId(3));
+            (a.into_iter().map(|a| a.0).collect::<Vec<_>>(), more)
+        };
+        assert_eq!(
+            seqs(&mut q),
+            (vec![1], true),
+            "600 + 600 is past the frame's 1,000"
+        );
+        assert_eq!(seqs(&mut q), (vec![2], true));
+        assert_eq!(
+            seqs(&mut q),
+            (vec![3], true),
+            "one answer at least, however large"
+        );
+        assert_eq!(seqs(&mut q), (vec![4], false));
+        assert_eq!(seqs(&mut q), (vec![], false));
     }
 
     #[test]
@@ -171,6 +225,6 @@ mod tests {
         q.builder_answer(RunId(3), 1, Vec::new());
         q.forget(RunId(3));
         assert_eq!(q.take(), Frame::default());
-        assert!(q.take_answers(RunId(3)).is_empty());
+        assert!(q.take_answers(RunId(3)).0.is_empty());
     }
 }
