@@ -9,6 +9,7 @@ import { ParseboxInitError, ParseboxOptionsError, onCoreTrap } from "./errors.js
 let coreReady = false;
 let coreModule = null; // the compiled core module: a fresh instance after a trap is made from it
 const coreUsers = new Set(); // WeakRefs of the objects that hold objects of the core instance
+let usersSwept = 64; // coreUsers' size after its last sweep of collected objects (at least 64)
 let initializing = null; // init()'s promise, so concurrent calls share one download
 let engine = null; // the compiled engine module, once it is
 let engineError = null; // why it could not be loaded, if it could not
@@ -192,6 +193,11 @@ function startCore(module) {
 export function holdsCore(user) {
   const ref = new WeakRef(user);
   coreUsers.add(ref);
+  // Objects collected without dispose() leave their refs: swept when the set has doubled.
+  if (coreUsers.size >= usersSwept * 2) {
+    for (const r of coreUsers) if (r.deref() === undefined) coreUsers.delete(r);
+    usersSwept = Math.max(64, coreUsers.size);
+  }
   return () => coreUsers.delete(ref);
 }
 
