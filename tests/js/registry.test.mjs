@@ -419,3 +419,18 @@ test("a TranscriptBuilder made for a new type starts its load before any push, a
   builder.dispose();
   registry.dispose();
 });
+
+test("Symbol.dispose: `using` works where the symbol exists, and no method is named \"undefined\" where it does not", async () => {
+  const { execFileSync } = await import("node:child_process");
+  // As WebKitGTK 2.50: a context with no Symbol.dispose.
+  const helper = fileURLToPath(new URL("helpers/without-symbol-dispose.mjs", import.meta.url));
+  const without = JSON.parse(execFileSync(process.execPath, ["--experimental-vm-modules", "--no-warnings", helper, pkg("")], { encoding: "utf8" }));
+  assert.deepEqual(without, { symbol: "undefined", entries: ["hello"], named: [false, false, false], usedAfter: "ParseboxDisposedError" });
+  // Where it exists (Node), it is dispose(): what `using` calls at the end of a block.
+  const registry = new ParserRegistry({ loadSource: null });
+  const builder = new TranscriptBuilder(registry, "plain");
+  builder[Symbol.dispose]();
+  assert.throws(() => builder.entries(), ParseboxDisposedError);
+  registry[Symbol.dispose]();
+  assert.throws(() => registry.status("plain"), ParseboxDisposedError);
+});

@@ -1,6 +1,7 @@
 // TranscriptBuilder: a run's transcript built chunk by chunk (TranscriptBuilderCore, over a run
 // of the registry's core), with late answers from Worker engines folded in once per frame. The
 // core keeps the run's timeline beside it; this file only hands its changes on.
+import { disposable } from "./dispose.js";
 import { TranscriptBuilderCore } from "./parsebox_wasm.js";
 import { ParseboxChunkError, ParseboxDisposedError, ParseboxOptionsError, callEach, guarded, lostCoreError } from "./errors.js";
 import { holdsCore } from "./instance.js";
@@ -253,8 +254,5 @@ export class TranscriptBuilder {
       // Freed from inside one of its own calls: the finalizer frees it later.
     }
   }
-
-  [Symbol.dispose]() {
-    this.dispose();
-  }
 }
+disposable(TranscriptBuilder);

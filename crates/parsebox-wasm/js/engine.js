@@ -7,6 +7,7 @@
 // The ABI (crates/parsebox-engine-wasm/src/lib.rs): JSON bytes in a buffer from
 // parsebox_alloc, handed over to parsebox_start / parsebox_run (which free it); each returns
 // the length of its JSON answer, found at parsebox_result_ptr(). Pointers are u32: read `>>> 0`.
+import { disposable } from "./dispose.js";
 import { ParseboxDisposedError, ParseboxError, ParseboxInitError, ParseboxOptionsError } from "./errors.js";
 
 const PAGE_BYTES = 65536;
@@ -258,11 +259,6 @@ export class EngineInstance {
     this.#onBegan = undefined;
   }
 
-  /** Same as `dispose()` (`using engine = new EngineInstance(…)`). */
-  [Symbol.dispose]() {
-    this.dispose();
-  }
-
   #call(body) {
     if (this.#state === "disposed") throw new ParseboxDisposedError("engine instance used after dispose()");
     if (this.#state === "dead") {
@@ -284,6 +280,7 @@ export class EngineInstance {
     }
   }
 }
+disposable(EngineInstance);
 
 /**
  * The instance's memory reached its maximum: an allocation of `requestedBytes` did not fit and

@@ -188,6 +188,7 @@ export interface StdoutParser {
   readonly parseLine: (line: string, ts: string) => TranscriptEntry[];
   readonly reset: () => void;
   readonly dispose: () => void;
+  /** `dispose()`, for `using`; only where the engine has `Symbol.dispose` (not WebKitGTK 2.50). */
   [Symbol.dispose](): void;
 }
 
@@ -264,6 +265,7 @@ export declare class ParserRegistry {
   /** Resolves when nothing is pending: no load, no line waiting for the worker host. */
   idle(): Promise<void>;
   dispose(): void;
+  /** `dispose()`, for `using`; only where the engine has `Symbol.dispose` (not WebKitGTK 2.50). */
   [Symbol.dispose](): void;
 }
 
@@ -373,6 +375,7 @@ export declare class TranscriptBuilder<WithTimeline extends boolean = true> {
    */
   onUpdate(listener: (update: TranscriptUpdate<WithTimeline>) => void): () => void;
   dispose(): void;
+  /** `dispose()`, for `using`; only where the engine has `Symbol.dispose` (not WebKitGTK 2.50). */
   [Symbol.dispose](): void;
 }
 

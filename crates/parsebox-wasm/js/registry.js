@@ -1,6 +1,7 @@
 // ParserRegistry: the package's registry class. It converts calls for the trusted core
 // (HostCore), performs the core's commands (loads, engines through the executor, late answers,
 // change notifications) and delivers them to listeners at most once per frame.
+import { disposable } from "./dispose.js";
 import { HostCore } from "./parsebox_wasm.js";
 import { ParseboxDisposedError, ParseboxOptionsError, callEach, guarded, lostCoreError, quietly } from "./errors.js";
 import { Executor } from "./executor.js";
@@ -189,10 +190,6 @@ export class ParserRegistry {
     this.#executor.close();
   }
 
-  [Symbol.dispose]() {
-    this.dispose();
-  }
-
   /** Calls the core; throws `ParseboxDisposedError` once disposed. */
   #live(fn) {
     if (this.#disposed) throw new ParseboxDisposedError("ParserRegistry used after dispose()");
@@ -342,4 +339,5 @@ export class ParserRegistry {
     callEach(this.#listeners, type, status, lines);
   }
 }
+disposable(ParserRegistry);
 

@@ -1,5 +1,6 @@
 // Run: one createStdoutParser() instance of a registry type (`adapter(type)`): a run of the
 // core, whose state the core keeps and restores.
+import { disposable } from "./dispose.js";
 import { ParseboxDisposedError } from "./errors.js";
 import { checkString } from "./options.js";
 
@@ -45,8 +46,5 @@ export class Run {
     collected.unregister(this);
     this.#registry._dropRun(this.#id);
   };
-
-  [Symbol.dispose]() {
-    this.dispose();
-  }
 }
+disposable(Run);
