@@ -1,7 +1,8 @@
-// The differential corpus in headless Chromium, twice: once as the machine is, once with both
-// cores kept busy by a CPU hog this test starts itself (issue 40). Budgets count the engine's
-// work, not the clock, so a busy machine must change nothing a user sees: every parser gives
-// Node's entries in both runs, inline and in real Web Workers, and no honest line falls back.
+// The differential corpus in the headless browser (Chromium, or Firefox ESR: PARSEBOX_BROWSER),
+// twice: once as the machine is, once with both cores kept busy by a CPU hog this test starts
+// itself (issue 40). Budgets count the engine's work, not the clock, so a busy machine must
+// change nothing a user sees: every parser gives Node's entries in both runs, inline and in real
+// Web Workers, and no honest line falls back.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -10,6 +11,7 @@ import { availableParallelism } from "node:os";
 import { readCorpus } from "../fuzz/corpus.mjs";
 import { KNOWN, OPEN, runCase } from "../fuzz/differential.mjs";
 import { browserPackage } from "../fuzz/browser.mjs";
+import { BROWSER } from "./harness.mjs";
 
 const chromium = await browserPackage();
 const hogs = [];
@@ -21,7 +23,7 @@ after(async () => {
   await chromium.close();
 });
 
-/** Every corpus case through Chromium: `name → mismatch labels` for the cases that differ. */
+/** Every corpus case through the browser: `name → mismatch labels` for the cases that differ. */
 async function corpusRun() {
   const differing = {};
   for (const c of readCorpus()) {
@@ -33,7 +35,7 @@ async function corpusRun() {
   return differing;
 }
 
-test("the corpus gives Node's entries in Chromium on the machine as it is", async () => {
+test(`the corpus gives Node's entries in ${BROWSER} on the machine as it is`, async () => {
   assert.deepEqual(await corpusRun(), {});
 });
 

@@ -4,6 +4,13 @@ import http from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
 import { chromium } from "playwright-core";
+import { firefox } from "playwright-core-bidi";
+
+/**
+ * The browser the tests run in: `PARSEBOX_BROWSER=firefox` for Debian's Firefox ESR (over
+ * WebDriver BiDi), Chromium otherwise. A test is written once; the harness picks the driver.
+ */
+export const BROWSER = process.env.PARSEBOX_BROWSER ?? "chromium";
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -51,8 +58,12 @@ export async function serve(root, routes = {}) {
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
-/** Headless Debian Chromium; playwright gives every launch a fresh, empty profile. */
+/** Headless Debian Chromium or Firefox ESR; playwright gives every launch a fresh, empty profile. */
 export async function launch() {
+  if (BROWSER === "firefox") {
+    return firefox.launch({ channel: "moz-firefox", executablePath: process.env.FIREFOX ?? "/usr/bin/firefox-esr", headless: true });
+  }
+  if (BROWSER !== "chromium") throw new Error(`PARSEBOX_BROWSER: chromium or firefox, not ${BROWSER}`);
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     headless: true,

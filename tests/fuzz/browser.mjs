@@ -3,7 +3,7 @@
 // crosses into the page as JSON text (lone surrogates and -0 travel escaped, not mangled).
 import { fileURLToPath } from "node:url";
 
-import { launch, newPage, serve } from "../browser/harness.mjs";
+import { BROWSER, launch, newPage, serve } from "../browser/harness.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -45,7 +45,7 @@ export async function browserPackage() {
     if (errors.length) throw new Error(`page error: ${errors.map(String).join("; ")}`);
   };
   return {
-    name: "chromium",
+    name: BROWSER,
     async open(host, source) {
       const id = await page.evaluate(([h, s]) => window.fuzz.open(h, s), [host, JSON.stringify(source)]);
       checked();
