@@ -620,11 +620,23 @@ function bindControls() {
   // Follow the newest entry until the reader scrolls up; scrolling back to the bottom resumes.
   const pane = $("pane");
   let userScrollAt = 0;
-  const intent = () => (userScrollAt = performance.now());
+  let leavingEnd = false; // a wheel turned up, and its scroll has not moved the pane off the end yet
+  const intent = (e) => {
+    userScrollAt = performance.now();
+    // A wheel turned up is a reader leaving the end: follow stops now, not when the pane has
+    // moved (a smooth scroll, as Firefox's, moves it frames later, and its first scroll events
+    // still find it at the bottom).
+    if (e.type === "wheel" && e.deltaY < 0) {
+      follow = false;
+      leavingEnd = true;
+    }
+  };
   for (const ev of ["wheel", "touchmove", "keydown", "pointerdown"]) pane.addEventListener(ev, intent, { passive: true });
   pane.addEventListener("scroll", () => {
-    if (pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40) follow = true;
-    else if (performance.now() - userScrollAt < 1000) follow = false;
+    const atEnd = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
+    if (!atEnd) leavingEnd = false;
+    if (atEnd && !leavingEnd) follow = true;
+    else if (!atEnd && performance.now() - userScrollAt < 1000) follow = false;
   });
 
   $("parser-file").addEventListener("change", (e) => {

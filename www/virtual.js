@@ -33,6 +33,7 @@ export class VirtualList {
   #windowHolds = false; // no row was inserted or removed before the window's end since it was placed
   #anchor = null; // { i, off }: the viewport's top is `off` px into row i; null: take scrollTop
   #atEnd = false; // the reader is at the bottom: rows measured or added keep the end in view
+  #leavingEnd = false; // a wheel turned up and its scroll has not moved the view yet
   #learnt = new Map(); // kind -> { sum, n } of measured heights
   #defaultHeight;
   #rootTop = 0; // the root's top in the scroller's content
@@ -54,6 +55,17 @@ export class VirtualList {
         if (this.#root.hidden || scroller.scrollTop === this.#ownScrollTop) return;
         this.#anchorFromScroll();
         this.schedule();
+      },
+      { passive: true },
+    );
+    // A wheel turned up leaves the end at once: a smooth scroll (Firefox's) moves the view only
+    // frames later, and a draw in between that found the view still at the bottom kept it there.
+    scroller.addEventListener(
+      "wheel",
+      (e) => {
+        if (e.deltaY >= 0 || this.#root.hidden) return;
+        this.#atEnd = false;
+        this.#leavingEnd = true;
       },
       { passive: true },
     );
@@ -192,7 +204,10 @@ export class VirtualList {
 
   #anchorFromScroll() {
     const scroller = this.#scroller;
-    this.#atEnd = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1;
+    const atBottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1;
+    // Until the wheel's scroll has moved the view off the bottom, the reader is leaving it.
+    if (!atBottom) this.#leavingEnd = false;
+    this.#atEnd = atBottom && !this.#leavingEnd;
     const y = scroller.scrollTop - this.#rootTop;
     const i = this.#heights.indexAt(y);
     this.#anchor = { i, off: y - this.#heights.start(i) };

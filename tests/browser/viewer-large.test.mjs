@@ -153,15 +153,24 @@ test("a 100,000-line run: a bounded DOM, a steady place, follow to the last entr
     assertRight(await visible(page), `wheel step ${step}`);
   }
 
-  // A tool card the reader opens stays open after its row has left the DOM and come back.
-  const cardId = await page.evaluate(() => {
-    const pane = document.querySelector("[data-testid=pane]").getBoundingClientRect();
-    const card = [...document.querySelectorAll("[data-testid=tool-card]")].find((c) => {
-      const r = c.getBoundingClientRect();
-      return !c.querySelector("details").open && r.top > pane.top && r.bottom < pane.bottom;
+  // A tool card the reader opens stays open after its row has left the DOM and come back. Where
+  // the wheel steps ended depends on which rows were measured while the run streamed, so the
+  // reader wheels on down until a closed card is wholly on screen.
+  const closedCard = () =>
+    page.evaluate(() => {
+      const pane = document.querySelector("[data-testid=pane]").getBoundingClientRect();
+      const card = [...document.querySelectorAll("[data-testid=tool-card]")].find((c) => {
+        const r = c.getBoundingClientRect();
+        return !c.querySelector("details").open && r.top > pane.top && r.bottom < pane.bottom;
+      });
+      return card?.dataset.toolUseId ?? null;
     });
-    return card?.dataset.toolUseId ?? null;
-  });
+  let cardId = await closedCard();
+  for (let step = 0; !cardId && step < 50; step++) {
+    await wheel(page, 400);
+    await settle(page);
+    cardId = await closedCard();
+  }
   assert.ok(cardId, "a closed tool card is on screen");
   const card = `[data-testid=tool-card][data-tool-use-id="${cardId}"]`;
   await page.click(`${card} summary`);
