@@ -112,6 +112,9 @@ const view = new TranscriptView($("transcript"), $("pane"));
 const raw = new RawView($("raw"), $("pane"));
 let rawActive = false;
 let follow = true; // keep the newest entry in view
+// At the end but not following, until a scroll moves the pane off it: a wheel turned up whose
+// scroll has not moved the pane yet, or a rebuild that left fewer rows under a reader above the end.
+let leavingEnd = false;
 
 /** Resolves after the next frame has been produced (the first entries are on screen). */
 const afterNextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -220,6 +223,7 @@ function startRun(spec) {
   view.clear();
   raw.clear();
   follow = true;
+  leavingEnd = false;
   $("run-label").textContent = label;
   $("run-about").textContent = [about, note].filter(Boolean).join(" · ");
   $("empty").hidden = true;
@@ -378,13 +382,16 @@ function drawRun(run) {
   if (run.dirtyFrom !== Infinity || run.items.size || run.moves.length || run.resetTimeline) {
     const from = run.dirtyFrom;
     run.dirtyFrom = Infinity;
-    if (run.resetTimeline) view.reset(run.resetTimeline, run.entries);
+    if (run.resetTimeline) {
+      view.reset(run.resetTimeline, run.entries, { keepPlace: !follow });
+      if (!follow) leavingEnd = true;
+    }
     run.resetTimeline = null;
     view.move(run.moves);
     run.moves = [];
     view.apply(run.items, run.entries);
     run.items.clear();
-    if (rawActive && from !== Infinity) raw.update(run.entries, from);
+    if (rawActive && from !== Infinity) raw.update(run.entries, from, { keepPlace: !follow });
     if (run.firstEntryMs === null && run.entries.length) {
       run.firstEntryMs = performance.now() - run.startedAt;
       run.record.firstEntryMs = run.firstEntryMs;
@@ -620,7 +627,6 @@ function bindControls() {
   // Follow the newest entry until the reader scrolls up; scrolling back to the bottom resumes.
   const pane = $("pane");
   let userScrollAt = 0;
-  let leavingEnd = false; // a wheel turned up, and its scroll has not moved the pane off the end yet
   const intent = (e) => {
     userScrollAt = performance.now();
     // A wheel turned up is a reader leaving the end: follow stops now, not when the pane has
@@ -632,11 +638,17 @@ function bindControls() {
     }
   };
   for (const ev of ["wheel", "touchmove", "keydown", "pointerdown"]) pane.addEventListener(ev, intent, { passive: true });
+  let holding = false; // a pointer pressed on the pane (a drag of its scrollbar) and not let go
+  pane.addEventListener("pointerdown", () => (holding = true), { passive: true });
+  for (const ev of ["pointerup", "pointercancel"]) window.addEventListener(ev, () => (holding = false), { passive: true });
+  // Only the reader's own scroll changes follow: a scroll the page made (the pane clamped to the
+  // bottom when a rebuild left fewer rows under a reader above the end) is not theirs.
   pane.addEventListener("scroll", () => {
     const atEnd = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
     if (!atEnd) leavingEnd = false;
+    if (!holding && performance.now() - userScrollAt >= 1000) return;
     if (atEnd && !leavingEnd) follow = true;
-    else if (!atEnd && performance.now() - userScrollAt < 1000) follow = false;
+    else if (!atEnd) follow = false;
   });
 
   $("parser-file").addEventListener("change", (e) => {

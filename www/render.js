@@ -303,6 +303,8 @@ const MANY_MOVES = 64;
  * open when its row leaves the DOM and comes back, or is redrawn with new content.
  */
 export class TranscriptView {
+  #hold = null; // { key, off }: the reader's line (orderKey) from before a reset, until the rows reach it
+
   constructor(root, scroller) {
     this.openThinking = new Set(); // ids of thinking items the reader opened
     this.cardOpen = new Map(); // tool card id -> open, as the reader (or its failure) left it
@@ -327,6 +329,8 @@ export class TranscriptView {
       },
       true,
     );
+    // The reader's own scroll says where they are now: a held place is not looked for any more.
+    for (const ev of ["wheel", "touchmove", "keydown", "pointerdown"]) scroller.addEventListener(ev, () => (this.#hold = null), { passive: true });
     this.list = new VirtualList(root, scroller, {
       key: (i) => this.ids[i],
       build: (i) => this.#step(i),
@@ -343,11 +347,18 @@ export class TranscriptView {
     this.entries = [];
     this.openThinking.clear();
     this.cardOpen.clear();
+    this.#hold = null;
     this.list.reset(0);
   }
 
-  /** Takes `items` (a whole timeline) from scratch; what the reader opened stays open. */
-  reset(items, entries) {
+  /**
+   * Takes `items` (a whole timeline) from scratch; what the reader opened stays open. `keepPlace`:
+   * the reader is above the end (not following), and stays at the line they were reading once
+   * the new timeline reaches it (a rebuild comes in slices).
+   */
+  reset(items, entries, { keepPlace = false } = {}) {
+    const at = keepPlace ? this.list.place() : null;
+    this.#hold = at && at.i < this.keys.length ? { key: this.keys[at.i], off: at.off } : null;
     this.entries = entries;
     this.items = new Map();
     this.keys = new Array(items.length);
@@ -357,7 +368,20 @@ export class TranscriptView {
       this.keys[k] = orderKey(item.id);
       this.ids[k] = item.id;
     });
-    this.list.reset(items.length);
+    this.list.reset(items.length, { keepPlace });
+    this.#findHeldPlace();
+  }
+
+  /**
+   * Once the rows reach the held line, the row that holds it (the item that started at or before
+   * it) goes back to the top of the viewport, at the same offset if it is the same item.
+   */
+  #findHeldPlace() {
+    const hold = this.#hold;
+    if (!hold || !this.keys.length || this.keys[this.keys.length - 1] < hold.key) return;
+    this.#hold = null;
+    const i = Math.max(0, lowerBound(this.keys, hold.key + 1) - 1);
+    this.list.placeAt(i, this.keys[i] === hold.key ? hold.off : 0);
   }
 
   /**
@@ -371,6 +395,7 @@ export class TranscriptView {
     for (const [id, item] of changes) if ((item === null) === this.items.has(id)) moves++;
     if (moves > MANY_MOVES) {
       this.#applyMany(changes);
+      this.#findHeldPlace();
       return;
     }
     for (const [id, item] of changes) {
@@ -383,6 +408,7 @@ export class TranscriptView {
       if (known) this.list.changed(id);
       else this.#insert(item);
     }
+    this.#findHeldPlace();
   }
 
   /**
@@ -526,10 +552,10 @@ export class RawView {
     this.entries = [];
     this.list.reset(0);
   }
-  /** `entries` changed from index `from` on. */
-  update(entries, from) {
+  /** `entries` changed from index `from` on; `keepPlace`: the reader is above the end. */
+  update(entries, from, { keepPlace = false } = {}) {
     this.entries = entries;
-    if (from <= 0) return this.list.reset(entries.length);
+    if (from <= 0) return this.list.reset(entries.length, { keepPlace });
     this.list.truncate(Math.min(from, this.list.length));
     for (let i = this.list.length; i < entries.length; i++) this.list.insert(i);
   }

@@ -33,7 +33,9 @@ export class VirtualList {
   #windowHolds = false; // no row was inserted or removed before the window's end since it was placed
   #anchor = null; // { i, off }: the viewport's top is `off` px into row i; null: take scrollTop
   #atEnd = false; // the reader is at the bottom: rows measured or added keep the end in view
-  #leavingEnd = false; // a wheel turned up and its scroll has not moved the view yet
+  // At the bottom, but not following: a wheel turned up whose scroll has not moved the view yet,
+  // or a reset that left fewer rows under a reader above the end (the pane clamps to the bottom).
+  #leavingEnd = false;
   #learnt = new Map(); // kind -> { sum, n } of measured heights
   #defaultHeight;
   #rootTop = 0; // the root's top in the scroller's content
@@ -86,14 +88,34 @@ export class VirtualList {
     return this.#heights.length;
   }
 
-  /** `n` rows, all new: every element goes; the scroll position is kept as it is. */
-  reset(n) {
+  /**
+   * `n` rows, all new: every element goes; the scroll position is kept as it is. `keepPlace`: the
+   * reader is above the end, and fewer rows that leave the pane at the bottom do not make it
+   * follow (the owner may find the reader's row again with `placeAt`).
+   */
+  reset(n, { keepPlace = false } = {}) {
     this.#heights.reset(n, (i) => this.#estimate(i));
     this.#rendered.clear();
     this.#root.replaceChildren();
     this.#window = [0, 0];
     this.#windowHolds = false;
     this.#anchor = null;
+    if (keepPlace) {
+      this.#atEnd = false;
+      this.#leavingEnd = true;
+    }
+  }
+
+  /** The row at the viewport's top and how far into it (px), or null when the view keeps the end. */
+  place() {
+    return this.#atEnd || this.#anchor === null ? null : { ...this.#anchor };
+  }
+
+  /** At the next draw, row `i` sits `off` px above the viewport's top (a reader's place, found again). */
+  placeAt(i, off) {
+    this.#anchor = { i: Math.max(0, Math.min(i, this.length - 1)), off };
+    this.#atEnd = false;
+    this.schedule();
   }
 
   /** A new row at `i` (the rows from i on move down one). */

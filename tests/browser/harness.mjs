@@ -107,8 +107,8 @@ export async function openReady(server, path, errors = []) {
  * a screen at a time; at each stop, after the viewer's draw, runs `read` in the page on the
  * elements matching `selector` and takes the [key, value] pairs it returns. The values come back
  * in the order their keys were first seen (top to bottom), each the latest seen. The scroll
- * starts with a pointerdown on the scroller, as a drag of its scrollbar would, so the viewer stops
- * following the newest entry until the sweep reaches the bottom.
+ * starts with a pointerdown on the scroller and ends with a pointerup, as a drag of its scrollbar
+ * would, so the viewer stops following the newest entry until the sweep reaches the bottom.
  */
 export async function sweep(page, { scroller, selector, read }) {
   const seen = new Map();
@@ -126,6 +126,9 @@ export async function sweep(page, { scroller, selector, read }) {
       el.scrollTop += Math.max(1, el.clientHeight / 2);
       return el.scrollTop === was; // it cannot go further
     });
-    if (atEnd) return [...seen.values()];
+    if (atEnd) {
+      await page.$eval(scroller, (el) => el.dispatchEvent(new PointerEvent("pointerup", { bubbles: true })));
+      return [...seen.values()];
+    }
   }
 }
