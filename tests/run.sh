@@ -47,10 +47,18 @@ node --test tests/browser/
 
 # The same tests in Debian's Firefox ESR, over WebDriver BiDi (issue 42), but for the corpus:
 # run whole in one Firefox page, one case (everything-json, the Worker's chunks check) gives
-# another entry 60 than Node (3 runs in 4; alone it passes). Not explained yet.
+# another entry 60 than Node (3 runs in 4; alone it passes), and once `throws-both` kept a last
+# line generic. Not explained yet; the failure message now carries the difference itself.
 say "browser tests in headless Firefox ESR"
 firefox_tests=()
 for f in tests/browser/*.test.mjs; do
   [ "$f" = tests/browser/fuzz-load.test.mjs ] || firefox_tests+=("$f")
 done
 PARSEBOX_BROWSER=firefox node --test "${firefox_tests[@]}"
+
+# WebKitGTK (Debian's MiniBrowser over WebDriver classic, tests/browser/webkit.mjs): the package
+# API as the README shows it, and the Vite and React consumers. The Worker host, attack and viewer
+# suites are not run here yet: in WebKit the page thread pays for the core's work (issue 42),
+# the attack suite's frame-gap test sees gaps of seconds and the file alone runs past 15 minutes.
+say "browser tests in WebKitGTK"
+PARSEBOX_BROWSER=webkit node --test tests/browser/readme.test.mjs tests/browser/consumer.test.mjs

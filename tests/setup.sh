@@ -31,11 +31,14 @@ if [ -n "$want" ] && [ "$want" != "$have" ]; then
   cargo install wasm-bindgen-cli --version "$want"
 fi
 
-# Debian packages: Chromium and its driver, and Firefox ESR, for the browser tests.
+# Debian packages: Chromium and its driver, Firefox ESR and WebKitGTK, for the browser tests.
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v chromedriver >/dev/null || missing+=(chromium-driver)
 command -v firefox-esr >/dev/null || missing+=(firefox-esr)
+# WebKit: WebKitGTK's WebDriver (it brings the MiniBrowser) and a virtual display for it.
+command -v WebKitWebDriver >/dev/null || missing+=(webkit2gtk-driver)
+command -v Xvfb >/dev/null || missing+=(xvfb)
 if [ ${#missing[@]} -gt 0 ]; then
   say "apt-get install ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive

@@ -1,14 +1,16 @@
-// Shared pieces of the browser tests: a static server on 127.0.0.1 and Debian's Chromium
-// driven by playwright-core (no browser download).
+// Shared pieces of the browser tests: a static server on 127.0.0.1 and Debian's browsers
+// (Chromium and Firefox ESR driven by playwright-core, WebKitGTK by webkit.mjs; no browser download).
 import http from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
 import { chromium } from "playwright-core";
 import { firefox } from "playwright-core-bidi";
+import { launchWebKit } from "./webkit.mjs";
 
 /**
  * The browser the tests run in: `PARSEBOX_BROWSER=firefox` for Debian's Firefox ESR (over
- * WebDriver BiDi), Chromium otherwise. A test is written once; the harness picks the driver.
+ * WebDriver BiDi), `webkit` for Debian's WebKitGTK (webkit.mjs, WebDriver classic), Chromium
+ * otherwise. A test is written once; the harness picks the driver.
  */
 export const BROWSER = process.env.PARSEBOX_BROWSER ?? "chromium";
 
@@ -63,7 +65,8 @@ export async function launch() {
   if (BROWSER === "firefox") {
     return firefox.launch({ channel: "moz-firefox", executablePath: process.env.FIREFOX ?? "/usr/bin/firefox-esr", headless: true });
   }
-  if (BROWSER !== "chromium") throw new Error(`PARSEBOX_BROWSER: chromium or firefox, not ${BROWSER}`);
+  if (BROWSER === "webkit") return launchWebKit();
+  if (BROWSER !== "chromium") throw new Error(`PARSEBOX_BROWSER: chromium, firefox or webkit, not ${BROWSER}`);
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     headless: true,

@@ -1,0 +1,285 @@
+// WebKit for the browser tests: Debian's WebKitGTK MiniBrowser driven by its WebKitWebDriver
+// (WebDriver classic over HTTP; this WebKit has no BiDi), on an Xvfb display of our own.
+//
+// It gives the tests the part of playwright's Browser and Page they use, so a test is written
+// once for every engine: `evaluate`, `waitForFunction`, `$eval`, `click`, the mouse wheel, …
+// What classic WebDriver cannot do is refused with a clear error (`route`, `setInputFiles`,
+// `addInitScript`, response events), and a test that needs it is skipped in WebKit. Page errors
+// are collected from the moment a page has loaded (WebDriver cannot run a script before the
+// page's own): an uncaught error or rejection, or a console.error, after that.
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+
+const MINIBROWSER = process.env.WEBKIT_MINIBROWSER ?? "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
+const DRIVER = process.env.WEBKIT_WEBDRIVER ?? "/usr/bin/WebKitWebDriver";
+
+/** Error of a wait that ran out, named as playwright names it. */
+class TimeoutError extends Error {
+  name = "TimeoutError";
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// The processes started here end with this one, however it ends (a test's timeout included).
+const children = new Set();
+const own = (child) => {
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  return child;
+};
+process.on("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address();
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** An Xvfb display of our own: `{ display, stop }`. */
+async function startDisplay() {
+  const xvfb = own(spawn("Xvfb", ["-displayfd", "3", "-screen", "0", "1600x1200x24", "-nolisten", "tcp"], { stdio: ["ignore", "ignore", "ignore", "pipe"] }));
+  const display = await new Promise((resolve, reject) => {
+    let text = "";
+    xvfb.stdio[3].on("data", (d) => {
+      text += d;
+      if (text.includes("\n")) resolve(`:${text.trim()}`);
+    });
+    xvfb.on("exit", (code) => reject(new Error(`Xvfb exited (${code}) before it gave a display`)));
+  });
+  return { display, stop: () => xvfb.kill() };
+}
+
+/** One WebDriver session on a driver process of its own (a driver serves one session at a time). */
+async function startSession(display) {
+  const port = await freePort();
+  const driver = own(spawn(DRIVER, [`--port=${port}`], { stdio: "ignore", env: { ...process.env, DISPLAY: display } }));
+  const base = `http://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries++) {
+    try {
+      if ((await fetch(`${base}/status`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (tries > 100) throw new Error(`WebKitWebDriver did not start on port ${port}`);
+    await sleep(50);
+  }
+  const call = async (method, path, body) => {
+    const r = await fetch(`${base}${path}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = await r.json();
+    if (!r.ok) throw new Error(`WebDriver ${method} ${path}: ${json.value?.error}: ${json.value?.message}`);
+    return json.value;
+  };
+  const created = await call("POST", "/session", {
+    capabilities: { alwaysMatch: { "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] } } },
+  });
+  const id = created.sessionId;
+  await call("POST", `/session/${id}/timeouts`, { script: 3_600_000, pageLoad: 120_000 });
+  return {
+    call: (method, path, body) => call(method, `/session/${id}${path}`, body),
+    async end() {
+      await call("DELETE", `/session/${id}`).catch(() => {});
+      driver.kill();
+    },
+  };
+}
+
+// In the page: runs `fn` (source) on `arg` and answers `{ value }` or `{ error }`, after a
+// promise settles. Values cross as JSON text, so `undefined` in an array or object stays absent
+// as playwright's would not; the tests pass and return plain JSON.
+const RUN = `
+const [src, arg, done] = arguments;
+Promise.resolve()
+  .then(() => { const f = (0, eval)("(" + src + ")"); return typeof f === "function" ? f(arg) : f; })
+  .then((v) => done({ value: v === undefined ? null : JSON.stringify(v) }), (e) => done({ error: String(e && e.stack ? e.message + "\\n" + e.stack : e) }));
+`;
+
+// Installed once a page has loaded: collects what would be page errors.
+const WATCH = `
+if (!window.__parseboxErrors) {
+  const errors = (window.__parseboxErrors = []);
+  addEventListener("error", (e) => errors.push(String(e.message || e.error)));
+  addEventListener("unhandledrejection", (e) => errors.push("unhandled rejection: " + String(e.reason && e.reason.message || e.reason)));
+  const was = console.error;
+  console.error = (...a) => { errors.push(a.map(String).join(" ")); was.apply(console, a); };
+}
+`;
+
+class WebKitPage {
+  #session;
+  #listeners = { pageerror: [], console: [] };
+  #mouse = { x: 0, y: 0 };
+
+  constructor(session) {
+    this.#session = session;
+    this.mouse = {
+      move: async (x, y) => {
+        this.#mouse = { x: Math.round(x), y: Math.round(y) };
+        await this.#session.call("POST", "/actions", { actions: [{ type: "pointer", id: "mouse", parameters: { pointerType: "mouse" }, actions: [{ type: "pointerMove", x: this.#mouse.x, y: this.#mouse.y, origin: "viewport" }] }] });
+      },
+      wheel: async (deltaX, deltaY) => {
+        const { x, y } = this.#mouse;
+        await this.#session.call("POST", "/actions", { actions: [{ type: "wheel", id: "wheel", actions: [{ type: "scroll", x, y, deltaX: Math.round(deltaX), deltaY: Math.round(deltaY), origin: "viewport" }] }] });
+      },
+    };
+  }
+
+  on(event, listener) {
+    if (!(event in this.#listeners)) throw new Error(`WebKit pages (WebDriver classic) have no "${event}" events`);
+    this.#listeners[event].push(listener);
+  }
+
+  async goto(url) {
+    await this.#session.call("POST", "/url", { url });
+    await this.#session.call("POST", "/execute/sync", { script: WATCH, args: [] });
+  }
+
+  /** `fn` (a function or an expression) run in the page on `arg`. */
+  async evaluate(fn, arg) {
+    const src = typeof fn === "function" ? fn.toString() : String(fn);
+    const out = await this.#session.call("POST", "/execute/async", { script: RUN, args: [src, arg === undefined ? null : arg] });
+    await this.#collectErrors();
+    if (out.error !== undefined) throw new Error(`page.evaluate: ${out.error}`);
+    return out.value === null ? undefined : JSON.parse(out.value);
+  }
+
+  async #collectErrors() {
+    const found = await this.#session.call("POST", "/execute/sync", { script: "const e = window.__parseboxErrors || []; return e.splice(0);", args: [] }).catch(() => []);
+    for (const text of found ?? []) {
+      const error = new Error(text);
+      for (const l of this.#listeners.pageerror) l(error);
+    }
+  }
+
+  async waitForFunction(fn, arg, { timeout = 30_000, polling = 50 } = {}) {
+    const src = typeof fn === "function" ? fn.toString() : `() => (${fn})`;
+    const until = Date.now() + timeout;
+    for (;;) {
+      const value = await this.evaluate(`(arg) => (${src})(arg)`, arg);
+      if (value) return value;
+      if (Date.now() > until) throw new TimeoutError(`page.waitForFunction: Timeout ${timeout}ms exceeded.`);
+      await sleep(typeof polling === "number" ? polling : 50);
+    }
+  }
+
+  async waitForSelector(selector, { timeout = 30_000, state = "visible" } = {}) {
+    const until = Date.now() + timeout;
+    for (;;) {
+      const ok = await this.evaluate(
+        ([sel, state]) => {
+          const el = document.querySelector(sel);
+          const shown = !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+          return state === "attached" ? !!el : state === "detached" ? !el : state === "hidden" ? !shown : shown;
+        },
+        [selector, state],
+      );
+      if (ok) return state === "detached" || state === "hidden" ? null : { selector };
+      if (Date.now() > until) throw new TimeoutError(`page.waitForSelector: Timeout ${timeout}ms exceeded waiting for ${selector} to be ${state}.`);
+      await sleep(50);
+    }
+  }
+
+  $eval(selector, fn, arg) {
+    return this.evaluate(
+      ([sel, src, arg]) => {
+        const el = document.querySelector(sel);
+        if (!el) throw new Error(`no element matches ${sel}`);
+        return (0, eval)(`(${src})`)(el, arg);
+      },
+      [selector, fn.toString(), arg ?? null],
+    );
+  }
+
+  $$eval(selector, fn, arg) {
+    return this.evaluate(([sel, src, arg]) => (0, eval)(`(${src})`)([...document.querySelectorAll(sel)], arg), [selector, fn.toString(), arg ?? null]);
+  }
+
+  /** A stand-in handle (truthy) when `selector` matches, else null. */
+  async $(selector) {
+    return (await this.evaluate((sel) => document.querySelector(sel) !== null, selector)) ? { selector } : null;
+  }
+
+  async textContent(selector) {
+    await this.waitForSelector(selector, { state: "attached" });
+    return this.$eval(selector, (el) => el.textContent);
+  }
+
+  async getAttribute(selector, name) {
+    await this.waitForSelector(selector, { state: "attached" });
+    return this.$eval(selector, (el, name) => el.getAttribute(name), name);
+  }
+
+  title() {
+    return this.evaluate(() => document.title);
+  }
+
+  /** A real click (the driver's pointer) on the element, once it is visible. */
+  async click(selector) {
+    await this.waitForSelector(selector);
+    await this.evaluate((sel) => document.querySelector(sel).scrollIntoView({ block: "nearest" }), selector);
+    const el = await this.#session.call("POST", "/element", { using: "css selector", value: selector });
+    await this.#session.call("POST", `/element/${Object.values(el)[0]}/click`, {});
+    await this.#collectErrors();
+  }
+
+  async fill(selector, value) {
+    await this.waitForSelector(selector);
+    const el = Object.values(await this.#session.call("POST", "/element", { using: "css selector", value: selector }))[0];
+    await this.#session.call("POST", `/element/${el}/clear`, {});
+    await this.#session.call("POST", `/element/${el}/value`, { text: value });
+  }
+
+  waitForTimeout(ms) {
+    return sleep(ms);
+  }
+
+  /** The viewport (not the window) `width` × `height`. */
+  async setViewportSize({ width, height }) {
+    await this.#session.call("POST", "/window/rect", { width, height });
+    const inner = await this.evaluate(() => [innerWidth, innerHeight]).catch(() => [width, height]);
+    await this.#session.call("POST", "/window/rect", { width: 2 * width - inner[0], height: 2 * height - inner[1] });
+  }
+
+  async screenshot({ path } = {}) {
+    const png = Buffer.from(await this.#session.call("GET", "/screenshot"), "base64");
+    if (path) await (await import("node:fs/promises")).writeFile(path, png);
+    return png;
+  }
+
+  route() {
+    throw new Error("page.route: WebKit pages (WebDriver classic) cannot intercept requests");
+  }
+
+  setInputFiles() {
+    throw new Error("page.setInputFiles: not available in WebKit pages (WebDriver classic)");
+  }
+
+  addInitScript() {
+    throw new Error("page.addInitScript: WebKit pages (WebDriver classic) cannot run a script before the page's own");
+  }
+
+  async close() {
+    await this.#session.end();
+  }
+}
+
+/** WebKitGTK as a playwright-like Browser: `newPage()`, `close()`. */
+export async function launchWebKit() {
+  const { display, stop } = await startDisplay();
+  const pages = new Set();
+  return {
+    async newPage() {
+      const page = new WebKitPage(await startSession(display));
+      pages.add(page);
+      return page;
+    },
+    async close() {
+      for (const page of pages) await page.close();
+      pages.clear();
+      stop();
+    },
+  };
+}
