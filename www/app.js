@@ -11,6 +11,7 @@ import init, { ParserRegistry, TranscriptBuilder } from "../pkg/index.js";
 import { chunkPlainText, detectFormat, parseStoredNdjson, splitForIngest } from "./chunks.js";
 import { h, formatMs, moveEntries, RawView, TranscriptView } from "./render.js";
 import { TimeHistogram } from "./histogram.js";
+import { READER_EVENTS } from "./virtual.js";
 import { SAMPLES, parserUrl, runUrl } from "./samples.js";
 
 const $ = (id) => document.getElementById(id);
@@ -637,7 +638,7 @@ function bindControls() {
       leavingEnd = true;
     }
   };
-  for (const ev of ["wheel", "touchmove", "keydown", "pointerdown"]) pane.addEventListener(ev, intent, { passive: true });
+  for (const ev of READER_EVENTS) pane.addEventListener(ev, intent, { passive: true });
   let holding = false; // a pointer pressed on the pane (a drag of its scrollbar) and not let go
   pane.addEventListener("pointerdown", () => (holding = true), { passive: true });
   for (const ev of ["pointerup", "pointercancel"]) window.addEventListener(ev, () => (holding = false), { passive: true });

@@ -8,7 +8,7 @@
 // Layout: assistant/user messages, collapsible thinking, init and result events, tool cards
 // (status badge, call → result duration, results and diff lines), raw and log lines; a connector
 // on the left joins the items between two user messages (isFirst / isLast).
-import { VirtualList } from "./virtual.js";
+import { READER_EVENTS, VirtualList } from "./virtual.js";
 
 /** `h("div.cls", { attrs }, ...children)`: a tiny element helper. */
 export function h(tag, attrs, ...children) {
@@ -330,7 +330,7 @@ export class TranscriptView {
       true,
     );
     // The reader's own scroll says where they are now: a held place is not looked for any more.
-    for (const ev of ["wheel", "touchmove", "keydown", "pointerdown"]) scroller.addEventListener(ev, () => (this.#hold = null), { passive: true });
+    for (const ev of READER_EVENTS) scroller.addEventListener(ev, () => (this.#hold = null), { passive: true });
     this.list = new VirtualList(root, scroller, {
       key: (i) => this.ids[i],
       build: (i) => this.#step(i),
@@ -393,11 +393,13 @@ export class TranscriptView {
     this.entries = entries;
     let moves = 0;
     for (const [id, item] of changes) if ((item === null) === this.items.has(id)) moves++;
-    if (moves > MANY_MOVES) {
-      this.#applyMany(changes);
-      this.#findHeldPlace();
-      return;
-    }
+    if (moves > MANY_MOVES) this.#applyMany(changes);
+    else this.#applyEach(changes);
+    this.#findHeldPlace();
+  }
+
+  /** `apply` for a frame of few changes: each item inserted, removed or marked changed in turn. */
+  #applyEach(changes) {
     for (const [id, item] of changes) {
       const known = this.items.has(id);
       if (item === null) {
@@ -408,7 +410,6 @@ export class TranscriptView {
       if (known) this.list.changed(id);
       else this.#insert(item);
     }
-    this.#findHeldPlace();
   }
 
   /**

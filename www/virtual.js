@@ -18,6 +18,9 @@
 // pane, or opens or closes a <details> in it.
 import { Heights } from "./heights.js";
 
+/** The events that are the reader's own hand on a scroller (what they do next is their scroll). */
+export const READER_EVENTS = ["wheel", "touchmove", "keydown", "pointerdown"];
+
 const MAX_PASSES = 4; // measure → re-window rounds per draw; two are almost always enough
 
 export class VirtualList {

@@ -12,17 +12,18 @@ const rounds = i === -1 ? 3 : Number(process.argv[i + 1]);
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const PAGE = `<!doctype html><script type="module">
 const calls = {};
+const record = (name, t0) => {
+  const ms = performance.now() - t0;
+  const c = (calls[name] ??= { n: 0, totalMs: 0, maxMs: 0 });
+  c.n++; c.totalMs += ms; c.maxMs = Math.max(c.maxMs, ms);
+};
 const time = (name, fn) => function (...a) {
   const t0 = performance.now();
-  try { return fn.apply(this, a); } finally {
-    const ms = performance.now() - t0;
-    const c = (calls[name] ??= { n: 0, totalMs: 0, maxMs: 0 });
-    c.n++; c.totalMs += ms; c.maxMs = Math.max(c.maxMs, ms);
-  }
+  try { return fn.apply(this, a); } finally { record(name, t0); }
 };
 const RealWorker = Worker;
 window.Worker = class extends RealWorker {
-  constructor(...a) { const t0 = performance.now(); super(...a); const ms = performance.now() - t0; const c = (calls.newWorker ??= { n: 0, totalMs: 0, maxMs: 0 }); c.n++; c.totalMs += ms; c.maxMs = Math.max(c.maxMs, ms); }
+  constructor(...a) { const t0 = performance.now(); super(...a); record("newWorker", t0); }
 };
 RealWorker.prototype.postMessage = time("postMessage", RealWorker.prototype.postMessage);
 RealWorker.prototype.terminate = time("terminate", RealWorker.prototype.terminate);
