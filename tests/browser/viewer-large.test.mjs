@@ -47,14 +47,14 @@ const visible = (page, view = "transcript") =>
       .map(({ e, r }) => ({ index: Number(e.dataset.index), kind: e.dataset.kind, text: e.textContent, top: r.top - pane.top }));
   }, view);
 
-/** The timeline rows on screen, top to bottom: id, the run line that started it, top relative to the pane and height. */
+/** The timeline rows on screen, top to bottom: id, the run line that started it, top relative to the pane, height and text. */
 const rows = (page) =>
   page.evaluate(() => {
     const pane = document.querySelector("[data-testid=pane]").getBoundingClientRect();
     return [...document.querySelectorAll("[data-testid=transcript] [data-testid=timeline-item]")]
       .map((e) => ({ e, r: e.getBoundingClientRect() }))
       .filter(({ r }) => r.height > 0 && r.bottom > pane.top && r.top < pane.bottom)
-      .map(({ e, r }) => ({ id: e.dataset.id, line: Number(e.dataset.id.slice(1).split(".")[0]), top: r.top - pane.top, height: r.height }));
+      .map(({ e, r }) => ({ id: e.dataset.id, line: Number(e.dataset.id.slice(1).split(".")[0]), top: r.top - pane.top, height: r.height, text: e.textContent }));
   });
 
 /** Each shown entry is the one the generator says sits at its index. */
@@ -137,8 +137,9 @@ test("a 100,000-line run: a bounded DOM, a steady place, follow to the last entr
   const now = await rows(page);
   assert.ok(holdsLine(now), `after 3,000 more entries, the row that holds line ${held.line} is at the top (on screen ${JSON.stringify(now.slice(0, 5))})`);
   // (A late answer may still have joined the row into the one before it, as the parser does
-  // with a tool's output lines; a row that is still there has not moved.)
-  const same = now.find((r) => r.id === place.id);
+  // with a tool's output lines, or redrawn it with other content; a row that is still there as
+  // it was has not moved.)
+  const same = now.find((r) => r.id === place.id && r.text === place.text && r.height === place.height);
   if (same) assert.ok(Math.abs(same.top - place.top) <= 1, `row ${place.id} stayed put (${place.top} → ${same.top})`);
 
   // Back to the bottom: follow resumes, to the end of the run. The rest of the run comes all at
