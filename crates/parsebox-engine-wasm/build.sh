@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the engine module: parsebox-engine-wasm for wasm32-unknown-unknown (wasm-release
-# profile, no wasm-bindgen), optimised with binaryen's wasm-opt -O3 and pre-initialised with a
+# profile, no wasm-bindgen), with a poll call in every loop (parsebox-preempt), optimised with binaryen's wasm-opt -O3 and pre-initialised with a
 # prepared realm (snapshot.mjs), as OUT/parsebox_engine.wasm.
 #
 #   bash crates/parsebox-engine-wasm/build.sh [OUT]      (OUT defaults to pkg)
@@ -40,12 +40,17 @@ CARGO_TARGET_DIR="$target" cargo build -p parsebox-engine-wasm --target wasm32-u
   --profile wasm-release --locked
 wasm="$target/wasm32-unknown-unknown/wasm-release/parsebox_engine_wasm.wasm"
 
+# Every loop calls out to the page now and then (crates/parsebox-preempt says why: WebKit stops
+# a terminated Worker only where its wasm calls JavaScript). A host build, so without the wasm
+# RUSTFLAGS above and in the shared target dir.
+env -u RUSTFLAGS cargo run -q -p parsebox-preempt --release --locked -- "$wasm" "$target/parsebox_engine.polled.wasm"
+
 mkdir -p "$out"
 # binaryen from npm (tests/package.json), never Debian's older wasm-opt.
 tests/node_modules/.bin/wasm-opt -O3 --enable-reference-types --enable-bulk-memory \
   --enable-nontrapping-float-to-int --enable-sign-ext --enable-multivalue \
   --enable-mutable-globals --strip-debug --strip-producers \
-  "$wasm" -o "$target/parsebox_engine.opt.wasm"
+  "$target/parsebox_engine.polled.wasm" -o "$target/parsebox_engine.opt.wasm"
 # Pre-initialised: every instance starts with a realm made (snapshot.mjs says how and why).
 node crates/parsebox-engine-wasm/snapshot.mjs "$target/parsebox_engine.opt.wasm" "$out/parsebox_engine.wasm"
 ls -l "$out/parsebox_engine.wasm"

@@ -45,9 +45,9 @@ export function createStdoutParser() {
 }`;
 const text = (outcome) => outcome.Ok.map((e) => e.text);
 
-test("the module imports only the page's clock, began callback, random bytes and memory", () => {
+test("the module imports only the page's clock, began callback, random bytes, poll and memory", () => {
   const imports = WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}:${i.kind}`);
-  assert.deepEqual(imports.sort(), ["env.memory:memory", "env.parsebox_began:function", "env.parsebox_now_ms:function", "env.parsebox_random:function"]);
+  assert.deepEqual(imports.sort(), ["env.memory:memory", "env.parsebox_began:function", "env.parsebox_now_ms:function", "env.parsebox_poll:function", "env.parsebox_random:function"]);
   const exports = WebAssembly.Module.exports(module).map((e) => e.name);
   for (const name of ["parsebox_alloc", "parsebox_free", "parsebox_start", "parsebox_run", "parsebox_result_ptr", "parsebox_post_due", "parsebox_queue", "parsebox_has_next", "parsebox_run_next"]) assert.ok(exports.includes(name), name);
 });
@@ -59,12 +59,38 @@ test("every instance starts with its realm made: the shipped module is pre-initi
   const pages = new DataView(section).getUint32(0, true);
   const memory = new WebAssembly.Memory({ initial: pages, maximum: 512 });
   const noop = () => 0;
-  const env = { memory, parsebox_now_ms: () => performance.now(), parsebox_began: noop, parsebox_random: noop };
+  const env = { memory, parsebox_now_ms: () => performance.now(), parsebox_began: noop, parsebox_random: noop, parsebox_poll: noop };
   const x = new WebAssembly.Instance(module, { env }).exports;
   assert.equal(x.parsebox_prepared(), 1);
   // The realm serves the first start, in the page's EngineInstance as here.
   const engine = started(COUNTER);
   assert.deepEqual(text(parse(engine, [["a", "t"]])[0]), ["1:a"]);
+});
+
+test("a long native step calls out to the page every few thousand loop turns, so WebKit can end its Worker", () => {
+  // crates/parsebox-preempt: JavaScriptCore stops a terminated Worker's wasm only where it calls
+  // into the browser, and a backtracking regex (unscreened, as in a Worker engine) runs inside
+  // the engine without its bytecode loop. Counted here through the instance's imports.
+  let polls = 0;
+  const Instance = WebAssembly.Instance;
+  WebAssembly.Instance = function (m, imports) {
+    const poll = imports.env.parsebox_poll;
+    return new Instance(m, { ...imports, env: { ...imports.env, parsebox_poll: () => (polls++, poll()) } });
+  };
+  let engine;
+  try {
+    engine = new EngineInstance(module, { maxMemoryBytes: 512 * MIB });
+  } finally {
+    WebAssembly.Instance = Instance;
+  }
+  const source = `export function parseStdoutLine(line, ts) {
+    return [{ kind: "stdout", ts, text: String(new RegExp("^(a+)+$").test("a".repeat(18) + "b")) }];
+  }`;
+  assert.deepEqual(JSON.parse(engine.start(source, config({ screenRegexes: false }))), { Ok: "parseStdoutLine" });
+  polls = 0;
+  assert.deepEqual(text(parse(engine, [["x", "t"]])[0]), ["false"]);
+  // 2^18 ways to split the a's, each tried: well over a hundred calls at one per 16,384 turns.
+  assert.ok(polls > 100, `${polls} calls to env.parsebox_poll`);
 });
 
 test("the warm-up parser loads and answers each of its lines with entries", () => {

@@ -144,6 +144,12 @@ export class EngineInstance {
       parsebox_now_ms: () => performance.now(),
       parsebox_began: (seq) => this.#onBegan?.(seq),
       parsebox_random: (ptr, len) => fillRandom(memory, ptr >>> 0, len >>> 0),
+      // Called every 16,384 loop turns (crates/parsebox-preempt says why): JavaScriptCore stops
+      // a terminated Worker's wasm only where it calls into the browser. A function that does
+      // nothing was not enough (WebKitGTK 2.50, measured); one that reads the clock is.
+      parsebox_poll: () => {
+        performance.now();
+      },
     };
     this.#memory = memory;
     this.#exports = new WebAssembly.Instance(module, { env }).exports;
