@@ -2,6 +2,7 @@
 // (Chromium and Firefox ESR driven by playwright-core, WebKitGTK by webkit.mjs; no browser download).
 import http from "node:http";
 import { readFile, stat } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { extname, join, normalize } from "node:path";
 import { chromium } from "playwright-core";
 import { firefox } from "playwright-core-bidi";
@@ -134,4 +135,33 @@ export async function sweep(page, { scroller, selector, read }) {
       return [...seen.values()];
     }
   }
+}
+
+/**
+ * CPU time, in clock ticks (`getconf CLK_TCK`, 100 a second here), used so far by every process
+ * this test process started and their children: the browser, its helper processes, WebKit's
+ * driver. Read from /proc (Linux); null where there is none. A thread that keeps running in a
+ * browser shows here as ticks that keep growing while the page does nothing.
+ */
+export function descendantCpuTicks() {
+  if (!existsSync("/proc/self/stat")) return null;
+  const parentOf = new Map();
+  const ticks = new Map();
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      // Fields after the command name (which may hold spaces): state is [0], ppid [1], utime [11], stime [12].
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ").at(-1).split(" ");
+      parentOf.set(+pid, +fields[1]);
+      ticks.set(+pid, +fields[11] + +fields[12]);
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  const ours = (pid) => {
+    for (let p = parentOf.get(pid); p; p = parentOf.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, t] of ticks) if (ours(pid)) total += t;
+  return total;
 }

@@ -2,13 +2,15 @@
 // (WebDriver classic over HTTP; this WebKit has no BiDi), on an Xvfb display of our own.
 //
 // It gives the tests the part of playwright's Browser and Page they use, so a test is written
-// once for every engine: `evaluate`, `waitForFunction`, `$eval`, `click`, the mouse wheel, …
-// What classic WebDriver cannot do is refused with a clear error (`route`, `setInputFiles`,
-// `addInitScript`, response events), and a test that needs it is skipped in WebKit. Page errors
+// once for every engine: `evaluate`, `waitForFunction`, `$eval`, `click`, the mouse wheel, file
+// inputs, … What classic WebDriver cannot do is refused with a clear error (`route`,
+// `addInitScript`, response and worker events). Page errors
 // are collected from the moment a page has loaded (WebDriver cannot run a script before the
 // page's own): an uncaught error or rejection, or a console.error, after that.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const MINIBROWSER = process.env.WEBKIT_MINIBROWSER ?? "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
 const DRIVER = process.env.WEBKIT_WEBDRIVER ?? "/usr/bin/WebKitWebDriver";
@@ -101,8 +103,11 @@ Promise.resolve()
 const WATCH = `
 if (!window.__parseboxErrors) {
   const errors = (window.__parseboxErrors = []);
-  addEventListener("error", (e) => errors.push(String(e.message || e.error)));
-  addEventListener("unhandledrejection", (e) => errors.push("unhandled rejection: " + String(e.reason && e.reason.message || e.reason)));
+  // Counted once every listener has run: one that calls preventDefault() handled it, as the
+  // page's own error handling does (playwright reports no page error for it either).
+  const unlessHandled = (e, text) => setTimeout(() => e.defaultPrevented || errors.push(text));
+  addEventListener("error", (e) => unlessHandled(e, String(e.message || e.error)));
+  addEventListener("unhandledrejection", (e) => unlessHandled(e, "unhandled rejection: " + String(e.reason && e.reason.message || e.reason)));
   const was = console.error;
   console.error = (...a) => { errors.push(a.map(String).join(" ")); was.apply(console, a); };
 }
@@ -253,8 +258,20 @@ class WebKitPage {
     throw new Error("page.route: WebKit pages (WebDriver classic) cannot intercept requests");
   }
 
-  setInputFiles() {
-    throw new Error("page.setInputFiles: not available in WebKit pages (WebDriver classic)");
+  /**
+   * Gives a file input one file, `{ name, buffer }` (playwright's shape; `mimeType` is left to
+   * the browser): written to a directory of its own, then sent as the input's keys, as WebDriver
+   * uploads files.
+   */
+  async setInputFiles(selector, { name, buffer }) {
+    await this.waitForSelector(selector, { state: "attached" });
+    const { mkdtemp, writeFile } = await import("node:fs/promises");
+    const dir = await mkdtemp(join(tmpdir(), "parsebox-upload-"));
+    const path = join(dir, name);
+    await writeFile(path, buffer);
+    const el = Object.values(await this.#session.call("POST", "/element", { using: "css selector", value: selector }))[0];
+    await this.#session.call("POST", `/element/${el}/value`, { text: path });
+    await this.#collectErrors();
   }
 
   addInitScript() {
