@@ -42,8 +42,9 @@ wasm="$target/wasm32-unknown-unknown/wasm-release/parsebox_engine_wasm.wasm"
 
 # Every loop calls out to the page now and then (crates/parsebox-preempt says why: WebKit stops
 # a terminated Worker only where its wasm calls JavaScript). A host build, so without the wasm
-# RUSTFLAGS above and in the shared target dir.
-env -u RUSTFLAGS cargo run -q -p parsebox-preempt --release --locked -- "$wasm" "$target/parsebox_engine.polled.wasm"
+# RUSTFLAGS above and in the shared target dir; the dev profile (dependencies at opt-level 2),
+# which `cargo test` has built already, where a release build would add a minute of LTO.
+env -u RUSTFLAGS cargo run -q -p parsebox-preempt --locked -- "$wasm" "$target/parsebox_engine.polled.wasm"
 
 mkdir -p "$out"
 # binaryen from npm (tests/package.json), never Debian's older wasm-opt.

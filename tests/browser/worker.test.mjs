@@ -412,15 +412,16 @@ test("the line after an overrun is answered by the parser while the Worker rebui
   t.diagnostic(JSON.stringify(out.counters));
   assert.equal(out.host, "worker");
   assert.deepEqual(out.texts.slice(0, 10), lines.slice(0, 10).map((l, i) => `${l} #${i + 1}`), JSON.stringify(out));
-  // Stopped in the engine: at its budget, or at boa's loop limit.
-  assert.match(out.texts[10], /^Chat transcript error: parser exceeded its 30 ms budget \(work counted by the engine\)/, JSON.stringify(out));
+  // Stopped in the engine at its budget; in WebKit on a busy machine, 30 ms of reference work
+  // once took longer than the 150 ms deadline, which then stopped it (twice, as the rule says).
+  assert.match(out.texts[10], /^Chat transcript error: (parser exceeded its 30 ms budget \(work counted by the engine\)|ran past its 150 ms deadline)/, JSON.stringify(out));
   // The state came back: the replay's budget is work too, so a busy machine cannot lose it.
   assert.equal(out.texts[11], "after #11", JSON.stringify(out));
-  // What the build before the fix did to the line after: killed twice, and shown generic.
-  // (In WebKit, in a full run of this file, the Worker sometimes went quiet past the 150 ms
-  // deadline during the rebuild: the line ran again on a fresh Worker and was answered, as
-  // asserted above. The kills are reported.)
-  assert.equal(out.fallbacks.deadline, undefined, JSON.stringify(out));
+  // Only the spin line fell back. The build before the fix also failed the line after (killed
+  // twice, shown generic). In WebKit the Worker sometimes went quiet past the 150 ms deadline
+  // during the rebuild: that line ran again on a fresh Worker and was answered, as asserted
+  // above; the kills are reported.
+  assert.equal((out.fallbacks.deadline ?? 0) + (out.fallbacks.budget_exceeded ?? 0), 1, JSON.stringify(out));
 });
 
 test("a second run's first line is not killed while the Worker makes the run's realm", async (t) => {
