@@ -1,14 +1,17 @@
 // Benchmark (not a test): the page thread's time in TranscriptBuilder.push, per engine
 // (PARSEBOX_BROWSER), with no adapter parser (the generic one, all in the core), then with a simple parser in a Worker (the default host): 10,000
 // ~300-byte lines in 100 pushes, three rounds in one page (a later round shows what the
-// engine's wasm tiers gave once warm).
+// engine's wasm tiers gave once warm). With the parser, each round also says how many lines
+// the parser did not answer (lost: shown generic or failed) and the Worker deadline's kills.
 //
-//   PARSEBOX_BROWSER=webkit node tests/browser/bench-push-engines.mjs [--lines 10000]
+//   PARSEBOX_BROWSER=webkit node tests/browser/bench-push-engines.mjs [--lines 10000] [--rounds 3]
 import { fileURLToPath } from "node:url";
 import { BROWSER, serve, openReady } from "./harness.mjs";
 
 const i = process.argv.indexOf("--lines");
 const lines = i === -1 ? 10_000 : Number(process.argv[i + 1]);
+const r = process.argv.indexOf("--rounds");
+const rounds = r === -1 ? 3 : Number(process.argv[r + 1]);
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const PAGE = `<!doctype html><script type="module">
 import init, { ParserRegistry, TranscriptBuilder } from "/pkg/index.js";
@@ -37,17 +40,20 @@ window.round = async (lines, withParser) => {
   const settleMs = Math.round(performance.now() - t1);
   const entries = builder.entries().length;
   const kinds = new Set(builder.entries().map((e) => e.kind));
+  const answered = builder.entries().filter((e) => e.kind === "assistant").length;
+  const lost = withParser ? lines - answered : undefined;
+  const kills = withParser ? registry.diagnostics(type).host.deadlineKills : undefined;
   builder.dispose();
   registry.dispose();
   times.sort((a, b) => a - b);
-  return { totalMs: Math.round(times.reduce((a, b) => a + b, 0)), medianMs: times[50], maxMs: times[99], settleMs, entries, kinds: [...kinds] };
+  return { totalMs: Math.round(times.reduce((a, b) => a + b, 0)), medianMs: times[50], maxMs: times[99], settleMs, entries, kinds: [...kinds], lost, kills };
 };
 window.ready = true;
 </script>`;
 const server = await serve(repo, { "/bench.html": () => ({ type: "text/html; charset=utf-8", body: PAGE }) });
 const { browser, page } = await openReady(server, "/bench.html");
 const out = [];
-for (const withParser of [false, true]) for (let r = 0; r < 3; r++) out.push({ withParser, ...(await page.evaluate(([n, w]) => window.round(n, w), [lines, withParser])) });
+for (const withParser of [false, true]) for (let k = 0; k < rounds; k++) out.push({ withParser, ...(await page.evaluate(([n, w]) => window.round(n, w), [lines, withParser])) });
 console.log(JSON.stringify({ browser: BROWSER, lines, rounds: out }));
 await browser.close();
 await server.close();

@@ -3,14 +3,15 @@
 //
 // It gives the tests the part of playwright's Browser and Page they use, so a test is written
 // once for every engine: `evaluate`, `waitForFunction`, `$eval`, `click`, the mouse wheel, file
-// inputs, … What classic WebDriver cannot do is refused with a clear error (`route`,
-// `addInitScript`, response and worker events). Page errors
-// are collected from the moment a page has loaded (WebDriver cannot run a script before the
-// page's own): an uncaught error or rejection, or a console.error, after that.
+// inputs, and, through a proxy of each page's own (webkit-proxy.mjs), `route`, `addInitScript`
+// and response events. What it cannot do is refused with a clear error (worker events). Page
+// errors (an uncaught error or rejection, or a console.error) are collected from the first
+// script of each document on, and reported at the next call that reaches the page.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startProxy } from "./webkit-proxy.mjs";
 
 const MINIBROWSER = process.env.WEBKIT_MINIBROWSER ?? "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
 const DRIVER = process.env.WEBKIT_WEBDRIVER ?? "/usr/bin/WebKitWebDriver";
@@ -55,8 +56,11 @@ async function startDisplay() {
   return { display, stop: () => xvfb.kill() };
 }
 
-/** One WebDriver session on a driver process of its own (a driver serves one session at a time). */
-async function startSession(display) {
+/**
+ * One WebDriver session on a driver process of its own (a driver serves one session at a time),
+ * its requests sent through `proxy` (`host:port`).
+ */
+async function startSession(display, proxy) {
   const port = await freePort();
   const driver = own(spawn(DRIVER, [`--port=${port}`], { stdio: "ignore", env: { ...process.env, DISPLAY: display } }));
   const base = `http://127.0.0.1:${port}`;
@@ -76,7 +80,13 @@ async function startSession(display) {
     return json.value;
   };
   const created = await call("POST", "/session", {
-    capabilities: { alwaysMatch: { "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] } } },
+    capabilities: {
+      alwaysMatch: {
+        "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] },
+        // 127.0.0.1 included: the test servers are there.
+        proxy: { proxyType: "manual", httpProxy: proxy, noProxy: [] },
+      },
+    },
   });
   const id = created.sessionId;
   await call("POST", `/session/${id}/timeouts`, { script: 3_600_000, pageLoad: 120_000 });
@@ -99,7 +109,8 @@ Promise.resolve()
   .then((v) => done({ value: v === undefined ? null : JSON.stringify(v) }), (e) => done({ error: String(e && e.stack ? e.message + "\\n" + e.stack : e) }));
 `;
 
-// Installed once a page has loaded: collects what would be page errors.
+// Run before a document's own scripts (the proxy puts it first), and again once it has loaded
+// (a document the proxy did not pass, such as about:blank): collects what would be page errors.
 const WATCH = `
 if (!window.__parseboxErrors) {
   const errors = (window.__parseboxErrors = []);
@@ -115,11 +126,16 @@ if (!window.__parseboxErrors) {
 
 class WebKitPage {
   #session;
-  #listeners = { pageerror: [], console: [] };
+  #proxy;
+  #listeners = { pageerror: [], console: [], response: [] };
   #mouse = { x: 0, y: 0 };
 
-  constructor(session) {
+  constructor(session, proxy) {
     this.#session = session;
+    this.#proxy = proxy;
+    proxy.onResponse((r) => this.#listeners.response.forEach((l) => l(r)));
+    // Errors are collected from the first script on, not only once the page has loaded.
+    proxy.addInitScript(WATCH);
     this.mouse = {
       move: async (x, y) => {
         this.#mouse = { x: Math.round(x), y: Math.round(y) };
@@ -254,8 +270,9 @@ class WebKitPage {
     return png;
   }
 
-  route() {
-    throw new Error("page.route: WebKit pages (WebDriver classic) cannot intercept requests");
+  /** Routes requests whose URL matches `glob` (playwright's globs) to `handler(route)`. */
+  async route(glob, handler) {
+    this.#proxy.route(glob, handler);
   }
 
   /**
@@ -274,12 +291,14 @@ class WebKitPage {
     await this.#collectErrors();
   }
 
-  addInitScript() {
-    throw new Error("page.addInitScript: WebKit pages (WebDriver classic) cannot run a script before the page's own");
+  /** Runs `fn(arg)` (or the source `fn`) in every document the page loads, before its own scripts. */
+  async addInitScript(fn, arg) {
+    this.#proxy.addInitScript(fn, arg);
   }
 
   async close() {
     await this.#session.end();
+    await this.#proxy.close();
   }
 }
 
@@ -289,7 +308,8 @@ export async function launchWebKit() {
   const pages = new Set();
   return {
     async newPage() {
-      const page = new WebKitPage(await startSession(display));
+      const proxy = await startProxy();
+      const page = new WebKitPage(await startSession(display, proxy.address), proxy);
       pages.add(page);
       return page;
     },
