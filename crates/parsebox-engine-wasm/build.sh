@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the engine module: parsebox-engine-wasm for wasm32-unknown-unknown (wasm-release
-# profile, no wasm-bindgen), with a poll call in every loop (parsebox-preempt), optimised with binaryen's wasm-opt -O3 and pre-initialised with a
-# prepared realm (snapshot.mjs), as OUT/parsebox_engine.wasm.
+# profile, no wasm-bindgen), with a poll call in every loop (parsebox-preempt), optimised with
+# binaryen's wasm-opt -O3 and pre-initialised with a prepared realm (snapshot.mjs), as
+# OUT/parsebox_engine.wasm.
 #
 #   bash crates/parsebox-engine-wasm/build.sh [OUT]      (OUT defaults to pkg)
 #   bash crates/parsebox-engine-wasm/build.sh --clippy   (lint the wasm32-only code, same flags)

@@ -1,27 +1,30 @@
 //! A build step of the engine module (`crates/parsebox-engine-wasm/build.sh`): every loop of
-//! every function gets a counter, and every [`LOOP_TURNS_PER_POLL`] turns of any loop the module
-//! calls an imported function, `env.parsebox_poll`, that does nothing.
+//! every function gets a counter, and every [`LOOP_TURNS_PER_POLL`] turns of its loops the
+//! module calls an imported function, `env.parsebox_poll` (the page's reads the clock and
+//! nothing more).
 //!
 //! Why: a page ends a Worker whose line ran past the hard deadline with `worker.terminate()`.
-//! JavaScriptCore (WebKit, Safari) stops a terminated Worker only where its code enters
-//! JavaScript; a wasm loop that never calls out (a catastrophic regex inside the engine) runs on
-//! after `terminate()`, and its thread keeps a core busy until the page closes. Measured in
-//! WebKitGTK 2.50.6: each such attack left a thread spinning, and a sweep of the attack suite
-//! ended with both cores taken. With a call out every few thousand turns, the engine reaches
-//! JavaScript often enough to be stopped at once. Chromium and Firefox stop wasm anyway; there
-//! the call costs a function call per [`LOOP_TURNS_PER_POLL`] turns and a decrement per turn.
+//! JavaScriptCore (WebKit, Safari) stops a terminated Worker only where its code calls into the
+//! browser (a JS function that did nothing was not enough; one that reads the clock is). A wasm
+//! loop that never calls out (a catastrophic regex inside the engine) runs on after
+//! `terminate()`, and its thread keeps a core busy until the page closes. Measured in WebKitGTK
+//! 2.50.6: each such attack left a thread spinning, and a sweep of the attack suite ended with
+//! both cores taken. With a call out every few thousand turns, the engine reaches the browser
+//! often enough to be stopped within half a second. Chromium and Firefox stop wasm anyway;
+//! there the poll costs a call per [`LOOP_TURNS_PER_POLL`] turns and an add, a mask and a
+//! branch per turn.
 //!
-//! The count is a local of each function (a register, so a turn costs an add, a mask and a
-//! branch: a global cost 7–13 % of the engine's speed in Node), shared by all the loops of that
-//! function. A loop that never ends turns forever, so it reaches the call; a loop whose turns
-//! call a function with a short loop inside counts only its own turns, and calls out after at
-//! most that many times more work.
+//! The count is a local of each function (a register; one global for the instance cost 8–14 %
+//! at p50 per line in Node, BENCHMARKS.md), shared by all the loops of that function. A loop
+//! that never ends turns forever, so it reaches the call; a loop whose turns call a function
+//! with a short loop inside counts only its own turns, and calls out after at most that many
+//! times more work.
 
 use walrus::ir::{BinaryOp, Instr, InstrLocId, InstrSeqId, Loop, UnaryOp, Value, Visitor};
 use walrus::{FunctionId, LocalId, Module, ValType};
 
 /// The import every instrumented module has: `(import "env" "parsebox_poll" (func))`. The page
-/// gives a function that does nothing.
+/// gives a function that reads the clock (`engine.js` says why).
 pub const POLL_IMPORT: (&str, &str) = ("env", "parsebox_poll");
 
 /// How many loop turns, over all loops of a function's call, between two calls of the import

@@ -47,32 +47,46 @@ fn exported<'m>(module: &'m Module, name: &str) -> &'m walrus::LocalFunction {
     module.funcs.get(id).kind.unwrap_local()
 }
 
-/// The first instructions of each loop body of the exported function `name`.
-fn loop_heads(module: &Module, name: &str) -> Vec<Vec<Instr>> {
-    let func = exported(module, name);
-    let mut heads = Vec::new();
+/// Every instruction sequence of `func`, the body first: blocks, loop bodies, both arms of each
+/// `if`.
+fn sequences(func: &walrus::LocalFunction) -> Vec<&walrus::ir::InstrSeq> {
+    let mut seen = Vec::new();
     let mut stack = vec![func.entry_block()];
-    while let Some(seq) = stack.pop() {
-        for (instr, _) in &func.block(seq).instrs {
+    while let Some(id) = stack.pop() {
+        let seq = func.block(id);
+        for (instr, _) in &seq.instrs {
             match instr {
-                Instr::Loop(l) => {
-                    heads.push(
-                        func.block(l.seq)
-                            .instrs
-                            .iter()
-                            .take(8)
-                            .map(|(i, _)| i.clone())
-                            .collect(),
-                    );
-                    stack.push(l.seq);
-                }
+                Instr::Loop(l) => stack.push(l.seq),
                 Instr::Block(b) => stack.push(b.seq),
                 Instr::IfElse(i) => stack.extend([i.consequent, i.alternative]),
                 _ => {}
             }
         }
+        seen.push(seq);
     }
-    heads
+    seen
+}
+
+/// The first instructions of each loop body of the exported function `name`.
+fn loop_heads(module: &Module, name: &str) -> Vec<Vec<Instr>> {
+    let func = exported(module, name);
+    let loop_bodies = sequences(func)
+        .into_iter()
+        .flat_map(|seq| &seq.instrs)
+        .filter_map(|(instr, _)| match instr {
+            Instr::Loop(l) => Some(l.seq),
+            _ => None,
+        });
+    loop_bodies
+        .map(|body| {
+            func.block(body)
+                .instrs
+                .iter()
+                .take(8)
+                .map(|(i, _)| i.clone())
+                .collect()
+        })
+        .collect()
 }
 
 #[test]
@@ -115,23 +129,19 @@ fn the_call_sits_in_the_branch_that_runs_every_so_many_turns() {
     let module = Module::from_buffer(&wasm).expect("valid");
     let poll = poll_function(&module).expect("imported");
     let func = exported(&module, "spin");
-    let mut calls = 0;
-    let mut stack = vec![func.entry_block()];
-    while let Some(seq) = stack.pop() {
-        for (instr, _) in &func.block(seq).instrs {
-            match instr {
-                Instr::Call(c) => {
-                    assert_eq!(c.func, poll);
-                    calls += 1;
-                }
-                Instr::Loop(l) => stack.push(l.seq),
-                Instr::Block(b) => stack.push(b.seq),
-                Instr::IfElse(i) => stack.extend([i.consequent, i.alternative]),
-                _ => {}
-            }
-        }
-    }
-    assert_eq!(calls, 2, "one call per loop");
+    let calls: Vec<_> = sequences(func)
+        .into_iter()
+        .flat_map(|seq| &seq.instrs)
+        .filter_map(|(instr, _)| match instr {
+            Instr::Call(c) => Some(c.func),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        vec![poll, poll],
+        "one call of the poll per loop, nothing else"
+    );
 }
 
 #[test]
