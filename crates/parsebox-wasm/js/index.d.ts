@@ -416,7 +416,8 @@ export type WasmInput = URL | string | Response | Promise<Response> | BufferSour
  * Loads the core module (browser, or Node with URLs/bytes), then starts loading the engine
  * module in the background. Resolves when the core is ready: registries answer every line with
  * the generic parser at once, and adapters' parsers stay `loading` until the engine module is
- * compiled, then start by themselves (their `onChange` fires). If the engine module cannot be
+ * compiled (in a browser, and its code warmed: see `engineReady`), then start by themselves
+ * (their `onChange` fires). If the engine module cannot be
  * loaded, sandboxed parsers fail with an `engine_fault` load error that says why; built-in
  * parsers are unaffected. Defaults: `parsebox_wasm_bg.wasm` and `parsebox_engine.wasm` next to
  * `index.js`.
@@ -427,8 +428,10 @@ export default function init(input?: WasmInput, engineInput?: WasmInput): Promis
  * (at most 5 s; in a browser the warm-up starts as the module compiles and the first Worker
  * engine then takes that Worker; in Node the first call starts a worker thread, which ends
  * after it), so a parser registered from then on loads at full speed (rejects with a `ParseboxInitError` or the download's error when the module cannot be
- * loaded). Registries do not wait for the warm-up: they start their parsers as soon as the
- * module is compiled. This is for a page that wants to wait on purpose (a test, a preload).
+ * loaded). In a browser, registries wait for the same warm-up before they start parsers (a
+ * Worker ended while the module's code is still being compiled can leave that code slow for
+ * the rest of the page in WebKit); this is for a page that wants to wait on purpose (a test, a
+ * preload).
  */
 export declare function engineReady(): Promise<void>;
 /** Synchronous init from the `.wasm` bytes or compiled modules of the core and the engine (Node). */

@@ -14,6 +14,7 @@ let initializing = null; // init()'s promise, so concurrent calls share one down
 let engine = null; // the compiled engine module, once it is
 let engineError = null; // why it could not be loaded, if it could not
 let engineLoad = null; // its load in flight (a promise), once started
+let usable = false; // the module settled and its warm-up (where there is one) is over: registries start parsers
 let warming = null; // the engine's warm-up in a Worker (a promise that always resolves), once started; in Node by engineReady()
 let spareWorker = null; // the warm-up's Worker once it is done: the first Worker engine's, already running
 const engineWaiters = new Set(); // callbacks for registries made before it was compiled
@@ -25,34 +26,43 @@ const WARM_UP_TIMEOUT_MS = 5000;
 
 /**
  * Warms the engine module's code in a Worker (engine.js' `warmUp` says why); resolves when it
- * is done, failed or timed out. Registries do not wait for it. A Worker that warmed up is kept
- * for the first Worker engine (`takeSpareWorker`), which then skips the Worker's own start;
- * one that failed or timed out is ended.
+ * is done, failed or timed out. Registries start their parsers once it resolves. A Worker that
+ * warmed up is kept for the first Worker engine (`takeSpareWorker`), which then skips the
+ * Worker's own start; one that failed is ended.
+ *
+ * One past the timeout is not ended: it goes on, and becomes the spare if it finishes. In
+ * WebKit (JavaScriptCore, 2.50), ending a Worker while one of the module's functions is being
+ * compiled for a faster tier leaves that function in the interpreter for every later instance
+ * of the module: a page then ran its parsers 7-25x slower for good (session 32). That is also
+ * why registries wait for the warm-up: a page's first Workers, on code not compiled yet, are
+ * the ones a tight deadline would end mid-compile.
  * @param {WebAssembly.Module} module
  */
 function warmUpInWorker(module) {
   return new Promise((resolve) => {
     let worker = null;
     let timer = null;
-    const done = (warmed) => {
+    const settle = () => {
       clearTimeout(timer);
-      if (worker) {
-        worker.onerror = null;
-        worker.onmessage = null;
-        if (warmed) spareWorker = worker;
-        else worker.terminate();
-      }
       resolve();
+    };
+    const finish = (warmed) => {
+      settle();
+      if (!worker) return;
+      worker.onerror = null;
+      worker.onmessage = null;
+      if (warmed && !spareWorker) spareWorker = worker;
+      else worker.terminate();
     };
     try {
       worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     } catch {
-      done(false);
+      finish(false);
       return;
     }
-    timer = setTimeout(() => done(false), WARM_UP_TIMEOUT_MS);
-    worker.onerror = () => done(false);
-    worker.onmessage = ({ data }) => data?.warmed && done(true);
+    timer = setTimeout(settle, WARM_UP_TIMEOUT_MS);
+    worker.onerror = () => finish(false);
+    worker.onmessage = ({ data }) => data?.warmed && finish(true);
     worker.postMessage({ warmUp: module });
   });
 }
@@ -110,12 +120,20 @@ function engineSettled(module, error) {
   if (engine || engineError) return; // settled once: a load still in flight after initSync() is ignored
   engine = module;
   engineError = error;
-  // Where there are Workers, the warm-up starts now. Node has none and warms in a thread only
+  // Where there are Workers, the warm-up starts now, and registries are told the module is
+  // ready once it is over (warmUpInWorker says why). Node has none and warms in a thread only
   // when engineReady() asks: a thread started here would hold a short script's exit until it ends.
   warming = module && typeof Worker === "function" ? warmUpInWorker(module) : null;
+  if (warming) warming.then(engineUsable);
+  else engineUsable();
+}
+
+/** Tells the registries waiting for the engine module that it is ready, or failed. */
+function engineUsable() {
+  usable = true;
   const waiters = [...engineWaiters];
   engineWaiters.clear();
-  for (const w of waiters) w(error);
+  for (const w of waiters) w(engineError);
 }
 
 /**
@@ -147,9 +165,9 @@ export function init(input, engineInput) {
 /**
  * Resolves when the engine module is compiled and its code warmed by a small parser in a Worker
  * (in Node, a worker thread that the first call starts; at most 5 s), so parsers registered
- * from then on load at full speed; rejects with why the module could not be loaded. Registries
- * do not wait for the warm-up, nor need this: they start their parsers as soon as the module
- * is compiled.
+ * from then on load at full speed; rejects with why the module could not be loaded. In a
+ * browser registries wait for the same warm-up before they start parsers; they need not call
+ * this.
  */
 export function engineReady() {
   if (!coreReady && !initializing) return Promise.reject(new ParseboxInitError("parsebox is not initialised: call init() first"));
@@ -221,17 +239,17 @@ export function checkInit() {
   if (!coreReady) throw new ParseboxInitError("parsebox is not initialised: await init() (browser) or initSync({ module, engine }) (Node) first");
 }
 
-/** Whether the engine module is compiled. */
+/** Whether the engine module is compiled and its warm-up, where there is one, is over. */
 export function hasEngine() {
-  return engine !== null;
+  return usable && engine !== null;
 }
 
 /**
- * Calls `callback(error)` once the engine module is compiled (error null) or failed; at once if
- * it already settled. Returns a function that cancels the call.
+ * Calls `callback(error)` once the engine module is compiled and warmed (error null), or
+ * failed; at once if that is so already. Returns a function that cancels the call.
  */
 export function onEngine(callback) {
-  if (engine || engineError) {
+  if (usable) {
     callback(engineError);
     return () => {};
   }

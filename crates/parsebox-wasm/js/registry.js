@@ -37,7 +37,8 @@ export class ParserRegistry {
     this.#core = guarded(() => new HostCore(json, this.#executor.callbacks()));
     this.#executor.attach(this.#core, this.#core.engineConfig());
     this.#releaseCore = holdsCore(this);
-    // Made before the engine module is compiled: parsers stay `loading` until it is.
+    // Made before the engine module is compiled (and, in a browser, warmed): parsers stay
+    // `loading` until it is.
     if (!engineReady) {
       this.#stopWaitingForEngine = onEngine((error) => {
         if (this.#disposed || this.#lost) return;
