@@ -103,13 +103,24 @@ const perLine = (ms) => Number((ms / lines.length).toFixed(2));
 for (let r = 0; r < rounds; r++) {
   for (const p of r % 2 ? [...pkgs].reverse() : pkgs) {
     const path = `/bench.html?pkg=${encodeURIComponent(p)}`;
-    // A browser of its own per page: no compiled code carries over from an earlier one.
-    let { browser, page } = await openReady(server, path);
-    const honest = await page.evaluate(([s, l]) => window.honest(s, l), [parser, lines]);
-    await browser.close();
-    ({ browser, page } = await openReady(server, path));
-    const hostile = await page.evaluate(([a, s, l]) => window.hostileFirst(a, s, l), [attacks, parser, lines]);
-    await browser.close();
+    // A browser of its own per page: no compiled code carries over from an earlier one. A page
+    // that does not finish (WebKit's driver gives up after 300 s) is reported, not retried.
+    const inPage = async (fn, args) => {
+      const { browser, page } = await openReady(server, path);
+      try {
+        return await page.evaluate(fn, args);
+      } catch (e) {
+        return { failed: String(e.message ?? e).split("\n")[0] };
+      } finally {
+        await browser.close().catch(() => {});
+      }
+    };
+    const honest = await inPage(([s, l]) => window.honest(s, l), [parser, lines]);
+    const hostile = await inPage(([a, s, l]) => window.hostileFirst(a, s, l), [attacks, parser, lines]);
+    if (honest.failed || hostile.failed) {
+      console.log(JSON.stringify({ browser: BROWSER, pkg: p, parser: parserName, deadline: deadline ?? "default", honest: honest.failed ?? "done", hostileFirst: hostile.failed ?? "done" }));
+      continue;
+    }
     const row = {
       readyMs: Math.round(honest.readyMs),
       firstMsPerLine: perLine(honest.firstMs),

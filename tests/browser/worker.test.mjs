@@ -582,7 +582,60 @@ test("engineReady() waits for the engine's warm-up in a Worker, which then serve
   assert.deepEqual(answered, { first: { host: "worker", state: "ready" }, second: "ready" });
   workers = await seenWorkers(fresh);
   assert.equal(workers.length, 2, "the first engine used the warm-up's Worker; the second started one");
-  assert.ok(workers.every((w) => w.closed), `dispose() ended both Workers: ${JSON.stringify(workers)}`);
+  // dispose() ends both engines; their Workers, idle, are kept for later engines (workers.js:
+  // ending a Worker at work can leave the engine's code slow in WebKit), not terminated.
+  const again = await fresh.evaluate(async () => {
+    const { ParserRegistry } = await import("/pkg/index.js");
+    const registry = new ParserRegistry({ loadSource: null });
+    const source = "export function parseStdoutLine(line, ts) { return [{ kind: 'stdout', ts, text: '#' + line }]; }";
+    registry.registerSource("three", source);
+    registry.registerSource("four", source);
+    await registry.idle();
+    const out = ["three", "four"].map((t) => registry.status(t).state);
+    registry.dispose();
+    return out;
+  });
+  assert.deepEqual(again, ["ready", "ready"]);
+  workers = await seenWorkers(fresh);
+  assert.equal(workers.length, 2, `the next registry's engines took the two kept Workers: ${JSON.stringify(workers)}`);
+  assert.ok(workers.every((w) => !w.closed), `none was terminated: ${JSON.stringify(workers)}`);
+  assert.deepEqual(errs.map(String), []);
+  await fresh.close();
+});
+
+test("a line past its deadline is stopped by its Worker, which the page then ends idle and reuses: no Worker is terminated at work", async () => {
+  // In WebKit, a Worker terminated while the engine's code was being compiled left that code
+  // in JavaScriptCore's interpreter for the rest of the page (BENCHMARKS.md, session 32). A
+  // catastrophic regex (one native step, which the work budget cannot count) is stopped at the
+  // deadline, twice (the deadline rule), by the Worker itself; a loop that never ends is stopped
+  // by its work budget in the engine, with no deadline at all.
+  const errs = [];
+  const fresh = await newPage(browser, errs);
+  await fresh.goto(`${server.url}/blank.html`);
+  await watchWorkers(fresh);
+  const out = await fresh.evaluate(async (sources) => {
+    const { default: init, ParserRegistry, TranscriptBuilder } = await import("/pkg/index.js");
+    await init();
+    const runs = [];
+    for (const source of sources) {
+      const registry = new ParserRegistry({ loadSource: null, lineBudgetMs: 50, hardDeadlineMs: 100 });
+      registry.registerSource("h", source);
+      await registry.idle();
+      const builder = new TranscriptBuilder(registry, "h");
+      builder.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: "before\nattack\nafter\n" });
+      await registry.idle();
+      const texts = builder.entries().map((e) => (e.text.startsWith("Chat transcript error: ") ? "error" : e.text));
+      runs.push({ texts, kills: registry.diagnostics("h").host.deadlineKills });
+      registry.dispose();
+    }
+    // The last engine's Worker answers its end within a second.
+    await new Promise((r) => setTimeout(r, 1500));
+    return { runs, workers: window.startedWorkers };
+  }, [hostile.regex_literal_catastrophic, hostile.infinite_loop]);
+  for (const run of out.runs) assert.deepEqual(run.texts, ["before #1", "error", "after #2"], JSON.stringify(out));
+  assert.ok(out.runs[0].kills >= 2, JSON.stringify(out));
+  assert.deepEqual(out.workers.filter((w) => w.closed), [], `no Worker was terminated: ${JSON.stringify(out.workers)}`);
+  assert.ok(out.workers.length <= 4, `stopped Workers were reused: ${out.workers.length} started for ${out.runs.reduce((n, r) => n + r.kills, 0)} engines ended`);
   assert.deepEqual(errs.map(String), []);
   await fresh.close();
 });

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-import { compileEngine, EngineInstance, EngineMemoryError, warmUp } from "../../pkg/engine.js";
+import { compileEngine, EngineInstance, EngineMemoryError, EngineStoppedError, warmUp } from "../../pkg/engine.js";
 import { ParseboxDisposedError, ParseboxError } from "../../pkg/errors.js";
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -91,6 +91,46 @@ test("a long native step calls out to the page every few thousand loop turns, so
   assert.deepEqual(text(parse(engine, [["x", "t"]])[0]), ["false"]);
   // 2^18 ways to split the a's, each tried: well over a hundred calls at one per 16,384 turns.
   assert.ok(polls > 100, `${polls} calls to env.parsebox_poll`);
+});
+
+test("an instance with lineDeadlineMs stops a live line itself, inside a native step", () => {
+  // A Worker engine's: the page then ends an idle Worker, not one at work (workers.js says why).
+  // The catastrophic regex runs unscreened (as in a Worker) inside one native step; the poll
+  // in the engine's loops sees the deadline pass and throws out of the instance.
+  const source = `export function createStdoutParser() {
+    let n = 0;
+    return { parseLine(line, ts) {
+      n++;
+      if (line === "stuck") new RegExp("^(a+)+$").test("a".repeat(40) + "b");
+      return [{ kind: "stdout", ts, text: n + ":" + line }];
+    } };
+  }`;
+  const began = [];
+  const engine = new EngineInstance(module, { maxMemoryBytes: 512 * MIB, lineDeadlineMs: 200, onBegan: (seq) => began.push(seq) });
+  assert.deepEqual(JSON.parse(engine.start(source, config({ screenRegexes: false }))), { Ok: "createStdoutParser" });
+  // Honest lines, replayed and live, are answered as without it.
+  const ops = [{ op: "newRun", run: 1 }, ...["a", "b"].map((line, i) => ({ op: "line", seq: i + 1, run: 1, line, ts: "t", replay: true }))];
+  for (const [i, line] of ["c", "d"].entries()) ops.push({ op: "line", seq: i + 3, run: 1, line, ts: "t", replay: false });
+  const answers = JSON.parse(engine.run(JSON.stringify(ops)));
+  assert.deepEqual(answers.map(([, o]) => text(o)[0]), ["1:a", "2:b", "3:c", "4:d"]);
+  assert.deepEqual(began, [3], "only the first live line of the batch is reported to the page");
+  const started = performance.now();
+  assert.throws(() => engine.run(JSON.stringify([{ op: "line", seq: 5, run: 1, line: "stuck", ts: "t", replay: false }])), (e) => {
+    assert.ok(e instanceof EngineStoppedError, String(e));
+    assert.match(e.message, /stopped a line that ran past its 200 ms deadline/);
+    return true;
+  });
+  const ms = performance.now() - started;
+  // 2^40 ways to split the a's: it would run for hours. (Not a timing test: any stop will do.)
+  assert.ok(ms < 60_000, `stopped after ${Math.round(ms)} ms`);
+  assert.throws(() => engine.run("[]"), /engine instance is dead: an earlier call threw \(EngineStoppedError: the engine stopped a line/);
+  engine.dispose();
+});
+
+test("lineDeadlineMs must be a positive number", () => {
+  for (const bad of [0, -1, "100", Number.NaN]) {
+    assert.throws(() => new EngineInstance(module, { maxMemoryBytes: 512 * MIB, lineDeadlineMs: bad }), /lineDeadlineMs must be a positive number of milliseconds/);
+  }
 });
 
 test("the warm-up parser loads and answers each of its lines with entries", () => {

@@ -11,24 +11,27 @@ use std::cell::RefCell;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use parsebox_host::LineStart;
+
 use crate::{Hooks, Session};
 
 #[link(wasm_import_module = "env")]
 extern "C" {
     /// A monotonic clock in milliseconds (`performance.now()`).
     fn parsebox_now_ms() -> f64;
-    /// A live line (`replay: false`) is about to start, and the host needs to know: the first
-    /// of a batch, or one after the engine's own realm work.
-    fn parsebox_began(seq: f64);
+    /// A live line (`replay: false`) is about to start, after any realm work of the engine's
+    /// own; `report` is 1 when the host needs to know (it arms the line's deadline from it: the
+    /// first of a batch, or one after that realm work), else 0.
+    fn parsebox_began(seq: f64, report: u32);
     /// Fills `len` bytes at `ptr` with random bytes; 0 on success.
     fn parsebox_random(ptr: *mut u8, len: usize) -> u32;
 }
 
-fn began(seq: u64) {
+fn began(start: LineStart) {
     #[allow(clippy::cast_precision_loss)]
-    let seq = seq as f64;
+    let seq = start.seq as f64;
     // SAFETY: an imported function without preconditions.
-    unsafe { parsebox_began(seq) }
+    unsafe { parsebox_began(seq, u32::from(start.report)) }
 }
 
 fn now_ms() -> f64 {

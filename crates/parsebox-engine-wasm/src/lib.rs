@@ -56,8 +56,11 @@
 //! `parsebox_start` and `parsebox_run` take ownership of the buffers they are given (they free
 //! them). Imports (module `env`): `memory` (the page's `WebAssembly.Memory`, as large as the
 //! custom section `parsebox_initial_pages` says, with the instance's maximum), `parsebox_now_ms() -> f64` (a monotonic clock for the budgets),
-//! `parsebox_began(seq: f64)` (before a live line whose deadline the host arms from it: the
-//! first of a batch, or one after the engine's own realm work) and `parsebox_random(ptr, len) -> u32`
+//! `parsebox_began(seq: f64, report: u32)` (before every live line, after the engine's own
+//! realm work; `report` 1 for one whose deadline the host arms from it: the first of a batch,
+//! or one after that realm work; a Worker also times its own stop at the deadline from each),
+//! `parsebox_poll()` (called by every loop every 16,384 turns, `crates/parsebox-preempt`:
+//! a Worker's throws once the line runs past its deadline) and `parsebox_random(ptr, len) -> u32`
 //! (fills `len` random bytes, 0 on success: the getrandom backend).
 
 #![cfg_attr(

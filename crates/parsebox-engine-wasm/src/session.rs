@@ -1,7 +1,7 @@
 //! One instance's engine as JSON in, JSON out: what the exports call, tested natively.
 
 use parsebox_engine::{sandbox_options, Engine};
-use parsebox_host::{wire, EngineConfig, EngineOp, EngineReports, LoadError, Seq};
+use parsebox_host::{wire, EngineConfig, EngineOp, EngineReports, LineStart, LoadError, Seq};
 use parsebox_sandbox::{BlankRealm, SandboxOptions};
 use parsebox_transcript::{FailureCode, LineFailure, ReturnJson};
 use serde::Serialize;
@@ -177,7 +177,7 @@ impl Session {
     /// opened or reset a run) or none is left, so a Worker holds and posts real answers only.
     /// A record that is not whole, and what follows it, is performed at once: its lines are
     /// answered as engine faults.
-    pub fn run_next(&mut self, began: impl FnMut(Seq)) -> String {
+    pub fn run_next(&mut self, began: impl FnMut(LineStart)) -> String {
         let frame = std::mem::take(&mut self.queued);
         let at = self.queued_at;
         let rest = frame.get(at..).unwrap_or_default();
@@ -262,18 +262,23 @@ impl Session {
     }
 
     /// Performs `ops` (an ops frame, [`parsebox_host::wire`], or JSON of `Vec<EngineOp>`) in
-    /// order. `batch_start`: these are the first ops of a batch the host sent. `began(seq)` is
-    /// called before a live line when the host needs it to arm the line's deadline (the first
-    /// of a batch, or one after the engine's own realm work: see `parsebox_host`'s `began`
-    /// rule). Answers JSON `[[seq, outcome], …]`; before a successful start, or when `ops`
+    /// order. `batch_start`: these are the first ops of a batch the host sent. `began` is
+    /// called as each live line starts ([`LineStart`]: reported when the host needs it to arm
+    /// the line's deadline, the first of a batch or one after the engine's own realm work, see
+    /// `parsebox_host`'s `began` rule). Answers JSON `[[seq, outcome], …]`; before a successful start, or when `ops`
     /// does not decode, every line op is answered with `engine_fault`.
-    pub fn run(&mut self, ops: &[u8], batch_start: bool, began: impl FnMut(Seq)) -> String {
+    pub fn run(&mut self, ops: &[u8], batch_start: bool, began: impl FnMut(LineStart)) -> String {
         let (answers, reports) = self.perform(ops, batch_start, began);
         encode_answers(&answers, &reports)
     }
 
     /// [`Session::run`]'s answers and reports, before encoding.
-    fn perform(&mut self, ops: &[u8], batch_start: bool, began: impl FnMut(Seq)) -> Performed {
+    fn perform(
+        &mut self,
+        ops: &[u8],
+        batch_start: bool,
+        began: impl FnMut(LineStart),
+    ) -> Performed {
         let mut reports = Vec::new();
         let answers = match (decode(ops), &mut self.engine) {
             (Ok(ops), Some(engine)) => {
@@ -394,9 +399,23 @@ mod tests {
             { "op": "line", "seq": 9, "run": 1, "line": "c", "ts": "t3", "replay": false },
         ]);
         let mut began = Vec::new();
-        let text = s.run(ops.to_string().as_bytes(), true, |seq| began.push(seq));
-        // Line 9 follows an answered line in the same batch: its clock starts at that answer.
-        assert_eq!(began, [8]);
+        let text = s.run(ops.to_string().as_bytes(), true, |start| began.push(start));
+        // Line 9 follows an answered line in the same batch: the core starts its clock at that
+        // answer, so only line 8's start is reported; both starts are told (a Worker times its
+        // own stop at the deadline from each).
+        assert_eq!(
+            began,
+            [
+                LineStart {
+                    seq: 8,
+                    report: true
+                },
+                LineStart {
+                    seq: 9,
+                    report: false
+                }
+            ]
+        );
         // The new run's realm is the engine's own work, reported with the first live line.
         let reports = &json(&text)[1][2];
         assert!(reports["workMs"].as_f64().unwrap() > 0.0, "{reports}");
@@ -433,7 +452,7 @@ mod tests {
         let from_json = outcomes(&started().run(&serde_json::to_vec(&ops).unwrap(), true, |_| {}));
         let mut began = Vec::new();
         let from_frame =
-            outcomes(&started().run(&wire::ops_frame(&ops), true, |seq| began.push(seq)));
+            outcomes(&started().run(&wire::ops_frame(&ops), true, |start| began.push(start.seq)));
         assert_eq!(from_frame, from_json);
         assert_eq!(began, [5]);
         // A cut frame still answers its readable line, as a fault.
@@ -454,7 +473,7 @@ mod tests {
         let mut answers = Vec::new();
         let mut follows = Vec::new();
         while s.has_next() {
-            let text = s.run_next(|seq| began.push(seq));
+            let text = s.run_next(|start| began.push((start.seq, start.report)));
             if !text.is_empty() {
                 answers.extend(json(&text).as_array().unwrap().iter().cloned());
             }
@@ -466,7 +485,11 @@ mod tests {
             a.as_array_mut().unwrap().truncate(2);
         }
         assert_eq!(answers, whole);
-        assert_eq!(began, [1, 2], "each line after realm work reports began");
+        assert_eq!(
+            began,
+            [(1, true), (2, true)],
+            "each line after realm work reports began"
+        );
         // After line 1 a new run's realm comes next: the Worker posts what it holds first. It
         // stays so through the record (the realm is made for the run's first line).
         assert_eq!(follows, [false, true, true, false]);

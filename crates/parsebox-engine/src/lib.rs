@@ -15,8 +15,8 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
 use parsebox_host::{
-    EngineConfig, EngineOp, EngineReports, EngineRuns, InstanceFactory, LoadError, ParserInstance,
-    Seq,
+    EngineConfig, EngineOp, EngineReports, EngineRuns, InstanceFactory, LineStart, LoadError,
+    ParserInstance, Seq,
 };
 use parsebox_sandbox::{BlankRealm, ParserModule, ParserRun, SandboxOptions};
 use parsebox_transcript::{FailureCode, LineFailure, ReturnJson};
@@ -134,12 +134,12 @@ impl Engine {
     }
 
     /// Performs `ops` in order and returns the outcome of every line, in order, each value as
-    /// JSON text. `began(seq)` is called before a live line starts when the host needs it to
-    /// arm the line's deadline ([`EngineRuns::run_ops`](parsebox_host::EngineRuns::run_ops)).
+    /// JSON text. `began` is called as each live line starts, saying whether the host needs it
+    /// to arm the line's deadline ([`EngineRuns::run_ops`](parsebox_host::EngineRuns::run_ops)).
     pub fn run_ops(
         &mut self,
         ops: Vec<EngineOp>,
-        began: impl FnMut(Seq),
+        began: impl FnMut(LineStart),
     ) -> Vec<(Seq, Result<ReturnJson, LineFailure>)> {
         self.runs.run_ops(ops, began)
     }

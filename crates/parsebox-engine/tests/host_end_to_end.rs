@@ -56,7 +56,12 @@ impl Executor {
             .engines
             .get_mut(&engine)
             .map(|e| {
-                let answers = e.run_ops(ops, |seq| began.push(seq));
+                // Only the starts the host arms deadlines from are reported to it.
+                let answers = e.run_ops(ops, |start| {
+                    if start.report {
+                        began.push(start.seq);
+                    }
+                });
                 (answers, e.take_reports())
             })
             .unwrap_or_default();

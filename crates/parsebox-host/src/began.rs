@@ -13,6 +13,21 @@
 
 use parsebox_transcript::LineFailure;
 
+use crate::Seq;
+
+/// A live line about to run in an engine, after any realm work of the engine's own: every
+/// live line gets one ([`EngineRuns::run_ops`](crate::EngineRuns::run_ops)'s `began`). Its own
+/// clock starts here, which a Worker that stops its line at the deadline itself times from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineStart {
+    /// The line.
+    pub seq: Seq,
+    /// The core arms the line's deadline from this start, so the engine reports it (`began`):
+    /// the first live line of a batch, or one after the engine's own realm work. The core
+    /// starts any other line's clock when the answer before it arrives.
+    pub report: bool,
+}
+
 /// Whether the engine may do realm work of its own after a line with this outcome, before its
 /// next line: it failed. [`EngineRuns`](crate::EngineRuns) then reports `began` for the next
 /// live line, after that work, and the core waits for the report (bounded by the start

@@ -110,6 +110,14 @@ pub enum Command {
         /// engines, and a type whose Worker was once ended while holding answers: see
         /// [`Host::handle_timeout`](crate::Host::handle_timeout)).
         answer_batch_ms: f64,
+        /// A Worker engine stops a live line itself once the line has run this long on its
+        /// own clock, from the line's start (`began`), and reports that it stopped: the core
+        /// ends it at the same deadline, armed when it hears of the start, so later than the
+        /// Worker's clock. The page then ends an idle Worker, which it can reuse, not a busy
+        /// one: in WebKit, ending a Worker while the engine's code is being compiled left that
+        /// code in the interpreter for the rest of the page (BENCHMARKS.md, session 32).
+        /// Replayed lines and the engine's own realm work are not stopped by it.
+        line_deadline_ms: f64,
     },
     /// Run `ops` in `engine`, in order. Several lines travel in one batch.
     Send {

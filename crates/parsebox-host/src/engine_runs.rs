@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use parsebox_transcript::{outcome_resets_parser, FailureCode, LineFailure, ReturnShape};
 
 use crate::began::engine_work_follows;
-use crate::{EngineOp, EngineReports, LineOp, RunId, Seq};
+use crate::{EngineOp, EngineReports, LineOp, LineStart, RunId, Seq};
 
 /// One parser instance (one run's state).
 pub trait ParserInstance {
@@ -107,16 +107,17 @@ impl<F: InstanceFactory> EngineRuns<F> {
         &self.factory
     }
 
-    /// Performs `ops` in order and returns the outcome of every line, in order. `began(seq)`
-    /// is called before a live (not replayed) line starts when the host needs it to arm the
-    /// line's deadline ([`engine_work_follows`](crate::engine_work_follows)): the first live
-    /// line since [`batch_arrived`](Self::batch_arrived), and one after realm work (a
-    /// `NewRun`, or a failed line, whose realm is recovered first). After a line whose outcome
+    /// Performs `ops` in order and returns the outcome of every line, in order. `began` is
+    /// called as each live (not replayed) line starts, after any realm work before it; its
+    /// [`LineStart::report`] says when the host needs the start to arm the line's deadline
+    /// ([`engine_work_follows`](crate::engine_work_follows)): the first live line since
+    /// [`batch_arrived`](Self::batch_arrived), and one after realm work (a `NewRun`, or a
+    /// failed line, whose realm is recovered first). After a line whose outcome
     /// [`outcome_resets_parser`], the run is reset before its next line.
     pub fn run_ops(
         &mut self,
         ops: Vec<EngineOp>,
-        mut began: impl FnMut(Seq),
+        mut began: impl FnMut(LineStart),
     ) -> Vec<(Seq, OutcomeOf<F>)> {
         let mut answers = Vec::new();
         for op in ops {
@@ -142,7 +143,8 @@ impl<F: InstanceFactory> EngineRuns<F> {
                     ts,
                     replay,
                 }) => {
-                    if !replay && std::mem::take(&mut self.began_due) {
+                    let report = !replay && std::mem::take(&mut self.began_due);
+                    if report {
                         // Timed only when there is work: most calls (an inline line) have none,
                         // and their answers then carry no report.
                         if let Some(Slot {
@@ -155,7 +157,9 @@ impl<F: InstanceFactory> EngineRuns<F> {
                                 self.add_work_since(started);
                             }
                         }
-                        began(seq);
+                    }
+                    if !replay {
+                        began(LineStart { seq, report });
                     }
                     if !replay && self.work_ms > 0.0 {
                         let ms = std::mem::take(&mut self.work_ms);
@@ -296,9 +300,18 @@ mod tests {
         })
     }
 
-    /// `began` comes where the core waits for it (`crate::began`): the first live line of a
-    /// batch, and after realm work (a new run, or a failed line's recovery, done before it),
-    /// so the engine's own work never counts against a line's deadline.
+    /// `began` comes as every live line starts, after realm work; it is reported where the
+    /// core waits for it (`crate::began`): the first live line of a batch, and after realm
+    /// work (a new run, or a failed line's recovery, done before it), so the engine's own work
+    /// never counts against a line's deadline. Replayed lines get none.
+    fn began(start: LineStart) -> String {
+        if start.report {
+            format!("began {}", start.seq)
+        } else {
+            format!("starts {}", start.seq)
+        }
+    }
+
     #[test]
     fn began_is_reported_after_the_engines_own_work_and_for_a_batchs_first_line() {
         let log: Log = Rc::default();
@@ -316,7 +329,7 @@ mod tests {
             line(6, "d", false),
         ];
         let sink = log.clone();
-        let answers = runs.run_ops(ops, |seq| sink.borrow_mut().push(format!("began {seq}")));
+        let answers = runs.run_ops(ops, |start| sink.borrow_mut().push(began(start)));
         assert_eq!(answers.len(), 6);
         // Its time is reported with the live line it came before: the new run and a recovery
         // before line 2, a recovery before line 5.
@@ -334,12 +347,15 @@ mod tests {
                 "recover",
                 "began 2",
                 "parse a",
+                "starts 3",
                 "parse b",
+                "starts 4",
                 "parse fail",
                 "recover",
                 "began 5",
                 "reset",
                 "parse c",
+                "starts 6",
                 "parse d",
             ]
         );
@@ -347,17 +363,17 @@ mod tests {
         // A later call of the same batch reports nothing; a new batch's first live line does.
         log.borrow_mut().clear();
         let sink = log.clone();
-        runs.run_ops(vec![line(7, "e", false)], |seq| {
-            sink.borrow_mut().push(format!("began {seq}"))
+        runs.run_ops(vec![line(7, "e", false)], |start| {
+            sink.borrow_mut().push(began(start));
         });
         runs.batch_arrived();
         let sink = log.clone();
-        runs.run_ops(vec![line(8, "f", true), line(9, "g", false)], |seq| {
-            sink.borrow_mut().push(format!("began {seq}"));
+        runs.run_ops(vec![line(8, "f", true), line(9, "g", false)], |start| {
+            sink.borrow_mut().push(began(start));
         });
         assert_eq!(
             *log.borrow(),
-            ["parse e", "parse f", "recover", "began 9", "parse g"]
+            ["starts 7", "parse e", "parse f", "recover", "began 9", "parse g"]
         );
     }
 }

@@ -131,7 +131,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 pub use adapter::{check_contract_version, AdapterState, AdapterStatus, LineHost};
-pub use began::engine_work_follows;
+pub use began::{engine_work_follows, LineStart};
 pub use command::{
     Answered, Command, EngineOp, LineOp, LineStep, LoadError, LoadResult, Placement,
 };

@@ -335,6 +335,7 @@ impl Host {
             contract_version: a.contract_version.clone(),
             config,
             answer_batch_ms,
+            line_deadline_ms: self.options.hard_deadline_ms,
         };
         self.engines.insert(id, engine);
         match &mut self.engine_module {

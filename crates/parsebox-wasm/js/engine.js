@@ -97,6 +97,12 @@ function fillRandom(memory, ptr, len) {
  *   replayed) line starts whose deadline the core arms from it: the first of a batch, or one
  *   after the engine's own realm work (a new run, a rebuild after a failed line). An exception it throws propagates out of `run()` and ends the
  *   instance.
+ * @property {number} [lineDeadlineMs] Stops each live line itself once it has run this long
+ *   (from its start, after any realm work of the engine's own, to the end of the call: a
+ *   Worker runs one record a call; replayed lines and that realm work are not stopped): the
+ *   call throws an `EngineStoppedError` and the instance is dead. A
+ *   Worker engine's (the core's `hardDeadlineMs`), so the page ends an idle Worker, not one in
+ *   the middle of its work (`EngineStoppedError` says why). Default: none.
  */
 
 /**
@@ -112,6 +118,8 @@ export class EngineInstance {
   #exports;
   /** @type {((seq: number) => void) | undefined} */
   #onBegan;
+  /** @type {number} ms (performance.now()) past which the line running now is stopped */
+  #stopAt = Infinity;
   /** "live" | "busy" (inside a call) | "dead" (a call threw) | "disposed" */
   #state = "live";
   /** @type {unknown} why the instance died */
@@ -137,18 +145,29 @@ export class EngineInstance {
     if (options.onBegan !== undefined && typeof options.onBegan !== "function") {
       throw new ParseboxOptionsError("onBegan must be a function");
     }
+    const lineDeadlineMs = options.lineDeadlineMs ?? Infinity;
+    if (typeof lineDeadlineMs !== "number" || !(lineDeadlineMs > 0)) {
+      throw new ParseboxOptionsError(`lineDeadlineMs must be a positive number of milliseconds, got ${options.lineDeadlineMs}`);
+    }
     this.#onBegan = options.onBegan;
     const memory = new WebAssembly.Memory({ initial, maximum });
     const env = {
       memory,
       parsebox_now_ms: () => performance.now(),
-      parsebox_began: (seq) => this.#onBegan?.(seq),
+      // Every live line starts here, after the engine's own realm work; `report` 1 for those
+      // the core arms a deadline from.
+      parsebox_began: (seq, report) => {
+        this.#stopAt = performance.now() + lineDeadlineMs;
+        if (report === 1) this.#onBegan?.(seq);
+      },
       parsebox_random: (ptr, len) => fillRandom(memory, ptr >>> 0, len >>> 0),
       // Called every 16,384 loop turns (crates/parsebox-preempt says why): JavaScriptCore stops
       // a terminated Worker's wasm only where it calls into the browser. A function that does
-      // nothing was not enough (WebKitGTK 2.50, measured); one that reads the clock is.
+      // nothing was not enough (WebKitGTK 2.50, measured); one that reads the clock is. It
+      // also stops a line past `lineDeadlineMs`: the exception unwinds the instance's frames.
       parsebox_poll: () => {
-        performance.now();
+        const now = performance.now();
+        if (now >= this.#stopAt) throw new EngineStoppedError(lineDeadlineMs);
       },
     };
     this.#memory = memory;
@@ -281,8 +300,11 @@ export class EngineInstance {
       // A trap, or an exception thrown through wasm frames, leaves the instance half-done.
       if (this.#state !== "busy") throw e;
       this.#state = "dead";
-      this.#cause = ranOutOfMemory(this.#exports, this.#memory, e) ?? e;
+      this.#cause = e instanceof EngineStoppedError ? e : (ranOutOfMemory(this.#exports, this.#memory, e) ?? e);
       throw this.#cause;
+    } finally {
+      // A line's stop applies to that line only: the next call's realm work is not stopped.
+      this.#stopAt = Infinity;
     }
   }
 }
@@ -299,6 +321,21 @@ export class EngineMemoryError extends ParseboxError {
     this.requestedBytes = requestedBytes;
     this.memoryBytes = memoryBytes;
     this.cause = cause;
+  }
+}
+
+/**
+ * A live line ran past the instance's `lineDeadlineMs` and the instance stopped it itself (in
+ * a loop of the engine's, `parsebox_poll`): the instance is dead, and its Worker idle. The
+ * page can then end that Worker, or reuse it, rather than end one still at work: in WebKit
+ * (JavaScriptCore, WebKitGTK 2.50) a Worker ended while the engine module's code was being
+ * compiled for a faster tier left that code in the interpreter for every later instance of the
+ * module, 4-25x slower (BENCHMARKS.md, session 32).
+ */
+export class EngineStoppedError extends ParseboxError {
+  constructor(lineDeadlineMs) {
+    super(`the engine stopped a line that ran past its ${lineDeadlineMs} ms deadline`);
+    this.lineDeadlineMs = lineDeadlineMs;
   }
 }
 

@@ -4,7 +4,8 @@
 // (crates/parsebox-host), which a Rust test covers.
 import { EngineInstance } from "./engine.js";
 import { quietly } from "./errors.js";
-import { engineModule, takeSpareWorker } from "./instance.js";
+import { engineModule } from "./instance.js";
+import { endWorker, takeWorker } from "./workers.js";
 
 /** Posts an ops frame to Worker `engine`, if it has one and the frame is not empty. */
 function postFrame(workers, engine, ops) {
@@ -16,8 +17,9 @@ export class Executor {
   #core = null;
   // What the core's callbacks reach: the engines of this thread, the Workers, and the memory
   // cap. Kept apart from the executor so the core (which holds the callbacks) does not hold
-  // itself. inline: engine id -> { instance, type }; workers: engine id -> Worker.
-  #local = { inline: new Map(), workers: new Map(), maxMemoryBytes: 0 };
+  // itself. inline: engine id -> { instance, type }; workers: engine id -> Worker; deadlines:
+  // engine id -> the line deadline its Worker stops lines at.
+  #local = { inline: new Map(), workers: new Map(), deadlines: new Map(), maxMemoryBytes: 0 };
   #after; // called after every report to the core (the registry performs what follows)
   #wake; // the core's wake(): commands wait, take them once the call under way returns
   #timer = null;
@@ -65,17 +67,17 @@ export class Executor {
         postFrame(this.#local.workers, command.engine, quietly(() => this.#core.takeOps(command.engine)));
         break;
       case "end":
-        this.#local.workers.get(command.engine)?.terminate();
-        this.#local.workers.delete(command.engine);
+        this.#endWorker(command.engine);
         break;
       default:
         break;
     }
   }
 
-  #startWorker({ engine, source, config, answerBatchMs }) {
-    const worker = takeSpareWorker() ?? new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  #startWorker({ engine, source, config, answerBatchMs, lineDeadlineMs }) {
+    const worker = takeWorker();
     this.#local.workers.set(engine, worker);
+    this.#local.deadlines.set(engine, lineDeadlineMs);
     const report = (fn) => {
       if (this.#closed || this.#local.workers.get(engine) !== worker) return;
       quietly(() => fn(this.#core));
@@ -86,12 +88,22 @@ export class Executor {
       else if ("answers" in m) report((core) => core.handleAnswers(engine, m.answers));
       else if ("started" in m) report((core) => core.handleEngineStarted(engine, m.started));
       else if ("died" in m) report((core) => (m.outOfMemoryBytes > 0 ? core.handleEngineOutOfMemory(engine, m.outOfMemoryBytes) : core.handleEngineDied(engine, m.died)));
+      // "stopped": it stopped a line at the deadline; the core's own deadline, armed from the
+      // same start, ends the engine (workers.js).
     };
     worker.onerror = (event) => {
       event.preventDefault?.();
       report((core) => core.handleEngineDied(engine, `worker error: ${event.message ?? "unknown"}`));
     };
-    worker.postMessage({ module: engineModule(), source, config, answerBatchMs, maxMemoryBytes: this.#local.maxMemoryBytes });
+    worker.postMessage({ module: engineModule(), source, config, answerBatchMs, lineDeadlineMs, maxMemoryBytes: this.#local.maxMemoryBytes });
+  }
+
+  /** Ends Worker `engine`'s engine; its Worker is kept for another when it is idle (workers.js). */
+  #endWorker(engine) {
+    const worker = this.#local.workers.get(engine);
+    if (worker) endWorker(worker, this.#local.deadlines.get(engine));
+    this.#local.workers.delete(engine);
+    this.#local.deadlines.delete(engine);
   }
 
   /** Keeps the one timer at the core's next deadline (`at`: ms on performance.now()). */
@@ -118,9 +130,8 @@ export class Executor {
   close() {
     this.#closed = true;
     clearTimeout(this.#timer);
-    for (const w of this.#local.workers.values()) w.terminate();
+    for (const engine of [...this.#local.workers.keys()]) this.#endWorker(engine);
     for (const e of this.#local.inline.values()) e.instance.dispose();
-    this.#local.workers.clear();
     this.#local.inline.clear();
   }
 }

@@ -5,6 +5,7 @@
 import { __parsebox_forget_core as forgetCore, initSync as initCoreSync } from "./parsebox_wasm.js";
 import { compileEngine, compileWasm, inNode } from "./engine.js";
 import { ParseboxInitError, ParseboxOptionsError, onCoreTrap } from "./errors.js";
+import { keepWorker, takeWorker } from "./workers.js";
 
 let coreReady = false;
 let coreModule = null; // the compiled core module: a fresh instance after a trap is made from it
@@ -16,7 +17,6 @@ let engineError = null; // why it could not be loaded, if it could not
 let engineLoad = null; // its load in flight (a promise), once started
 let usable = false; // the module settled and its warm-up (where there is one) is over: registries start parsers
 let warming = null; // the engine's warm-up in a Worker (a promise that always resolves), once started; in Node by engineReady()
-let spareWorker = null; // the warm-up's Worker once it is done: the first Worker engine's, already running
 const engineWaiters = new Set(); // callbacks for registries made before it was compiled
 
 const toModule = (m) => (m instanceof WebAssembly.Module ? m : new WebAssembly.Module(m));
@@ -27,13 +27,13 @@ const WARM_UP_TIMEOUT_MS = 5000;
 /**
  * Warms the engine module's code in a Worker (engine.js' `warmUp` says why); resolves when it
  * is done, failed or timed out. Registries start their parsers once it resolves. A Worker that
- * warmed up is kept for the first Worker engine (`takeSpareWorker`), which then skips the
- * Worker's own start; one that failed is ended.
+ * warmed up is kept for the first Worker engine (workers.js), which then skips the Worker's
+ * own start; one that failed is ended.
  *
- * One past the timeout is not ended: it goes on, and becomes the spare if it finishes. In
+ * One past the timeout is not ended: it goes on, and is kept for an engine if it finishes. In
  * WebKit (JavaScriptCore, 2.50), ending a Worker while one of the module's functions is being
  * compiled for a faster tier leaves that function in the interpreter for every later instance
- * of the module: a page then ran its parsers 7-25x slower for good (session 32). That is also
+ * of the module: a page then ran its parsers 4-25x slower for good (session 32). That is also
  * why registries wait for the warm-up: a page's first Workers, on code not compiled yet, are
  * the ones a tight deadline would end mid-compile.
  * @param {WebAssembly.Module} module
@@ -51,11 +51,11 @@ function warmUpInWorker(module) {
       if (!worker) return;
       worker.onerror = null;
       worker.onmessage = null;
-      if (warmed && !spareWorker) spareWorker = worker;
+      if (warmed) keepWorker(worker);
       else worker.terminate();
     };
     try {
-      worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+      worker = takeWorker();
     } catch {
       finish(false);
       return;
@@ -65,13 +65,6 @@ function warmUpInWorker(module) {
     worker.onmessage = ({ data }) => data?.warmed && finish(true);
     worker.postMessage({ warmUp: module });
   });
-}
-
-/** The warm-up's Worker, once (worker.js, idle, its engine code compiled); then null. */
-export function takeSpareWorker() {
-  const worker = spareWorker;
-  spareWorker = null;
-  return worker;
 }
 
 /**

@@ -4,8 +4,11 @@
 // leave together, once `answerBatchMs` has passed since the last post and at the end of each
 // message (the page handles one message per batch, not per line); with `answerBatchMs` 0 each
 // leaves alone as soon as it exists (the core asks for that once a deadline could not tell
-// which of several lines was stuck).
-import { EngineInstance, EngineMemoryError, warmUp } from "./engine.js";
+// which of several lines was stuck). A live line that runs past `lineDeadlineMs` is stopped
+// here (engine.js' `EngineStoppedError`): the Worker posts what it holds and `stopped`, and is
+// idle. Asked to `end`, it drops its engine and says `ended`; the page may then give it to
+// another engine (workers.js says why it is not terminated).
+import { EngineInstance, EngineMemoryError, EngineStoppedError, warmUp } from "./engine.js";
 
 let engine = null; // null before start and after a trap: the page terminates this worker
 let batchMs = 0;
@@ -28,10 +31,18 @@ self.onmessage = ({ data: m }) => {
     self.postMessage({ warmed: true });
     return;
   }
+  if (m.end) {
+    engine?.dispose();
+    engine = null;
+    held = [];
+    self.postMessage({ ended: true });
+    return;
+  }
   if (m.module) {
     try {
       const onBegan = (seq) => self.postMessage({ began: seq });
-      engine = new EngineInstance(m.module, { maxMemoryBytes: m.maxMemoryBytes, onBegan });
+      held = [];
+      engine = new EngineInstance(m.module, { maxMemoryBytes: m.maxMemoryBytes, onBegan, lineDeadlineMs: m.lineDeadlineMs });
       batchMs = m.answerBatchMs;
       self.postMessage({ started: engine.start(m.source, m.config) });
     } catch (e) {
@@ -54,7 +65,9 @@ self.onmessage = ({ data: m }) => {
   } catch (e) {
     engine = null;
     post(); // what was answered before the death is owed to the page, and names the line
-    self.postMessage(death(e));
+    // A line stopped at its deadline: the page's own deadline ends the engine (it is armed
+    // from the same start, heard later), and finds this Worker idle.
+    self.postMessage(e instanceof EngineStoppedError ? { stopped: describe(e) } : death(e));
   }
 };
 

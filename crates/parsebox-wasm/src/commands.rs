@@ -15,13 +15,15 @@ pub(crate) enum JsCommand {
     Load { adapter_type: String, token: u64 },
     /// Start a Worker engine with this source and engine config (JSON); answer with
     /// `handleEngineStarted`. The Worker may hold its answers up to `answer_batch_ms` and
-    /// post them together (0: each alone).
+    /// post them together (0: each alone); it stops a live line itself past
+    /// `line_deadline_ms` ([`Command::StartEngine`](parsebox_host::Command::StartEngine)).
     StartWorker {
         engine: u64,
         adapter_type: String,
         source: String,
         config: String,
         answer_batch_ms: f64,
+        line_deadline_ms: f64,
     },
     /// Post the engine's ops frame (`takeOps(engine)`) to the Worker engine.
     Send { engine: u64 },

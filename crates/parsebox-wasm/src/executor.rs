@@ -161,6 +161,7 @@ impl Shared {
                     source,
                     config,
                     answer_batch_ms,
+                    line_deadline_ms,
                     ..
                 } => {
                     self.placements.insert(engine, placement);
@@ -179,6 +180,7 @@ impl Shared {
                                 source,
                                 config,
                                 answer_batch_ms,
+                                line_deadline_ms,
                             }),
                             None => self.host.handle_engine_started(
                                 now(),
