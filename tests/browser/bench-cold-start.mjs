@@ -64,10 +64,13 @@ const run = async (source, lines) => {
   builder.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: lines.join("\\n") + "\\n" });
   await registry.idle();
   const ms = performance.now() - started;
+  // Used after idle(): a builder nothing holds may be collected, and its run dropped, before
+  // its lines are answered (JavaScriptCore did, and idle() then came early).
+  builder.entries();
   const d = registry.diagnostics("bench");
   const lost = Object.values(d.fallbacks).reduce((a, b) => a + b, 0);
   registry.dispose();
-  return { readyMs, ms, kills: d.host.deadlineKills, lost };
+  return { readyMs, ms, kills: d.host.deadlineKills, lost, byParser: d.linesByParser, memo: d.host.memoAnswers };
 };
 // One hostile parser: its honest lines must be answered, its attack line falls back.
 const attack = async (source) => {
@@ -85,7 +88,7 @@ const attack = async (source) => {
 window.honest = async (source, lines) => {
   const first = await run(source, lines);
   const second = await run(source, lines);
-  return { readyMs: first.readyMs, firstMs: first.ms, secondMs: second.ms, kills: first.kills + second.kills, lost: first.lost + second.lost };
+  return { readyMs: first.readyMs, firstMs: first.ms, secondMs: second.ms, kills: first.kills + second.kills, lost: first.lost + second.lost, byParser: [first.byParser, second.byParser], memo: [first.memo, second.memo] };
 };
 window.hostileFirst = async (attacks, source, lines) => {
   let kills = 0, lost = 0;
@@ -93,7 +96,7 @@ window.hostileFirst = async (attacks, source, lines) => {
   // Twice, as on the honest page: the second run is compared, with the code of both warm.
   const first = await run(source, lines);
   const after = await run(source, lines);
-  return { ms: after.ms, kills: kills + first.kills + after.kills, lost: lost + first.lost + after.lost };
+  return { ms: after.ms, kills: kills + first.kills + after.kills, lost: lost + first.lost + after.lost, byParser: [first.byParser, after.byParser], memo: [first.memo, after.memo] };
 };
 window.ready = true;
 </script>`;
@@ -129,6 +132,9 @@ for (let r = 0; r < rounds; r++) {
       attackKills: hostile.kills,
       honestKills: honest.kills,
       lost: honest.lost + hostile.lost,
+      // Lines answered by the parser, and from the registry's memo, in each run (a check).
+      byParser: [...honest.byParser, ...hostile.byParser],
+      memo: [...honest.memo, ...hostile.memo],
     };
     rows.get(p).push(row);
     console.log(JSON.stringify({ browser: BROWSER, pkg: p, parser: parserName, deadline: deadline ?? "default", ...row }));
