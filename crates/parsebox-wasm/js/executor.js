@@ -10,16 +10,16 @@ import { endWorker, takeWorker } from "./workers.js";
 /** Posts an ops frame to Worker `engine`, if it has one and the frame is not empty. */
 function postFrame(workers, engine, ops) {
   // The frame is a fresh buffer: transferred, not copied.
-  if (ops?.length) workers.get(engine)?.postMessage({ ops }, [ops.buffer]);
+  if (ops?.length) workers.get(engine)?.worker.postMessage({ ops }, [ops.buffer]);
 }
 
 export class Executor {
   #core = null;
   // What the core's callbacks reach: the engines of this thread, the Workers, and the memory
   // cap. Kept apart from the executor so the core (which holds the callbacks) does not hold
-  // itself. inline: engine id -> { instance, type }; workers: engine id -> Worker; deadlines:
-  // engine id -> the line deadline its Worker stops lines at.
-  #local = { inline: new Map(), workers: new Map(), deadlines: new Map(), maxMemoryBytes: 0 };
+  // itself. inline: engine id -> { instance, type }; workers: engine id -> { worker,
+  // lineDeadlineMs } (the deadline its Worker stops lines at).
+  #local = { inline: new Map(), workers: new Map(), maxMemoryBytes: 0 };
   #after; // called after every report to the core (the registry performs what follows)
   #wake; // the core's wake(): commands wait, take them once the call under way returns
   #timer = null;
@@ -76,10 +76,9 @@ export class Executor {
 
   #startWorker({ engine, source, config, answerBatchMs, lineDeadlineMs }) {
     const worker = takeWorker();
-    this.#local.workers.set(engine, worker);
-    this.#local.deadlines.set(engine, lineDeadlineMs);
+    this.#local.workers.set(engine, { worker, lineDeadlineMs });
     const report = (fn) => {
-      if (this.#closed || this.#local.workers.get(engine) !== worker) return;
+      if (this.#closed || this.#local.workers.get(engine)?.worker !== worker) return;
       quietly(() => fn(this.#core));
       this.#after();
     };
@@ -100,10 +99,9 @@ export class Executor {
 
   /** Ends Worker `engine`'s engine; its Worker is kept for another when it is idle (workers.js). */
   #endWorker(engine) {
-    const worker = this.#local.workers.get(engine);
-    if (worker) endWorker(worker, this.#local.deadlines.get(engine));
+    const w = this.#local.workers.get(engine);
+    if (w) endWorker(w.worker, w.lineDeadlineMs);
     this.#local.workers.delete(engine);
-    this.#local.deadlines.delete(engine);
   }
 
   /** Keeps the one timer at the core's next deadline (`at`: ms on performance.now()). */

@@ -5,7 +5,7 @@
 import { __parsebox_forget_core as forgetCore, initSync as initCoreSync } from "./parsebox_wasm.js";
 import { compileEngine, compileWasm, inNode } from "./engine.js";
 import { ParseboxInitError, ParseboxOptionsError, onCoreTrap } from "./errors.js";
-import { keepWorker, takeWorker } from "./workers.js";
+import { dropWorker, keepWorker, takeWorker } from "./workers.js";
 
 let coreReady = false;
 let coreModule = null; // the compiled core module: a fresh instance after a trap is made from it
@@ -48,11 +48,7 @@ function warmUpInWorker(module) {
     };
     const finish = (warmed) => {
       settle();
-      if (!worker) return;
-      worker.onerror = null;
-      worker.onmessage = null;
-      if (warmed) keepWorker(worker);
-      else worker.terminate();
+      if (worker) (warmed ? keepWorker : dropWorker)(worker);
     };
     try {
       worker = takeWorker();

@@ -25,12 +25,23 @@ export function takeWorker() {
   return idle.pop() ?? new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
 }
 
-/** Keeps `worker` (worker.js, no engine) for a later engine, or terminates it past the limit. */
-export function keepWorker(worker) {
+/** Stops listening to `worker`: what it sends from now on is nobody's. */
+function unhook(worker) {
   worker.onmessage = null;
   worker.onerror = null;
+}
+
+/** Keeps `worker` (worker.js, no engine) for a later engine, or terminates it past the limit. */
+export function keepWorker(worker) {
+  unhook(worker);
   if (idle.length < MAX_IDLE) idle.push(worker);
   else worker.terminate();
+}
+
+/** Terminates `worker`, which failed or did not answer. */
+export function dropWorker(worker) {
+  unhook(worker);
+  worker.terminate();
 }
 
 /**
@@ -41,16 +52,10 @@ export function keepWorker(worker) {
  * @param {number} lineDeadlineMs
  */
 export function endWorker(worker, lineDeadlineMs) {
-  const timer = setTimeout(() => {
-    worker.onmessage = null;
-    worker.onerror = null;
-    worker.terminate();
-  }, lineDeadlineMs + END_GRACE_MS);
+  const timer = setTimeout(() => dropWorker(worker), lineDeadlineMs + END_GRACE_MS);
   worker.onerror = () => {
     clearTimeout(timer);
-    worker.onmessage = null;
-    worker.onerror = null;
-    worker.terminate();
+    dropWorker(worker);
   };
   worker.onmessage = ({ data }) => {
     if (!data?.ended) return;
