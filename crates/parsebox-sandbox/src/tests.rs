@@ -179,7 +179,7 @@ fn time_and_random_are_pinned() {
         [TS0, TS1, "not a date"]
             .iter()
             .map(|ts| match &run.parse_line("x", ts).unwrap().entries[0] {
-                TranscriptEntry::Stdout(t) => t.text.clone(),
+                TranscriptEntry::Stdout(t) => t.text.to_string(),
                 other => panic!("{other:?}"),
             })
             .collect()
@@ -280,7 +280,7 @@ fn hoisted_regexes_behave_like_fresh_literals() {
     let got: Vec<String> = ["A1, b22, c", "x9", "no digits", "A1, b22, c"]
         .iter()
         .map(|l| match &run.parse_line(l, TS0).unwrap().entries[0] {
-            TranscriptEntry::Stdout(t) => t.text.clone(),
+            TranscriptEntry::Stdout(t) => t.text.to_string(),
             other => panic!("{other:?}"),
         })
         .collect();

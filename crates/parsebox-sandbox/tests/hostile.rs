@@ -30,7 +30,7 @@ fn source(name: &str) -> String {
 
 fn text(entries: &[TranscriptEntry]) -> String {
     match entries {
-        [TranscriptEntry::Stdout(t)] => t.text.clone(),
+        [TranscriptEntry::Stdout(t)] => t.text.to_string(),
         other => panic!("expected one stdout entry, got {other:?}"),
     }
 }

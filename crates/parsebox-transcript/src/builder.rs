@@ -10,10 +10,12 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::entry::TranscriptEntry;
+use crate::entry_text::EntryText;
 use crate::jsstr::js_trim;
 use crate::line_rule::{failed_line_entry, FailedLineEntry, LineFailure};
 use crate::origin::EntryOrigin;
@@ -180,7 +182,8 @@ pub struct TranscriptOptions {
     /// it. Needs `retain_chunks`. Dropped chunks are counted ([`TranscriptBuilder::counts`]).
     pub drop_duplicate_chunks: bool,
     /// Most bytes the transcript may hold ([`BuilderCounts::held_bytes`]: the retained chunks'
-    /// text, and the JSON of what each line or chunk produced). A line whose
+    /// text, and the JSON of what each line or chunk produced, less the text an entry shares
+    /// with its chunk). A line whose
     /// entries would take it past shows the generic entry instead, its whole text (counted in
     /// [`BuilderCounts::over_budget_lines`]); a caller that must refuse a chunk asks
     /// [`TranscriptBuilder::has_room_for`] first. `None`: no budget.
@@ -207,7 +210,8 @@ pub struct BuilderCounts {
     pub rebuild_slices: u64,
     /// Bytes the transcript holds, as its budget counts them
     /// ([`TranscriptOptions::max_held_bytes`]): the retained chunks' text, and the JSON of what
-    /// each line or chunk produced.
+    /// each line or chunk produced, less the text an entry shares with its chunk (a line shown
+    /// as it came is held once).
     pub held_bytes: usize,
     /// Lines shown with the generic entry because their entries would have taken the
     /// transcript past its budget.
@@ -230,6 +234,35 @@ impl PushChange {
         Self {
             dropped: Vec::new(),
             changed,
+        }
+    }
+}
+
+/// A chunk as the builder retains it: its text is shared with the entries that show one of its
+/// lines as it came ([`EntryText`]), so a plain run holds each line once.
+struct Retained {
+    ts: String,
+    stream: Stream,
+    text: Arc<str>,
+    seq: Option<u64>,
+}
+
+impl Retained {
+    fn of(chunk: &Chunk) -> Self {
+        Self {
+            ts: chunk.ts.clone(),
+            stream: chunk.stream,
+            text: Arc::from(chunk.chunk.as_str()),
+            seq: chunk.seq,
+        }
+    }
+
+    fn to_chunk(&self) -> Chunk {
+        Chunk {
+            ts: self.ts.clone(),
+            stream: self.stream,
+            chunk: self.text.to_string(),
+            seq: self.seq,
         }
     }
 }
@@ -294,7 +327,7 @@ pub struct TranscriptBuilder<P> {
     /// second half may start the next chunk.
     pending_high: Option<u16>,
     last_ts: Option<String>,
-    chunks: VecDeque<Chunk>,
+    chunks: VecDeque<Retained>,
     /// Hashes of the retained chunks' (ts, stream, text) → the chunks that have it, numbered
     /// from the run's first chunk (with `drop_duplicate_chunks`).
     chunk_hashes: HashMap<u64, Vec<u64>>,
@@ -476,12 +509,30 @@ impl<P: LineParser> TranscriptBuilder<P> {
             return PushChange::from_range(end..end);
         }
         let mut first_changed = end;
-        if self.options.retain_chunks {
-            self.retain(chunk.clone());
-        }
+        let shared = self.options.retain_chunks.then(|| {
+            let retained = Retained::of(chunk);
+            let text = Arc::clone(&retained.text);
+            self.retain(retained);
+            text
+        });
         // While a rebuild is under way the chunk waits its turn: `resume` re-ingests in order.
         if self.rebuilding.is_none() {
-            self.ingest(chunk, &mut first_changed);
+            match &shared {
+                Some(text) => self.ingest(
+                    &chunk.ts,
+                    chunk.stream,
+                    text,
+                    Some(text),
+                    &mut first_changed,
+                ),
+                None => self.ingest(
+                    &chunk.ts,
+                    chunk.stream,
+                    &chunk.chunk,
+                    None,
+                    &mut first_changed,
+                ),
+            }
         }
         let dropped = self.keep_window();
         PushChange {
@@ -495,7 +546,10 @@ impl<P: LineParser> TranscriptBuilder<P> {
         if !self.options.drop_duplicate_chunks {
             return false;
         }
-        let Some(numbers) = self.chunk_hashes.get(&chunk_hash(chunk)) else {
+        let Some(numbers) =
+            self.chunk_hashes
+                .get(&chunk_hash(&chunk.ts, chunk.stream, &chunk.chunk))
+        else {
             return false;
         };
         numbers.iter().any(|&n| {
@@ -505,18 +559,18 @@ impl<P: LineParser> TranscriptBuilder<P> {
             kept.is_some_and(|kept| {
                 kept.ts == chunk.ts
                     && kept.stream == chunk.stream
-                    && kept.chunk == chunk.chunk
+                    && *kept.text == *chunk.chunk
                     && (kept.seq == chunk.seq || kept.seq.is_none() || chunk.seq.is_none())
             })
         })
     }
 
-    fn retain(&mut self, chunk: Chunk) {
-        self.counts.retained_bytes += chunk.chunk.len();
+    fn retain(&mut self, chunk: Retained) {
+        self.counts.retained_bytes += chunk.text.len();
         if self.options.drop_duplicate_chunks {
             let number = self.counts.dropped_chunks + self.chunks.len() as u64;
             self.chunk_hashes
-                .entry(chunk_hash(&chunk))
+                .entry(chunk_hash(&chunk.ts, chunk.stream, &chunk.text))
                 .or_default()
                 .push(number);
         }
@@ -539,7 +593,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             let mut bytes = self.counts.retained_bytes;
             let mut k = 0;
             while bytes > max_bytes && k + 1 < self.chunks.len() {
-                bytes -= self.chunks.get(k).map_or(0, |c| c.chunk.len());
+                bytes -= self.chunks.get(k).map_or(0, |c| c.text.len());
                 k += 1;
             }
             over = over.max(k);
@@ -607,10 +661,10 @@ impl<P: LineParser> TranscriptBuilder<P> {
             .get(first_item)
             .map_or(self.entries.len(), |i| i.len_before);
         for chunk in self.chunks.drain(..k.min(self.chunks.len())) {
-            self.counts.retained_bytes -= chunk.chunk.len();
+            self.counts.retained_bytes -= chunk.text.len();
             if self.options.drop_duplicate_chunks {
                 // The oldest chunk is the oldest of its hash's numbers.
-                let hash = chunk_hash(&chunk);
+                let hash = chunk_hash(&chunk.ts, chunk.stream, &chunk.text);
                 if let Some(numbers) = self.chunk_hashes.get_mut(&hash) {
                     numbers.remove(0);
                     if numbers.is_empty() {
@@ -740,7 +794,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
         };
         let mut once = TranscriptBuilder::new(parser, options);
         for chunk in self.chunks.range(from_chunk.min(self.chunks.len())..) {
-            once.push(chunk);
+            once.push(&chunk.to_chunk());
         }
         once.pending_high = self.pending_high;
         once.pending_bytes.clone_from(&self.pending_bytes);
@@ -784,7 +838,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             return false;
         }
         let ts = self.last_ts.clone().unwrap_or_default();
-        self.parse_and_append(line, &ts, first_changed);
+        self.parse_and_append(line, &ts, None, first_changed);
         true
     }
 
@@ -862,7 +916,8 @@ impl<P: LineParser> TranscriptBuilder<P> {
         let chunks = std::mem::take(&mut self.chunks);
         while r.next_chunk < chunks.len() && (!any || go_on()) {
             if let Some(chunk) = chunks.get(r.next_chunk) {
-                self.ingest(chunk, first_changed);
+                let text = Some(&chunk.text);
+                self.ingest(&chunk.ts, chunk.stream, &chunk.text, text, first_changed);
             }
             r.next_chunk += 1;
             any = true;
@@ -890,39 +945,53 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.rebuild();
     }
 
-    fn ingest(&mut self, chunk: &Chunk, first_changed: &mut usize) {
+    /// Parses one chunk's `text` onto the transcript. `shared`: the retained chunk whose text
+    /// `text` is, for entries that show one of its lines as it came to share.
+    fn ingest(
+        &mut self,
+        ts: &str,
+        stream: Stream,
+        text: &str,
+        shared: Option<&Arc<str>>,
+        first_changed: &mut usize,
+    ) {
         if self.options.track_lines {
             self.chunk_starts.push(self.items.len());
         }
         // `finish` uses the ts of the last chunk of any stream, as upstream does.
-        self.last_ts = Some(chunk.ts.clone());
-        match chunk.stream {
+        self.last_ts = Some(ts.to_owned());
+        match stream {
             Stream::Stderr => {
-                let entry = vec![TranscriptEntry::stderr(&chunk.ts, &chunk.chunk)];
-                let bytes = crate::entries_json_bytes(&entry);
+                let mut entry = vec![TranscriptEntry::stderr(ts, text)];
+                let bytes = held_bytes_of(&mut entry, text, shared);
                 self.append_unit(entry, bytes, first_changed);
             }
             Stream::System => {
-                let entry = vec![TranscriptEntry::system(&chunk.ts, &chunk.chunk)];
-                let bytes = crate::entries_json_bytes(&entry);
+                let mut entry = vec![TranscriptEntry::system(ts, text)];
+                let bytes = held_bytes_of(&mut entry, text, shared);
                 self.append_unit(entry, bytes, first_changed);
             }
             Stream::Stdout => {
                 // Only the new text is scanned for newlines, so a long line that arrives in many
                 // small chunks costs linear, not quadratic, time.
-                let Some(first_nl) = chunk.chunk.find('\n') else {
-                    self.pending.push_str(&chunk.chunk);
+                let Some(first_nl) = text.find('\n') else {
+                    self.pending.push_str(text);
                     return;
                 };
-                let (head, rest) = chunk.chunk.split_at(first_nl);
-                let mut line = std::mem::take(&mut self.pending);
-                line.push_str(head);
-                self.complete_line(&line, &chunk.ts, first_changed);
+                let (head, rest) = text.split_at(first_nl);
+                if self.pending.is_empty() {
+                    self.complete_line(head, ts, shared, first_changed);
+                } else {
+                    // A line begun in an earlier chunk is in no one chunk: its entry owns it.
+                    let mut line = std::mem::take(&mut self.pending);
+                    line.push_str(head);
+                    self.complete_line(&line, ts, None, first_changed);
+                }
                 // `rest` starts with the newline just consumed.
                 let mut rest = rest.get(1..).unwrap_or("");
                 while let Some(nl) = rest.find('\n') {
                     let (l, r) = rest.split_at(nl);
-                    self.complete_line(l, &chunk.ts, first_changed);
+                    self.complete_line(l, ts, shared, first_changed);
                     rest = r.get(1..).unwrap_or("");
                 }
                 self.pending.push_str(rest);
@@ -931,15 +1000,27 @@ impl<P: LineParser> TranscriptBuilder<P> {
     }
 
     /// A line ended by `\n`; a `\r` right before it belongs to the newline (`\r?\n`).
-    fn complete_line(&mut self, raw: &str, ts: &str, first_changed: &mut usize) {
+    fn complete_line(
+        &mut self,
+        raw: &str,
+        ts: &str,
+        shared: Option<&Arc<str>>,
+        first_changed: &mut usize,
+    ) {
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
         let line = js_trim(raw);
         if !line.is_empty() {
-            self.parse_and_append(line, ts, first_changed);
+            self.parse_and_append(line, ts, shared, first_changed);
         }
     }
 
-    fn parse_and_append(&mut self, line: &str, ts: &str, first_changed: &mut usize) {
+    fn parse_and_append(
+        &mut self,
+        line: &str,
+        ts: &str,
+        shared: Option<&Arc<str>>,
+        first_changed: &mut usize,
+    ) {
         self.lines += 1;
         let answer = match self.parser.answer_line(line, ts) {
             LineAnswer::Now(answer) => answer,
@@ -967,17 +1048,15 @@ impl<P: LineParser> TranscriptBuilder<P> {
                 )]
             }
         };
-        let mut bytes = crate::entries_json_bytes(&produced);
-        let produced = if self.over_budget(bytes) {
+        let mut produced = produced;
+        let mut bytes = held_bytes_of(&mut produced, line, shared);
+        if self.over_budget(bytes) {
             // Within the budget the line still shows, whole; what its parser made of it
             // does not.
             self.counts.over_budget_lines += 1;
-            let generic = vec![crate::generic_entry(line, ts)];
-            bytes = crate::entries_json_bytes(&generic);
-            generic
-        } else {
-            produced
-        };
+            produced = vec![crate::generic_entry(line, ts)];
+            bytes = held_bytes_of(&mut produced, line, shared);
+        }
         self.append_unit(produced, bytes, first_changed);
     }
 
@@ -1347,12 +1426,36 @@ impl<P: LineParser> TranscriptBuilder<P> {
 }
 
 /// The hash that finds a chunk's possible duplicates: its ts, stream and text.
-fn chunk_hash(chunk: &Chunk) -> u64 {
+fn chunk_hash(ts: &str, stream: Stream, text: &str) -> u64 {
     let mut hasher = DefaultHasher::new();
-    chunk.ts.hash(&mut hasher);
-    chunk.stream.hash(&mut hasher);
-    chunk.chunk.hash(&mut hasher);
+    ts.hash(&mut hasher);
+    stream.hash(&mut hasher);
+    text.hash(&mut hasher);
     hasher.finish()
+}
+
+/// What a unit's `entries` count against the budget ([`Item::bytes`]), after the text entries
+/// that show `line` as it came are made slices of `shared`, the retained chunk `line` is in:
+/// their JSON, less the text they share (the chunk's text is counted already).
+fn held_bytes_of(entries: &mut [TranscriptEntry], line: &str, shared: Option<&Arc<str>>) -> usize {
+    let mut saved = 0;
+    if let Some(chunk) = shared {
+        for entry in entries.iter_mut() {
+            if let TranscriptEntry::Stdout(b)
+            | TranscriptEntry::Stderr(b)
+            | TranscriptEntry::System(b)
+            | TranscriptEntry::User(b) = entry
+            {
+                if !b.text.is_shared() && *b.text == *line {
+                    if let Some(slice) = EntryText::slice_of(chunk, line) {
+                        b.text = slice;
+                        saved += line.len();
+                    }
+                }
+            }
+        }
+    }
+    crate::entries_json_bytes(entries).saturating_sub(saved)
 }
 
 /// How many bytes at the end of `buf` are the start of a UTF-8 character whose remaining bytes

@@ -7,6 +7,8 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Number, Value};
 
+use crate::EntryText;
+
 /// How a key of an entry kind's table may be given (SPEC §2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Need {
@@ -379,7 +381,9 @@ pub struct Text {
     /// ISO timestamp of the line or chunk that produced the entry.
     pub ts: String,
     /// The text.
-    pub text: String,
+    // A line as it came is a slice of the chunk the builder retains ([`EntryText`]).
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub text: EntryText,
     /// Extra plain-JSON fields the parser returned, and its key order.
     #[serde(flatten)]
     pub extra: Extra,
@@ -541,7 +545,7 @@ impl TranscriptEntry {
     pub fn stdout(ts: &str, text: &str) -> Self {
         Self::Stdout(Text {
             ts: ts.to_owned(),
-            text: text.to_owned(),
+            text: text.into(),
             extra: Extra::new(),
         })
     }
@@ -550,7 +554,7 @@ impl TranscriptEntry {
     pub fn stderr(ts: &str, text: &str) -> Self {
         Self::Stderr(Text {
             ts: ts.to_owned(),
-            text: text.to_owned(),
+            text: text.into(),
             extra: Extra::new(),
         })
     }
@@ -559,7 +563,7 @@ impl TranscriptEntry {
     pub fn system(ts: &str, text: &str) -> Self {
         Self::System(Text {
             ts: ts.to_owned(),
-            text: text.to_owned(),
+            text: text.into(),
             extra: Extra::new(),
         })
     }

@@ -11,6 +11,7 @@
 pub mod builder;
 pub mod duration;
 pub mod entry;
+pub mod entry_text;
 pub mod follow;
 pub mod jsstr;
 pub mod line_rule;
@@ -44,6 +45,7 @@ pub fn entries_json_bytes(entries: &[TranscriptEntry]) -> usize {
 
 pub use duration::{check_duration_ms, shown_number, MAX_DURATION_MS};
 pub use entry::{DiffChangeType, Extra, TranscriptEntry};
+pub use entry_text::EntryText;
 pub use follow::{ChunkTrail, Settled};
 pub use line_rule::{
     failed_line_entry, outcome_resets_parser, settle_failure, settle_line, FailedLineEntry,

@@ -39,7 +39,13 @@ pub fn redact_entry_paths(entry: &mut TranscriptEntry) {
         TranscriptEntry::User(b)
         | TranscriptEntry::Stderr(b)
         | TranscriptEntry::System(b)
-        | TranscriptEntry::Stdout(b) => redact(&mut b.text),
+        | TranscriptEntry::Stdout(b) => {
+            // A text with no home path stays as it is (a slice of its chunk stays one).
+            let r = redact_home_paths(&b.text);
+            if r != *b.text {
+                b.text = r.into();
+            }
+        }
         TranscriptEntry::Diff(b) => redact(&mut b.text),
         TranscriptEntry::ToolCall(b) => {
             redact(&mut b.name);

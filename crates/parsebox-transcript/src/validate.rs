@@ -291,7 +291,7 @@ pub fn validate_entry(value: Value, limits: &EntryLimits) -> Result<TranscriptEn
         "user" | "stderr" | "system" | "stdout" => {
             let body = Text {
                 ts: f.string("ts")?,
-                text: f.string("text")?,
+                text: f.string("text")?.into(),
                 extra: Extra::new(),
             };
             match kind {

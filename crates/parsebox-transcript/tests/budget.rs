@@ -22,11 +22,10 @@ struct Hoard {
 
 impl Hoard {
     fn big(&self, line: &str, ts: &str) -> Vec<TranscriptEntry> {
-        let mut e = TranscriptEntry::system(ts, &"x".repeat(self.per_line));
-        if let TranscriptEntry::System(s) = &mut e {
-            s.text.push_str(line);
-        }
-        vec![e]
+        vec![TranscriptEntry::system(
+            ts,
+            &("x".repeat(self.per_line) + line),
+        )]
     }
 }
 

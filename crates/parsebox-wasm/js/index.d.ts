@@ -302,7 +302,8 @@ export interface TranscriptBuilderOptions<WithTimeline extends boolean = boolean
   dropDuplicateChunks?: boolean;
   /**
    * Most bytes this transcript may hold (default 256 MiB), counted as `counts().heldBytes`:
-   * the kept chunks' text, and the JSON of what each line or chunk produced. A
+   * the kept chunks' text, and the JSON of what each line or chunk produced, less the text
+   * an entry shares with its chunk (a line shown as it came is counted once). A
    * line whose entries would take it past shows the generic entry, its whole text
    * (`counts().overBudgetLines`); a chunk that cannot fit at all is refused with a
    * `ParseboxMemoryError`. The registry's `maxTranscriptBytesTotal` bounds all its

@@ -197,7 +197,8 @@ rebuildSlices: number,
 /**
  * Bytes the transcript holds, as its budget counts them
  * ([`TranscriptOptions::max_held_bytes`]): the retained chunks' text, and the JSON of what
- * each line or chunk produced.
+ * each line or chunk produced, less the text an entry shares with its chunk (a line shown
+ * as it came is held once).
  */
 heldBytes: number, 
 /**
