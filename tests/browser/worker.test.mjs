@@ -67,6 +67,23 @@ const server = await serve(repo, {
     registry.dispose();
     return out;
   };
+  // A slow parser's backlog: every line in one push, then one more line while the Worker is
+  // still on the first push's lines. What shows at once, the backlog then, and all at the end.
+  window.runBacklog = async (source, lines, options) => {
+    const registry = new ParserRegistry({ loadSource: null, ...options });
+    registry.registerSource("w", source);
+    await registry.idle();
+    const builder = new TranscriptBuilder(registry, "w");
+    const shown = builder.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: lines.join("\\n") + "\\n" }).entries.map((e) => e.text);
+    await new Promise((r) => setTimeout(r, 50));
+    const pendingThen = registry.diagnostics("w").host.linesPending;
+    builder.push({ ts: "2026-01-01T00:00:02Z", stream: "stdout", chunk: "next\\n" });
+    await registry.idle();
+    const d = registry.diagnostics("w");
+    const out = { shown, pendingThen, pendingAfter: d.host.linesPending, texts: builder.entries().map((e) => e.text), fallbacks: d.fallbacks, counters: d.host };
+    registry.dispose();
+    return out;
+  };
   // Two runs of one parser: the first answers a line; then, in one batch to the Worker, a line
   // of the first and the first line of a second run.
   window.runTwoRuns = async (source, options) => {
@@ -422,6 +439,23 @@ test("the line after an overrun is answered by the parser while the Worker rebui
   // during the rebuild: that line ran again on a fresh Worker and was answered, as asserted
   // above; the kills are reported.
   assert.equal((out.fallbacks.deadline ?? 0) + (out.fallbacks.budget_exceeded ?? 0), 1, JSON.stringify(out));
+});
+
+test("a parser just under its line budget on every line is served, in order: nothing falls back, the backlog shows as linesPending, idle() waits for it", async (t) => {
+  // heavy-counter's lines are 7-7.5 reference ms of work each (measured: they fall back under a
+  // 7 ms budget and pass at 7.5), so an 8 ms budget is nearly full on every line. Honest is
+  // honest: the page shows each line at once, the parser's entries replace them as the Worker
+  // answers, and a line pushed while the Worker is still busy waits its turn; none is failed
+  // for the backlog (budgets count work, so this holds on a busy machine too).
+  const source = await readFile(new URL("fixtures/heavy-counter.js", import.meta.url), "utf8");
+  const lines = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`);
+  const out = await page.evaluate(([s, l]) => window.runBacklog(s, l, { lineBudgetMs: 8 }), [source, lines]);
+  t.diagnostic(`pending 50 ms after the push: ${out.pendingThen}; ${JSON.stringify(out.counters)}`);
+  assert.deepEqual(out.shown, lines, "the push shows every line at once");
+  assert.ok(out.pendingThen > 0, JSON.stringify(out));
+  assert.deepEqual(out.texts, [...lines, "next"].map((l, i) => `${l} #${i + 1}`), JSON.stringify(out));
+  assert.deepEqual(out.fallbacks, {}, JSON.stringify(out));
+  assert.equal(out.pendingAfter, 0);
 });
 
 test("a second run's first line is not killed while the Worker makes the run's realm", async (t) => {
