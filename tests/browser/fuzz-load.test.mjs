@@ -31,7 +31,7 @@ async function corpusRun() {
     // An open finding (tests/fuzz/README.md) is not this test's concern; anything else is.
     const other = mismatches.filter((m) => !OPEN.has(m.known));
     // The first difference itself goes with the label: a rare one must be readable from CI's log.
-    if (other.length) differing[c.name] = other.map((m) => `${m.check} (${m.host}): ${m.known ? KNOWN[m.known] : "NEW"} at ${m.perLine ? "line" : "entry"} ${m.index + 1}: ${JSON.stringify(m.diffs?.[0] ?? null).slice(0, 1500)}`);
+    if (other.length) differing[c.name] = other.map((m) => `${m.check} (${m.host}): ${m.known ? KNOWN[m.known] : "NEW"} at ${m.perLine ? "line" : "entry"} ${m.index + 1}: ${JSON.stringify(m.diffs?.[0] ?? null).slice(0, 1500)}; diagnostics: ${JSON.stringify(m.diagnostics ?? null)}`);
   }
   return differing;
 }

@@ -85,6 +85,11 @@ export function packageSide({ ParserRegistry, TranscriptBuilder }) {
         }
       },
 
+      /** The type's diagnostics (counters and fallbacks), to say why a mismatch happened. */
+      async diagnostics() {
+        return registry.diagnostics(TYPE);
+      },
+
       close() {
         registry.dispose();
       },

@@ -60,6 +60,7 @@ export async function browserPackage() {
         lineErrors: (lines) => call("lineErrors", lines),
         adapterRun: (lines) => call("adapterRun", lines),
         transcript: (chunks, style) => call("transcript", chunks, style),
+        diagnostics: () => call("diagnostics"),
         close: () => page.evaluate((i) => window.fuzz.close(i), id),
       };
     },

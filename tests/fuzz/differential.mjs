@@ -119,7 +119,8 @@ export async function runCase(input, { hosts = HOSTS, only = null, target = node
           const expected = await check.expected(c, evaluate, session);
           const actual = await check.actual(session, c);
           const m = await mismatch(name, expected, actual, c, evaluate, session, target);
-          if (m) mismatches.push({ check: name, host, ...m });
+          // The type's counters say why (a line failed, an answer came late or not at all).
+          if (m) mismatches.push({ check: name, host, ...m, diagnostics: await session.diagnostics?.() });
         }
       } finally {
         await session.close();

@@ -216,6 +216,10 @@ pub struct TranscriptBuilderCore {
     max_bytes: usize,
     /// `counts().overBudgetLines` when the core was last told.
     over_budget_told: u64,
+    /// How many entries the JS side holds: the length in the last changes it was given. A
+    /// late answer that takes the last line's entries away changes no entry that stays, and
+    /// only this says the JS side must still hear of it.
+    shown_len: usize,
 }
 
 /// The error of a builder whose registry is disposed.
@@ -297,6 +301,7 @@ impl TranscriptBuilderCore {
             style,
             max_bytes,
             over_budget_told: 0,
+            shown_len: 0,
         })
     }
 
@@ -529,6 +534,7 @@ impl TranscriptBuilderCore {
         }
         self.record();
         let all = self.inner.entries();
+        self.shown_len = all.len();
         if let Some(live) = self.timeline.as_mut() {
             live.rebuilt(&self.inner, finished && complete);
         }
@@ -769,11 +775,15 @@ impl TranscriptBuilderCore {
         if lags {
             self.call_back();
         }
-        let quiet = range.is_empty() && range.start > 0 && dropped.is_empty();
+        let all = self.inner.entries();
+        let quiet = range.is_empty()
+            && range.start > 0
+            && dropped.is_empty()
+            && all.len() == self.shown_len;
         if at_frame && quiet && timeline.as_ref().is_none_or(TimelineUpdate::is_empty) {
             return Ok(Vec::new());
         }
-        let all = self.inner.entries();
+        self.shown_len = all.len();
         let mut out = vec![encode(
             &mut self.out,
             &Changes {

@@ -1,0 +1,55 @@
+// Late answers from a Worker engine, in Node (worker_threads standing in for Web Workers, as the
+// fuzzer's package side runs them): what a TranscriptBuilder shows the page is what its parser
+// answered, after the answer's frame, whatever the answer does to the transcript's end.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+import { initSync, ParserRegistry, TranscriptBuilder } from "../../pkg/index.js";
+import { installWebWorker } from "../fuzz/web-worker.mjs";
+
+const pkg = (p) => readFileSync(fileURLToPath(new URL(`../../pkg/${p}`, import.meta.url)));
+initSync({ module: pkg("parsebox_wasm_bg.wasm"), engine: pkg("parsebox_engine.wasm") });
+installWebWorker();
+
+// Most real parsers answer some lines with nothing (a heartbeat, an event they do not show).
+const PARSER = `export function parseStdoutLine(line, ts) {
+  if (line === "heartbeat") return [];
+  if (line === "pair") return [{ kind: "system", ts, text: "one" }, { kind: "system", ts, text: "two" }];
+  return [{ kind: "system", ts, text: "p:" + line }];
+}`;
+
+for (const timeline of [false, true]) {
+  test(`the last line answered with nothing leaves the transcript, in entries() and onUpdate (timeline: ${timeline})`, async (t) => {
+    // Before: an answer that only took the last line's generic entry away changed no entry that
+    // stayed, so the frame told the page nothing; the generic entry stayed at the end for good
+    // (Firefox's corpus run saw it under load: the run's last line answered alone in its frame).
+    const registry = new ParserRegistry({ loadSource: null, host: "worker" });
+    registry.registerSource("t", PARSER);
+    await registry.idle();
+    assert.equal(registry.status("t").host, "worker");
+    const builder = new TranscriptBuilder(registry, "t", { timeline });
+    // A failed assertion must not leave the Worker thread holding the process open.
+    t.after(() => registry.dispose());
+    const updates = [];
+    builder.onUpdate((u) => updates.push(u));
+    builder.push({ ts: "t1", stream: "stdout", chunk: "a\nb\n" });
+    await registry.idle();
+    assert.deepEqual(builder.entries().map((e) => e.text), ["p:a", "p:b"]);
+
+    assert.deepEqual(builder.push({ ts: "t2", stream: "stdout", chunk: "heartbeat\n" }).entries.map((e) => e.text), ["heartbeat"]);
+    updates.length = 0;
+    await registry.idle();
+    assert.deepEqual(builder.entries().map((e) => e.text), ["p:a", "p:b"]);
+    assert.deepEqual(updates.map((u) => [u.from, u.entries.length]), [[2, 0]], "one update: nothing from entry 2 on");
+
+    // The same at the end of a line that gave more than one entry, and after finish().
+    builder.push({ ts: "t3", stream: "stdout", chunk: "pair\nheartbeat" });
+    builder.finish();
+    await registry.idle();
+    assert.deepEqual(builder.entries().map((e) => e.text), ["p:a", "p:b", "one", "two"]);
+    if (timeline) assert.deepEqual(builder.timeline().length, 4);
+    builder.dispose();
+  });
+}
