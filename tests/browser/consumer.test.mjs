@@ -4,7 +4,7 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -99,6 +99,8 @@ init().then(() => {
 after(async () => {
   await browser?.close();
   await server?.close();
+  // The app's node_modules (Vite, React) is some 50 MB: every run would leave one.
+  rmSync(app, { recursive: true, force: true });
 });
 
 test("a Vite app built against the tarball turns lines into entries once the parser is ready", async () => {

@@ -129,6 +129,8 @@ class WebKitPage {
   #proxy;
   #listeners = { pageerror: [], console: [], response: [] };
   #mouse = { x: 0, y: 0 };
+  /** Directories `setInputFiles` wrote, removed at `close()`. */
+  #uploads = [];
 
   constructor(session, proxy) {
     this.#session = session;
@@ -284,6 +286,7 @@ class WebKitPage {
     await this.waitForSelector(selector, { state: "attached" });
     const { mkdtemp, writeFile } = await import("node:fs/promises");
     const dir = await mkdtemp(join(tmpdir(), "parsebox-upload-"));
+    this.#uploads.push(dir);
     const path = join(dir, name);
     await writeFile(path, buffer);
     const el = Object.values(await this.#session.call("POST", "/element", { using: "css selector", value: selector }))[0];
@@ -299,6 +302,8 @@ class WebKitPage {
   async close() {
     await this.#session.end();
     await this.#proxy.close();
+    const { rm } = await import("node:fs/promises");
+    for (const dir of this.#uploads.splice(0)) await rm(dir, { recursive: true, force: true });
   }
 }
 
