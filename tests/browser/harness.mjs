@@ -116,7 +116,18 @@ export async function openReady(server, path, errors = []) {
  */
 export async function sweep(page, { scroller, selector, read }) {
   const seen = new Map();
-  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const frames = async () => {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      } catch (e) {
+        // WebKitWebDriver now and then fails to read a script's result (session 32, once in a
+        // full run: "Could not parse script result"). This wait runs none of the page's code,
+        // so it is simply tried again.
+        if (tries >= 3 || !/Could not parse script result/.test(String(e?.message ?? e))) throw e;
+      }
+    }
+  };
   await page.$eval(scroller, (el) => {
     el.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
     el.scrollTop = 0;
