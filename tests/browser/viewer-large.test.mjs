@@ -76,8 +76,13 @@ async function wheel(page, dy) {
     const r = document.querySelector("[data-testid=pane]").getBoundingClientRect();
     return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
   });
+  const before = await page.evaluate(() => document.querySelector("[data-testid=pane]").scrollTop);
   await page.mouse.move(box.x, box.y);
   await page.mouse.wheel(0, dy);
+  // Chromium has scrolled when the wheel call returns; WebKit's driver delivers the scroll a
+  // little later. Wait for the pane to move, as a reader would; a pane that cannot move
+  // further gives up quietly and the caller's checks decide.
+  await page.waitForFunction((b) => document.querySelector("[data-testid=pane]").scrollTop !== b, before, { timeout: 3000 }).catch(() => {});
 }
 
 /** Jumps like a drag of the scrollbar: the pane takes a pointerdown (the reader's hand), scrolls, and the pointer is let go. */

@@ -146,6 +146,9 @@ class WebKitPage {
       wheel: async (deltaX, deltaY) => {
         const { x, y } = this.#mouse;
         await this.#session.call("POST", "/actions", { actions: [{ type: "wheel", id: "wheel", actions: [{ type: "scroll", x, y, deltaX: Math.round(deltaX), deltaY: Math.round(deltaY), origin: "viewport" }] }] });
+        // Released after each scroll: without it WebKitWebDriver dropped every other wheel
+        // action (one step scrolled nothing, the next both).
+        await this.#session.call("DELETE", "/actions");
       },
     };
   }
