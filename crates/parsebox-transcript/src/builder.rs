@@ -256,15 +256,6 @@ impl Retained {
             seq: chunk.seq,
         }
     }
-
-    fn to_chunk(&self) -> Chunk {
-        Chunk {
-            ts: self.ts.clone(),
-            stream: self.stream,
-            chunk: self.text.to_string(),
-            seq: self.seq,
-        }
-    }
 }
 
 /// What one appended unit (a stdout line, or a stderr/system chunk) produced, with what is
@@ -793,8 +784,11 @@ impl<P: LineParser> TranscriptBuilder<P> {
             ..TranscriptOptions::default()
         };
         let mut once = TranscriptBuilder::new(parser, options);
+        // `once` keeps no chunks, drops no duplicates and holds no half pair yet: ingesting a
+        // chunk is all a push does for it, and needs no copy of the retained text.
+        let mut changed = 0;
         for chunk in self.chunks.range(from_chunk.min(self.chunks.len())..) {
-            once.push(&chunk.to_chunk());
+            once.ingest(&chunk.ts, chunk.stream, &chunk.text, None, &mut changed);
         }
         once.pending_high = self.pending_high;
         once.pending_bytes.clone_from(&self.pending_bytes);
