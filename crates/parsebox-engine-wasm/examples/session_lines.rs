@@ -19,7 +19,7 @@
 use std::time::Instant;
 
 use parsebox_engine_wasm::{Hooks, Session};
-use parsebox_host::{wire, EngineOp, LineOp, RunId};
+use parsebox_protocol::{wire, EngineOp, LineOp, RunId};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -11,7 +11,7 @@ use std::cell::RefCell;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use parsebox_host::LineStart;
+use parsebox_protocol::LineStart;
 
 use crate::{Hooks, Session};
 
@@ -255,7 +255,7 @@ pub unsafe extern "C" fn parsebox_start(
 
 /// Performs a JSON `Vec<EngineOp>` batch; takes ownership of the buffer. Returns the length of
 /// the answer (JSON `[[seq, outcome], …]`, a line's third element `{"stateLost":true}` when its
-/// run lost its parser's state before it: `parsebox_host::EngineAnswer`).
+/// run lost its parser's state before it: `parsebox_protocol::EngineAnswer`).
 ///
 /// # Safety
 /// The buffer came from `parsebox_alloc` with this length and was filled by the page.

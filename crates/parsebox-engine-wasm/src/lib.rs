@@ -19,7 +19,7 @@
 //!   `{"Err":{"code":…,"message":…,"line":…,"column":…}}`. Bad config JSON or a source that
 //!   is not UTF-8 is an `Err` with code `bad_options`. A second start replaces the engine.
 //! - `parsebox_run(ops_ptr, ops_len, batch_start) -> len`: performs `EngineOp`s, given as the
-//!   core's ops frame (`parsebox_host::wire`, what the page sends) or as JSON; `batch_start`
+//!   core's ops frame (`parsebox_protocol::wire`, what the page sends) or as JSON; `batch_start`
 //!   is 1 when they open a batch the host sent (a page may run a batch a record at a time, so
 //!   each answer leaves at once). Answers
 //!   JSON `[[seq, outcome], …]`, outcome `{"Ok":value}` or `{"Err":{"code","message"}}`.

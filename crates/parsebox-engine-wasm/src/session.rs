@@ -1,7 +1,7 @@
 //! One instance's engine as JSON in, JSON out: what the exports call, tested natively.
 
 use parsebox_engine::{sandbox_options, Engine};
-use parsebox_host::{wire, EngineConfig, EngineOp, EngineReports, LineStart, LoadError, Seq};
+use parsebox_protocol::{wire, EngineConfig, EngineOp, EngineReports, LineStart, LoadError, Seq};
 use parsebox_sandbox::{BlankRealm, SandboxOptions};
 use parsebox_transcript::{FailureCode, LineFailure, ReturnJson};
 use serde::Serialize;
@@ -35,7 +35,7 @@ pub struct Session {
     /// options it suits.
     blank: Option<BlankRealm>,
     /// The engine does realm work of its own before its next line: the last line
-    /// [`Session::run`] answered failed ([`parsebox_host::engine_work_follows`]), or the next
+    /// [`Session::run`] answered failed ([`parsebox_protocol::engine_work_follows`]), or the next
     /// record of the queued frame opens a new run.
     work_follows: bool,
     /// An ops frame handed over whole ([`Session::queue`]), performed a record at a time.
@@ -88,7 +88,7 @@ type Performed = (Vec<(Seq, Outcome)>, Vec<(Seq, EngineReports)>);
 
 /// The answers as JSON `[[seq, {"Ok":value}|{"Err":failure}], …]`: each value's text goes in
 /// as the converter wrote it, never parsed again. A line in `reports` carries a third element,
-/// its [`EngineReports`] ([`parsebox_host::EngineAnswer`]).
+/// its [`EngineReports`] ([`parsebox_protocol::EngineAnswer`]).
 fn encode_answers(answers: &[(Seq, Outcome)], reports: &[(Seq, EngineReports)]) -> String {
     let values: usize = answers
         .iter()
@@ -261,11 +261,11 @@ impl Session {
         Engine::start_with(source, options, &mut self.blank)
     }
 
-    /// Performs `ops` (an ops frame, [`parsebox_host::wire`], or JSON of `Vec<EngineOp>`) in
+    /// Performs `ops` (an ops frame, [`parsebox_protocol::wire`], or JSON of `Vec<EngineOp>`) in
     /// order. `batch_start`: these are the first ops of a batch the host sent. `began` is
     /// called as each live line starts ([`LineStart`]: reported when the host needs it to arm
     /// the line's deadline, the first of a batch or one after the engine's own realm work, see
-    /// `parsebox_host`'s `began` rule). Answers JSON `[[seq, outcome], …]`; before a successful start, or when `ops`
+    /// `parsebox_protocol`'s `began` rule). Answers JSON `[[seq, outcome], …]`; before a successful start, or when `ops`
     /// does not decode, every line op is answered with `engine_fault`.
     pub fn run(&mut self, ops: &[u8], batch_start: bool, began: impl FnMut(LineStart)) -> String {
         let (answers, reports) = self.perform(ops, batch_start, began);
@@ -305,7 +305,7 @@ impl Session {
             (Err(e), _) => faults(lenient_line_seqs(ops), &e),
         };
         if let Some((_, outcome)) = answers.last() {
-            self.work_follows = parsebox_host::engine_work_follows(outcome);
+            self.work_follows = parsebox_protocol::engine_work_follows(outcome);
         }
         (answers, reports)
     }
@@ -335,7 +335,7 @@ fn lenient_line_seqs(ops: &[u8]) -> Vec<Seq> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parsebox_host::{LineOp, RunId};
+    use parsebox_protocol::{LineOp, RunId};
     use serde_json::json;
 
     const CONFIG: &str = r#"{"lineBudgetMs":50,"initBudgetMs":1000,"maxSourceBytes":51200,"maxLineBytes":4194304,"maxMemoryBytes":536870912}"#;

@@ -4,7 +4,7 @@
 //! interpreter), so without it that first load spent ~4/5 of its time compiling. The compiled
 //! code belongs to the module, so every later instance, on any thread, runs it at once.
 
-use parsebox_host::{wire, EngineConfig, EngineOp, LineOp, RunId};
+use parsebox_protocol::{wire, EngineConfig, EngineOp, LineOp, RunId};
 
 use crate::Session;
 

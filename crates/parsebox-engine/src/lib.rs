@@ -1,6 +1,6 @@
 //! One adapter's engine: the half of the host design that runs guest code.
 //!
-//! The host core ([`parsebox_host::Host`]) decides and runs no guest code; it sends each engine
+//! The host core (`parsebox_host::Host`) decides and runs no guest code; it sends each engine
 //! batches of [`EngineOp`]s. An [`Engine`] holds one adapter's loaded parser
 //! ([`ParserModule`]) and its runs, performs those ops in order and answers every line with its
 //! raw outcome, the value as JSON text ([`ReturnJson`]; the host decodes it into a
@@ -14,7 +14,7 @@
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
-use parsebox_host::{
+use parsebox_protocol::{
     EngineConfig, EngineOp, EngineReports, EngineRuns, InstanceFactory, LineStart, LoadError,
     ParserInstance, Seq,
 };
@@ -107,7 +107,7 @@ impl ParserInstance for Instance {
 impl Engine {
     /// Loads `source` (static checks, trial evaluation). Returns the engine and the export it
     /// drives (`createStdoutParser` or `parseStdoutLine`), what
-    /// [`Host::handle_engine_started`](parsebox_host::Host::handle_engine_started) takes.
+    /// the core's `Host::handle_engine_started` takes.
     ///
     /// # Errors
     /// The sandbox's load error as the host core's data.
@@ -135,7 +135,7 @@ impl Engine {
 
     /// Performs `ops` in order and returns the outcome of every line, in order, each value as
     /// JSON text. `began` is called as each live line starts, saying whether the host needs it
-    /// to arm the line's deadline ([`EngineRuns::run_ops`](parsebox_host::EngineRuns::run_ops)).
+    /// to arm the line's deadline ([`EngineRuns::run_ops`](parsebox_protocol::EngineRuns::run_ops)).
     pub fn run_ops(
         &mut self,
         ops: Vec<EngineOp>,
@@ -145,13 +145,13 @@ impl Engine {
     }
 
     /// A batch of ops arrived from the host: its first live line reports `began`
-    /// ([`EngineRuns::batch_arrived`](parsebox_host::EngineRuns::batch_arrived)).
+    /// ([`EngineRuns::batch_arrived`](parsebox_protocol::EngineRuns::batch_arrived)).
     pub fn batch_arrived(&mut self) {
         self.runs.batch_arrived();
     }
 
     /// What the engine reports beside the answers of some lines since the last call, in line
-    /// order (see [`EngineRuns::take_reports`](parsebox_host::EngineRuns::take_reports)).
+    /// order (see [`EngineRuns::take_reports`](parsebox_protocol::EngineRuns::take_reports)).
     pub fn take_reports(&mut self) -> Vec<(Seq, EngineReports)> {
         self.runs.take_reports()
     }

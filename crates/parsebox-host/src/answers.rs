@@ -6,8 +6,8 @@ use parsebox_transcript::{
     LineOutcome, SettledLine,
 };
 
-use crate::began::engine_work_follows;
 use crate::diagnostics::{count_line, AnsweredBy};
+use crate::engine_work_follows;
 use crate::journal::Delivery;
 use crate::{Answered, EngineId, Host, HostPlacement, Placement, RunId, Seq};
 

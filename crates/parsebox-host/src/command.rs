@@ -1,12 +1,10 @@
 //! What crosses between the core and its executor: commands out, the data events carry in, and
 //! what a synchronous `parse_line` returns.
 
-use std::fmt;
-
 use parsebox_transcript::TranscriptEntry;
 use serde::{Deserialize, Serialize};
 
-use crate::{EngineConfig, EngineId, RunId, Seq};
+use crate::{EngineConfig, EngineId, EngineOp, RunId, Seq};
 
 /// Where an engine runs.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -22,57 +20,6 @@ pub enum Placement {
     /// A trusted host JS parser registered with [`Host::register_builtin`](crate::Host::register_builtin):
     /// answers synchronously, is never ended at a deadline.
     Builtin,
-}
-
-/// Parse one line in `run` and answer it with `seq` through
-/// [`Host::handle_answers`](crate::Host::handle_answers). Before starting the first line with
-/// `replay: false` of a batch the engine reports
-/// [`Host::handle_began`](crate::Host::handle_began).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LineOp {
-    /// The answer's address.
-    pub seq: Seq,
-    /// The run the line belongs to.
-    pub run: RunId,
-    /// The line (already trimmed by the transcript builder).
-    pub line: String,
-    /// The line's timestamp.
-    pub ts: String,
-    /// A journal line replayed to rebuild state: its answer is required (in order) but is
-    /// neither delivered nor counted, and it runs under the replay budget, not a per-line
-    /// deadline (no `began` needed).
-    pub replay: bool,
-}
-
-/// One operation an engine performs, in order, for the runs it holds. On the wire (core to
-/// engine instance) a JSON object tagged by `op`: `{"op":"line","seq":7,"run":1,…}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "camelCase")]
-pub enum EngineOp {
-    /// Create `run`: a fresh `createStdoutParser()` instance with fresh module state, `Date`
-    /// and seeded `Math.random` (SPEC §3).
-    NewRun {
-        /// The run to create.
-        run: RunId,
-        /// Call the module's own `parseStdoutLine` on each line, when it exports one besides
-        /// `createStdoutParser`: a type's default run, since Paperclip's
-        /// `adapter.parseStdoutLine` is the module's stateless function.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        stateless: bool,
-    },
-    /// Parse one line: [`LineOp`].
-    Line(LineOp),
-    /// Call the run's `reset()` — the same reset the engine performs by itself after a line
-    /// whose outcome [`outcome_resets_parser`](parsebox_transcript::outcome_resets_parser).
-    Reset {
-        /// The run to reset.
-        run: RunId,
-    },
-    /// Forget `run` and free what it holds. Never answered.
-    DropRun {
-        /// The run to drop.
-        run: RunId,
-    },
 }
 
 /// Something the executor must do. Drain them with [`Host::poll_command`](crate::Host::poll_command)
@@ -213,55 +160,4 @@ pub enum LoadResult {
     NoParser,
     /// The load failed (non-OK response, network error, loader threw), with a reason.
     Failed(String),
-}
-
-/// Why an adapter type failed, as data: why an engine could not load its parser (syntax error,
-/// no usable export, too large, init threw or ran over budget), or why the host gave up on it.
-/// Not an error of the host. A status carries it beside its `reason` sentence, so a viewer can
-/// point at the source position.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[cfg_attr(feature = "ts", ts(rename = "StatusError"))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LoadError {
-    /// A sandbox load code (`syntax_error`, `imports`, `no_export`, `init_threw`, …), or one of
-    /// the host's own: `unsupported_contract_version`, `loader_failed` (the source could not be
-    /// fetched), `no_parser` (the loader says the type has none: the type is `generic`),
-    /// `engine_fault` (the engine trapped or panicked), `run_start_failed`.
-    #[cfg_attr(
-        feature = "ts",
-        ts(
-            type = "LoadErrorCode | \"unsupported_contract_version\" | \"loader_failed\" | \"no_parser\" | \"run_start_failed\""
-        )
-    )]
-    pub code: String,
-    /// A human-readable explanation.
-    pub message: String,
-    /// The 1-based source line, when the error has a position.
-    pub line: Option<u32>,
-    /// The 1-based source column, when the error has a position.
-    pub column: Option<u32>,
-}
-
-impl LoadError {
-    /// An error without a source position.
-    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
-        Self {
-            code: code.into(),
-            message: message.into(),
-            line: None,
-            column: None,
-        }
-    }
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)?;
-        match (self.line, self.column) {
-            (Some(l), Some(c)) => write!(f, " (line {l}, column {c})"),
-            (Some(l), None) => write!(f, " (line {l})"),
-            _ => Ok(()),
-        }
-    }
 }

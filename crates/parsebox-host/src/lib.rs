@@ -108,13 +108,11 @@
 
 mod adapter;
 mod answers;
-mod began;
 mod command;
 mod diagnostics;
 mod dynamic;
 mod engine;
 mod engine_answer;
-mod engine_runs;
 mod host;
 mod journal;
 mod layers;
@@ -124,28 +122,28 @@ mod options;
 mod parking;
 mod recovery;
 mod transcripts;
-pub mod wire;
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 pub use adapter::{check_contract_version, AdapterState, AdapterStatus, LineHost};
-pub use began::{engine_work_follows, LineStart};
-pub use command::{
-    Answered, Command, EngineOp, LineOp, LineStep, LoadError, LoadResult, Placement,
-};
+pub use command::{Answered, Command, LineStep, LoadResult, Placement};
 pub use diagnostics::{count_line, AnsweredBy, Diagnostics, HostCounters};
 pub use dynamic::DynamicLoad;
-pub use engine_answer::{EngineAnswer, EngineReports};
-pub use engine_runs::{EngineRuns, InstanceFactory, OutcomeOf, ParserInstance};
 pub use host::{Host, REBUILD_AHEAD_LINES};
 pub use options::{
-    EngineConfig, HostOptions, HostPlacement, OptionsError, ANSWER_BATCH_MS,
-    DEFAULT_CLOCK_BACKSTOP_MS, DEFAULT_LIVE_ENGINES, DEFAULT_MEMORY_BYTES,
-    DEFAULT_TRANSCRIPT_BYTES, DEFAULT_TRANSCRIPT_BYTES_TOTAL, MAX_JOURNAL_BYTES, MAX_LINE_BYTES,
-    MAX_LIVE_ENGINES, MAX_MEMORY_BYTES, MAX_RESPAWNS, MAX_SOURCE_BYTES, MAX_TRANSCRIPT_BYTES_TOTAL,
-    MIN_MEMORY_BYTES,
+    HostOptions, HostPlacement, OptionsError, ANSWER_BATCH_MS, DEFAULT_LIVE_ENGINES,
+    DEFAULT_MEMORY_BYTES, DEFAULT_TRANSCRIPT_BYTES, DEFAULT_TRANSCRIPT_BYTES_TOTAL,
+    MAX_JOURNAL_BYTES, MAX_LINE_BYTES, MAX_LIVE_ENGINES, MAX_MEMORY_BYTES, MAX_RESPAWNS,
+    MAX_SOURCE_BYTES, MAX_TRANSCRIPT_BYTES_TOTAL, MIN_MEMORY_BYTES,
+};
+// What the core and its engines exchange (`parsebox-protocol`), re-exported: the core's API
+// speaks it, and an executor needs nothing else to drive an engine.
+pub use parsebox_protocol::{
+    engine_work_follows, wire, EngineAnswer, EngineConfig, EngineOp, EngineReports, EngineRuns,
+    InstanceFactory, LineOp, LineStart, LoadError, OutcomeOf, ParserInstance, RunId, Seq,
+    DEFAULT_CLOCK_BACKSTOP_MS,
 };
 pub use parsebox_transcript::validate::{
     MAX_COUNT, MAX_DEPTH, MAX_ENTRIES_PER_LINE, MAX_STRING_BYTES,
@@ -153,18 +151,10 @@ pub use parsebox_transcript::validate::{
 pub use parsebox_transcript::{shown_number, MAX_DURATION_MS};
 pub use recovery::{REPLAY_FLOOR, REPLAY_PER_LINE};
 
-/// The address of one line: unique over the host's life, never reused. Answers and
-/// [`Command::LateAnswer`] carry it.
-pub type Seq = u64;
-
 /// Identifies one engine (one wasm instance, Worker or builtin). Never reused: answers from an
 /// ended engine are recognised as stale by their id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct EngineId(pub u64);
-
-/// Identifies one run (one transcript's worth of parser state).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct RunId(pub u64);
 
 /// Misuse of the host by the page (guest failures are data, never errors).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -210,7 +210,7 @@ export class EngineInstance {
   }
 
   /**
-   * `run` on bytes: the core's ops frame (records, crates/parsebox-host/src/wire.rs) or JSON
+   * `run` on bytes: the core's ops frame (records, crates/parsebox-protocol/src/wire.rs) or JSON
    * as UTF-8. No string is decoded or encoded on the way, and the answer is not copied.
    * @param {Uint8Array} opsBytes
    * @param {boolean} [batchStart] as for `run`

@@ -565,7 +565,7 @@ impl HostCore {
     }
 
     /// The ops frame for Worker `engine` that a `send` command announced
-    /// (`parsebox_host::wire`; empty when the engine ended meanwhile). Post it as is: the
+    /// (`parsebox_protocol::wire`; empty when the engine ended meanwhile). Post it as is: the
     /// Worker's engine performs it a record at a time.
     #[wasm_bindgen(js_name = takeOps)]
     pub fn take_ops(&self, engine: f64) -> Result<Vec<u8>, JsValue> {

@@ -232,10 +232,10 @@ impl<F: InstanceFactory> EngineRuns<F> {
     /// What the engine reports beside the answers of some lines since the last call, in line
     /// order: their run's parser lost its state before answering them
     /// ([`ParserInstance::state_lost`]), so the host counts the loss
-    /// ([`Host::handle_state_lost`](crate::Host::handle_state_lost)); or the engine did realm
+    /// (the core's `Host::handle_state_lost`); or the engine did realm
     /// work of its own before them (a new run's realm, a recovery after a failed line), timed
     /// on the factory's clock ([`InstanceFactory::now_ms`]), so the core's clock counts only
-    /// the lines' own time ([`Host::handle_inline_answers`](crate::Host::handle_inline_answers)).
+    /// the lines' own time (the core's `Host::handle_inline_answers`).
     pub fn take_reports(&mut self) -> Vec<(Seq, EngineReports)> {
         std::mem::take(&mut self.reports)
     }
