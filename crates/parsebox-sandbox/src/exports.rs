@@ -2,7 +2,7 @@
 //! contract exports it has, and (for an ES module) what else it exports. Computed from what
 //! [`crate::ParserModule::load`] already found, so nothing is parsed or run twice.
 
-use crate::engine::Realm;
+use crate::realm::Realm;
 use crate::source::{Prepared, Shape};
 use crate::EntryPoint;
 

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{InitError, Stop};
+use crate::realm::{InitError, Stop};
 
 /// Why a parser source could not be loaded. The snake_case names are stable: hosts and reports
 /// show them, and the TypeScript types list them as a string-literal union. Declared in

@@ -1,6 +1,7 @@
 //! Unit tests of loading, isolation, determinism and conversion.
 
 use super::*;
+use parsebox_transcript::{CheckedEntries, LineParser, TranscriptEntry};
 use serde_json::json;
 
 const TS0: &str = "2026-01-01T00:00:00.000Z";
