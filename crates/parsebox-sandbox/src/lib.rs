@@ -32,6 +32,7 @@
 
 mod clock;
 mod convert;
+mod entry_point;
 mod exports;
 mod history;
 mod json;
@@ -46,9 +47,10 @@ mod source;
 mod text;
 
 pub use clock::WORK_PER_MS;
+pub use entry_point::EntryPoint;
 pub use exports::{ModuleExports, ModuleFormat};
 pub use load_error::{LoadError, LoadErrorCode};
-pub use module::{BlankRealm, EntryPoint, ParserModule};
+pub use module::{BlankRealm, ParserModule};
 pub use options::{
     check_budget_ms, check_range, SandboxOptions, LINE_BYTES_LIMIT, SOURCE_BYTES_LIMIT,
 };

@@ -5,8 +5,6 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::realm::{InitError, Stop};
-
 /// Why a parser source could not be loaded. The snake_case names are stable: hosts and reports
 /// show them, and the TypeScript types list them as a string-literal union. Declared in
 /// alphabetical order, so counts keyed by code list the way string-keyed ones do.
@@ -122,43 +120,6 @@ impl LoadError {
             message: message.into(),
             line: None,
             column: None,
-        }
-    }
-}
-
-/// The load error for a realm that could not be created.
-pub(crate) fn init_error(e: InitError) -> LoadError {
-    use LoadErrorCode as C;
-    match e {
-        InitError::Exports("bad_factory") => LoadError::new(
-            C::BadFactory,
-            "createStdoutParser() did not return an object with a parseLine function",
-        ),
-        InitError::Exports(_) => LoadError::new(
-            C::NoExport,
-            "module has no usable export: neither createStdoutParser nor parseStdoutLine is a function",
-        ),
-        InitError::Stopped(Stop::Threw { message: m, .. }) => {
-            LoadError::new(C::InitThrew, format!("module initialisation threw: {m}"))
-        }
-        InitError::Stopped(Stop::Work) => LoadError::new(
-            C::InitBudgetExceeded,
-            "module initialisation exceeded its work budget (initBudgetMs)",
-        ),
-        InitError::Stopped(Stop::Clock) => LoadError::new(
-            C::InitBudgetExceeded,
-            "module initialisation ran past its clock backstop (one long native step)",
-        ),
-        InitError::Stopped(Stop::Memory(n)) => LoadError::new(
-            C::InitMemoryExceeded,
-            format!("module initialisation allocated {n} bytes"),
-        ),
-        InitError::Stopped(Stop::Limit(m)) => LoadError::new(
-            C::InitBudgetExceeded,
-            format!("module initialisation hit an engine limit: {m}"),
-        ),
-        InitError::Stopped(Stop::Fault(m)) | InitError::Setup(m) => {
-            LoadError::new(C::EngineFault, m)
         }
     }
 }

@@ -7,29 +7,10 @@ use std::rc::Rc;
 
 use crate::clock::now_ms;
 use crate::exports::ModuleExports;
-use crate::load_error::{init_error, LoadError, LoadErrorCode};
-use crate::realm::{Blank, Realm, SetupKey};
+use crate::load_error::{LoadError, LoadErrorCode};
+use crate::realm::{init_error, Blank, Realm, SetupKey};
 use crate::source::{self, Prepared};
-use crate::{ParserRun, SandboxOptions};
-
-/// Which export a parser is driven through (SPEC §3: `createStdoutParser` wins).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EntryPoint {
-    /// One instance per run from the factory; `reset()` is available.
-    CreateStdoutParser,
-    /// The stateless function, called directly.
-    ParseStdoutLine,
-}
-
-impl EntryPoint {
-    /// The export's name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::CreateStdoutParser => "createStdoutParser",
-            Self::ParseStdoutLine => "parseStdoutLine",
-        }
-    }
-}
+use crate::{EntryPoint, SandboxOptions};
 
 /// A realm made ahead of any parser: the context, the host functions and the prelude, which
 /// are most of what a load costs. [`ParserModule::load_with`] loads a parser into it. The
@@ -153,42 +134,23 @@ impl ParserModule {
         &self.exports
     }
 
-    /// The options this module was loaded with.
-    pub fn options(&self) -> &SandboxOptions {
-        &self.options
-    }
-
-    /// Starts a run: a fresh realm, fresh module state and (for `createStdoutParser`) one new
-    /// instance, at time 0 and with `Math.random` freshly seeded.
-    ///
-    /// # Errors
-    /// The same initialisation errors as [`ParserModule::load`] (a module that behaved at load
-    /// time but not now, e.g. because it ran out of budget on a loaded machine).
-    pub fn new_run(&self) -> Result<ParserRun, LoadError> {
-        self.start_run(false)
-    }
-
-    /// A run whose lines go to the module's own `parseStdoutLine` when it exports one besides
-    /// `createStdoutParser` (otherwise the same as [`new_run`](Self::new_run)): what Paperclip's
-    /// `adapter.parseStdoutLine` calls, the module's stateless function.
-    ///
-    /// # Errors
-    /// As [`new_run`](Self::new_run).
-    pub fn new_stateless_run(&self) -> Result<ParserRun, LoadError> {
-        self.start_run(true)
-    }
-
-    fn start_run(&self, stateless: bool) -> Result<ParserRun, LoadError> {
+    /// A realm for a new run: the load's trial realm the first time (exactly what a fresh run
+    /// needs), a new one after that.
+    pub(crate) fn realm_for_run(&self) -> Result<Realm, LoadError> {
         let spare = self
             .spare
             .0
             .try_borrow_mut()
             .ok()
             .and_then(|mut s| s.take());
-        let realm = match spare {
-            Some(realm) => realm,
-            None => Realm::new(&self.prepared, &self.options).map_err(init_error)?,
-        };
-        Ok(ParserRun::start(self.clone(), stateless, realm))
+        match spare {
+            Some(realm) => Ok(realm),
+            None => Realm::new(&self.prepared, &self.options).map_err(init_error),
+        }
+    }
+
+    /// The options this module was loaded with.
+    pub fn options(&self) -> &SandboxOptions {
+        &self.options
     }
 }

@@ -23,6 +23,7 @@ use parsebox_transcript::FailureCode;
 
 use crate::clock::{Deadline, Meter};
 use crate::convert::{Caps, Conv, Sink, Walk};
+use crate::load_error::{LoadError, LoadErrorCode};
 use crate::regex_screen::screen_pattern;
 use crate::source::{Prepared, Shape};
 use crate::{EntryPoint, SandboxOptions};
@@ -816,5 +817,42 @@ impl Realm {
         }
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         (calls.max(0.0) as u64, messages)
+    }
+}
+
+/// The load error for a realm that could not be created.
+pub(crate) fn init_error(e: InitError) -> LoadError {
+    use LoadErrorCode as C;
+    match e {
+        InitError::Exports("bad_factory") => LoadError::new(
+            C::BadFactory,
+            "createStdoutParser() did not return an object with a parseLine function",
+        ),
+        InitError::Exports(_) => LoadError::new(
+            C::NoExport,
+            "module has no usable export: neither createStdoutParser nor parseStdoutLine is a function",
+        ),
+        InitError::Stopped(Stop::Threw { message: m, .. }) => {
+            LoadError::new(C::InitThrew, format!("module initialisation threw: {m}"))
+        }
+        InitError::Stopped(Stop::Work) => LoadError::new(
+            C::InitBudgetExceeded,
+            "module initialisation exceeded its work budget (initBudgetMs)",
+        ),
+        InitError::Stopped(Stop::Clock) => LoadError::new(
+            C::InitBudgetExceeded,
+            "module initialisation ran past its clock backstop (one long native step)",
+        ),
+        InitError::Stopped(Stop::Memory(n)) => LoadError::new(
+            C::InitMemoryExceeded,
+            format!("module initialisation allocated {n} bytes"),
+        ),
+        InitError::Stopped(Stop::Limit(m)) => LoadError::new(
+            C::InitBudgetExceeded,
+            format!("module initialisation hit an engine limit: {m}"),
+        ),
+        InitError::Stopped(Stop::Fault(m)) | InitError::Setup(m) => {
+            LoadError::new(C::EngineFault, m)
+        }
     }
 }

@@ -12,9 +12,36 @@ use parsebox_transcript::{
 use crate::clock::{ms_of, Deadline};
 use crate::convert::{JsonSink, Sink, ValueSink};
 use crate::history::{History, Op};
-use crate::load_error::init_error;
-use crate::realm::{Realm, Stop};
+use crate::load_error::LoadError;
+use crate::realm::{init_error, Realm, Stop};
 use crate::{EntryPoint, ParserModule, SandboxOptions};
+
+impl ParserModule {
+    /// Starts a run: a fresh realm, fresh module state and (for `createStdoutParser`) one new
+    /// instance, at time 0 and with `Math.random` freshly seeded.
+    ///
+    /// # Errors
+    /// The same initialisation errors as [`ParserModule::load`] (a module that behaved at load
+    /// time but not now, e.g. because it ran out of budget on a loaded machine).
+    pub fn new_run(&self) -> Result<ParserRun, LoadError> {
+        self.start_run(false)
+    }
+
+    /// A run whose lines go to the module's own `parseStdoutLine` when it exports one besides
+    /// `createStdoutParser` (otherwise the same as [`new_run`](Self::new_run)): what Paperclip's
+    /// `adapter.parseStdoutLine` calls, the module's stateless function.
+    ///
+    /// # Errors
+    /// As [`new_run`](Self::new_run).
+    pub fn new_stateless_run(&self) -> Result<ParserRun, LoadError> {
+        self.start_run(true)
+    }
+
+    fn start_run(&self, stateless: bool) -> Result<ParserRun, LoadError> {
+        let realm = self.realm_for_run()?;
+        Ok(ParserRun::start(self.clone(), stateless, realm))
+    }
+}
 
 /// What happened during a run, for the registry's diagnostics.
 #[derive(Clone, Debug, Default, PartialEq)]

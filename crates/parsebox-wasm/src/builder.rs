@@ -13,9 +13,9 @@ use parsebox_transcript::{
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
+use crate::boundary::{chunk_ids, into_error, now_ms, to_json};
 use crate::entry::Core;
 use crate::host_core::HostCore;
-use crate::{into_error, now_ms, to_json};
 
 /// Most bytes the reused output buffer keeps between calls (a rebuild of a long run may grow it
 /// far past what a push needs).
@@ -34,11 +34,6 @@ fn encode(buf: &mut Vec<u8>, value: &impl Serialize) -> Result<js_sys::JsString,
     let text = std::str::from_utf8(buf)
         .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))?;
     Ok(js_sys::JsString::from(text))
-}
-
-/// Chunk ids as the JS side numbers them (whole numbers from 1).
-pub(crate) fn chunk_ids(ids: &[f64]) -> Vec<u64> {
-    ids.iter().map(|&id| id as u64).collect()
 }
 
 /// A rebuild slice's `go_on`: true until `slice_ms` has passed from now (always, without one).

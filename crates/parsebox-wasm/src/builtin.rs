@@ -6,7 +6,7 @@ use parsebox_host::{InstanceFactory, ParserInstance};
 use parsebox_transcript::{FailureCode, LineFailure, LineOutcome};
 use wasm_bindgen::prelude::*;
 
-use crate::{describe, error_text};
+use crate::boundary::{describe, error_text};
 
 /// A built-in's functions. `createStdoutParser` wins when both are given.
 #[derive(Clone)]

@@ -7,8 +7,8 @@ use std::ops::{Deref, DerefMut};
 
 use wasm_bindgen::JsValue;
 
+use crate::boundary::into_error;
 use crate::executor::Shared;
-use crate::into_error;
 
 /// The core a `HostCore` and its builders share.
 pub(crate) struct Core {

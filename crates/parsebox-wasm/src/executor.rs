@@ -11,12 +11,12 @@ use parsebox_host::{
 };
 use parsebox_transcript::{generic_entry, LineOutcome, TranscriptEntry};
 
+use crate::boundary::{describe, now_ms, out_of_memory_bytes};
 use crate::builtin::BuiltinParser;
 use crate::commands::JsCommand;
 use crate::frame::{FrameQueue, LineUpdate};
-use crate::host_core::EngineExecutor;
+use crate::js_executor::EngineExecutor;
 use crate::kept::KeptRuns;
-use crate::{describe, now_ms, out_of_memory_bytes};
 
 /// How a call into an engine of this thread ended without answers.
 enum Death {

@@ -11,12 +11,12 @@ use parsebox_transcript::TranscriptEntry;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::builder::chunk_ids;
+use crate::boundary::{chunk_ids, into_error, now_ms, to_json};
 use crate::builtin::BuiltinParser;
 use crate::entry::{Core, Entered};
 use crate::executor::Shared;
+use crate::js_executor::{EngineExecutor, Loaded};
 use crate::options::RegistryOptions;
-use crate::{into_error, now_ms, to_json};
 
 /// What `parseLine` returns: the entries to show now; `late` when a Worker's answer will
 /// replace them. (Commands the line led to wake the executor themselves.)
@@ -31,52 +31,6 @@ struct LineResult<'a> {
 #[wasm_bindgen]
 pub struct HostCore {
     pub(crate) core: Rc<Core>,
-}
-
-#[wasm_bindgen]
-extern "C" {
-    /// The JS executor's callbacks for engines in this thread (see `js/executor.js`).
-    #[wasm_bindgen(
-        typescript_type = "{ startInline(engine: number, adapterType: string, source: string, configJson: string): string; runInline(engine: number, opsJson: Uint8Array): Uint8Array; endInline(engine: number): void; postOps(engine: number, ops: Uint8Array): void; wake(): void }"
-    )]
-    pub type EngineExecutor;
-
-    /// Starts an engine instance of this thread; JSON of `Result<entryPoint, LoadError>`.
-    #[wasm_bindgen(method, catch, js_name = startInline)]
-    pub(crate) fn start_inline(
-        this: &EngineExecutor,
-        engine: f64,
-        adapter_type: &str,
-        source: &str,
-        config_json: &str,
-    ) -> Result<String, JsValue>;
-
-    /// Performs a JSON ops batch on an engine of this thread; its JSON answers. The ops reach
-    /// JS as a view of this module's memory (no copy); the answer is copied in once. Throws
-    /// when the instance trapped.
-    #[wasm_bindgen(method, catch, js_name = runInline)]
-    pub(crate) fn run_inline(
-        this: &EngineExecutor,
-        engine: f64,
-        ops_json: &[u8],
-    ) -> Result<Vec<u8>, JsValue>;
-
-    /// Posts an ops frame to Worker engine `engine` now (a fresh buffer, transferred).
-    #[wasm_bindgen(method, catch, js_name = postOps)]
-    pub(crate) fn post_ops(this: &EngineExecutor, engine: f64, ops: Vec<u8>)
-        -> Result<(), JsValue>;
-
-    /// Ends an engine of this thread.
-    #[wasm_bindgen(method, catch, js_name = endInline)]
-    pub(crate) fn end_inline(this: &EngineExecutor, engine: f64) -> Result<(), JsValue>;
-
-    /// Commands wait (`takeCommands()`): take them once the call under way has returned.
-    #[wasm_bindgen(method, catch)]
-    pub(crate) fn wake(this: &EngineExecutor) -> Result<(), JsValue>;
-
-    /// Whatever a `loadSource` hook resolved to.
-    #[wasm_bindgen(typescript_type = "unknown")]
-    pub type Loaded;
 }
 
 /// Misuse of the host core as a named error.

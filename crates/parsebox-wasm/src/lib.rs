@@ -11,6 +11,7 @@
 //! host core's. Entries cross the boundary as one JSON string per call: measured faster than
 //! building JS objects field by field (`FINDINGS.md`), and `JSON.parse` gives plain objects.
 
+mod boundary;
 mod builder;
 mod builtin;
 mod commands;
@@ -18,6 +19,7 @@ mod entry;
 mod executor;
 mod frame;
 mod host_core;
+mod js_executor;
 mod kept;
 mod option_kinds;
 mod options;
@@ -25,79 +27,14 @@ mod options;
 use wasm_bindgen::prelude::*;
 
 pub use builder::TranscriptBuilderCore;
-pub use host_core::{EngineExecutor, HostCore, Loaded};
+pub use host_core::HostCore;
+pub use js_executor::{EngineExecutor, Loaded};
 pub use option_kinds::check_options;
 
 /// Installs the panic hook, so a Rust panic is reported on the console before the trap.
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
-}
-
-/// A named `Error` for host misuse (bad options, unknown run, …): the one way this binding
-/// throws. Guest failures never come here; they are data in status and diagnostics.
-pub(crate) fn into_error(name: &str, message: impl std::fmt::Display) -> JsValue {
-    let err = js_sys::Error::new(&message.to_string());
-    err.set_name(name);
-    err.into()
-}
-
-/// Serialises a value to a JSON string for the JS side to `JSON.parse`.
-pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<String, JsValue> {
-    serde_json::to_string(value)
-        .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))
-}
-
-/// A thrown JS value as a sentence (for a line's failure or an engine's death), as
-/// `Error.prototype.toString` words an `Error`. Read through `Reflect.get`, whose exceptions
-/// are caught: an `Error` whose `name` or `message` getter throws must not unwind through the
-/// core while a call holds it.
-pub(crate) fn describe(e: &JsValue) -> String {
-    if e.dyn_ref::<js_sys::Error>().is_none() {
-        return e
-            .as_string()
-            .unwrap_or_else(|| "a non-Error value was thrown".to_owned());
-    }
-    let name = error_text(e, "name").unwrap_or_else(|| "Error".to_owned());
-    match error_text(e, "message").filter(|m| !m.is_empty()) {
-        Some(message) if !name.is_empty() => format!("{name}: {message}"),
-        Some(message) => message,
-        None => name,
-    }
-}
-
-/// The bytes an engine instance could not allocate, when `e` is the `EngineMemoryError`
-/// engine.js throws for a trap after a failed allocation (its memory reached the maximum).
-pub(crate) fn out_of_memory_bytes(e: &JsValue) -> Option<u64> {
-    if error_text(e, "name").as_deref() != Some("EngineMemoryError") {
-        return None;
-    }
-    let bytes = js_sys::Reflect::get(e, &JsValue::from_str("requestedBytes"))
-        .ok()?
-        .as_f64()?;
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    (bytes >= 1.0).then_some(bytes as u64)
-}
-
-/// An `Error`'s `name` or `message` when it is a string; `None` when it is not, or its getter
-/// throws.
-pub(crate) fn error_text(e: &JsValue, key: &str) -> Option<String> {
-    js_sys::Reflect::get(e, &JsValue::from_str(key))
-        .ok()?
-        .as_string()
-}
-
-#[wasm_bindgen]
-extern "C" {
-    /// The executor's monotonic clock, in milliseconds (`performance.now()`: browsers,
-    /// Workers and Node all have it).
-    #[wasm_bindgen(js_namespace = performance, js_name = now)]
-    fn performance_now() -> f64;
-}
-
-/// Now, on the clock every deadline of the host core is measured with.
-pub(crate) fn now_ms() -> f64 {
-    performance_now()
 }
 
 #[wasm_bindgen(typescript_custom_section)]

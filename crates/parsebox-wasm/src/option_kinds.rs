@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use parsebox_host::shown_number;
 
-use crate::into_error;
+use crate::boundary::into_error;
 
 /// The kind of value an option holds.
 #[derive(Clone, Copy, Debug)]

@@ -10,7 +10,7 @@ use super::determinism::{determinism_check, reset_replay_check};
 use super::feed::{feed_all, Answer, Line};
 use super::line_checks::{entries_check, failures_check};
 use super::load::describe_load_error;
-use super::BEHAVIOUR_CHECKS;
+use super::order::BEHAVIOUR_CHECKS;
 use crate::report::{Check, Status};
 use crate::watch::Watch;
 

@@ -17,6 +17,7 @@ mod feed;
 mod line_checks;
 mod load;
 mod options;
+mod order;
 mod watchdog;
 
 use std::path::Path;
@@ -29,13 +30,14 @@ use crate::cli::CheckArgs;
 use crate::error::CliError;
 use crate::package::package_checks;
 use crate::report::{Check, Report, Status};
-use crate::style::Painter;
 
 use behaviour::behaviour;
 use feed::{awkward_lines, sample_lines};
 use load::module_checks;
 pub use load::{describe_load_error, thousands};
 pub use options::sandbox_options;
+use order::{ordered, BEHAVIOUR_CHECKS};
+pub use watchdog::Presentation;
 use watchdog::{spawn_watchdog, Subject};
 
 /// The file at `path` as text, and whether it was valid UTF-8 (invalid bytes become U+FFFD).
@@ -45,14 +47,6 @@ fn read_text(path: &Path) -> Result<(String, bool), CliError> {
         Ok(s) => Ok((s, true)),
         Err(e) => Ok((String::from_utf8_lossy(e.as_bytes()).into_owned(), false)),
     }
-}
-
-/// How `run_check` prints a report the watchdog has to produce on its own.
-pub struct Presentation {
-    /// `--json`.
-    pub json: bool,
-    /// Colour for the text report.
-    pub painter: Painter,
 }
 
 /// Runs every check.
@@ -143,39 +137,3 @@ pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report,
         ordered(checks),
     ))
 }
-
-/// Report order, whatever order the checks were computed in.
-const ORDER: [&str; 12] = [
-    "size",
-    "imports",
-    "load",
-    "encoding",
-    "contract_version",
-    "exports_entry",
-    "sample_log",
-    "awkward_lines",
-    "entries",
-    "determinism",
-    "reset_replay",
-    "unstoppable",
-];
-
-/// `checks` in report order.
-fn ordered(mut checks: Vec<Check>) -> Vec<Check> {
-    checks.sort_by_key(|c| {
-        ORDER
-            .iter()
-            .position(|id| *id == c.id)
-            .unwrap_or(ORDER.len())
-    });
-    checks
-}
-
-/// The checks that feed lines, with their titles.
-const BEHAVIOUR_CHECKS: [(&str, &str); 5] = [
-    ("sample_log", "sample log"),
-    ("awkward_lines", "awkward lines"),
-    ("entries", "entries"),
-    ("determinism", "determinism"),
-    ("reset_replay", "reset + replay"),
-];

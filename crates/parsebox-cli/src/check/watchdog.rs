@@ -6,12 +6,21 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::feed::Line;
-use super::{ordered, Presentation, BEHAVIOUR_CHECKS};
+use super::order::{ordered, BEHAVIOUR_CHECKS};
 use crate::error::EXIT_FAILED;
 use crate::inspect::ModuleShape;
 use crate::lines::preview;
 use crate::report::{Check, Report, Status};
+use crate::style::Painter;
 use crate::watch::Watch;
+
+/// How `run_check` prints a report the watchdog has to produce on its own.
+pub struct Presentation {
+    /// `--json`.
+    pub json: bool,
+    /// Colour for the text report.
+    pub painter: Painter,
+}
 
 /// What the watchdog's report is about.
 pub(super) struct Subject {

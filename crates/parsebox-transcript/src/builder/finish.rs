@@ -5,7 +5,7 @@ use std::ops::Range;
 use crate::jsstr::js_trim;
 
 use super::fold::streamed;
-use super::rebuild::FinishPoint;
+use super::FinishPoint;
 use super::{FinishedTail, LineParser, TranscriptBuilder, TranscriptOptions};
 
 impl<P: LineParser> TranscriptBuilder<P> {

@@ -30,8 +30,6 @@ use crate::entry::TranscriptEntry;
 use crate::line_rule::{FailedLineEntry, LineFailure};
 use crate::origin::EntryOrigin;
 
-use rebuild::{FinishPoint, Rebuilding};
-
 /// Which stream a chunk of run output came from.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -357,6 +355,36 @@ pub struct TranscriptBuilder<P> {
     generation: u64,
     /// A rebuild under way ([`TranscriptBuilder::rebuild_within`]): where it goes on.
     rebuilding: Option<Rebuilding>,
+}
+
+/// Where a rebuild in slices goes on: the next retained chunk to re-ingest, the next finish
+/// point (in `finishes`) to parse again, and the transcript it replaces, let go of in batches
+/// (freeing a long run's entries at once blocks for as long as re-parsing a slice of it).
+struct Rebuilding {
+    next_chunk: usize,
+    next_finish: usize,
+    old_entries: Vec<TranscriptEntry>,
+    old_items: Vec<Item>,
+}
+
+/// How many old entries and items a rebuild frees between two looks at its budget.
+const FREE_BATCH: usize = 4096;
+
+impl Rebuilding {
+    /// Frees one batch of the old transcript; false when nothing was left.
+    fn free_batch(&mut self) -> bool {
+        let (entries, items) = (self.old_entries.len(), self.old_items.len());
+        self.old_entries
+            .truncate(entries.saturating_sub(FREE_BATCH));
+        self.old_items.truncate(items.saturating_sub(FREE_BATCH));
+        entries + items > 0
+    }
+}
+
+/// A `finish()` that parsed the partial line: see [`TranscriptBuilder::rebuild`].
+struct FinishPoint {
+    after_chunks: u64,
+    tail: String,
 }
 
 impl<P: LineParser> TranscriptBuilder<P> {

@@ -3,39 +3,7 @@
 
 use std::ops::Range;
 
-use crate::entry::TranscriptEntry;
-
-use super::{Item, LineParser, TranscriptBuilder};
-
-/// Where a rebuild in slices goes on: the next retained chunk to re-ingest, the next finish
-/// point (in `finishes`) to parse again, and the transcript it replaces, let go of in batches
-/// (freeing a long run's entries at once blocks for as long as re-parsing a slice of it).
-pub(super) struct Rebuilding {
-    pub(super) next_chunk: usize,
-    pub(super) next_finish: usize,
-    pub(super) old_entries: Vec<TranscriptEntry>,
-    pub(super) old_items: Vec<Item>,
-}
-
-/// How many old entries and items a rebuild frees between two looks at its budget.
-pub(super) const FREE_BATCH: usize = 4096;
-
-impl Rebuilding {
-    /// Frees one batch of the old transcript; false when nothing was left.
-    pub(super) fn free_batch(&mut self) -> bool {
-        let (entries, items) = (self.old_entries.len(), self.old_items.len());
-        self.old_entries
-            .truncate(entries.saturating_sub(FREE_BATCH));
-        self.old_items.truncate(items.saturating_sub(FREE_BATCH));
-        entries + items > 0
-    }
-}
-
-/// A `finish()` that parsed the partial line: see [`TranscriptBuilder::rebuild`].
-pub(super) struct FinishPoint {
-    pub(super) after_chunks: u64,
-    pub(super) tail: String,
-}
+use super::{LineParser, Rebuilding, TranscriptBuilder};
 
 impl<P: LineParser> TranscriptBuilder<P> {
     /// Starts over with a (possibly new) parser: resets it and re-parses every retained chunk.
