@@ -648,6 +648,9 @@ function bindControls() {
     const atEnd = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
     if (!atEnd) leavingEnd = false;
     if (!holding && performance.now() - userScrollAt >= 1000) return;
+    // Where the view's last draw was clamped to the bottom: a later slice of a rebuild, still
+    // short of the reader's row, however soon after their wheel.
+    if (atEnd && (rawActive ? raw : view).list.clampedHere()) return;
     if (atEnd && !leavingEnd) follow = true;
     else if (!atEnd) follow = false;
   });

@@ -43,6 +43,7 @@ export class VirtualList {
   #defaultHeight;
   #rootTop = 0; // the root's top in the scroller's content
   #ownScrollTop = null; // the scroll position draw() last set: its scroll event needs no draw
+  #clampedTop = null; // where draw() last left the scroller clamped short of the anchor row, or null
   #queued = false;
 
   constructor(root, scroller, { key, build, kind = () => "", defaultHeight = 40, maxRows = 400 }) {
@@ -209,13 +210,27 @@ export class VirtualList {
       this.#place(start, end);
       if (!this.#measure(start, end) && !moved) break;
     }
+    let clamped = false;
     if (follow) scroller.scrollTop = scroller.scrollHeight;
     else {
       const want = this.#rootTop + this.#anchorY();
       if (Math.abs(scroller.scrollTop - want) >= 1) scroller.scrollTop = want;
+      // Too few rows below the reader's row to put it at the top (a rebuild's first slices, or
+      // rows taken away at the end): the pane clamps to the bottom. The reader's place is still
+      // their row, not whatever the clamp shows, and the clamp does not make the list follow.
+      clamped = want - scroller.scrollTop >= 1;
     }
     this.#ownScrollTop = scroller.scrollTop;
-    this.#anchorFromScroll();
+    this.#clampedTop = clamped ? scroller.scrollTop : null;
+    if (!clamped) this.#anchorFromScroll();
+  }
+
+  /**
+   * The scroller is where the last draw left it, clamped to the bottom short of the reader's row
+   * (too few rows below it): a scroll event there is the page's, not the reader's.
+   */
+  clampedHere() {
+    return this.#clampedTop !== null && Math.abs(this.#scroller.scrollTop - this.#clampedTop) < 1;
   }
 
   #shown() {
