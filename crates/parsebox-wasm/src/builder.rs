@@ -73,7 +73,7 @@ impl LineParser for HostLine {
 
     fn reset(&mut self) {
         if let Ok(mut s) = self.core.enter() {
-            let _ = s.host.reset_run(self.run);
+            let _ = s.host_mut().reset_run(self.run);
             s.pump();
         }
     }
@@ -82,11 +82,7 @@ impl LineParser for HostLine {
 impl Drop for HostLine {
     fn drop(&mut self) {
         if let Ok(mut s) = self.core.enter() {
-            let _ = s.host.drop_run(self.run);
-            s.builder_runs.remove(&self.run);
-            s.frame.forget(self.run);
-            s.kept.forget(self.run);
-            s.pump();
+            s.drop_run(self.run);
         }
     }
 }
@@ -260,12 +256,12 @@ impl TranscriptBuilderCore {
         let (run, parser_seen) = {
             let mut s = host.core.enter()?;
             let run = s
-                .host
+                .host_mut()
                 .create_run_showing(adapter_type, style)
                 .map_err(|_| disposed())?;
-            s.builder_runs.insert(run);
+            s.own_run(run);
             s.pump();
-            (run, s.host.parser_of(run))
+            (run, s.host().parser_of(run))
         };
         let parser = HostLine {
             core: Rc::clone(&host.core),
@@ -418,11 +414,11 @@ impl TranscriptBuilderCore {
         let run = self.inner.parser().run;
         let mut s = self.inner.parser().core.enter()?;
         let adapter_type = s
-            .host
+            .host()
             .run_type(run)
             .map(str::to_owned)
             .ok_or_else(disposed)?;
-        let gone = s.kept.keep(run, &adapter_type, Rc::clone(&self.trail));
+        let gone = s.keep_run(run, &adapter_type, Rc::clone(&self.trail));
         Ok(gone.map_or(-1.0, |r| r.0 as f64))
     }
 
@@ -454,14 +450,14 @@ impl TranscriptBuilderCore {
         let core = Rc::clone(&self.inner.parser().core);
         let (later, tail_run) = {
             let mut s = core.enter()?;
-            let later = s.host.answers_later(run);
+            let later = s.host().answers_later(run);
             let adapter_type = s
-                .host
+                .host()
                 .run_type(run)
                 .map(str::to_owned)
                 .ok_or_else(disposed)?;
             let tail_run = s
-                .host
+                .host_mut()
                 .create_run_showing(&adapter_type, self.style)
                 .map_err(|_| disposed())?;
             s.pump();
@@ -553,7 +549,7 @@ impl TranscriptBuilderCore {
     #[wasm_bindgen(js_name = followParser)]
     pub fn follow_parser(&mut self) -> Result<Vec<js_sys::JsString>, JsValue> {
         let run = self.inner.parser().run;
-        let now = self.inner.parser().core.enter()?.host.parser_of(run);
+        let now = self.inner.parser().core.enter()?.host().parser_of(run);
         if now == self.parser_seen {
             return Ok(Vec::new());
         }
@@ -570,7 +566,7 @@ impl TranscriptBuilderCore {
         let (answers, more) = {
             let run = self.inner.parser().run;
             let mut s = self.inner.parser().core.enter()?;
-            s.frame.take_answers(run)
+            s.take_answers(run)
         };
         if more {
             // The rest of a big frame's worth is folded in at the next frame.
@@ -612,7 +608,7 @@ impl TranscriptBuilderCore {
             .parser()
             .core
             .enter()
-            .map_or(self.max_bytes, |s| s.host.transcript_room(run));
+            .map_or(self.max_bytes, |s| s.host().transcript_room(run));
         self.inner
             .set_max_held_bytes(Some(self.max_bytes.min(room)));
         room
@@ -628,7 +624,7 @@ impl TranscriptBuilderCore {
         let run = self.inner.parser().run;
         let (held, max) = (self.inner.held_bytes(), self.max_bytes);
         if let Ok(mut s) = self.inner.parser().core.enter() {
-            s.host.record_refused_chunk(run);
+            s.host_mut().record_refused_chunk(run);
         }
         let mib = |b: usize| format!("{:.1} MiB", b as f64 / f64::from(1 << 20));
         Err(into_error(
@@ -656,7 +652,7 @@ impl TranscriptBuilderCore {
             .over_budget_lines
             .saturating_sub(self.over_budget_told);
         if let Ok(mut s) = self.inner.parser().core.enter() {
-            s.host.record_transcript(run, counts.held_bytes, over);
+            s.host_mut().record_transcript(run, counts.held_bytes, over);
             self.over_budget_told = counts.over_budget_lines;
         }
     }
@@ -665,14 +661,14 @@ impl TranscriptBuilderCore {
     /// against the registry's `callBudgetMs`.
     fn begin_call(&self) {
         if let Ok(mut s) = self.inner.parser().core.enter() {
-            s.host.begin_call();
+            s.host_mut().begin_call();
         }
     }
 
     /// The registry's `rebuildSliceMs` (`None`: rebuilds run whole, or the registry is gone).
     fn slice_ms(&self) -> Option<f64> {
         let s = self.inner.parser().core.enter().ok()?;
-        s.host.options().rebuild_slice_ms
+        s.host().options().rebuild_slice_ms
     }
 
     /// Whether a rebuild under way may re-parse its next slice now (the host core holds it
@@ -683,7 +679,7 @@ impl TranscriptBuilderCore {
             .parser()
             .core
             .enter()
-            .is_ok_and(|s| s.host.rebuild_may_go_on(run))
+            .is_ok_and(|s| s.host().rebuild_may_go_on(run))
     }
 
     /// Asks to be called back (`applyLate`) at the JS side's next frame.

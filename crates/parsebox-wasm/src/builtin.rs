@@ -3,6 +3,7 @@
 //! ([`parsebox_host::EngineRuns`]).
 
 use parsebox_host::{InstanceFactory, ParserInstance};
+use parsebox_live::Builtin;
 use parsebox_transcript::{FailureCode, LineFailure, LineOutcome};
 use wasm_bindgen::prelude::*;
 
@@ -32,9 +33,10 @@ impl BuiltinParser {
             create_stdout_parser,
         })
     }
+}
 
-    /// The export that answers lines, as a status reports it.
-    pub(crate) fn entry_point(&self) -> &'static str {
+impl Builtin for BuiltinParser {
+    fn entry_point(&self) -> &'static str {
         if self.create_stdout_parser.is_some() {
             "createStdoutParser"
         } else {

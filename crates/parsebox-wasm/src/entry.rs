@@ -8,7 +8,12 @@ use std::ops::{Deref, DerefMut};
 use wasm_bindgen::JsValue;
 
 use crate::boundary::into_error;
-use crate::executor::Shared;
+use parsebox_live::LiveCore;
+
+use crate::js_executor::JsExecutor;
+
+/// The live core of a registry, its engines of this thread behind the JS executor.
+pub(crate) type Shared = LiveCore<JsExecutor>;
 
 /// The core a `HostCore` and its builders share.
 pub(crate) struct Core {

@@ -13,9 +13,9 @@ use wasm_bindgen::prelude::*;
 
 use crate::boundary::{chunk_ids, into_error, now_ms, to_json};
 use crate::builtin::BuiltinParser;
+use crate::entry::Shared;
 use crate::entry::{Core, Entered};
-use crate::executor::Shared;
-use crate::js_executor::{EngineExecutor, Loaded};
+use crate::js_executor::{EngineExecutor, JsExecutor, Loaded};
 use crate::options::RegistryOptions;
 
 /// What `parseLine` returns: the entries to show now; `late` when a Worker's answer will
@@ -51,7 +51,7 @@ impl HostCore {
 
     fn status_json(shared: &mut Shared, adapter_type: &str) -> Result<String, JsValue> {
         shared.pump();
-        to_json(&shared.host.status(adapter_type))
+        to_json(&shared.host().status(adapter_type))
     }
 
     fn load_result(
@@ -61,14 +61,14 @@ impl HostCore {
         result: LoadResult,
     ) -> Result<(), JsValue> {
         let mut s = self.enter()?;
-        s.host
+        s.host_mut()
             .handle_load_result(now_ms(), adapter_type, token as u64, result);
         s.pump();
         Ok(())
     }
 
     fn line_json(shared: &mut Shared, run: RunId, line: &str, ts: &str) -> Result<String, JsValue> {
-        shared.host.begin_call();
+        shared.host_mut().begin_call();
         let (entries, late) = shared.parse_line(run, line, ts).map_err(host_error)?;
         to_json(&LineResult {
             entries: &entries,
@@ -116,14 +116,18 @@ impl HostCore {
         }
         let engine_config = to_json(&host.options().engine_config())?;
         Ok(Self {
-            core: Rc::new(Core::new(Shared::new(host, engine_config, executor))),
+            core: Rc::new(Core::new(Shared::new(
+                host,
+                engine_config,
+                JsExecutor(executor),
+            ))),
         })
     }
 
     /// The config every engine starts with, as JSON (`maxMemoryBytes` sizes its memory).
     #[wasm_bindgen(js_name = engineConfig)]
     pub fn engine_config(&self) -> Result<String, JsValue> {
-        Ok(self.enter()?.engine_config.clone())
+        Ok(self.enter()?.engine_config().to_owned())
     }
 
     /// The type's default run (what `parseLine(type, …)` uses), created on first use.
@@ -133,7 +137,7 @@ impl HostCore {
     #[wasm_bindgen(js_name = defaultRun)]
     pub fn default_run(&self, adapter_type: &str) -> Result<f64, JsValue> {
         let mut s = self.enter()?;
-        let run = s.host.default_run(adapter_type).map_err(host_error)?;
+        let run = s.host_mut().default_run(adapter_type).map_err(host_error)?;
         s.pump();
         Ok(run.0 as f64)
     }
@@ -145,7 +149,7 @@ impl HostCore {
     #[wasm_bindgen(js_name = createRun)]
     pub fn create_run(&self, adapter_type: &str) -> Result<f64, JsValue> {
         let mut s = self.enter()?;
-        let run = s.host.create_run(adapter_type).map_err(host_error)?;
+        let run = s.host_mut().create_run(adapter_type).map_err(host_error)?;
         s.pump();
         Ok(run.0 as f64)
     }
@@ -188,7 +192,7 @@ impl HostCore {
         ts: &str,
     ) -> Result<String, JsValue> {
         let mut s = self.enter()?;
-        let run = run_of(&mut s.host, adapter_type).map_err(host_error)?;
+        let run = run_of(s.host_mut(), adapter_type).map_err(host_error)?;
         Self::line_json(&mut s, run, line, ts)
     }
 
@@ -209,7 +213,9 @@ impl HostCore {
     #[wasm_bindgen(js_name = resetRun)]
     pub fn reset_run(&self, run: f64) -> Result<(), JsValue> {
         let mut s = self.enter()?;
-        s.host.reset_run(RunId(run as u64)).map_err(host_error)?;
+        s.host_mut()
+            .reset_run(RunId(run as u64))
+            .map_err(host_error)?;
         s.pump();
         Ok(())
     }
@@ -218,9 +224,7 @@ impl HostCore {
     #[wasm_bindgen(js_name = dropRun)]
     pub fn drop_run(&self, run: f64) -> Result<(), JsValue> {
         let mut s = self.enter()?;
-        let _ = s.host.drop_run(RunId(run as u64));
-        s.builder_runs.remove(&RunId(run as u64));
-        s.pump();
+        s.drop_run(RunId(run as u64));
         Ok(())
     }
 
@@ -234,7 +238,7 @@ impl HostCore {
         contract_version: Option<String>,
     ) -> Result<String, JsValue> {
         let mut s = self.enter()?;
-        s.host
+        s.host_mut()
             .register_source(now_ms(), adapter_type, source, contract_version.as_deref())
             .map_err(host_error)?;
         Self::status_json(&mut s, adapter_type)
@@ -251,8 +255,10 @@ impl HostCore {
         let parser = BuiltinParser::new(parse_stdout_line, create_stdout_parser)
             .map_err(|m| into_error("ParseboxOptionsError", m))?;
         let mut s = self.enter()?;
-        s.builtin_parsers.insert(adapter_type.to_owned(), parser);
-        s.host.register_builtin(adapter_type).map_err(host_error)?;
+        s.register_builtin(adapter_type, parser);
+        s.host_mut()
+            .register_builtin(adapter_type)
+            .map_err(host_error)?;
         Self::status_json(&mut s, adapter_type)
     }
 
@@ -260,9 +266,9 @@ impl HostCore {
     /// it, a built-in to the generic parser); returns the status JSON.
     pub fn unregister(&self, adapter_type: &str) -> Result<String, JsValue> {
         let mut s = self.enter()?;
-        let status = s.host.unregister(adapter_type).map_err(host_error)?;
+        let status = s.host_mut().unregister(adapter_type).map_err(host_error)?;
         if !status.has_builtin {
-            s.builtin_parsers.remove(adapter_type);
+            s.unregister_builtin(adapter_type);
         }
         Self::status_json(&mut s, adapter_type)
     }
@@ -271,7 +277,9 @@ impl HostCore {
     /// the source arrives); returns the status JSON.
     pub fn reload(&self, adapter_type: &str) -> Result<String, JsValue> {
         let mut s = self.enter()?;
-        s.host.reload(now_ms(), adapter_type).map_err(host_error)?;
+        s.host_mut()
+            .reload(now_ms(), adapter_type)
+            .map_err(host_error)?;
         Self::status_json(&mut s, adapter_type)
     }
 
@@ -281,7 +289,10 @@ impl HostCore {
     #[wasm_bindgen(js_name = loadDynamic)]
     pub fn load_dynamic(&self, adapter_type: &str) -> Result<bool, JsValue> {
         let mut s = self.enter()?;
-        let step = s.host.load_dynamic(adapter_type).map_err(host_error)?;
+        let step = s
+            .host_mut()
+            .load_dynamic(adapter_type)
+            .map_err(host_error)?;
         s.pump();
         Ok(step == DynamicLoad::Wait)
     }
@@ -292,7 +303,7 @@ impl HostCore {
     pub fn invalidate_dynamic(&self, adapter_type: &str) -> Result<bool, JsValue> {
         let mut s = self.enter()?;
         let was_ready = s
-            .host
+            .host_mut()
             .invalidate_dynamic(adapter_type)
             .map_err(host_error)?;
         s.pump();
@@ -304,7 +315,7 @@ impl HostCore {
     /// none does (see `kept.rs`).
     #[wasm_bindgen(js_name = keptFollowing)]
     pub fn kept_following(&self, adapter_type: &str, ids: &[f64]) -> Result<f64, JsValue> {
-        let run = self.enter()?.kept.continuing(adapter_type, &chunk_ids(ids));
+        let run = self.enter()?.continuing_run(adapter_type, &chunk_ids(ids));
         Ok(run.map_or(-1.0, |r| r.0 as f64))
     }
 
@@ -398,7 +409,7 @@ impl HostCore {
     /// Hands the engine module's outcome to the host and performs what follows.
     fn engine_module(&self, result: Result<(), String>) -> Result<(), JsValue> {
         let mut s = self.enter()?;
-        s.host.handle_engine_module(now_ms(), result);
+        s.host_mut().handle_engine_module(now_ms(), result);
         s.pump();
         Ok(())
     }
@@ -414,7 +425,7 @@ impl HostCore {
                 ))
             });
         let mut s = self.enter()?;
-        s.host
+        s.host_mut()
             .handle_engine_started(now_ms(), EngineId(engine as u64), result);
         s.pump();
         Ok(())
@@ -424,7 +435,7 @@ impl HostCore {
     #[wasm_bindgen(js_name = handleBegan)]
     pub fn handle_began(&self, engine: f64, seq: f64) -> Result<(), JsValue> {
         let mut s = self.enter()?;
-        s.host
+        s.host_mut()
             .handle_began(now_ms(), EngineId(engine as u64), seq as u64);
         Ok(())
     }
@@ -442,12 +453,12 @@ impl HostCore {
             .collect();
         match parsed.map(|batches| batches.concat()) {
             Ok(answers) => {
-                let answers = s.host.take_engine_answers(engine, answers);
-                let _ = s.host.handle_answers(now_ms(), engine, answers);
+                let answers = s.host_mut().take_engine_answers(engine, answers);
+                let _ = s.host_mut().handle_answers(now_ms(), engine, answers);
             }
             Err(e) => {
                 let reason = format!("the engine answered malformed JSON: {e}");
-                let _ = s.host.handle_engine_died(now_ms(), engine, &reason);
+                let _ = s.host_mut().handle_engine_died(now_ms(), engine, &reason);
             }
         }
         s.pump();
@@ -466,7 +477,7 @@ impl HostCore {
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let bytes = requested_bytes.max(1.0) as u64;
         let _ = s
-            .host
+            .host_mut()
             .handle_engine_out_of_memory(now_ms(), EngineId(engine as u64), bytes);
         s.pump();
         Ok(())
@@ -477,7 +488,7 @@ impl HostCore {
     pub fn handle_engine_died(&self, engine: f64, reason: &str) -> Result<(), JsValue> {
         let mut s = self.enter()?;
         let _ = s
-            .host
+            .host_mut()
             .handle_engine_died(now_ms(), EngineId(engine as u64), reason);
         s.pump();
         Ok(())
@@ -487,7 +498,7 @@ impl HostCore {
     #[wasm_bindgen(js_name = handleTimeout)]
     pub fn handle_timeout(&self) -> Result<(), JsValue> {
         let mut s = self.enter()?;
-        s.host.handle_timeout(now_ms());
+        s.host_mut().handle_timeout(now_ms());
         s.pump();
         Ok(())
     }
@@ -496,7 +507,7 @@ impl HostCore {
     /// deadline is armed.
     #[wasm_bindgen(js_name = pollTimeout)]
     pub fn poll_timeout(&self) -> Result<Option<f64>, JsValue> {
-        Ok(self.enter()?.host.poll_timeout())
+        Ok(self.enter()?.host().poll_timeout())
     }
 
     /// The commands waiting for the JS executor, as a JSON array (see `commands.rs`).
@@ -514,7 +525,7 @@ impl HostCore {
     #[wasm_bindgen(js_name = takeFrame)]
     pub fn take_frame(&self) -> Result<String, JsValue> {
         let mut s = self.enter()?;
-        let frame = s.frame.take();
+        let frame = s.take_frame();
         to_json(&frame)
     }
 
@@ -537,12 +548,12 @@ impl HostCore {
 
     /// Status JSON of a type.
     pub fn status(&self, adapter_type: &str) -> Result<String, JsValue> {
-        to_json(&self.enter()?.host.status(adapter_type))
+        to_json(&self.enter()?.host().status(adapter_type))
     }
 
     /// Diagnostics JSON of a type, or of all types.
     pub fn diagnostics(&self, adapter_type: Option<String>) -> Result<String, JsValue> {
-        to_json(&self.enter()?.host.diagnostics(adapter_type.as_deref()))
+        to_json(&self.enter()?.host().diagnostics(adapter_type.as_deref()))
     }
 
     /// Ends every engine and forgets everything; later calls throw `ParseboxDisposedError`.

@@ -1,7 +1,13 @@
 //! The JS executor as this module sees it (`js/executor.js`): the callbacks it gives the core for
-//! engines of this thread and for waking it, and what a `loadSource` hook resolved to.
+//! engines of this thread and for waking it, what a `loadSource` hook resolved to, and those
+//! callbacks as the live core's [`Executor`] (the conversions, nothing else).
 
+use parsebox_host::EngineId;
+use parsebox_live::{EngineDeath, Executor};
 use wasm_bindgen::prelude::*;
+
+use crate::boundary::{describe, now_ms, out_of_memory_bytes};
+use crate::builtin::BuiltinParser;
 
 #[wasm_bindgen]
 extern "C" {
@@ -47,4 +53,54 @@ extern "C" {
     /// Whatever a `loadSource` hook resolved to.
     #[wasm_bindgen(typescript_type = "unknown")]
     pub type Loaded;
+}
+
+/// The JS executor's callbacks as the live core calls them.
+pub(crate) struct JsExecutor(pub(crate) EngineExecutor);
+
+#[allow(clippy::cast_precision_loss)] // engine ids are small whole numbers
+impl Executor for JsExecutor {
+    type Builtin = BuiltinParser;
+
+    fn now_ms(&self) -> f64 {
+        now_ms()
+    }
+
+    fn start_inline(
+        &mut self,
+        engine: EngineId,
+        adapter_type: &str,
+        source: &str,
+        config_json: &str,
+    ) -> Result<String, String> {
+        self.0
+            .start_inline(engine.0 as f64, adapter_type, source, config_json)
+            .map_err(|e| describe(&e))
+    }
+
+    fn run_inline(&mut self, engine: EngineId, ops_frame: &[u8]) -> Result<Vec<u8>, EngineDeath> {
+        // Bytes both ways (an ops frame in, JSON answers out), copied between the two memories
+        // and never decoded into JS strings on the way.
+        self.0
+            .run_inline(engine.0 as f64, ops_frame)
+            .map_err(|e| match out_of_memory_bytes(&e) {
+                Some(bytes) => EngineDeath::OutOfMemory(bytes),
+                None => EngineDeath::Fault(describe(&e)),
+            })
+    }
+
+    fn end_inline(&mut self, engine: EngineId) {
+        // Ending cannot fail in a way the core could act on.
+        let _ = self.0.end_inline(engine.0 as f64);
+    }
+
+    fn post_ops(&mut self, engine: EngineId, ops_frame: Vec<u8>) {
+        // A message to a Worker: a Worker that is gone reports itself through its error event.
+        let _ = self.0.post_ops(engine.0 as f64, ops_frame);
+    }
+
+    fn wake(&mut self) {
+        // Waking only schedules the executor's drain.
+        let _ = self.0.wake();
+    }
 }

@@ -14,13 +14,9 @@
 mod boundary;
 mod builder;
 mod builtin;
-mod commands;
 mod entry;
-mod executor;
-mod frame;
 mod host_core;
 mod js_executor;
-mod kept;
 mod option_kinds;
 mod options;
 

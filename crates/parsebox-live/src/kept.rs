@@ -10,7 +10,7 @@ use parsebox_transcript::ChunkTrail;
 
 /// How many runs are kept at most: a page showing that many run transcripts at once re-parses
 /// none of them on a re-render.
-pub(crate) const KEEP_RUNS: usize = 16;
+pub const KEEP_RUNS: usize = 16;
 
 /// A kept run: its adapter type and the chunks its builder was given.
 #[derive(Debug)]

@@ -1,7 +1,7 @@
-//! The synchronous half of the executor: the host core, the engines that live in this thread
-//! (built-ins here; inline engine instances behind the JS executor's callbacks), and the
-//! commands left for the JS executor. Every command the core issues passes through
-//! [`Shared::pump`]; every line through [`Shared::parse_line`].
+//! [`LiveCore`]: the host core with the engines that live in the page's thread (built-ins here;
+//! inline engine instances behind the [`Executor`]), the commands left for the JS executor,
+//! what waits for the next frame and the kept runs. Every command the core issues passes
+//! through [`LiveCore::pump`]; every line through [`LiveCore::parse_line`].
 
 use std::collections::{HashMap, HashSet};
 
@@ -11,48 +11,48 @@ use parsebox_host::{
 };
 use parsebox_transcript::{generic_entry, LineOutcome, TranscriptEntry};
 
-use crate::boundary::{describe, now_ms, out_of_memory_bytes};
-use crate::builtin::BuiltinParser;
-use crate::commands::JsCommand;
-use crate::frame::{FrameQueue, LineUpdate};
-use crate::js_executor::EngineExecutor;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use parsebox_host::HostError;
+use parsebox_transcript::ChunkTrail;
+
+use crate::command::ExecutorCommand;
+use crate::executor::{Builtin, EngineDeath, Executor};
+use crate::frame::{Frame, FrameQueue, LineUpdate};
 use crate::kept::KeptRuns;
 
-/// How a call into an engine of this thread ended without answers.
-enum Death {
-    /// It trapped or failed: the reason.
-    Fault(String),
-    /// Its memory reached the maximum: an allocation of this many bytes did not fit.
-    OutOfMemory(u64),
-}
-
-/// What a `HostCore` and its builders share.
-pub(crate) struct Shared {
-    pub(crate) host: Host,
+/// What a registry (`HostCore` in the binding) and its transcript builders share: see the
+/// module's doc.
+pub struct LiveCore<X: Executor> {
+    host: Host,
     /// The registry's engine config, as JSON: what the JS executor sizes engine memories by.
     /// Each engine starts with the config its `StartEngine` command carries (per placement).
-    pub(crate) engine_config: String,
-    /// The JS executor: engine instances of this thread live behind it.
-    executor: EngineExecutor,
+    engine_config: String,
+    /// The page side: engine instances of this thread live behind it.
+    executor: X,
     placements: HashMap<EngineId, Placement>,
     /// Built-in parsers by type, and the built-in engines running them.
-    pub(crate) builtin_parsers: HashMap<String, BuiltinParser>,
-    builtins: HashMap<EngineId, EngineRuns<BuiltinParser>>,
+    builtin_parsers: HashMap<String, X::Builtin>,
+    builtins: HashMap<EngineId, EngineRuns<X::Builtin>>,
     /// Commands for the JS executor, in order (the executor is woken when the first comes:
-    /// [`Shared::command`]).
-    out: Vec<JsCommand>,
+    /// [`LiveCore::command`]).
+    out: Vec<ExecutorCommand>,
     /// Ops frames for Worker engines, each announced by one `send` command in `out`.
     frames: HashMap<EngineId, Vec<u8>>,
     /// Runs owned by a `TranscriptBuilderCore` (their late answers wait in `frame`).
-    pub(crate) builder_runs: HashSet<RunId>,
+    builder_runs: HashSet<RunId>,
     /// What waits for the page's next frame.
-    pub(crate) frame: FrameQueue,
+    frame: FrameQueue,
     /// The runs `buildTranscript` keeps between renders.
-    pub(crate) kept: KeptRuns,
+    kept: KeptRuns,
 }
 
-impl Shared {
-    pub(crate) fn new(host: Host, engine_config: String, executor: EngineExecutor) -> Self {
+impl<X: Executor> LiveCore<X> {
+    /// A live core over `host`, whose engines of this thread live behind `executor`;
+    /// `engine_config` is the registry's engine config as JSON (what the page sizes engine
+    /// memories by).
+    pub fn new(host: Host, engine_config: String, executor: X) -> Self {
         Self {
             host,
             engine_config,
@@ -70,13 +70,18 @@ impl Shared {
 
     /// Parses one line of `run`: the entries to show now, and the `seq` of the late answer
     /// that will replace them, when the line went to a Worker.
-    pub(crate) fn parse_line(
+    ///
+    /// # Errors
+    /// The host core's misuse errors (an unknown run, a disposed core).
+    pub fn parse_line(
         &mut self,
         run: RunId,
         line: &str,
         ts: &str,
-    ) -> Result<(Vec<TranscriptEntry>, Option<Seq>), parsebox_host::HostError> {
-        let step = self.host.parse_line(now_ms(), run, line, ts)?;
+    ) -> Result<(Vec<TranscriptEntry>, Option<Seq>), HostError> {
+        let step = self
+            .host
+            .parse_line(self.executor.now_ms(), run, line, ts)?;
         let out = match step {
             LineStep::Answered(entries) => (entries, None),
             LineStep::Deferred { seq, entries } => (entries, Some(seq)),
@@ -99,18 +104,22 @@ impl Shared {
     /// it ran over budget.
     fn run_in_thread(&mut self, engine: EngineId, ops: Vec<EngineOp>) -> Vec<Answered> {
         let inline = self.placements.get(&engine) == Some(&Placement::Inline);
-        let start = now_ms();
+        let start = self.executor.now_ms();
         let result = self.run_ops(engine, ops);
         // A built-in's call is not timed: it is trusted page code, never moved.
-        let end = if inline { now_ms() } else { start };
+        let end = if inline {
+            self.executor.now_ms()
+        } else {
+            start
+        };
         match result {
             Ok(answers) if inline => {
                 self.host
                     .handle_inline_answers(end, engine, answers, end - start)
             }
             Ok(answers) => self.host.handle_answers(end, engine, answers),
-            Err(Death::Fault(reason)) => self.host.handle_engine_died(end, engine, &reason),
-            Err(Death::OutOfMemory(bytes)) => {
+            Err(EngineDeath::Fault(reason)) => self.host.handle_engine_died(end, engine, &reason),
+            Err(EngineDeath::OutOfMemory(bytes)) => {
                 self.host.handle_engine_out_of_memory(end, engine, bytes)
             }
         }
@@ -120,8 +129,8 @@ impl Shared {
         &mut self,
         engine: EngineId,
         ops: Vec<EngineOp>,
-    ) -> Result<Vec<(Seq, LineOutcome)>, Death> {
-        let fault = |s: &str| Death::Fault(s.to_owned());
+    ) -> Result<Vec<(Seq, LineOutcome)>, EngineDeath> {
+        let fault = |s: &str| EngineDeath::Fault(s.to_owned());
         match self.placements.get(&engine) {
             Some(Placement::Builtin) => match self.builtins.get_mut(&engine) {
                 Some(b) => Ok(b.run_ops(ops, |_| {})),
@@ -130,15 +139,9 @@ impl Shared {
             Some(Placement::Inline) => {
                 // Bytes both ways (an ops frame in, JSON answers out), copied between the two
                 // memories and never decoded into JS strings on the way.
-                let answers = self
-                    .executor
-                    .run_inline(engine.0 as f64, &wire::ops_frame(&ops))
-                    .map_err(|e| match out_of_memory_bytes(&e) {
-                        Some(bytes) => Death::OutOfMemory(bytes),
-                        None => Death::Fault(describe(&e)),
-                    })?;
+                let answers = self.executor.run_inline(engine, &wire::ops_frame(&ops))?;
                 let answers: Vec<EngineAnswer> = serde_json::from_slice(&answers).map_err(|e| {
-                    Death::Fault(format!("the engine answered malformed JSON: {e}"))
+                    EngineDeath::Fault(format!("the engine answered malformed JSON: {e}"))
                 })?;
                 Ok(self.host.take_engine_answers(engine, answers))
             }
@@ -147,11 +150,10 @@ impl Shared {
     }
 
     /// Performs every command the core has queued: starts, ops and ends of this thread's
-    /// engines here; the rest is left for the JS executor ([`Shared::take_commands`]).
-    pub(crate) fn pump(&mut self) {
+    /// engines here; the rest is left for the JS executor ([`LiveCore::take_commands`]).
+    pub fn pump(&mut self) {
         // Read once, and only when a command needs it (each read is a call out to JS).
         let mut clock = None;
-        let mut now = || *clock.get_or_insert_with(now_ms);
         while let Some(command) = self.host.poll_command() {
             match command {
                 Command::StartEngine {
@@ -168,13 +170,21 @@ impl Shared {
                     // Serialising a struct of numbers and a bool cannot fail.
                     let config = serde_json::to_string(&config).unwrap_or_default();
                     match placement {
-                        Placement::Builtin => self.start_builtin(now(), engine, &adapter_type),
+                        Placement::Builtin => self.start_builtin(
+                            clock_once(&mut clock, &self.executor),
+                            engine,
+                            &adapter_type,
+                        ),
                         Placement::Inline => {
                             let result = self.start_inline(engine, &adapter_type, source, &config);
-                            self.host.handle_engine_started(now(), engine, result);
+                            self.host.handle_engine_started(
+                                clock_once(&mut clock, &self.executor),
+                                engine,
+                                result,
+                            );
                         }
                         Placement::Worker => match source {
-                            Some(source) => self.command(JsCommand::StartWorker {
+                            Some(source) => self.command(ExecutorCommand::StartWorker {
                                 engine: engine.0,
                                 adapter_type,
                                 source,
@@ -183,7 +193,7 @@ impl Shared {
                                 line_deadline_ms,
                             }),
                             None => self.host.handle_engine_started(
-                                now(),
+                                clock_once(&mut clock, &self.executor),
                                 engine,
                                 Err(LoadError::new("run_start_failed", "no source to start")),
                             ),
@@ -204,12 +214,11 @@ impl Shared {
                         self.builtins.remove(&engine);
                     }
                     Some(Placement::Inline) => {
-                        // Ending cannot fail in a way the core could act on.
-                        let _ = self.executor.end_inline(engine.0 as f64);
+                        self.executor.end_inline(engine);
                     }
                     Some(Placement::Worker) => {
                         self.frames.remove(&engine);
-                        self.command(JsCommand::End { engine: engine.0 });
+                        self.command(ExecutorCommand::End { engine: engine.0 });
                     }
                     None => {}
                 },
@@ -228,18 +237,18 @@ impl Shared {
                         self.frame.late_line(adapter_type, update)
                     };
                     if ask {
-                        self.command(JsCommand::Frame);
+                        self.command(ExecutorCommand::Frame);
                     }
                 }
                 Command::Load {
                     adapter_type,
                     token,
-                } => self.command(JsCommand::Load {
+                } => self.command(ExecutorCommand::Load {
                     adapter_type,
                     token,
                 }),
                 Command::Notify { adapter_type } => {
-                    self.command(JsCommand::Notify { adapter_type });
+                    self.command(ExecutorCommand::Notify { adapter_type });
                 }
             }
         }
@@ -270,8 +279,8 @@ impl Shared {
         let source = source.unwrap_or_default();
         let text = self
             .executor
-            .start_inline(engine.0 as f64, adapter_type, &source, config)
-            .map_err(|e| LoadError::new("engine_fault", describe(&e)))?;
+            .start_inline(engine, adapter_type, &source, config)
+            .map_err(|e| LoadError::new("engine_fault", e))?;
         serde_json::from_str::<Result<String, LoadError>>(&text).unwrap_or_else(|e| {
             Err(LoadError::new(
                 "engine_fault",
@@ -281,13 +290,13 @@ impl Shared {
     }
 
     /// Adds `ops` to the Worker's pending frame: every send to one engine until the JS
-    /// executor takes the frame ([`Shared::take_ops`]) travels as one message, unless the
+    /// executor takes the frame ([`LiveCore::take_ops`]) travels as one message, unless the
     /// frame grows past [`wire::post_now`]'s size first: then it is posted at once. A frame
     /// posted early stays in `frames`, empty, until its `send` is performed: the `send`
     /// already queued carries whatever comes after it.
     fn send_to_worker(&mut self, engine: EngineId, ops: Vec<EngineOp>) {
         if !self.frames.contains_key(&engine) {
-            self.command(JsCommand::Send { engine: engine.0 });
+            self.command(ExecutorCommand::Send { engine: engine.0 });
         }
         let frame = self.frames.entry(engine).or_default();
         wire::encode_ops(&ops, frame);
@@ -295,18 +304,18 @@ impl Shared {
             let frame = std::mem::take(frame);
             // Posting is a message to a Worker: it cannot fail in a way the core could act on
             // (a Worker that is gone reports itself through its error event).
-            let _ = self.executor.post_ops(engine.0 as f64, frame);
+            self.executor.post_ops(engine, frame);
         }
     }
 
     /// The ops frame waiting for Worker `engine` (empty when there is none, or the engine
     /// ended before its `send` was performed).
-    pub(crate) fn take_ops(&mut self, engine: EngineId) -> Vec<u8> {
+    pub fn take_ops(&mut self, engine: EngineId) -> Vec<u8> {
         self.frames.remove(&engine).unwrap_or_default()
     }
 
     /// Ends every engine and forgets everything (the final `end` commands stay queued).
-    pub(crate) fn dispose(&mut self) {
+    pub fn dispose(&mut self) {
         self.host.dispose();
         self.builder_runs.clear();
         self.frame.clear();
@@ -318,31 +327,108 @@ impl Shared {
     /// the call under way) when it is the first since it last took them. Whatever call of the
     /// page led to a command (a parse, a status, a run let go, a collected builder), it is
     /// performed without another call to carry it.
-    fn command(&mut self, command: JsCommand) {
+    fn command(&mut self, command: ExecutorCommand) {
         if self.out.is_empty() {
             // Waking only schedules the executor's drain: it cannot fail in a way the core
             // could act on.
-            let _ = self.executor.wake();
+            self.executor.wake();
         }
         self.out.push(command);
     }
 
     /// Whether nothing is under way: the host's own rule ([`Host::is_idle`]), no command
     /// waiting for the executor and no frame asked for.
-    pub(crate) fn is_idle(&self) -> bool {
+    pub fn is_idle(&self) -> bool {
         self.host.is_idle() && self.out.is_empty() && !self.frame.waiting()
     }
 
     /// Calls the builder of `run` back (`applyLate`) at the page's next frame: late answers
     /// wait for it, or a rebuild goes on in slices.
-    pub(crate) fn call_builder_back(&mut self, run: RunId) {
+    pub fn call_builder_back(&mut self, run: RunId) {
         if self.frame.call_back(run) {
-            self.command(JsCommand::Frame);
+            self.command(ExecutorCommand::Frame);
         }
     }
 
     /// The commands for the JS executor, in order.
-    pub(crate) fn take_commands(&mut self) -> Vec<JsCommand> {
+    pub fn take_commands(&mut self) -> Vec<ExecutorCommand> {
         std::mem::take(&mut self.out)
     }
+
+    /// The host core, to read.
+    pub fn host(&self) -> &Host {
+        &self.host
+    }
+
+    /// The host core, for an event. Call [`pump`](Self::pump) after it, so the commands it
+    /// led to are performed.
+    pub fn host_mut(&mut self) -> &mut Host {
+        &mut self.host
+    }
+
+    /// The registry's engine config, as JSON.
+    pub fn engine_config(&self) -> &str {
+        &self.engine_config
+    }
+
+    /// Registers `parser` as the built-in of `adapter_type` (what its built-in engines run);
+    /// replaces one registered before.
+    pub fn register_builtin(&mut self, adapter_type: &str, parser: X::Builtin) {
+        self.builtin_parsers.insert(adapter_type.to_owned(), parser);
+    }
+
+    /// Forgets the built-in of `adapter_type`, if any.
+    pub fn unregister_builtin(&mut self, adapter_type: &str) {
+        self.builtin_parsers.remove(adapter_type);
+    }
+
+    /// `run` belongs to a transcript builder: its late answers wait for the builder's frame
+    /// instead of going to `onChange` listeners as line updates.
+    pub fn own_run(&mut self, run: RunId) {
+        self.builder_runs.insert(run);
+    }
+
+    /// Lets `run` go, everywhere it is known: the host core, the builder runs, what waits for
+    /// the frame and the kept runs. A run unknown to the core (dropped before, its type
+    /// disposed) is fine.
+    pub fn drop_run(&mut self, run: RunId) {
+        // Unknown runs and a disposed core are fine: there is nothing to free.
+        let _ = self.host.drop_run(run);
+        self.builder_runs.remove(&run);
+        self.frame.forget(run);
+        self.kept.forget(run);
+        self.pump();
+    }
+
+    /// The kept run of `adapter_type` that the chunk list `ids` goes on from, if any.
+    pub fn continuing_run(&mut self, adapter_type: &str, ids: &[u64]) -> Option<RunId> {
+        self.kept.continuing(adapter_type, ids)
+    }
+
+    /// Keeps `run` of `adapter_type` for the next render, with the chunks its builder was given
+    /// (`trail`). Returns the run let go to make room, if any: the caller drops it.
+    pub fn keep_run(
+        &mut self,
+        run: RunId,
+        adapter_type: &str,
+        trail: Rc<RefCell<ChunkTrail>>,
+    ) -> Option<RunId> {
+        self.kept.keep(run, adapter_type, trail)
+    }
+
+    /// What waits for this frame (a `frame` command asked for it).
+    pub fn take_frame(&mut self) -> Frame {
+        self.frame.take()
+    }
+
+    /// The late answers of builder run `run` to fold in at this frame, and whether more wait
+    /// for the next one.
+    pub fn take_answers(&mut self, run: RunId) -> (Vec<(Seq, Vec<TranscriptEntry>)>, bool) {
+        self.frame.take_answers(run)
+    }
+}
+
+/// The clock, read at most once per pump (each read is a call out to the page).
+fn clock_once<X: Executor>(clock: &mut Option<f64>, executor: &X) -> f64 {
+    *clock.get_or_insert_with(|| executor.now_ms())
 }

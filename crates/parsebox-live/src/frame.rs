@@ -12,24 +12,29 @@ use serde::Serialize;
 
 /// A line of a run no builder owns, answered late: what `onChange` listeners get.
 #[derive(Serialize, Debug, Clone, PartialEq)]
-pub(crate) struct LineUpdate {
-    pub(crate) line: String,
-    pub(crate) ts: String,
-    pub(crate) entries: Vec<TranscriptEntry>,
+pub struct LineUpdate {
+    /// The line.
+    pub line: String,
+    /// Its timestamp.
+    pub ts: String,
+    /// What the transcript shows for it now.
+    pub entries: Vec<TranscriptEntry>,
 }
 
 /// The most entries of late answers one builder folds in at a frame (at least one answer, however
 /// large): a parser that gives its lines a thousand entries each answers a frame's worth of lines
 /// with tens of thousands, and folding them in one task held the page for ~100 ms. The rest waits
 /// for the next frame. Lines of a few entries each stay a frame's worth at a time.
-pub(crate) const LATE_ENTRIES_PER_FRAME: usize = 1000;
+pub const LATE_ENTRIES_PER_FRAME: usize = 1000;
 
 /// What the JS side does at a frame: call these builders back (`applyLate`), in order, then
 /// tell `onChange` listeners of each type's line updates.
 #[derive(Serialize, Debug, Default, PartialEq)]
-pub(crate) struct Frame {
-    pub(crate) builders: Vec<u64>,
-    pub(crate) lines: Vec<(String, Vec<LineUpdate>)>,
+pub struct Frame {
+    /// The runs whose builders to call back, in order.
+    pub builders: Vec<u64>,
+    /// Each type's line updates, types in the order their first update came.
+    pub lines: Vec<(String, Vec<LineUpdate>)>,
 }
 
 /// See the module's doc.

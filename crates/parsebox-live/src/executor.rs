@@ -1,0 +1,68 @@
+//! What a live core needs of the page it runs in: a clock, the engine instances of the page's
+//! own thread (behind the JS executor's callbacks in the binding), posting ops to Worker
+//! engines, and waking the executor when commands wait. The binding implements [`Executor`]
+//! for its JS callbacks; tests implement it with fakes.
+
+use parsebox_host::{EngineId, InstanceFactory, ParserInstance};
+
+/// How a call into an engine of this thread ended without answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineDeath {
+    /// It trapped or failed: the reason, as a sentence.
+    Fault(String),
+    /// Its memory reached the maximum: an allocation of this many bytes did not fit.
+    OutOfMemory(u64),
+}
+
+/// A trusted built-in parser (`registerBuiltin`): the engine runs its instances as it runs a
+/// sandboxed parser's.
+pub trait Builtin:
+    InstanceFactory<Instance: ParserInstance<Value = serde_json::Value>> + Clone
+{
+    /// The export that answers lines, as a status reports it (`createStdoutParser` or
+    /// `parseStdoutLine`).
+    fn entry_point(&self) -> &'static str;
+}
+
+/// The page side of a live core. Every method is a call out of the core; none may call back
+/// into it.
+pub trait Executor {
+    /// The built-in parsers this page registers.
+    type Builtin: Builtin;
+
+    /// Now, in milliseconds, on the clock every deadline of the host core is measured with
+    /// (`performance.now()` in a page).
+    fn now_ms(&self) -> f64;
+
+    /// Starts an inline engine instance of this thread with `source` and the engine config
+    /// (JSON). Returns the engine's own answer, JSON of `Result<entryPoint, LoadError>`, or why
+    /// the call itself failed.
+    ///
+    /// # Errors
+    /// A sentence when the instance could not be made at all.
+    fn start_inline(
+        &mut self,
+        engine: EngineId,
+        adapter_type: &str,
+        source: &str,
+        config_json: &str,
+    ) -> Result<String, String>;
+
+    /// Performs an ops frame (`parsebox_host::wire`) on an inline engine; its answers as JSON
+    /// (`[[seq, outcome, reports?], …]`).
+    ///
+    /// # Errors
+    /// How the instance died instead of answering.
+    fn run_inline(&mut self, engine: EngineId, ops_frame: &[u8]) -> Result<Vec<u8>, EngineDeath>;
+
+    /// Ends an inline engine instance.
+    fn end_inline(&mut self, engine: EngineId);
+
+    /// Posts an ops frame to Worker engine `engine` now (a frame that grew too large to wait
+    /// for the executor's next drain).
+    fn post_ops(&mut self, engine: EngineId, ops_frame: Vec<u8>);
+
+    /// Commands wait: take them ([`LiveCore::take_commands`](crate::LiveCore::take_commands))
+    /// once the call under way has returned.
+    fn wake(&mut self);
+}

@@ -1,0 +1,23 @@
+//! Live runs as a page sees them, between the host core (`parsebox-host`) and the page's JS: the
+//! engines of the page's own thread (built-in parsers here, inline engine instances through
+//! the [`Executor`]), the commands left for the JS executor ([`ExecutorCommand`]), what waits for
+//! the page's next frame (`frame.rs`: late answers, builders to call back, line updates of
+//! runs no builder owns), and the runs `buildTranscript` keeps between renders (`kept.rs`).
+//!
+//! [`LiveCore`] holds them with the host core and keeps them consistent: every command the core
+//! issues passes through [`LiveCore::pump`], every line through [`LiveCore::parse_line`], and a
+//! run let go is forgotten everywhere by [`LiveCore::drop_run`]. It does no I/O of its own: the
+//! wasm binding implements [`Executor`] for its JS callbacks and converts, and the tests here
+//! drive it with a fake executor.
+
+mod command;
+mod executor;
+mod frame;
+mod kept;
+mod live;
+
+pub use command::ExecutorCommand;
+pub use executor::{Builtin, EngineDeath, Executor};
+pub use frame::{Frame, LineUpdate, LATE_ENTRIES_PER_FRAME};
+pub use kept::KEEP_RUNS;
+pub use live::LiveCore;

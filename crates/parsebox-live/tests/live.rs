@@ -1,0 +1,342 @@
+//! The live core driven as the binding drives it, with a fake executor: built-in parsers answer
+//! in the core, inline engines behind the executor, Worker engines get their ops as one frame
+//! per drain, and late answers wait for the page's frame. What a page would notice: which
+//! entries a line shows now, what the JS executor is asked to do, and when it is woken.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use parsebox_host::{
+    wire, EngineId, EngineOp, Host, HostOptions, HostPlacement, InstanceFactory, ParserInstance,
+};
+use parsebox_live::{Builtin, EngineDeath, Executor, ExecutorCommand, LiveCore};
+use parsebox_transcript::{LineFailure, TranscriptEntry};
+use serde_json::{json, Value};
+
+/// What the fake executor saw.
+#[derive(Default)]
+struct Seen {
+    wakes: u32,
+    posted: Vec<(EngineId, Vec<u8>)>,
+    ended: Vec<EngineId>,
+    clock: f64,
+}
+
+/// The page side: inline engines answer `inline:<line>`; the lines `die` and `oom` kill
+/// them.
+#[derive(Clone, Default)]
+struct FakeExecutor(Rc<RefCell<Seen>>);
+
+impl Executor for FakeExecutor {
+    type Builtin = FakeBuiltin;
+
+    fn now_ms(&self) -> f64 {
+        self.0.borrow().clock
+    }
+
+    fn start_inline(&mut self, _: EngineId, _: &str, _: &str, _: &str) -> Result<String, String> {
+        Ok(json!({ "Ok": "parseStdoutLine" }).to_string())
+    }
+
+    fn run_inline(&mut self, _: EngineId, ops_frame: &[u8]) -> Result<Vec<u8>, EngineDeath> {
+        let mut answers = Vec::new();
+        for op in wire::decode_ops(ops_frame).unwrap() {
+            if let EngineOp::Line(l) = op {
+                match l.line.as_str() {
+                    "die" => return Err(EngineDeath::Fault("RuntimeError: unreachable".into())),
+                    "oom" => return Err(EngineDeath::OutOfMemory(1 << 20)),
+                    line => answers.push(json!([l.seq, { "Ok": [{ "kind": "assistant", "ts": l.ts, "text": format!("inline:{line}") }] }])),
+                }
+            }
+        }
+        Ok(serde_json::to_vec(&answers).unwrap())
+    }
+
+    fn end_inline(&mut self, engine: EngineId) {
+        self.0.borrow_mut().ended.push(engine);
+    }
+
+    fn post_ops(&mut self, engine: EngineId, ops_frame: Vec<u8>) {
+        self.0.borrow_mut().posted.push((engine, ops_frame));
+    }
+
+    fn wake(&mut self) {
+        self.0.borrow_mut().wakes += 1;
+    }
+}
+
+/// A built-in that answers `builtin:<line>`.
+#[derive(Clone)]
+struct FakeBuiltin;
+
+struct FakeRun;
+
+impl ParserInstance for FakeRun {
+    type Value = Value;
+    fn parse(&mut self, line: &str, ts: &str) -> Result<Value, LineFailure> {
+        Ok(json!([{ "kind": "assistant", "ts": ts, "text": format!("builtin:{line}") }]))
+    }
+    fn reset(&mut self) -> Result<(), LineFailure> {
+        Ok(())
+    }
+}
+
+impl InstanceFactory for FakeBuiltin {
+    type Instance = FakeRun;
+    fn new_instance(&mut self, _: bool) -> Result<FakeRun, LineFailure> {
+        Ok(FakeRun)
+    }
+}
+
+impl Builtin for FakeBuiltin {
+    fn entry_point(&self) -> &'static str {
+        "parseStdoutLine"
+    }
+}
+
+const SOURCE: &str = "export function parseStdoutLine(line, ts) { return []; }";
+
+fn live(host: HostPlacement) -> (LiveCore<FakeExecutor>, Rc<RefCell<Seen>>) {
+    let options = HostOptions {
+        host,
+        load_sources: false,
+        ..HostOptions::default()
+    };
+    let host = Host::new(options).unwrap();
+    let executor = FakeExecutor::default();
+    let seen = Rc::clone(&executor.0);
+    (LiveCore::new(host, "{}".into(), executor), seen)
+}
+
+fn texts(entries: &[TranscriptEntry]) -> Vec<String> {
+    entries
+        .iter()
+        .map(|e| e.text().unwrap_or_default().to_owned())
+        .collect()
+}
+
+/// Registers `SOURCE` as type `w` under the Worker host and reports its engine started.
+fn worker_type(live: &mut LiveCore<FakeExecutor>) -> EngineId {
+    live.host_mut()
+        .register_source(0.0, "w", SOURCE, None)
+        .unwrap();
+    live.pump();
+    let commands = live.take_commands();
+    let starts: Vec<u64> = commands
+        .iter()
+        .filter_map(|c| match c {
+            ExecutorCommand::StartWorker { engine, .. } => Some(*engine),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(starts.len(), 1, "one Worker to start: {commands:?}");
+    assert!(commands.contains(&ExecutorCommand::Notify {
+        adapter_type: "w".into()
+    }));
+    let engine = EngineId(starts[0]);
+    live.host_mut()
+        .handle_engine_started(0.0, engine, Ok("parseStdoutLine".into()));
+    live.pump();
+    // The executor drains after each call.
+    live.take_commands();
+    engine
+}
+
+#[test]
+fn a_builtin_answers_its_line_at_once_with_nothing_for_the_executor() {
+    let (mut live, seen) = live(HostPlacement::Inline);
+    live.register_builtin("b", FakeBuiltin);
+    live.host_mut().register_builtin("b").unwrap();
+    live.pump();
+    let run = live.host_mut().create_run("b").unwrap();
+    let (entries, late) = live.parse_line(run, "hello", "t1").unwrap();
+    assert_eq!(texts(&entries), ["builtin:hello"]);
+    assert_eq!(late, None);
+    assert!(live
+        .take_commands()
+        .iter()
+        .all(|c| matches!(c, ExecutorCommand::Notify { .. })));
+    assert!(live.is_idle());
+    drop(seen);
+}
+
+#[test]
+fn an_inline_engine_answers_at_once_and_its_death_fails_that_line_alone() {
+    let (mut live, _seen) = live(HostPlacement::Inline);
+    live.host_mut()
+        .register_source(0.0, "i", SOURCE, None)
+        .unwrap();
+    live.pump();
+    assert_eq!(
+        live.host().status("i").state,
+        parsebox_host::AdapterState::Ready
+    );
+    let run = live.host_mut().create_run("i").unwrap();
+    let (entries, late) = live.parse_line(run, "one", "t1").unwrap();
+    assert_eq!(
+        (texts(&entries), late),
+        (vec!["inline:one".to_owned()], None)
+    );
+    for (line, code) in [("die", "engine_fault"), ("oom", "memory_exceeded")] {
+        let (entries, late) = live.parse_line(run, line, "t2").unwrap();
+        assert_eq!(late, None, "{line}");
+        assert_eq!(
+            texts(&entries),
+            [line],
+            "{line}: the line falls back to its generic entry"
+        );
+        let d = live.host().diagnostics(Some("i"));
+        assert!(
+            serde_json::to_string(&d).unwrap().contains(code),
+            "{line}: {code} in {d:?}"
+        );
+    }
+    let (entries, _) = live.parse_line(run, "two", "t3").unwrap();
+    assert_eq!(
+        texts(&entries),
+        ["inline:two"],
+        "the parser stays registered"
+    );
+}
+
+#[test]
+fn worker_lines_travel_as_one_frame_per_drain_announced_by_one_send_and_one_wake() {
+    let (mut live, seen) = live(HostPlacement::Worker);
+    let engine = worker_type(&mut live);
+    let wakes = seen.borrow().wakes;
+    let run = live.host_mut().create_run("w").unwrap();
+    let mut seqs = Vec::new();
+    for line in ["a", "b", "c"] {
+        let (entries, late) = live.parse_line(run, line, "t").unwrap();
+        assert_eq!(texts(&entries), [line], "the generic entry now");
+        seqs.push(late.expect("a late answer will replace it"));
+    }
+    assert_eq!(
+        seen.borrow().wakes,
+        wakes + 1,
+        "woken once, by the first command"
+    );
+    let commands = live.take_commands();
+    assert_eq!(commands, [ExecutorCommand::Send { engine: engine.0 }]);
+    let lines: Vec<_> = wire::decode_ops(&live.take_ops(engine))
+        .unwrap()
+        .into_iter()
+        .filter_map(|op| match op {
+            EngineOp::Line(l) => Some((l.seq, l.line)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        seqs.iter()
+            .copied()
+            .zip(["a", "b", "c"].map(String::from))
+            .collect::<Vec<_>>()
+    );
+    assert!(live.take_ops(engine).is_empty(), "a frame is taken once");
+    assert!(seen.borrow().posted.is_empty(), "nothing posted early");
+}
+
+#[test]
+fn a_frame_past_the_post_size_is_posted_at_once() {
+    let (mut live, seen) = live(HostPlacement::Worker);
+    let engine = worker_type(&mut live);
+    let run = live.host_mut().create_run("w").unwrap();
+    let big = "x".repeat(64 << 10);
+    let mut n = 0;
+    while seen.borrow().posted.is_empty() && n < 10_000 {
+        live.parse_line(run, &big, "t").unwrap();
+        n += 1;
+    }
+    let posted = seen.borrow().posted.len();
+    assert_eq!(
+        posted, 1,
+        "posted once the frame grew past wire::post_now ({n} lines)"
+    );
+    assert_eq!(seen.borrow().posted[0].0, engine);
+}
+
+fn answer(live: &mut LiveCore<FakeExecutor>, engine: EngineId, seq: u64, text: &str) {
+    let outcome = Ok(json!([{ "kind": "assistant", "ts": "t", "text": text }]));
+    live.host_mut()
+        .handle_answers(0.0, engine, vec![(seq, outcome)]);
+    live.pump();
+}
+
+#[test]
+fn late_answers_wait_for_the_frame_a_builders_run_as_answers_any_other_as_line_updates() {
+    let (mut live, _seen) = live(HostPlacement::Worker);
+    let engine = worker_type(&mut live);
+    let owned = live.host_mut().create_run("w").unwrap();
+    live.own_run(owned);
+    let free = live.host_mut().create_run("w").unwrap();
+    let (_, a) = live.parse_line(owned, "a", "t").unwrap();
+    let (_, b) = live.parse_line(free, "b", "t").unwrap();
+    live.take_commands();
+    live.take_ops(engine);
+    answer(&mut live, engine, a.unwrap(), "A");
+    answer(&mut live, engine, b.unwrap(), "B");
+    assert_eq!(
+        live.take_commands(),
+        [ExecutorCommand::Frame],
+        "a frame is asked for once"
+    );
+    assert!(!live.is_idle(), "not idle while the frame waits");
+    let frame = live.take_frame();
+    assert_eq!(frame.builders, [owned.0]);
+    assert_eq!(frame.lines.len(), 1);
+    assert_eq!(frame.lines[0].0, "w");
+    assert_eq!(texts(&frame.lines[0].1[0].entries), ["B"]);
+    let (answers, more) = live.take_answers(owned);
+    assert!(!more);
+    assert_eq!(answers.len(), 1);
+    assert_eq!(texts(&answers[0].1), ["A"]);
+}
+
+#[test]
+fn a_run_let_go_is_forgotten_everywhere_its_late_answers_and_its_kept_place_included() {
+    let (mut live, _seen) = live(HostPlacement::Worker);
+    let engine = worker_type(&mut live);
+    let run = live.host_mut().create_run("w").unwrap();
+    live.own_run(run);
+    let trail = Rc::new(RefCell::new(parsebox_transcript::ChunkTrail::default()));
+    trail.borrow_mut().new_from(&[1, 2]);
+    assert_eq!(live.keep_run(run, "w", Rc::clone(&trail)), None);
+    let (_, seq) = live.parse_line(run, "a", "t").unwrap();
+    live.take_commands();
+    live.take_ops(engine);
+    answer(&mut live, engine, seq.unwrap(), "A");
+    live.drop_run(run);
+    let frame = live.take_frame();
+    assert!(
+        frame.builders.is_empty() && frame.lines.is_empty(),
+        "nothing for a run let go: {frame:?}"
+    );
+    assert_eq!(
+        live.continuing_run("w", &[1, 2, 3]),
+        None,
+        "a run let go is not continued"
+    );
+    assert!(live.host().run_type(run).is_none());
+}
+
+#[test]
+fn dispose_ends_every_engine_and_forgets_what_waited() {
+    let (mut live, _seen) = live(HostPlacement::Worker);
+    let engine = worker_type(&mut live);
+    let run = live.host_mut().create_run("w").unwrap();
+    live.own_run(run);
+    live.parse_line(run, "a", "t").unwrap();
+    live.take_commands();
+    live.dispose();
+    assert!(live
+        .take_commands()
+        .contains(&ExecutorCommand::End { engine: engine.0 }));
+    assert!(
+        live.take_ops(engine).is_empty(),
+        "the ended engine's frame is gone"
+    );
+    assert!(live.host().is_disposed());
+}
