@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use parsebox_host::{
     wire, Answered, Command, EngineAnswer, EngineId, EngineOp, EngineRuns, Host, LineStep,
-    LoadError, Placement, RunId, Seq,
+    LoadError, LoadResult, Placement, RunId, Seq,
 };
 use parsebox_transcript::{generic_entry, LineOutcome, TranscriptEntry};
 
@@ -353,6 +353,90 @@ impl<X: Executor> LiveCore<X> {
     /// The commands for the JS executor, in order.
     pub fn take_commands(&mut self) -> Vec<ExecutorCommand> {
         std::mem::take(&mut self.out)
+    }
+
+    /// A Worker engine reported its start: JSON `{"Ok": entryPoint}` or `{"Err": loadError}`.
+    /// A report that is not either is the engine's fault: the type fails to start with an
+    /// `engine_fault` load error.
+    pub fn worker_started(&mut self, engine: EngineId, report_json: &str) {
+        let result: Result<String, LoadError> =
+            serde_json::from_str(report_json).unwrap_or_else(|e| {
+                Err(LoadError::new(
+                    "engine_fault",
+                    format!("malformed start report: {e}"),
+                ))
+            });
+        let now = self.executor.now_ms();
+        self.host.handle_engine_started(now, engine, result);
+        self.pump();
+    }
+
+    /// A Worker engine is starting line `seq`: its deadline is armed from now.
+    pub fn worker_began(&mut self, engine: EngineId, seq: Seq) {
+        let now = self.executor.now_ms();
+        self.host.handle_began(now, engine, seq);
+    }
+
+    /// A Worker engine's answers: the batches it posted since the last, each JSON
+    /// `[[seq, outcome, reports?], …]`, in order. A malformed batch is the engine's fault: it
+    /// is treated as the engine dying (its owed line falls back, a new engine replays).
+    pub fn worker_answered<S: AsRef<str>>(&mut self, engine: EngineId, batches: &[S]) {
+        let now = self.executor.now_ms();
+        let parsed: Result<Vec<Vec<EngineAnswer>>, _> = batches
+            .iter()
+            .map(|batch| serde_json::from_str::<Vec<EngineAnswer>>(batch.as_ref()))
+            .collect();
+        match parsed.map(|batches| batches.concat()) {
+            Ok(answers) => {
+                let answers = self.host.take_engine_answers(engine, answers);
+                let _ = self.host.handle_answers(now, engine, answers);
+            }
+            Err(e) => {
+                let reason = format!("the engine answered malformed JSON: {e}");
+                let _ = self.host.handle_engine_died(now, engine, &reason);
+            }
+        }
+        self.pump();
+    }
+
+    /// A Worker engine's memory reached its maximum: an allocation of `requested_bytes` did
+    /// not fit.
+    pub fn worker_out_of_memory(&mut self, engine: EngineId, requested_bytes: u64) {
+        let now = self.executor.now_ms();
+        let _ = self
+            .host
+            .handle_engine_out_of_memory(now, engine, requested_bytes.max(1));
+        self.pump();
+    }
+
+    /// A Worker engine died (`reason` says how: an `error` event, a trap it reported).
+    pub fn worker_died(&mut self, engine: EngineId, reason: &str) {
+        let now = self.executor.now_ms();
+        let _ = self.host.handle_engine_died(now, engine, reason);
+        self.pump();
+    }
+
+    /// The timer set at the host core's `poll_timeout` fired.
+    pub fn timeout_fired(&mut self) {
+        let now = self.executor.now_ms();
+        self.host.handle_timeout(now);
+        self.pump();
+    }
+
+    /// What the page's loader found for a `load` command.
+    pub fn loaded(&mut self, adapter_type: &str, token: u64, result: LoadResult) {
+        let now = self.executor.now_ms();
+        self.host
+            .handle_load_result(now, adapter_type, token, result);
+        self.pump();
+    }
+
+    /// The engine module was compiled (`Ok`) or could not be loaded (why): parsers waiting for
+    /// it start now, or fail with an `engine_fault` load error.
+    pub fn engine_module(&mut self, result: Result<(), String>) {
+        let now = self.executor.now_ms();
+        self.host.handle_engine_module(now, result);
+        self.pump();
     }
 
     /// The host core, to read.

@@ -340,3 +340,141 @@ fn dispose_ends_every_engine_and_forgets_what_waited() {
     );
     assert!(live.host().is_disposed());
 }
+
+#[test]
+fn a_worker_start_report_that_is_not_json_fails_the_type_with_an_engine_fault() {
+    let (mut live, _seen) = live(HostPlacement::Worker);
+    live.host_mut()
+        .register_source(0.0, "w", SOURCE, None)
+        .unwrap();
+    live.pump();
+    let engine = live
+        .take_commands()
+        .iter()
+        .find_map(|c| match c {
+            ExecutorCommand::StartWorker { engine, .. } => Some(EngineId(*engine)),
+            _ => None,
+        })
+        .unwrap();
+    live.worker_started(engine, "not json");
+    let status = live.host().status("w");
+    assert_eq!(status.state, parsebox_host::AdapterState::Failed);
+    assert_eq!(
+        status.error.map(|e| e.code),
+        Some("engine_fault".to_owned())
+    );
+}
+
+/// The late answers a frame carries for runs no builder owns, as texts.
+fn line_updates(live: &mut LiveCore<FakeExecutor>) -> Vec<Vec<String>> {
+    live.take_frame()
+        .lines
+        .into_iter()
+        .flat_map(|(_, updates)| updates)
+        .map(|u| texts(&u.entries))
+        .collect()
+}
+
+#[test]
+fn malformed_worker_answers_are_the_engines_death_the_line_falls_back_and_a_new_engine_starts() {
+    let (mut live, _seen) = live(HostPlacement::Worker);
+    let engine = worker_type(&mut live);
+    let run = live.host_mut().create_run("w").unwrap();
+    let (_, seq) = live.parse_line(run, "a", "t").unwrap();
+    live.take_commands();
+    live.take_ops(engine);
+    live.worker_began(engine, seq.unwrap());
+    live.worker_answered(engine, &["[[1, {\"Ok\": [] }"]);
+    let commands = live.take_commands();
+    assert!(
+        commands.contains(&ExecutorCommand::End { engine: engine.0 }),
+        "{commands:?}"
+    );
+    assert!(
+        commands
+            .iter()
+            .any(|c| matches!(c, ExecutorCommand::StartWorker { .. })),
+        "{commands:?}"
+    );
+    assert_eq!(
+        line_updates(&mut live),
+        [["a"]],
+        "the line's generic entry, as its answer"
+    );
+    assert_eq!(live.host().diagnostics(Some("w")).host.engine_faults, 1);
+}
+
+#[test]
+fn a_worker_line_past_its_deadline_is_ended_at_the_timeout_and_falls_back_alone() {
+    let (mut live, seen) = live(HostPlacement::Worker);
+    let mut engine = worker_type(&mut live);
+    let run = live.host_mut().create_run("w").unwrap();
+    live.parse_line(run, "hang", "t").unwrap();
+    live.take_commands();
+    // Each engine gets the line, begins it and never answers. The first may have held answers
+    // for other lines (it batches), so its kill fails no line and the line runs again on an
+    // engine that answers line by line; that one's kill fails the line.
+    let mut updates = Vec::new();
+    for round in 0..3 {
+        let seq = wire::decode_ops(&live.take_ops(engine))
+            .unwrap()
+            .into_iter()
+            .find_map(|op| match op {
+                EngineOp::Line(l) if l.line == "hang" => Some(l.seq),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("round {round}: the line is sent again"));
+        live.worker_began(engine, seq);
+        let deadline = live.host().poll_timeout().expect("began arms a deadline");
+        seen.borrow_mut().clock = deadline - 1.0;
+        live.timeout_fired();
+        assert!(
+            !live
+                .take_commands()
+                .contains(&ExecutorCommand::End { engine: engine.0 }),
+            "round {round}: not before its deadline"
+        );
+        seen.borrow_mut().clock = deadline;
+        live.timeout_fired();
+        let commands = live.take_commands();
+        assert!(
+            commands.contains(&ExecutorCommand::End { engine: engine.0 }),
+            "round {round}: {commands:?}"
+        );
+        updates = line_updates(&mut live);
+        if !updates.is_empty() {
+            break;
+        }
+        let next = commands
+            .iter()
+            .find_map(|c| match c {
+                ExecutorCommand::StartWorker { engine, .. } => Some(EngineId(*engine)),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("round {round}: a new engine starts: {commands:?}"));
+        live.worker_started(next, r#"{"Ok":"parseStdoutLine"}"#);
+        live.take_commands();
+        engine = next;
+    }
+    assert_eq!(
+        updates,
+        [["hang"]],
+        "the line falls back to its generic entry"
+    );
+    assert!(live.host().diagnostics(Some("w")).host.deadline_kills >= 1);
+}
+
+#[test]
+fn a_worker_out_of_memory_is_named_so_and_its_line_falls_back() {
+    let (mut live, _seen) = live(HostPlacement::Worker);
+    let engine = worker_type(&mut live);
+    let run = live.host_mut().create_run("w").unwrap();
+    let (_, seq) = live.parse_line(run, "big", "t").unwrap();
+    live.take_commands();
+    live.take_ops(engine);
+    live.worker_began(engine, seq.unwrap());
+    live.worker_out_of_memory(engine, 1 << 20);
+    assert_eq!(line_updates(&mut live), [["big"]]);
+    let d = live.host().diagnostics(Some("w"));
+    assert_eq!(d.fallbacks.get("memory_exceeded"), Some(&1), "{d:?}");
+}

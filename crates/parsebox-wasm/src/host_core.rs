@@ -4,9 +4,7 @@
 
 use std::rc::Rc;
 
-use parsebox_host::{
-    DynamicLoad, EngineAnswer, EngineId, Host, HostError, LoadError, LoadResult, RunId, Seq,
-};
+use parsebox_host::{DynamicLoad, EngineId, Host, HostError, LoadResult, RunId, Seq};
 use parsebox_transcript::TranscriptEntry;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -60,10 +58,7 @@ impl HostCore {
         token: f64,
         result: LoadResult,
     ) -> Result<(), JsValue> {
-        let mut s = self.enter()?;
-        s.host_mut()
-            .handle_load_result(now_ms(), adapter_type, token as u64, result);
-        s.pump();
+        self.enter()?.loaded(adapter_type, token as u64, result);
         Ok(())
     }
 
@@ -408,60 +403,33 @@ impl HostCore {
 
     /// Hands the engine module's outcome to the host and performs what follows.
     fn engine_module(&self, result: Result<(), String>) -> Result<(), JsValue> {
-        let mut s = self.enter()?;
-        s.host_mut().handle_engine_module(now_ms(), result);
-        s.pump();
+        self.enter()?.engine_module(result);
         Ok(())
     }
 
     /// A Worker engine reported its start: JSON `{"Ok": entryPoint}` or `{"Err": loadError}`.
     #[wasm_bindgen(js_name = handleEngineStarted)]
     pub fn handle_engine_started(&self, engine: f64, result_json: &str) -> Result<(), JsValue> {
-        let result: Result<String, LoadError> =
-            serde_json::from_str(result_json).unwrap_or_else(|e| {
-                Err(LoadError::new(
-                    "engine_fault",
-                    format!("malformed start report: {e}"),
-                ))
-            });
-        let mut s = self.enter()?;
-        s.host_mut()
-            .handle_engine_started(now_ms(), EngineId(engine as u64), result);
-        s.pump();
+        self.enter()?
+            .worker_started(EngineId(engine as u64), result_json);
         Ok(())
     }
 
     /// A Worker engine is starting line `seq` (arms its deadline).
     #[wasm_bindgen(js_name = handleBegan)]
     pub fn handle_began(&self, engine: f64, seq: f64) -> Result<(), JsValue> {
-        let mut s = self.enter()?;
-        s.host_mut()
-            .handle_began(now_ms(), EngineId(engine as u64), seq as u64);
+        self.enter()?
+            .worker_began(EngineId(engine as u64), seq as u64);
         Ok(())
     }
 
     /// A Worker engine's answers: the answers of the records it ran since it last posted, each
-    /// JSON `[[seq, outcome], …]` ([`EngineAnswer`]), in order. A malformed one is the
+    /// JSON `[[seq, outcome], …]` ([`EngineAnswer`](parsebox_host::EngineAnswer)), in order. A malformed one is the
     /// engine's fault: it is treated as the engine dying.
     #[wasm_bindgen(js_name = handleAnswers)]
     pub fn handle_answers(&self, engine: f64, answers_json: Vec<String>) -> Result<(), JsValue> {
-        let mut s = self.enter()?;
-        let engine = EngineId(engine as u64);
-        let parsed: Result<Vec<Vec<EngineAnswer>>, _> = answers_json
-            .iter()
-            .map(|batch| serde_json::from_str::<Vec<EngineAnswer>>(batch))
-            .collect();
-        match parsed.map(|batches| batches.concat()) {
-            Ok(answers) => {
-                let answers = s.host_mut().take_engine_answers(engine, answers);
-                let _ = s.host_mut().handle_answers(now_ms(), engine, answers);
-            }
-            Err(e) => {
-                let reason = format!("the engine answered malformed JSON: {e}");
-                let _ = s.host_mut().handle_engine_died(now_ms(), engine, &reason);
-            }
-        }
-        s.pump();
+        self.enter()?
+            .worker_answered(EngineId(engine as u64), &answers_json);
         Ok(())
     }
 
@@ -473,33 +441,24 @@ impl HostCore {
         engine: f64,
         requested_bytes: f64,
     ) -> Result<(), JsValue> {
-        let mut s = self.enter()?;
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let bytes = requested_bytes.max(1.0) as u64;
-        let _ = s
-            .host_mut()
-            .handle_engine_out_of_memory(now_ms(), EngineId(engine as u64), bytes);
-        s.pump();
+        self.enter()?
+            .worker_out_of_memory(EngineId(engine as u64), bytes);
         Ok(())
     }
 
     /// A Worker engine died (an `error` event, a trap it reported).
     #[wasm_bindgen(js_name = handleEngineDied)]
     pub fn handle_engine_died(&self, engine: f64, reason: &str) -> Result<(), JsValue> {
-        let mut s = self.enter()?;
-        let _ = s
-            .host_mut()
-            .handle_engine_died(now_ms(), EngineId(engine as u64), reason);
-        s.pump();
+        self.enter()?.worker_died(EngineId(engine as u64), reason);
         Ok(())
     }
 
     /// The timer set at `pollTimeout()` fired.
     #[wasm_bindgen(js_name = handleTimeout)]
     pub fn handle_timeout(&self) -> Result<(), JsValue> {
-        let mut s = self.enter()?;
-        s.host_mut().handle_timeout(now_ms());
-        s.pump();
+        self.enter()?.timeout_fired();
         Ok(())
     }
 
