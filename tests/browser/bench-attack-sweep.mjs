@@ -18,6 +18,7 @@ const arg = (name) => {
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const pkg = resolve(arg("pkg") ?? `${repo}/pkg`);
 const dir = `${repo}/tests/corpus/hostile/`;
+const hostilePage = resolve(repo, "tests/browser/pages/hostile.js");
 const hostile = readdirSync(dir).filter((f) => f.endsWith(".js")).sort().map((f) => [f.slice(0, -3), readFileSync(dir + f, "utf8")]);
 
 // Served from / so that --pkg may be any directory.
@@ -26,21 +27,9 @@ const server = await serve("/", {
     type: "text/html",
     body: `<!doctype html><script type="module">
   import init, { ParserRegistry, TranscriptBuilder } from "${pkg}/index.js";
+  import { installHostile } from "${hostilePage}";
   await init();
-  window.runHostile = async (name, source) => {
-    const registry = new ParserRegistry({ loadSource: null, lineBudgetMs: 50, hardDeadlineMs: 100 });
-    registry.registerSource(name, source);
-    await registry.idle();
-    if (registry.status(name).state !== "ready") { registry.dispose(); return { refused: true }; }
-    const builder = new TranscriptBuilder(registry, name);
-    const started = performance.now();
-    builder.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: "before\\nattack\\nafter\\n" });
-    await registry.idle();
-    const texts = builder.entries().map((e) => e.text);
-    const out = { ms: performance.now() - started, honest: texts[0] === "before #1" && texts.at(-1) === "after #2", kills: registry.diagnostics(name).host.deadlineKills };
-    registry.dispose();
-    return out;
-  };
+  installHostile({ ParserRegistry, TranscriptBuilder });
   window.ready = true;
 </script>`,
   }),
@@ -55,7 +44,8 @@ for (const [name, source] of hostile) {
   const out = await page.evaluate(([n, s]) => window.runHostile(n, s), [name, source]);
   const before = descendantCpuTicks();
   await new Promise((r) => setTimeout(r, 1000));
-  rows.push({ name, ...out, idleTicks: descendantCpuTicks() - before });
+  const honest = !out.refused && out.texts[0] === "before #1" && out.texts.at(-1) === "after #2";
+  rows.push({ name, ...out, honest, kills: out.counters?.deadlineKills, idleTicks: descendantCpuTicks() - before });
 }
 const sweepS = (Date.now() - sweepStart) / 1000 - hostile.length; // without the idle seconds
 await browser.close();

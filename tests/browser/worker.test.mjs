@@ -21,39 +21,11 @@ const server = await serve(repo, {
     type: "text/html",
     body: `<!doctype html><script type="module">
   import init, { ParserRegistry, TranscriptBuilder } from "/pkg/index.js";
+  import { installHostile } from "/tests/browser/pages/hostile.js";
+  import { watchTasks } from "/tests/browser/pages/watch-tasks.js";
   await init();
-  // Frame gaps, measured while hostile parsers run (from the first push to idle). A Worker
-  // engine loads its parser off this thread; the test waits for it before measuring.
-  window.maxGap = 0;
-  window.measuring = false;
-  let last = performance.now();
-  const tick = (t) => { if (window.measuring) window.maxGap = Math.max(window.maxGap, t - last); last = t; requestAnimationFrame(tick); };
-  requestAnimationFrame(tick);
+  installHostile({ ParserRegistry, TranscriptBuilder });
   const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r()));
-  window.runHostile = async (name, source) => {
-    // The browser's default host (a Worker), as a page that passes no host option gets.
-    const registry = new ParserRegistry({ loadSource: null, lineBudgetMs: 50, hardDeadlineMs: 100 });
-    registry.registerSource(name, source);
-    await registry.idle();
-    const status = registry.status(name);
-    if (status.state !== "ready") { registry.dispose(); return { refused: status.reason }; }
-    const builder = new TranscriptBuilder(registry, name);
-    await nextFrame();
-    window.measuring = true;
-    const gapBefore = window.maxGap;
-    window.maxGap = 0;
-    const started = performance.now();
-    const first = builder.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: "before\\nattack\\nafter\\n" }).entries.map((e) => e.text);
-    await registry.idle();
-    await nextFrame();
-    window.measuring = false;
-    const gap = window.maxGap;
-    window.maxGap = Math.max(gapBefore, gap);
-    const ms = performance.now() - started;
-    const out = { gap, first, texts: builder.entries().map((e) => e.text), ms, host: registry.status(name).host, counters: registry.diagnostics(name).host };
-    registry.dispose();
-    return out;
-  };
   // The default host with \`options\`: every line in one push, once the parser is ready.
   window.runWorker = async (source, lines, options) => {
     const registry = new ParserRegistry({ loadSource: null, ...options });
@@ -263,28 +235,7 @@ const server = await serve(repo, {
     registry.dispose();
     return out;
   };
-  // The page thread's tasks of 50 ms or more, until the returned function is called (it returns
-  // their lengths): Chromium's long-task entries where the browser has them; elsewhere
-  // (Firefox, WebKit) the gaps of a chain of zero-delay timers, which run every 4 ms or so on an
-  // idle thread, so a gap of 50 ms or more is a task that long, or tasks back to back.
-  window.watchTasks = () => {
-    const tasks = [];
-    if (PerformanceObserver.supportedEntryTypes?.includes("longtask")) {
-      const observer = new PerformanceObserver((l) => { for (const e of l.getEntries()) tasks.push(Math.round(e.duration)); });
-      observer.observe({ type: "longtask" });
-      return () => { observer.disconnect(); return tasks; };
-    }
-    let on = true;
-    let last = performance.now();
-    const tick = () => {
-      const now = performance.now();
-      if (now - last >= 50) tasks.push(Math.round(now - last));
-      last = now;
-      if (on) setTimeout(tick, 0);
-    };
-    setTimeout(tick, 0);
-    return () => { on = false; return tasks; };
-  };
+  window.watchTasks = watchTasks;
   // A stateful parser hangs on one line in every 301 (rounds of 300 lines, then "hang"), pushed
   // faster than the Worker answers: each hang is a deadline kill, a new engine and a replay.
   window.runOverruns = async (source, rounds) => {
