@@ -693,7 +693,7 @@ async function main() {
   bindControls();
   const type = $("sample").value;
   const firstRun = fetchRun(type); // in parallel with the wasm download
-  await init();
+  await init(window.parseboxCore); // the download index.html started
   viewer.wasmReadyMs = performance.now();
   await firstRun;
   await startSample(type);
