@@ -20,4 +20,4 @@ pub use command::ExecutorCommand;
 pub use executor::{Builtin, EngineDeath, Executor};
 pub use frame::{Frame, LineUpdate, LATE_ENTRIES_PER_FRAME};
 pub use kept::KEEP_RUNS;
-pub use live::LiveCore;
+pub use live::{LiveCore, Polled};

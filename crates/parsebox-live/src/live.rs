@@ -16,11 +16,23 @@ use std::rc::Rc;
 
 use parsebox_host::HostError;
 use parsebox_transcript::ChunkTrail;
+use serde::Serialize;
 
 use crate::command::ExecutorCommand;
 use crate::executor::{Builtin, EngineDeath, Executor};
 use crate::frame::{Frame, FrameQueue, LineUpdate};
 use crate::kept::KeptRuns;
+
+/// What [`LiveCore::poll`] gives the JS executor: its commands, in order, and when to call
+/// [`LiveCore::timeout_fired`] (ms on the executor's clock; `None`: no deadline is armed).
+#[derive(Serialize, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Polled {
+    /// The commands, in order.
+    pub commands: Vec<ExecutorCommand>,
+    /// When the timer fires next.
+    pub timeout_ms: Option<f64>,
+}
 
 /// What a registry (`HostCore` in the binding) and its transcript builders share: see the
 /// module's doc.
@@ -353,6 +365,17 @@ impl<X: Executor> LiveCore<X> {
     /// The commands for the JS executor, in order.
     pub fn take_commands(&mut self) -> Vec<ExecutorCommand> {
         std::mem::take(&mut self.out)
+    }
+
+    /// What the JS executor does after an event, in one call: every command waiting (after
+    /// performing the core's commands for this thread's engines), and when to fire the timer
+    /// next. Commands that later calls lead to wake the executor again.
+    pub fn poll(&mut self) -> Polled {
+        self.pump();
+        Polled {
+            commands: self.take_commands(),
+            timeout_ms: self.host.poll_timeout(),
+        }
     }
 
     /// A Worker engine reported its start: JSON `{"Ok": entryPoint}` or `{"Err": loadError}`.

@@ -124,24 +124,35 @@ fn worker_type(live: &mut LiveCore<FakeExecutor>) -> EngineId {
         .unwrap();
     live.pump();
     let commands = live.take_commands();
-    let starts: Vec<u64> = commands
-        .iter()
-        .filter_map(|c| match c {
-            ExecutorCommand::StartWorker { engine, .. } => Some(*engine),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(starts.len(), 1, "one Worker to start: {commands:?}");
+    let engine = started(&commands).expect("a Worker to start");
     assert!(commands.contains(&ExecutorCommand::Notify {
         adapter_type: "w".into()
     }));
-    let engine = EngineId(starts[0]);
     live.host_mut()
         .handle_engine_started(0.0, engine, Ok("parseStdoutLine".into()));
     live.pump();
     // The executor drains after each call.
     live.take_commands();
     engine
+}
+
+/// A new run of `w` whose line `line` the Worker `engine` has been sent and has begun: its seq.
+fn line_begun(live: &mut LiveCore<FakeExecutor>, engine: EngineId, line: &str) -> u64 {
+    let run = live.host_mut().create_run("w").unwrap();
+    let (_, seq) = live.parse_line(run, line, "t").unwrap();
+    live.take_commands();
+    live.take_ops(engine);
+    let seq = seq.expect("a Worker line is answered late");
+    live.worker_began(engine, seq);
+    seq
+}
+
+/// The Worker engine the commands start, if one.
+fn started(commands: &[ExecutorCommand]) -> Option<EngineId> {
+    commands.iter().find_map(|c| match c {
+        ExecutorCommand::StartWorker { engine, .. } => Some(EngineId(*engine)),
+        _ => None,
+    })
 }
 
 #[test]
@@ -348,14 +359,7 @@ fn a_worker_start_report_that_is_not_json_fails_the_type_with_an_engine_fault() 
         .register_source(0.0, "w", SOURCE, None)
         .unwrap();
     live.pump();
-    let engine = live
-        .take_commands()
-        .iter()
-        .find_map(|c| match c {
-            ExecutorCommand::StartWorker { engine, .. } => Some(EngineId(*engine)),
-            _ => None,
-        })
-        .unwrap();
+    let engine = started(&live.take_commands()).unwrap();
     live.worker_started(engine, "not json");
     let status = live.host().status("w");
     assert_eq!(status.state, parsebox_host::AdapterState::Failed);
@@ -379,23 +383,14 @@ fn line_updates(live: &mut LiveCore<FakeExecutor>) -> Vec<Vec<String>> {
 fn malformed_worker_answers_are_the_engines_death_the_line_falls_back_and_a_new_engine_starts() {
     let (mut live, _seen) = live(HostPlacement::Worker);
     let engine = worker_type(&mut live);
-    let run = live.host_mut().create_run("w").unwrap();
-    let (_, seq) = live.parse_line(run, "a", "t").unwrap();
-    live.take_commands();
-    live.take_ops(engine);
-    live.worker_began(engine, seq.unwrap());
+    line_begun(&mut live, engine, "a");
     live.worker_answered(engine, &["[[1, {\"Ok\": [] }"]);
     let commands = live.take_commands();
     assert!(
         commands.contains(&ExecutorCommand::End { engine: engine.0 }),
         "{commands:?}"
     );
-    assert!(
-        commands
-            .iter()
-            .any(|c| matches!(c, ExecutorCommand::StartWorker { .. })),
-        "{commands:?}"
-    );
+    assert!(started(&commands).is_some(), "{commands:?}");
     assert_eq!(
         line_updates(&mut live),
         [["a"]],
@@ -445,12 +440,7 @@ fn a_worker_line_past_its_deadline_is_ended_at_the_timeout_and_falls_back_alone(
         if !updates.is_empty() {
             break;
         }
-        let next = commands
-            .iter()
-            .find_map(|c| match c {
-                ExecutorCommand::StartWorker { engine, .. } => Some(EngineId(*engine)),
-                _ => None,
-            })
+        let next = started(&commands)
             .unwrap_or_else(|| panic!("round {round}: a new engine starts: {commands:?}"));
         live.worker_started(next, r#"{"Ok":"parseStdoutLine"}"#);
         live.take_commands();
@@ -468,13 +458,35 @@ fn a_worker_line_past_its_deadline_is_ended_at_the_timeout_and_falls_back_alone(
 fn a_worker_out_of_memory_is_named_so_and_its_line_falls_back() {
     let (mut live, _seen) = live(HostPlacement::Worker);
     let engine = worker_type(&mut live);
-    let run = live.host_mut().create_run("w").unwrap();
-    let (_, seq) = live.parse_line(run, "big", "t").unwrap();
-    live.take_commands();
-    live.take_ops(engine);
-    live.worker_began(engine, seq.unwrap());
+    line_begun(&mut live, engine, "big");
     live.worker_out_of_memory(engine, 1 << 20);
     assert_eq!(line_updates(&mut live), [["big"]]);
     let d = live.host().diagnostics(Some("w"));
     assert_eq!(d.fallbacks.get("memory_exceeded"), Some(&1), "{d:?}");
+}
+
+#[test]
+fn one_poll_gives_the_commands_and_the_next_timeout() {
+    let (mut live, _seen) = live(HostPlacement::Worker);
+    live.host_mut()
+        .register_source(0.0, "w", SOURCE, None)
+        .unwrap();
+    let polled = live.poll();
+    let engine = started(&polled.commands).expect("a Worker to start");
+    let start_deadline = live.host().options().start_deadline_ms;
+    assert_eq!(
+        polled.timeout_ms,
+        Some(start_deadline),
+        "the start deadline is armed"
+    );
+    live.worker_started(engine, r#"{"Ok":"parseStdoutLine"}"#);
+    let polled = live.poll();
+    assert_eq!(polled.timeout_ms, None, "started and idle: no deadline");
+    assert_eq!(
+        polled.commands,
+        [ExecutorCommand::Notify {
+            adapter_type: "w".into()
+        }]
+    );
+    assert_eq!(live.poll().commands, [], "taken once");
 }

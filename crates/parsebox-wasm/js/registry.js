@@ -272,11 +272,12 @@ export class ParserRegistry {
     queueMicrotask(() => this.#drainQueued && this.#drain());
   }
 
-  /** Performs every command the core has queued, then re-arms the timer. */
+  /** Performs every command the core has queued, then re-arms the timer: one call to the core. */
   #drain() {
     this.#drainQueued = false;
     if (this.#disposed || this.#lost) return;
-    const commands = JSON.parse(quietly(() => this.#core.takeCommands()) ?? "[]");
+    const polled = quietly(() => this.#core.poll());
+    const { commands, timeoutMs } = polled === undefined ? { commands: [], timeoutMs: null } : JSON.parse(polled);
     for (const c of commands) {
       if (this.#disposed || this.#lost) return;
       switch (c.kind) {
@@ -293,7 +294,7 @@ export class ParserRegistry {
           this.#executor.perform(c);
       }
     }
-    if (!this.#disposed && !this.#lost) this.#executor.arm(quietly(() => this.#core.pollTimeout()));
+    if (!this.#disposed && !this.#lost) this.#executor.arm(timeoutMs ?? undefined);
   }
 
   #load(type, token) {

@@ -1,6 +1,6 @@
 //! `HostCore`: the registry's trusted core as a JS class. Each method is one event for the
 //! host core; the commands it leads to are performed (engines of this thread) or queued for
-//! the JS executor ([`HostCore::take_commands`]).
+//! the JS executor ([`HostCore::poll`]).
 
 use std::rc::Rc;
 
@@ -455,27 +455,19 @@ impl HostCore {
         Ok(())
     }
 
-    /// The timer set at `pollTimeout()` fired.
+    /// The timer set at `poll()`'s `timeoutMs` fired.
     #[wasm_bindgen(js_name = handleTimeout)]
     pub fn handle_timeout(&self) -> Result<(), JsValue> {
         self.enter()?.timeout_fired();
         Ok(())
     }
 
-    /// When to call `handleTimeout()`, in ms on `performance.now()`'s clock; `undefined`: no
-    /// deadline is armed.
-    #[wasm_bindgen(js_name = pollTimeout)]
-    pub fn poll_timeout(&self) -> Result<Option<f64>, JsValue> {
-        Ok(self.enter()?.host().poll_timeout())
-    }
-
-    /// The commands waiting for the JS executor, as a JSON array (see `commands.rs`).
-    #[wasm_bindgen(js_name = takeCommands)]
-    pub fn take_commands(&self) -> Result<String, JsValue> {
-        let mut s = self.enter()?;
-        s.pump();
-        let commands = s.take_commands();
-        to_json(&commands)
+    /// What the JS executor does next, as JSON `{"commands":[…],"timeoutMs":ms|null}`: the
+    /// commands waiting (see `ExecutorCommand`), in order, and when to call `handleTimeout()`
+    /// (ms on `performance.now()`'s clock; `null`: no deadline is armed). One call per drain.
+    pub fn poll(&self) -> Result<String, JsValue> {
+        let polled = self.enter()?.poll();
+        to_json(&polled)
     }
 
     /// What waits for this frame (a `frame` command asked for it), as JSON
@@ -517,7 +509,7 @@ impl HostCore {
 
     /// Ends every engine and forgets everything; later calls throw `ParseboxDisposedError`.
     /// From inside a call (a built-in parser disposing its registry) it takes effect when that
-    /// call returns. The final `end` commands are in `takeCommands()`.
+    /// call returns. The final `end` commands are in `poll()`.
     pub fn dispose(&self) {
         self.core.dispose();
     }

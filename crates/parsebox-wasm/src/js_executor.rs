@@ -46,7 +46,7 @@ extern "C" {
     #[wasm_bindgen(method, catch, js_name = endInline)]
     pub(crate) fn end_inline(this: &EngineExecutor, engine: f64) -> Result<(), JsValue>;
 
-    /// Commands wait (`takeCommands()`): take them once the call under way has returned.
+    /// Commands wait (`poll()`): take them once the call under way has returned.
     #[wasm_bindgen(method, catch)]
     pub(crate) fn wake(this: &EngineExecutor) -> Result<(), JsValue>;
 

@@ -6,7 +6,7 @@
 //!
 //! The binding converts arguments, performs the commands whose engines live in this thread
 //! (built-ins here; inline engine instances through the executor's callbacks) and hands
-//! the rest to the JS executor as data ([`HostCore::take_commands`]), waking it (`wake()`)
+//! the rest to the JS executor as data ([`HostCore::poll`]), waking it (`wake()`)
 //! when the first command waits, whichever call led to it. Every decision is the
 //! host core's. Entries cross the boundary as one JSON string per call: measured faster than
 //! building JS objects field by field (`FINDINGS.md`), and `JSON.parse` gives plain objects.

@@ -1,0 +1,67 @@
+// How many calls into the core a line costs on its way back to the page (issue 43): a line a
+// Worker answers reaches `onUpdate` in at most 4 (the answers, one poll, the frame, the
+// builder's fold), and an inline `parseLine` is one call. Counted by wrapping the core's two
+// classes in Node, with worker_threads standing in for Web Workers.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+import { initSync, ParserRegistry, TranscriptBuilder } from "../../pkg/index.js";
+import { HostCore, TranscriptBuilderCore } from "../../pkg/parsebox_wasm.js";
+import { installWebWorker } from "../fuzz/web-worker.mjs";
+
+const pkg = (p) => readFileSync(fileURLToPath(new URL(`../../pkg/${p}`, import.meta.url)));
+initSync({ module: pkg("parsebox_wasm_bg.wasm"), engine: pkg("parsebox_engine.wasm") });
+installWebWorker();
+
+// Every call into the core, by method name.
+const calls = [];
+for (const cls of [HostCore, TranscriptBuilderCore]) {
+  for (const name of Object.getOwnPropertyNames(cls.prototype)) {
+    const method = cls.prototype[name];
+    if (name === "constructor" || typeof method !== "function") continue;
+    cls.prototype[name] = function (...args) {
+      calls.push(name);
+      return method.apply(this, args);
+    };
+  }
+}
+
+const PARSER = "export function parseStdoutLine(line, ts) { return [{ kind: 'system', ts, text: 'p:' + line }]; }";
+
+test("a line a Worker answers reaches onUpdate in at most 4 calls into the core", async (t) => {
+  const registry = new ParserRegistry({ loadSource: null, host: "worker" });
+  t.after(() => registry.dispose());
+  registry.registerSource("w", PARSER);
+  await registry.idle();
+  const builder = new TranscriptBuilder(registry, "w");
+  const paths = [];
+  for (const line of ["a", "b", "c"]) {
+    const updated = new Promise((resolve) => {
+      const off = builder.onUpdate(() => {
+        off?.();
+        resolve(calls.length);
+      });
+    });
+    builder.push({ ts: "t", stream: "stdout", chunk: `${line}\n` });
+    const at = await updated;
+    // From the Worker's answers to the update, the calls on the line's way back.
+    const from = calls.lastIndexOf("handleAnswers", at - 1);
+    assert.ok(from >= 0, `the answers came through handleAnswers (${calls.slice(-10).join(", ")})`);
+    paths.push(calls.slice(from, at));
+  }
+  for (const path of paths) assert.ok(path.length <= 4, `at most 4 calls: ${path.join(", ")}`);
+  assert.deepEqual(builder.entries().map((e) => e.text), ["p:a", "p:b", "p:c"]);
+});
+
+test("an inline parseLine is one call into the core", async (t) => {
+  const registry = new ParserRegistry({ loadSource: null, host: "inline" });
+  t.after(() => registry.dispose());
+  registry.registerSource("i", PARSER);
+  await registry.idle();
+  registry.parseLine("i", "warm", "t");
+  const before = calls.length;
+  assert.deepEqual(registry.parseLine("i", "x", "t").map((e) => e.text), ["p:x"]);
+  assert.deepEqual(calls.slice(before), ["parseDefault"]);
+});
