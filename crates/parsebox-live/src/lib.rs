@@ -13,11 +13,15 @@
 mod command;
 mod executor;
 mod frame;
+mod host_run;
 mod kept;
 mod live;
+mod shared;
 
 pub use command::ExecutorCommand;
 pub use executor::{Builtin, EngineDeath, Executor};
 pub use frame::{Frame, LineUpdate, LATE_ENTRIES_PER_FRAME};
+pub use host_run::HostRunParser;
 pub use kept::KEEP_RUNS;
 pub use live::{LiveCore, Polled};
+pub use shared::{Entered, Reentered, SharedCore};

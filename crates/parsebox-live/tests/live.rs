@@ -11,7 +11,9 @@ use std::rc::Rc;
 use parsebox_host::{
     wire, EngineId, EngineOp, Host, HostOptions, HostPlacement, InstanceFactory, ParserInstance,
 };
-use parsebox_live::{Builtin, EngineDeath, Executor, ExecutorCommand, LiveCore};
+use parsebox_live::{
+    Builtin, EngineDeath, Executor, ExecutorCommand, HostRunParser, LiveCore, Reentered, SharedCore,
+};
 use parsebox_transcript::{LineFailure, TranscriptEntry};
 use serde_json::{json, Value};
 
@@ -489,4 +491,68 @@ fn one_poll_gives_the_commands_and_the_next_timeout() {
         }]
     );
     assert_eq!(live.poll().commands, [], "taken once");
+}
+
+#[test]
+fn a_call_while_another_holds_the_core_is_refused_and_a_dispose_from_inside_waits_for_it() {
+    let (live, _seen) = live(HostPlacement::Worker);
+    let core = SharedCore::new(live);
+    let held = core.enter().unwrap();
+    assert_eq!(core.enter().err(), Some(Reentered));
+    core.dispose();
+    assert!(
+        !held.host().is_disposed(),
+        "not while the call holds the core"
+    );
+    drop(held);
+    assert!(
+        core.enter().unwrap().host().is_disposed(),
+        "when it returns"
+    );
+}
+
+#[test]
+fn a_builder_over_a_worker_run_shows_generic_entries_then_the_answers_and_lets_the_run_go_when_dropped(
+) {
+    use parsebox_transcript::{Chunk, TranscriptBuilder, TranscriptOptions};
+    let (mut live, _seen) = live(HostPlacement::Worker);
+    let engine = worker_type(&mut live);
+    let run = live.host_mut().create_run("w").unwrap();
+    live.own_run(run);
+    let core = Rc::new(SharedCore::new(live));
+    let mut builder = TranscriptBuilder::new(
+        HostRunParser::new(Rc::clone(&core), run),
+        TranscriptOptions {
+            track_lines: true,
+            ..TranscriptOptions::default()
+        },
+    );
+    builder.push(&Chunk::stdout("t", "a\nb\n"));
+    assert_eq!(
+        texts(builder.entries()),
+        ["a", "b"],
+        "generic entries first"
+    );
+    {
+        let mut s = core.enter().unwrap();
+        let seqs: Vec<u64> = wire::decode_ops(&s.take_ops(engine))
+            .unwrap()
+            .into_iter()
+            .filter_map(|op| match op {
+                EngineOp::Line(l) => Some(l.seq),
+                _ => None,
+            })
+            .collect();
+        for (seq, text) in seqs.into_iter().zip(["A", "B"]) {
+            answer(&mut s, engine, seq, text);
+        }
+    }
+    let (answers, _) = core.enter().unwrap().take_answers(run);
+    builder.replace_answers(answers);
+    assert_eq!(texts(builder.entries()), ["A", "B"]);
+    drop(builder);
+    assert!(
+        core.enter().unwrap().host().run_type(run).is_none(),
+        "the run is let go"
+    );
 }

@@ -4,18 +4,18 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use parsebox_host::{AdapterState, RunId};
+use parsebox_host::AdapterState;
 use parsebox_timeline::{EntriesMoved, LiveTimeline, Timeline, TimelineItem, TimelineUpdate};
 use parsebox_transcript::{
-    generic_entry, Chunk, ChunkTrail, FailedLineEntry, LineAnswer, LineFailure, LineParser,
-    PushChange, TranscriptBuilder, TranscriptEntry, TranscriptOptions,
+    Chunk, ChunkTrail, FailedLineEntry, PushChange, TranscriptBuilder, TranscriptEntry,
+    TranscriptOptions,
 };
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use crate::boundary::{chunk_ids, into_error, now_ms, to_json};
-use crate::entry::Core;
 use crate::host_core::HostCore;
+use crate::js_executor::{enter, HostLine};
 
 /// Most bytes the reused output buffer keeps between calls (a rebuild of a long run may grow it
 /// far past what a push needs).
@@ -40,51 +40,6 @@ fn encode(buf: &mut Vec<u8>, value: &impl Serialize) -> Result<js_sys::JsString,
 fn slice_limit(slice_ms: Option<f64>) -> impl FnMut() -> bool {
     let deadline = slice_ms.map(|ms| now_ms() + ms);
     move || deadline.is_none_or(|d| now_ms() < d)
-}
-
-/// A host run as the builder's line parser: a line a Worker answers later is shown with the
-/// generic entry and replaced in place by [`TranscriptBuilderCore::apply_late`].
-struct HostLine {
-    core: Rc<Core>,
-    run: RunId,
-}
-
-impl LineParser for HostLine {
-    fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
-        match self.answer_line(line, ts) {
-            LineAnswer::Now(answer) => answer,
-            LineAnswer::Later { provisional, .. } => Ok(provisional),
-        }
-    }
-
-    fn answer_line(&mut self, line: &str, ts: &str) -> LineAnswer {
-        // Refused (re-entered from a built-in) or gone (disposed): the generic entry.
-        let answer = self
-            .core
-            .enter()
-            .ok()
-            .and_then(|mut s| s.parse_line(self.run, line, ts).ok());
-        match answer {
-            Some((provisional, Some(token))) => LineAnswer::Later { token, provisional },
-            Some((entries, None)) => LineAnswer::Now(Ok(entries)),
-            None => LineAnswer::Now(Ok(vec![generic_entry(line, ts)])),
-        }
-    }
-
-    fn reset(&mut self) {
-        if let Ok(mut s) = self.core.enter() {
-            let _ = s.host_mut().reset_run(self.run);
-            s.pump();
-        }
-    }
-}
-
-impl Drop for HostLine {
-    fn drop(&mut self) {
-        if let Ok(mut s) = self.core.enter() {
-            s.drop_run(self.run);
-        }
-    }
 }
 
 /// `TranscriptBuilder` options ([`crate::option_kinds`] checked their keys and kinds).
@@ -254,7 +209,7 @@ impl TranscriptBuilderCore {
             .failed_line_entry
             .unwrap_or(FailedLineEntry::ParseError);
         let (run, parser_seen) = {
-            let mut s = host.core.enter()?;
+            let mut s = enter(&host.core)?;
             let run = s
                 .host_mut()
                 .create_run_showing(adapter_type, style)
@@ -263,10 +218,7 @@ impl TranscriptBuilderCore {
             s.pump();
             (run, s.host().parser_of(run))
         };
-        let parser = HostLine {
-            core: Rc::clone(&host.core),
-            run,
-        };
+        let parser = HostLine::new(Rc::clone(&host.core), run);
         let timeline = options.timeline.unwrap_or(true).then(LiveTimeline::new);
         let max_bytes = count_option("maxTranscriptBytes", options.max_transcript_bytes)?
             .unwrap_or(parsebox_host::DEFAULT_TRANSCRIPT_BYTES);
@@ -298,7 +250,7 @@ impl TranscriptBuilderCore {
 
     /// The run's id in the host core (late answers name it).
     pub fn run(&self) -> f64 {
-        self.inner.parser().run.0 as f64
+        self.inner.parser().run().0 as f64
     }
 
     /// Appends a chunk (`{ts, stream, chunk, seq?}` as JSON); returns two JSON strings,
@@ -411,8 +363,8 @@ impl TranscriptBuilderCore {
     /// # Errors
     /// `ParseboxDisposedError`; `ParseboxReentrancyError` from inside a call.
     pub fn keep(&self) -> Result<f64, JsValue> {
-        let run = self.inner.parser().run;
-        let mut s = self.inner.parser().core.enter()?;
+        let run = self.inner.parser().run();
+        let mut s = enter(self.inner.parser().core())?;
         let adapter_type = s
             .host()
             .run_type(run)
@@ -446,10 +398,10 @@ impl TranscriptBuilderCore {
         // The replay is a call of the page of its own: its parser time is summed against
         // `callBudgetMs` from here, as a push's is.
         self.begin_call();
-        let run = self.inner.parser().run;
-        let core = Rc::clone(&self.inner.parser().core);
+        let run = self.inner.parser().run();
+        let core = Rc::clone(self.inner.parser().core());
         let (later, tail_run) = {
-            let mut s = core.enter()?;
+            let mut s = enter(&core)?;
             let later = s.host().answers_later(run);
             let adapter_type = s
                 .host()
@@ -468,13 +420,9 @@ impl TranscriptBuilderCore {
             self.retained(trail.cut() + trail.replay_from(later))
         };
         // The tail's run ends with its parser, when `finished_tail` returns.
-        let tail = self.inner.finished_tail(
-            from,
-            HostLine {
-                core,
-                run: tail_run,
-            },
-        );
+        let tail = self
+            .inner
+            .finished_tail(from, HostLine::new(core, tail_run));
         let window = self.inner.entries().len().saturating_sub(first);
         let keep = window - tail.replaced.min(window);
         out.push(JsValue::from_f64(keep as f64));
@@ -548,8 +496,8 @@ impl TranscriptBuilderCore {
     /// `ParseboxReentrancyError` from inside a call.
     #[wasm_bindgen(js_name = followParser)]
     pub fn follow_parser(&mut self) -> Result<Vec<js_sys::JsString>, JsValue> {
-        let run = self.inner.parser().run;
-        let now = self.inner.parser().core.enter()?.host().parser_of(run);
+        let run = self.inner.parser().run();
+        let now = enter(self.inner.parser().core())?.host().parser_of(run);
         if now == self.parser_seen {
             return Ok(Vec::new());
         }
@@ -564,8 +512,8 @@ impl TranscriptBuilderCore {
     #[wasm_bindgen(js_name = applyLate)]
     pub fn apply_late(&mut self) -> Result<Vec<js_sys::JsString>, JsValue> {
         let (answers, more) = {
-            let run = self.inner.parser().run;
-            let mut s = self.inner.parser().core.enter()?;
+            let run = self.inner.parser().run();
+            let mut s = enter(self.inner.parser().core())?;
             s.take_answers(run)
         };
         if more {
@@ -602,11 +550,11 @@ impl TranscriptBuilderCore {
     /// transcripts, leaves it less ([`Host::transcript_room`](parsebox_host::Host::transcript_room)).
     /// A line past it shows its generic entry. Returns what the registry leaves it.
     fn narrow(&mut self) -> usize {
-        let run = self.inner.parser().run;
+        let run = self.inner.parser().run();
         let room = self
             .inner
             .parser()
-            .core
+            .core()
             .enter()
             .map_or(self.max_bytes, |s| s.host().transcript_room(run));
         self.inner
@@ -621,9 +569,9 @@ impl TranscriptBuilderCore {
         if self.inner.has_room_for(bytes) {
             return Ok(());
         }
-        let run = self.inner.parser().run;
+        let run = self.inner.parser().run();
         let (held, max) = (self.inner.held_bytes(), self.max_bytes);
-        if let Ok(mut s) = self.inner.parser().core.enter() {
+        if let Ok(mut s) = self.inner.parser().core().enter() {
             s.host_mut().record_refused_chunk(run);
         }
         let mib = |b: usize| format!("{:.1} MiB", b as f64 / f64::from(1 << 20));
@@ -646,12 +594,12 @@ impl TranscriptBuilderCore {
     /// Tells the core what the transcript holds now, and how many more lines its budget showed
     /// generic.
     fn record(&mut self) {
-        let run = self.inner.parser().run;
+        let run = self.inner.parser().run();
         let counts = self.inner.counts();
         let over = counts
             .over_budget_lines
             .saturating_sub(self.over_budget_told);
-        if let Ok(mut s) = self.inner.parser().core.enter() {
+        if let Ok(mut s) = self.inner.parser().core().enter() {
             s.host_mut().record_transcript(run, counts.held_bytes, over);
             self.over_budget_told = counts.over_budget_lines;
         }
@@ -660,32 +608,32 @@ impl TranscriptBuilderCore {
     /// Tells the core a call of the page begins: the parser time of what follows is summed
     /// against the registry's `callBudgetMs`.
     fn begin_call(&self) {
-        if let Ok(mut s) = self.inner.parser().core.enter() {
+        if let Ok(mut s) = self.inner.parser().core().enter() {
             s.host_mut().begin_call();
         }
     }
 
     /// The registry's `rebuildSliceMs` (`None`: rebuilds run whole, or the registry is gone).
     fn slice_ms(&self) -> Option<f64> {
-        let s = self.inner.parser().core.enter().ok()?;
+        let s = self.inner.parser().core().enter().ok()?;
         s.host().options().rebuild_slice_ms
     }
 
     /// Whether a rebuild under way may re-parse its next slice now (the host core holds it
     /// while a Worker is far behind on the run's lines: [`parsebox_host::Host::rebuild_may_go_on`]).
     fn may_go_on(&self) -> bool {
-        let run = self.inner.parser().run;
+        let run = self.inner.parser().run();
         self.inner
             .parser()
-            .core
+            .core()
             .enter()
             .is_ok_and(|s| s.host().rebuild_may_go_on(run))
     }
 
     /// Asks to be called back (`applyLate`) at the JS side's next frame.
     fn call_back(&self) {
-        let run = self.inner.parser().run;
-        if let Ok(mut s) = self.inner.parser().core.enter() {
+        let run = self.inner.parser().run();
+        if let Ok(mut s) = self.inner.parser().core().enter() {
             s.call_builder_back(run);
         }
     }

@@ -11,9 +11,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::boundary::{chunk_ids, into_error, now_ms, to_json};
 use crate::builtin::BuiltinParser;
-use crate::entry::Shared;
-use crate::entry::{Core, Entered};
-use crate::js_executor::{EngineExecutor, JsExecutor, Loaded};
+use crate::js_executor::{enter, Core, EngineExecutor, Entered, JsExecutor, Loaded, Shared};
 use crate::options::RegistryOptions;
 
 /// What `parseLine` returns: the entries to show now; `late` when a Worker's answer will
@@ -44,7 +42,7 @@ fn host_error(e: HostError) -> JsValue {
 
 impl HostCore {
     fn enter(&self) -> Result<Entered<'_>, JsValue> {
-        self.core.enter()
+        enter(&self.core)
     }
 
     fn status_json(shared: &mut Shared, adapter_type: &str) -> Result<String, JsValue> {

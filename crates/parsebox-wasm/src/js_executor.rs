@@ -3,10 +3,10 @@
 //! callbacks as the live core's [`Executor`] (the conversions, nothing else).
 
 use parsebox_host::EngineId;
-use parsebox_live::{EngineDeath, Executor};
+use parsebox_live::{EngineDeath, Executor, HostRunParser, LiveCore, SharedCore};
 use wasm_bindgen::prelude::*;
 
-use crate::boundary::{describe, now_ms, out_of_memory_bytes};
+use crate::boundary::{describe, into_error, now_ms, out_of_memory_bytes};
 use crate::builtin::BuiltinParser;
 
 #[wasm_bindgen]
@@ -103,4 +103,22 @@ impl Executor for JsExecutor {
         // Waking only schedules the executor's drain.
         let _ = self.0.wake();
     }
+}
+
+/// The live core of a registry, its engines of this thread behind the JS executor.
+pub(crate) type Shared = LiveCore<JsExecutor>;
+/// That core as a registry and its builders share it.
+pub(crate) type Core = SharedCore<JsExecutor>;
+/// A call's hold on it.
+pub(crate) type Entered<'a> = parsebox_live::Entered<'a, JsExecutor>;
+/// A host run as a builder's line parser.
+pub(crate) type HostLine = HostRunParser<JsExecutor>;
+
+/// Holds `core` for one call.
+///
+/// # Errors
+/// `ParseboxReentrancyError` while another call holds it.
+pub(crate) fn enter(core: &Core) -> Result<Entered<'_>, JsValue> {
+    core.enter()
+        .map_err(|e| into_error("ParseboxReentrancyError", e))
 }

@@ -14,7 +14,6 @@
 mod boundary;
 mod builder;
 mod builtin;
-mod entry;
 mod host_core;
 mod js_executor;
 mod option_kinds;

@@ -1,0 +1,72 @@
+//! A host run as a transcript builder's line parser ([`HostRunParser`]): each line goes to the
+//! run's engine through the shared core; a line a Worker answers later shows its generic entry
+//! and is replaced in place when the answer's frame comes.
+
+use std::rc::Rc;
+
+use parsebox_host::RunId;
+use parsebox_transcript::{generic_entry, LineAnswer, LineFailure, LineParser, TranscriptEntry};
+
+use crate::executor::Executor;
+use crate::shared::SharedCore;
+
+/// See the module's doc. Dropping it lets the run go ([`LiveCore::drop_run`](crate::LiveCore::drop_run)).
+pub struct HostRunParser<X: Executor> {
+    core: Rc<SharedCore<X>>,
+    run: RunId,
+}
+
+impl<X: Executor> HostRunParser<X> {
+    /// The parser of `run`, a run of the shared `core`.
+    pub fn new(core: Rc<SharedCore<X>>, run: RunId) -> Self {
+        Self { core, run }
+    }
+
+    /// The run.
+    pub fn run(&self) -> RunId {
+        self.run
+    }
+
+    /// The shared core.
+    pub fn core(&self) -> &Rc<SharedCore<X>> {
+        &self.core
+    }
+}
+
+impl<X: Executor> LineParser for HostRunParser<X> {
+    fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
+        match self.answer_line(line, ts) {
+            LineAnswer::Now(answer) => answer,
+            LineAnswer::Later { provisional, .. } => Ok(provisional),
+        }
+    }
+
+    fn answer_line(&mut self, line: &str, ts: &str) -> LineAnswer {
+        // Refused (re-entered from a built-in) or gone (disposed): the generic entry.
+        let answer = self
+            .core
+            .enter()
+            .ok()
+            .and_then(|mut s| s.parse_line(self.run, line, ts).ok());
+        match answer {
+            Some((provisional, Some(token))) => LineAnswer::Later { token, provisional },
+            Some((entries, None)) => LineAnswer::Now(Ok(entries)),
+            None => LineAnswer::Now(Ok(vec![generic_entry(line, ts)])),
+        }
+    }
+
+    fn reset(&mut self) {
+        if let Ok(mut s) = self.core.enter() {
+            let _ = s.host_mut().reset_run(self.run);
+            s.pump();
+        }
+    }
+}
+
+impl<X: Executor> Drop for HostRunParser<X> {
+    fn drop(&mut self) {
+        if let Ok(mut s) = self.core.enter() {
+            s.drop_run(self.run);
+        }
+    }
+}
