@@ -14,7 +14,7 @@ use parsebox_transcript::{generic_entry, LineOutcome, TranscriptEntry};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use parsebox_host::HostError;
+use parsebox_host::{AdapterStatus, HostError};
 use parsebox_transcript::ChunkTrail;
 use serde::Serialize;
 
@@ -478,15 +478,67 @@ impl<X: Executor> LiveCore<X> {
         &self.engine_config
     }
 
-    /// Registers `parser` as the built-in of `adapter_type` (what its built-in engines run);
-    /// replaces one registered before.
-    pub fn register_builtin(&mut self, adapter_type: &str, parser: X::Builtin) {
-        self.builtin_parsers.insert(adapter_type.to_owned(), parser);
+    /// Registers `source` as `adapter_type`'s parser now; its status after the commands it led
+    /// to (`ready` or `failed` at once for an inline engine, `loading` until a Worker reports).
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`dispose`](Self::dispose).
+    pub fn register_source(
+        &mut self,
+        adapter_type: &str,
+        source: &str,
+        contract_version: Option<&str>,
+    ) -> Result<AdapterStatus, HostError> {
+        let now = self.executor.now_ms();
+        self.host
+            .register_source(now, adapter_type, source, contract_version)?;
+        Ok(self.status(adapter_type))
     }
 
-    /// Forgets the built-in of `adapter_type`, if any.
-    pub fn unregister_builtin(&mut self, adapter_type: &str) {
-        self.builtin_parsers.remove(adapter_type);
+    /// Registers `parser`, trusted page code, as `adapter_type`'s built-in (it replaces one
+    /// registered before); its status.
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`dispose`](Self::dispose).
+    pub fn register_builtin(
+        &mut self,
+        adapter_type: &str,
+        parser: X::Builtin,
+    ) -> Result<AdapterStatus, HostError> {
+        self.host.register_builtin(adapter_type)?;
+        self.builtin_parsers.insert(adapter_type.to_owned(), parser);
+        Ok(self.status(adapter_type))
+    }
+
+    /// Removes `adapter_type`'s top layer (an external parser gives way to the built-in beneath
+    /// it, a built-in to the generic parser), and forgets a built-in that no layer uses now;
+    /// its status.
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`dispose`](Self::dispose).
+    pub fn unregister(&mut self, adapter_type: &str) -> Result<AdapterStatus, HostError> {
+        let status = self.host.unregister(adapter_type)?;
+        if !status.has_builtin {
+            self.builtin_parsers.remove(adapter_type);
+        }
+        Ok(self.status(adapter_type))
+    }
+
+    /// Clears a failure and loads `adapter_type` again (over its built-in, which answers until
+    /// the source arrives); its status.
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`dispose`](Self::dispose).
+    pub fn reload(&mut self, adapter_type: &str) -> Result<AdapterStatus, HostError> {
+        let now = self.executor.now_ms();
+        self.host.reload(now, adapter_type)?;
+        Ok(self.status(adapter_type))
+    }
+
+    /// `adapter_type`'s status, once the commands waiting are performed.
+    pub fn status(&mut self, adapter_type: &str) -> AdapterStatus {
+        self.pump();
+        self.host.status(adapter_type)
     }
 
     /// `run` belongs to a transcript builder: its late answers wait for the builder's frame

@@ -160,9 +160,8 @@ fn started(commands: &[ExecutorCommand]) -> Option<EngineId> {
 #[test]
 fn a_builtin_answers_its_line_at_once_with_nothing_for_the_executor() {
     let (mut live, seen) = live(HostPlacement::Inline);
-    live.register_builtin("b", FakeBuiltin);
-    live.host_mut().register_builtin("b").unwrap();
-    live.pump();
+    let status = live.register_builtin("b", FakeBuiltin).unwrap();
+    assert_eq!(status.state, parsebox_host::AdapterState::Builtin);
     let run = live.host_mut().create_run("b").unwrap();
     let (entries, late) = live.parse_line(run, "hello", "t1").unwrap();
     assert_eq!(texts(&entries), ["builtin:hello"]);
@@ -555,4 +554,29 @@ fn a_builder_over_a_worker_run_shows_generic_entries_then_the_answers_and_lets_t
         core.enter().unwrap().host().run_type(run).is_none(),
         "the run is let go"
     );
+}
+
+#[test]
+fn an_external_parser_over_a_builtin_gives_way_to_it_and_unregistering_the_builtin_forgets_it() {
+    let (mut live, _seen) = live(HostPlacement::Inline);
+    live.register_builtin("b", FakeBuiltin).unwrap();
+    let status = live.register_source("b", SOURCE, None).unwrap();
+    assert_eq!(status.state, parsebox_host::AdapterState::Ready);
+    let run = live.host_mut().create_run("b").unwrap();
+    let (entries, _) = live.parse_line(run, "x", "t").unwrap();
+    assert_eq!(texts(&entries), ["inline:x"], "the external parser answers");
+    let status = live.unregister("b").unwrap();
+    assert!(status.has_builtin, "{status:?}");
+    let run = live.host_mut().create_run("b").unwrap();
+    let (entries, _) = live.parse_line(run, "y", "t").unwrap();
+    assert_eq!(
+        texts(&entries),
+        ["builtin:y"],
+        "the built-in beneath answers again"
+    );
+    let status = live.unregister("b").unwrap();
+    assert!(!status.has_builtin);
+    let run = live.host_mut().create_run("b").unwrap();
+    let (entries, _) = live.parse_line(run, "z", "t").unwrap();
+    assert_eq!(texts(&entries), ["z"], "the generic parser");
 }

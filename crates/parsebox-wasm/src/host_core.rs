@@ -9,7 +9,7 @@ use parsebox_transcript::TranscriptEntry;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::boundary::{chunk_ids, into_error, now_ms, to_json};
+use crate::boundary::{chunk_ids, into_error, to_json};
 use crate::builtin::BuiltinParser;
 use crate::js_executor::{enter, Core, EngineExecutor, Entered, JsExecutor, Loaded, Shared};
 use crate::options::RegistryOptions;
@@ -43,11 +43,6 @@ fn host_error(e: HostError) -> JsValue {
 impl HostCore {
     fn enter(&self) -> Result<Entered<'_>, JsValue> {
         enter(&self.core)
-    }
-
-    fn status_json(shared: &mut Shared, adapter_type: &str) -> Result<String, JsValue> {
-        shared.pump();
-        to_json(&shared.host().status(adapter_type))
     }
 
     fn load_result(
@@ -230,11 +225,11 @@ impl HostCore {
         source: &str,
         contract_version: Option<String>,
     ) -> Result<String, JsValue> {
-        let mut s = self.enter()?;
-        s.host_mut()
-            .register_source(now_ms(), adapter_type, source, contract_version.as_deref())
+        let status = self
+            .enter()?
+            .register_source(adapter_type, source, contract_version.as_deref())
             .map_err(host_error)?;
-        Self::status_json(&mut s, adapter_type)
+        to_json(&status)
     }
 
     /// Registers trusted host functions as the type's parser; returns the status JSON.
@@ -247,33 +242,25 @@ impl HostCore {
     ) -> Result<String, JsValue> {
         let parser = BuiltinParser::new(parse_stdout_line, create_stdout_parser)
             .map_err(|m| into_error("ParseboxOptionsError", m))?;
-        let mut s = self.enter()?;
-        s.register_builtin(adapter_type, parser);
-        s.host_mut()
-            .register_builtin(adapter_type)
+        let status = self
+            .enter()?
+            .register_builtin(adapter_type, parser)
             .map_err(host_error)?;
-        Self::status_json(&mut s, adapter_type)
+        to_json(&status)
     }
 
     /// Removes the type's top layer (an external parser gives way to the built-in beneath
     /// it, a built-in to the generic parser); returns the status JSON.
     pub fn unregister(&self, adapter_type: &str) -> Result<String, JsValue> {
-        let mut s = self.enter()?;
-        let status = s.host_mut().unregister(adapter_type).map_err(host_error)?;
-        if !status.has_builtin {
-            s.unregister_builtin(adapter_type);
-        }
-        Self::status_json(&mut s, adapter_type)
+        let status = self.enter()?.unregister(adapter_type).map_err(host_error)?;
+        to_json(&status)
     }
 
     /// Clears a failure and loads the type again (over its built-in, which answers until
     /// the source arrives); returns the status JSON.
     pub fn reload(&self, adapter_type: &str) -> Result<String, JsValue> {
-        let mut s = self.enter()?;
-        s.host_mut()
-            .reload(now_ms(), adapter_type)
-            .map_err(host_error)?;
-        Self::status_json(&mut s, adapter_type)
+        let status = self.enter()?.reload(adapter_type).map_err(host_error)?;
+        to_json(&status)
     }
 
     /// Paperclip's `loadDynamicParser(type)`: starts a load when the type has no external
