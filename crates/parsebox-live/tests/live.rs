@@ -121,10 +121,7 @@ fn texts(entries: &[TranscriptEntry]) -> Vec<String> {
 
 /// Registers `SOURCE` as type `w` under the Worker host and reports its engine started.
 fn worker_type(live: &mut LiveCore<FakeExecutor>) -> EngineId {
-    live.host_mut()
-        .register_source(0.0, "w", SOURCE, None)
-        .unwrap();
-    live.pump();
+    live.register_source("w", SOURCE, None).unwrap();
     let commands = live.take_commands();
     let engine = started(&commands).expect("a Worker to start");
     assert!(commands.contains(&ExecutorCommand::Notify {
@@ -177,10 +174,7 @@ fn a_builtin_answers_its_line_at_once_with_nothing_for_the_executor() {
 #[test]
 fn an_inline_engine_answers_at_once_and_its_death_fails_that_line_alone() {
     let (mut live, _seen) = live(HostPlacement::Inline);
-    live.host_mut()
-        .register_source(0.0, "i", SOURCE, None)
-        .unwrap();
-    live.pump();
+    live.register_source("i", SOURCE, None).unwrap();
     assert_eq!(
         live.host().status("i").state,
         parsebox_host::AdapterState::Ready
@@ -356,10 +350,7 @@ fn dispose_ends_every_engine_and_forgets_what_waited() {
 #[test]
 fn a_worker_start_report_that_is_not_json_fails_the_type_with_an_engine_fault() {
     let (mut live, _seen) = live(HostPlacement::Worker);
-    live.host_mut()
-        .register_source(0.0, "w", SOURCE, None)
-        .unwrap();
-    live.pump();
+    live.register_source("w", SOURCE, None).unwrap();
     let engine = started(&live.take_commands()).unwrap();
     live.worker_started(engine, "not json");
     let status = live.host().status("w");
@@ -469,9 +460,7 @@ fn a_worker_out_of_memory_is_named_so_and_its_line_falls_back() {
 #[test]
 fn one_poll_gives_the_commands_and_the_next_timeout() {
     let (mut live, _seen) = live(HostPlacement::Worker);
-    live.host_mut()
-        .register_source(0.0, "w", SOURCE, None)
-        .unwrap();
+    live.register_source("w", SOURCE, None).unwrap();
     let polled = live.poll();
     let engine = started(&polled.commands).expect("a Worker to start");
     let start_deadline = live.host().options().start_deadline_ms;
