@@ -547,6 +547,17 @@ impl<X: Executor> LiveCore<X> {
         self.builder_runs.insert(run);
     }
 
+    /// Calls `run`'s `reset()` and performs what follows: a builder's reset and the page's
+    /// `resetRun` go through here alike.
+    ///
+    /// # Errors
+    /// The host core's misuse errors (an unknown run, a disposed core).
+    pub fn reset_run(&mut self, run: RunId) -> Result<(), HostError> {
+        let result = self.host.reset_run(run);
+        self.pump();
+        result
+    }
+
     /// Lets `run` go, everywhere it is known: the host core, the builder runs, what waits for
     /// the frame and the kept runs. A run unknown to the core (dropped before, its type
     /// disposed) is fine.

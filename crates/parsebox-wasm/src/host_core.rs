@@ -200,12 +200,9 @@ impl HostCore {
     /// `ParseboxRunError` for an unknown run.
     #[wasm_bindgen(js_name = resetRun)]
     pub fn reset_run(&self, run: f64) -> Result<(), JsValue> {
-        let mut s = self.enter()?;
-        s.host_mut()
+        self.enter()?
             .reset_run(RunId(run as u64))
-            .map_err(host_error)?;
-        s.pump();
-        Ok(())
+            .map_err(host_error)
     }
 
     /// Forgets a run. Unknown runs and a disposed core are fine (nothing to free).
