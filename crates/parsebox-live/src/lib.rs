@@ -2,7 +2,9 @@
 //! engines of the page's own thread (built-in parsers here, inline engine instances through
 //! the [`Executor`]), the commands left for the JS executor ([`ExecutorCommand`]), what waits for
 //! the page's next frame (`frame.rs`: late answers, builders to call back, line updates of
-//! runs no builder owns), and the runs `buildTranscript` keeps between renders (`kept.rs`).
+//! runs no builder owns), and the runs `buildTranscript` keeps between renders (`kept.rs`); and
+//! [`LiveTranscript`], a transcript builder over its own run of the core, which decides what each
+//! call hands the page.
 //!
 //! [`LiveCore`] holds them with the host core and keeps them consistent: every command the core
 //! issues passes through [`LiveCore::pump`], every line through [`LiveCore::parse_line`], and a
@@ -17,11 +19,16 @@ mod host_run;
 mod kept;
 mod live;
 mod shared;
+mod transcript;
 
 pub use command::ExecutorCommand;
 pub use executor::{Builtin, EngineDeath, Executor};
 pub use frame::{Frame, LineUpdate, LATE_ENTRIES_PER_FRAME};
 pub use host_run::HostRunParser;
 pub use kept::KEEP_RUNS;
-pub use live::{LiveCore, Polled};
+pub use live::{LiveCore, LongLived, Polled};
 pub use shared::{Entered, Reentered, SharedCore};
+pub use transcript::{
+    Changes, FollowedWindow, LiveTranscript, PendingTail, TimelineChanges, TranscriptError,
+    TranscriptSettings, Update,
+};

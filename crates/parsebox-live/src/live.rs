@@ -14,8 +14,8 @@ use parsebox_transcript::{generic_entry, LineOutcome, TranscriptEntry};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use parsebox_host::{AdapterStatus, HostError};
-use parsebox_transcript::ChunkTrail;
+use parsebox_host::{AdapterStatus, DynamicLoad, HostError};
+use parsebox_transcript::{ChunkTrail, FailedLineEntry};
 use serde::Serialize;
 
 use crate::command::ExecutorCommand;
@@ -467,10 +467,15 @@ impl<X: Executor> LiveCore<X> {
         &self.host
     }
 
-    /// The host core, for an event. Call [`pump`](Self::pump) after it, so the commands it
-    /// led to are performed.
-    pub fn host_mut(&mut self) -> &mut Host {
+    /// The host core, for an event that leads to no command (a call's start, what a
+    /// transcript holds).
+    pub(crate) fn host_mut(&mut self) -> &mut Host {
         &mut self.host
+    }
+
+    /// Now on the executor's clock.
+    pub fn now_ms(&self) -> f64 {
+        self.executor.now_ms()
     }
 
     /// The registry's engine config, as JSON.
@@ -541,10 +546,78 @@ impl<X: Executor> LiveCore<X> {
         self.host.status(adapter_type)
     }
 
-    /// `run` belongs to a transcript builder: its late answers wait for the builder's frame
-    /// instead of going to `onChange` listeners as line updates.
-    pub fn own_run(&mut self, run: RunId) {
-        self.builder_runs.insert(run);
+    /// A new run (one `createStdoutParser()` instance) of `adapter_type`, its failed lines
+    /// showing `style`; `owned`: a transcript builder's run, whose late answers wait for the
+    /// builder's frame instead of going to `onChange` listeners as line updates.
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`dispose`](Self::dispose).
+    pub fn create_run(
+        &mut self,
+        adapter_type: &str,
+        style: FailedLineEntry,
+        owned: bool,
+    ) -> Result<RunId, HostError> {
+        let run = self.host.create_run_showing(adapter_type, style)?;
+        if owned {
+            self.builder_runs.insert(run);
+        }
+        self.pump();
+        Ok(run)
+    }
+
+    /// The run of `adapter_type` that `which` names, made on first use.
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`dispose`](Self::dispose).
+    pub fn long_lived_run(
+        &mut self,
+        which: LongLived,
+        adapter_type: &str,
+    ) -> Result<RunId, HostError> {
+        let run = match which {
+            LongLived::Default => self.host.default_run(adapter_type)?,
+            LongLived::Stateless => self.host.stateless_run(adapter_type)?,
+        };
+        self.pump();
+        Ok(run)
+    }
+
+    /// A call of the page parses one line of `run` (its parser time is summed against
+    /// `callBudgetMs` from here): [`parse_line`](Self::parse_line)'s result.
+    ///
+    /// # Errors
+    /// The host core's misuse errors (an unknown run, a disposed core).
+    pub fn parse_page_line(
+        &mut self,
+        run: RunId,
+        line: &str,
+        ts: &str,
+    ) -> Result<(Vec<TranscriptEntry>, Option<Seq>), HostError> {
+        self.host.begin_call();
+        self.parse_line(run, line, ts)
+    }
+
+    /// Paperclip's `loadDynamicParser(type)`: starts a load when the type has no external
+    /// parser ([`Host::load_dynamic`]).
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`dispose`](Self::dispose).
+    pub fn load_dynamic(&mut self, adapter_type: &str) -> Result<DynamicLoad, HostError> {
+        let step = self.host.load_dynamic(adapter_type)?;
+        self.pump();
+        Ok(step)
+    }
+
+    /// Paperclip's `invalidateDynamicParser(type)`: drops the type's external parser
+    /// ([`Host::invalidate_dynamic`]); whether one was ready.
+    ///
+    /// # Errors
+    /// [`HostError::Disposed`] after [`dispose`](Self::dispose).
+    pub fn invalidate_dynamic(&mut self, adapter_type: &str) -> Result<bool, HostError> {
+        let was_ready = self.host.invalidate_dynamic(adapter_type)?;
+        self.pump();
+        Ok(was_ready)
     }
 
     /// Calls `run`'s `reset()` and performs what follows: a builder's reset and the page's
@@ -596,6 +669,16 @@ impl<X: Executor> LiveCore<X> {
     pub fn take_answers(&mut self, run: RunId) -> (Vec<(Seq, Vec<TranscriptEntry>)>, bool) {
         self.frame.take_answers(run)
     }
+}
+
+/// Which long-lived run of a type: the one `parseLine(type, …)` uses, or the stateless one
+/// (Paperclip's `adapter.parseStdoutLine`: the module's own `parseStdoutLine`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LongLived {
+    /// The type's default run.
+    Default,
+    /// The type's stateless run.
+    Stateless,
 }
 
 /// The clock, read at most once per pump (each read is a call out to the page).

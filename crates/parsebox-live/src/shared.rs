@@ -58,6 +58,12 @@ impl<X: Executor> SharedCore<X> {
         })
     }
 
+    /// Now on the core's clock ([`Executor::now_ms`]); `None` while a call holds the core.
+    pub fn now_ms(&self) -> Option<f64> {
+        let live = self.shared.try_borrow().ok()?;
+        Some(live.now_ms())
+    }
+
     /// Disposes the core now, or when the call under way returns.
     pub fn dispose(&self) {
         match self.enter() {

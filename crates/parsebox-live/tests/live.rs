@@ -5,161 +5,21 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
+mod common;
+
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use parsebox_host::{
-    wire, EngineId, EngineOp, Host, HostOptions, HostPlacement, InstanceFactory, ParserInstance,
-};
-use parsebox_live::{
-    Builtin, EngineDeath, Executor, ExecutorCommand, HostRunParser, LiveCore, Reentered, SharedCore,
-};
-use parsebox_transcript::{LineFailure, TranscriptEntry};
-use serde_json::{json, Value};
-
-/// What the fake executor saw.
-#[derive(Default)]
-struct Seen {
-    wakes: u32,
-    posted: Vec<(EngineId, Vec<u8>)>,
-    ended: Vec<EngineId>,
-    clock: f64,
-}
-
-/// The page side: inline engines answer `inline:<line>`; the lines `die` and `oom` kill
-/// them.
-#[derive(Clone, Default)]
-struct FakeExecutor(Rc<RefCell<Seen>>);
-
-impl Executor for FakeExecutor {
-    type Builtin = FakeBuiltin;
-
-    fn now_ms(&self) -> f64 {
-        self.0.borrow().clock
-    }
-
-    fn start_inline(&mut self, _: EngineId, _: &str, _: &str, _: &str) -> Result<String, String> {
-        Ok(json!({ "Ok": "parseStdoutLine" }).to_string())
-    }
-
-    fn run_inline(&mut self, _: EngineId, ops_frame: &[u8]) -> Result<Vec<u8>, EngineDeath> {
-        let mut answers = Vec::new();
-        for op in wire::decode_ops(ops_frame).unwrap() {
-            if let EngineOp::Line(l) = op {
-                match l.line.as_str() {
-                    "die" => return Err(EngineDeath::Fault("RuntimeError: unreachable".into())),
-                    "oom" => return Err(EngineDeath::OutOfMemory(1 << 20)),
-                    line => answers.push(json!([l.seq, { "Ok": [{ "kind": "assistant", "ts": l.ts, "text": format!("inline:{line}") }] }])),
-                }
-            }
-        }
-        Ok(serde_json::to_vec(&answers).unwrap())
-    }
-
-    fn end_inline(&mut self, engine: EngineId) {
-        self.0.borrow_mut().ended.push(engine);
-    }
-
-    fn post_ops(&mut self, engine: EngineId, ops_frame: Vec<u8>) {
-        self.0.borrow_mut().posted.push((engine, ops_frame));
-    }
-
-    fn wake(&mut self) {
-        self.0.borrow_mut().wakes += 1;
-    }
-}
-
-/// A built-in that answers `builtin:<line>`.
-#[derive(Clone)]
-struct FakeBuiltin;
-
-struct FakeRun;
-
-impl ParserInstance for FakeRun {
-    type Value = Value;
-    fn parse(&mut self, line: &str, ts: &str) -> Result<Value, LineFailure> {
-        Ok(json!([{ "kind": "assistant", "ts": ts, "text": format!("builtin:{line}") }]))
-    }
-    fn reset(&mut self) -> Result<(), LineFailure> {
-        Ok(())
-    }
-}
-
-impl InstanceFactory for FakeBuiltin {
-    type Instance = FakeRun;
-    fn new_instance(&mut self, _: bool) -> Result<FakeRun, LineFailure> {
-        Ok(FakeRun)
-    }
-}
-
-impl Builtin for FakeBuiltin {
-    fn entry_point(&self) -> &'static str {
-        "parseStdoutLine"
-    }
-}
-
-const SOURCE: &str = "export function parseStdoutLine(line, ts) { return []; }";
-
-fn live(host: HostPlacement) -> (LiveCore<FakeExecutor>, Rc<RefCell<Seen>>) {
-    let options = HostOptions {
-        host,
-        load_sources: false,
-        ..HostOptions::default()
-    };
-    let host = Host::new(options).unwrap();
-    let executor = FakeExecutor::default();
-    let seen = Rc::clone(&executor.0);
-    (LiveCore::new(host, "{}".into(), executor), seen)
-}
-
-fn texts(entries: &[TranscriptEntry]) -> Vec<String> {
-    entries
-        .iter()
-        .map(|e| e.text().unwrap_or_default().to_owned())
-        .collect()
-}
-
-/// Registers `SOURCE` as type `w` under the Worker host and reports its engine started.
-fn worker_type(live: &mut LiveCore<FakeExecutor>) -> EngineId {
-    live.register_source("w", SOURCE, None).unwrap();
-    let commands = live.take_commands();
-    let engine = started(&commands).expect("a Worker to start");
-    assert!(commands.contains(&ExecutorCommand::Notify {
-        adapter_type: "w".into()
-    }));
-    live.host_mut()
-        .handle_engine_started(0.0, engine, Ok("parseStdoutLine".into()));
-    live.pump();
-    // The executor drains after each call.
-    live.take_commands();
-    engine
-}
-
-/// A new run of `w` whose line `line` the Worker `engine` has been sent and has begun: its seq.
-fn line_begun(live: &mut LiveCore<FakeExecutor>, engine: EngineId, line: &str) -> u64 {
-    let run = live.host_mut().create_run("w").unwrap();
-    let (_, seq) = live.parse_line(run, line, "t").unwrap();
-    live.take_commands();
-    live.take_ops(engine);
-    let seq = seq.expect("a Worker line is answered late");
-    live.worker_began(engine, seq);
-    seq
-}
-
-/// The Worker engine the commands start, if one.
-fn started(commands: &[ExecutorCommand]) -> Option<EngineId> {
-    commands.iter().find_map(|c| match c {
-        ExecutorCommand::StartWorker { engine, .. } => Some(EngineId(*engine)),
-        _ => None,
-    })
-}
+use common::*;
+use parsebox_host::{wire, EngineOp, HostPlacement};
+use parsebox_live::{ExecutorCommand, HostRunParser, LiveCore, Reentered, SharedCore};
 
 #[test]
 fn a_builtin_answers_its_line_at_once_with_nothing_for_the_executor() {
     let (mut live, seen) = live(HostPlacement::Inline);
     let status = live.register_builtin("b", FakeBuiltin).unwrap();
     assert_eq!(status.state, parsebox_host::AdapterState::Builtin);
-    let run = live.host_mut().create_run("b").unwrap();
+    let run = live.create_run("b", GENERIC, false).unwrap();
     let (entries, late) = live.parse_line(run, "hello", "t1").unwrap();
     assert_eq!(texts(&entries), ["builtin:hello"]);
     assert_eq!(late, None);
@@ -179,7 +39,7 @@ fn an_inline_engine_answers_at_once_and_its_death_fails_that_line_alone() {
         live.host().status("i").state,
         parsebox_host::AdapterState::Ready
     );
-    let run = live.host_mut().create_run("i").unwrap();
+    let run = live.create_run("i", GENERIC, false).unwrap();
     let (entries, late) = live.parse_line(run, "one", "t1").unwrap();
     assert_eq!(
         (texts(&entries), late),
@@ -212,7 +72,7 @@ fn worker_lines_travel_as_one_frame_per_drain_announced_by_one_send_and_one_wake
     let (mut live, seen) = live(HostPlacement::Worker);
     let engine = worker_type(&mut live);
     let wakes = seen.borrow().wakes;
-    let run = live.host_mut().create_run("w").unwrap();
+    let run = live.create_run("w", GENERIC, false).unwrap();
     let mut seqs = Vec::new();
     for line in ["a", "b", "c"] {
         let (entries, late) = live.parse_line(run, line, "t").unwrap();
@@ -249,7 +109,7 @@ fn worker_lines_travel_as_one_frame_per_drain_announced_by_one_send_and_one_wake
 fn a_frame_past_the_post_size_is_posted_at_once() {
     let (mut live, seen) = live(HostPlacement::Worker);
     let engine = worker_type(&mut live);
-    let run = live.host_mut().create_run("w").unwrap();
+    let run = live.create_run("w", GENERIC, false).unwrap();
     let big = "x".repeat(64 << 10);
     let mut n = 0;
     while seen.borrow().posted.is_empty() && n < 10_000 {
@@ -264,20 +124,12 @@ fn a_frame_past_the_post_size_is_posted_at_once() {
     assert_eq!(seen.borrow().posted[0].0, engine);
 }
 
-fn answer(live: &mut LiveCore<FakeExecutor>, engine: EngineId, seq: u64, text: &str) {
-    let outcome = Ok(json!([{ "kind": "assistant", "ts": "t", "text": text }]));
-    live.host_mut()
-        .handle_answers(0.0, engine, vec![(seq, outcome)]);
-    live.pump();
-}
-
 #[test]
 fn late_answers_wait_for_the_frame_a_builders_run_as_answers_any_other_as_line_updates() {
     let (mut live, _seen) = live(HostPlacement::Worker);
     let engine = worker_type(&mut live);
-    let owned = live.host_mut().create_run("w").unwrap();
-    live.own_run(owned);
-    let free = live.host_mut().create_run("w").unwrap();
+    let owned = live.create_run("w", GENERIC, true).unwrap();
+    let free = live.create_run("w", GENERIC, false).unwrap();
     let (_, a) = live.parse_line(owned, "a", "t").unwrap();
     let (_, b) = live.parse_line(free, "b", "t").unwrap();
     live.take_commands();
@@ -305,8 +157,7 @@ fn late_answers_wait_for_the_frame_a_builders_run_as_answers_any_other_as_line_u
 fn a_run_let_go_is_forgotten_everywhere_its_late_answers_and_its_kept_place_included() {
     let (mut live, _seen) = live(HostPlacement::Worker);
     let engine = worker_type(&mut live);
-    let run = live.host_mut().create_run("w").unwrap();
-    live.own_run(run);
+    let run = live.create_run("w", GENERIC, true).unwrap();
     let trail = Rc::new(RefCell::new(parsebox_transcript::ChunkTrail::default()));
     trail.borrow_mut().new_from(&[1, 2]);
     assert_eq!(live.keep_run(run, "w", Rc::clone(&trail)), None);
@@ -332,8 +183,7 @@ fn a_run_let_go_is_forgotten_everywhere_its_late_answers_and_its_kept_place_incl
 fn dispose_ends_every_engine_and_forgets_what_waited() {
     let (mut live, _seen) = live(HostPlacement::Worker);
     let engine = worker_type(&mut live);
-    let run = live.host_mut().create_run("w").unwrap();
-    live.own_run(run);
+    let run = live.create_run("w", GENERIC, true).unwrap();
     live.parse_line(run, "a", "t").unwrap();
     live.take_commands();
     live.dispose();
@@ -395,7 +245,7 @@ fn malformed_worker_answers_are_the_engines_death_the_line_falls_back_and_a_new_
 fn a_worker_line_past_its_deadline_is_ended_at_the_timeout_and_falls_back_alone() {
     let (mut live, seen) = live(HostPlacement::Worker);
     let mut engine = worker_type(&mut live);
-    let run = live.host_mut().create_run("w").unwrap();
+    let run = live.create_run("w", GENERIC, false).unwrap();
     live.parse_line(run, "hang", "t").unwrap();
     live.take_commands();
     // Each engine gets the line, begins it and never answers. The first may have held answers
@@ -505,8 +355,7 @@ fn a_builder_over_a_worker_run_shows_generic_entries_then_the_answers_and_lets_t
     use parsebox_transcript::{Chunk, TranscriptBuilder, TranscriptOptions};
     let (mut live, _seen) = live(HostPlacement::Worker);
     let engine = worker_type(&mut live);
-    let run = live.host_mut().create_run("w").unwrap();
-    live.own_run(run);
+    let run = live.create_run("w", GENERIC, true).unwrap();
     let core = Rc::new(SharedCore::new(live));
     let mut builder = TranscriptBuilder::new(
         HostRunParser::new(Rc::clone(&core), run),
@@ -551,12 +400,12 @@ fn an_external_parser_over_a_builtin_gives_way_to_it_and_unregistering_the_built
     live.register_builtin("b", FakeBuiltin).unwrap();
     let status = live.register_source("b", SOURCE, None).unwrap();
     assert_eq!(status.state, parsebox_host::AdapterState::Ready);
-    let run = live.host_mut().create_run("b").unwrap();
+    let run = live.create_run("b", GENERIC, false).unwrap();
     let (entries, _) = live.parse_line(run, "x", "t").unwrap();
     assert_eq!(texts(&entries), ["inline:x"], "the external parser answers");
     let status = live.unregister("b").unwrap();
     assert!(status.has_builtin, "{status:?}");
-    let run = live.host_mut().create_run("b").unwrap();
+    let run = live.create_run("b", GENERIC, false).unwrap();
     let (entries, _) = live.parse_line(run, "y", "t").unwrap();
     assert_eq!(
         texts(&entries),
@@ -565,7 +414,7 @@ fn an_external_parser_over_a_builtin_gives_way_to_it_and_unregistering_the_built
     );
     let status = live.unregister("b").unwrap();
     assert!(!status.has_builtin);
-    let run = live.host_mut().create_run("b").unwrap();
+    let run = live.create_run("b", GENERIC, false).unwrap();
     let (entries, _) = live.parse_line(run, "z", "t").unwrap();
     assert_eq!(texts(&entries), ["z"], "the generic parser");
 }

@@ -5,7 +5,8 @@
 use std::rc::Rc;
 
 use parsebox_host::{DynamicLoad, EngineId, Host, HostError, LoadResult, RunId, Seq};
-use parsebox_transcript::TranscriptEntry;
+use parsebox_live::LongLived;
+use parsebox_transcript::{FailedLineEntry, TranscriptEntry};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -56,8 +57,7 @@ impl HostCore {
     }
 
     fn line_json(shared: &mut Shared, run: RunId, line: &str, ts: &str) -> Result<String, JsValue> {
-        shared.host_mut().begin_call();
-        let (entries, late) = shared.parse_line(run, line, ts).map_err(host_error)?;
+        let (entries, late) = shared.parse_page_line(run, line, ts).map_err(host_error)?;
         to_json(&LineResult {
             entries: &entries,
             late,
@@ -124,9 +124,10 @@ impl HostCore {
     /// `ParseboxDisposedError` after dispose.
     #[wasm_bindgen(js_name = defaultRun)]
     pub fn default_run(&self, adapter_type: &str) -> Result<f64, JsValue> {
-        let mut s = self.enter()?;
-        let run = s.host_mut().default_run(adapter_type).map_err(host_error)?;
-        s.pump();
+        let run = self
+            .enter()?
+            .long_lived_run(LongLived::Default, adapter_type)
+            .map_err(host_error)?;
         Ok(run.0 as f64)
     }
 
@@ -136,9 +137,10 @@ impl HostCore {
     /// `ParseboxDisposedError` after dispose.
     #[wasm_bindgen(js_name = createRun)]
     pub fn create_run(&self, adapter_type: &str) -> Result<f64, JsValue> {
-        let mut s = self.enter()?;
-        let run = s.host_mut().create_run(adapter_type).map_err(host_error)?;
-        s.pump();
+        let run = self
+            .enter()?
+            .create_run(adapter_type, FailedLineEntry::Generic, false)
+            .map_err(host_error)?;
         Ok(run.0 as f64)
     }
 
@@ -153,7 +155,7 @@ impl HostCore {
         line: &str,
         ts: &str,
     ) -> Result<String, JsValue> {
-        self.parse_in(Host::default_run, adapter_type, line, ts)
+        self.parse_in(LongLived::Default, adapter_type, line, ts)
     }
 
     /// Parses a line of the type's stateless run (Paperclip's `adapter.parseStdoutLine`: the
@@ -168,19 +170,19 @@ impl HostCore {
         line: &str,
         ts: &str,
     ) -> Result<String, JsValue> {
-        self.parse_in(Host::stateless_run, adapter_type, line, ts)
+        self.parse_in(LongLived::Stateless, adapter_type, line, ts)
     }
 
     /// Parses a line in the type's long-lived run that `run_of` names.
     fn parse_in(
         &self,
-        run_of: fn(&mut Host, &str) -> Result<RunId, HostError>,
+        which: LongLived,
         adapter_type: &str,
         line: &str,
         ts: &str,
     ) -> Result<String, JsValue> {
         let mut s = self.enter()?;
-        let run = run_of(s.host_mut(), adapter_type).map_err(host_error)?;
+        let run = s.long_lived_run(which, adapter_type).map_err(host_error)?;
         Self::line_json(&mut s, run, line, ts)
     }
 
@@ -265,12 +267,10 @@ impl HostCore {
     /// parser over (a ready type: at once; a failed one: none).
     #[wasm_bindgen(js_name = loadDynamic)]
     pub fn load_dynamic(&self, adapter_type: &str) -> Result<bool, JsValue> {
-        let mut s = self.enter()?;
-        let step = s
-            .host_mut()
+        let step = self
+            .enter()?
             .load_dynamic(adapter_type)
             .map_err(host_error)?;
-        s.pump();
         Ok(step == DynamicLoad::Wait)
     }
 
@@ -278,13 +278,9 @@ impl HostCore {
     /// ([`Host::invalidate_dynamic`]); returns whether one was ready.
     #[wasm_bindgen(js_name = invalidateDynamic)]
     pub fn invalidate_dynamic(&self, adapter_type: &str) -> Result<bool, JsValue> {
-        let mut s = self.enter()?;
-        let was_ready = s
-            .host_mut()
+        self.enter()?
             .invalidate_dynamic(adapter_type)
-            .map_err(host_error)?;
-        s.pump();
-        Ok(was_ready)
+            .map_err(host_error)
     }
 
     /// The run kept for `buildTranscript` that the chunk list `ids` goes on from: of type

@@ -3,7 +3,7 @@
 //! callbacks as the live core's [`Executor`] (the conversions, nothing else).
 
 use parsebox_host::EngineId;
-use parsebox_live::{EngineDeath, Executor, HostRunParser, LiveCore, SharedCore};
+use parsebox_live::{EngineDeath, Executor, LiveCore, SharedCore};
 use wasm_bindgen::prelude::*;
 
 use crate::boundary::{describe, into_error, now_ms, out_of_memory_bytes};
@@ -111,8 +111,6 @@ pub(crate) type Shared = LiveCore<JsExecutor>;
 pub(crate) type Core = SharedCore<JsExecutor>;
 /// A call's hold on it.
 pub(crate) type Entered<'a> = parsebox_live::Entered<'a, JsExecutor>;
-/// A host run as a builder's line parser.
-pub(crate) type HostLine = HostRunParser<JsExecutor>;
 
 /// Holds `core` for one call.
 ///

@@ -342,7 +342,7 @@ mod tests {
             assert!(read.is_ok(), "ParserRegistry {key}: {:?}", read.err());
         }
         for &(key, kind) in BUILDER {
-            let read = read_as::<crate::builder::BuilderOptions>(key, kind);
+            let read = read_as::<parsebox_live::TranscriptSettings>(key, kind);
             assert!(read.is_ok(), "TranscriptBuilder {key}: {:?}", read.err());
         }
     }

@@ -1,0 +1,265 @@
+//! [`LiveTranscript`]: one transcript of one adapter type as a page builds it, chunk by chunk,
+//! over its own run of the shared live core, with the run's timeline beside it fed by the same
+//! change ranges. It decides what each call hands the page ([`Update`]): which entries changed,
+//! which timeline items, and, at a frame, whether anything did at all. Late answers from a
+//! Worker wait for the page's frame and are folded in once per frame; a rebuild runs in slices
+//! of the registry's `rebuildSliceMs`; the transcript's budget narrows to what the registry's
+//! shared one leaves it (`budget.rs`). Following a chunk list handed over whole on every render
+//! (Paperclip's `buildTranscript`) is `follow.rs`.
+
+mod budget;
+mod follow;
+mod settings;
+mod sync;
+mod update;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use parsebox_host::{AdapterState, RunId};
+use parsebox_timeline::{LiveTimeline, Timeline};
+use parsebox_transcript::{
+    BuilderCounts, Chunk, ChunkTrail, FailedLineEntry, PushChange, TranscriptBuilder,
+    TranscriptEntry, TranscriptOptions,
+};
+
+use crate::executor::Executor;
+use crate::host_run::HostRunParser;
+use crate::live::LiveCore;
+use crate::shared::SharedCore;
+
+pub use follow::{FollowedWindow, PendingTail};
+pub use settings::{TranscriptError, TranscriptSettings};
+pub use update::{Changes, TimelineChanges, Update};
+
+use settings::count_option;
+
+/// See the module's doc.
+pub struct LiveTranscript<X: Executor> {
+    inner: TranscriptBuilder<HostRunParser<X>>,
+    /// The run's timeline, unless the settings turned it off. It waits (a frame at most) for
+    /// lines a Worker answers late, so it places each line once.
+    timeline: Option<LiveTimeline>,
+    /// A rebuild in slices of a finished run is under way: the timeline ends when it does.
+    finish_when_rebuilt: bool,
+    /// The chunks given with an id, of the lists a follower handed over whole; shared with the
+    /// core's kept runs ([`keep`](Self::keep)).
+    trail: Rc<RefCell<ChunkTrail>>,
+    /// The run's parser at the last [`follow_parser`](Self::follow_parser) (or when made).
+    parser_seen: Option<(u64, AdapterState)>,
+    /// What the run's failed lines show (a finished tail's run shows the same).
+    style: FailedLineEntry,
+    /// This transcript's own budget (`maxTranscriptBytes`); the registry's shared one may
+    /// leave it less (`budget.rs`).
+    max_bytes: usize,
+    /// `counts().over_budget_lines` when the core was last told.
+    over_budget_told: u64,
+    /// How many entries the page holds: the length in the last changes it was given. A late
+    /// answer that takes the last line's entries away changes no entry that stays, and only
+    /// this says the page must still hear of it.
+    shown_len: usize,
+}
+
+impl<X: Executor> LiveTranscript<X> {
+    /// A transcript with its own run of `adapter_type` in `core`.
+    ///
+    /// # Errors
+    /// [`TranscriptError::Options`] for a count out of range; [`TranscriptError::Disposed`];
+    /// [`TranscriptError::Reentered`] from inside a call.
+    pub fn new(
+        core: &Rc<SharedCore<X>>,
+        adapter_type: &str,
+        settings: TranscriptSettings,
+    ) -> Result<Self, TranscriptError> {
+        let max_bytes = count_option("maxTranscriptBytes", settings.max_transcript_bytes)?
+            .unwrap_or(parsebox_host::DEFAULT_TRANSCRIPT_BYTES);
+        let options = TranscriptOptions {
+            redact_home_paths: settings.redact_home_paths.unwrap_or(false),
+            retain_chunks: true,
+            track_lines: true,
+            // Unused: the host core settles every line (with the run's style) before the
+            // builder sees it, so no line reaches the builder as a failure.
+            failed_line_entry: FailedLineEntry::Generic,
+            max_chunks: count_option("maxChunks", settings.max_chunks)?,
+            max_retained_bytes: count_option("maxRetainedBytes", settings.max_retained_bytes)?,
+            drop_duplicate_chunks: settings.drop_duplicate_chunks.unwrap_or(false),
+            max_held_bytes: Some(max_bytes),
+        };
+        let style = settings
+            .failed_line_entry
+            .unwrap_or(FailedLineEntry::ParseError);
+        let (run, parser_seen) = {
+            let mut s = core.enter()?;
+            let run = s
+                .create_run(adapter_type, style, true)
+                .map_err(|_| TranscriptError::Disposed)?;
+            (run, s.host().parser_of(run))
+        };
+        let parser = HostRunParser::new(Rc::clone(core), run);
+        Ok(Self {
+            inner: TranscriptBuilder::new(parser, options),
+            timeline: settings.timeline.unwrap_or(true).then(LiveTimeline::new),
+            finish_when_rebuilt: false,
+            trail: Rc::default(),
+            parser_seen,
+            style,
+            max_bytes,
+            over_budget_told: 0,
+            shown_len: 0,
+        })
+    }
+
+    /// The run's id in the core.
+    pub fn run(&self) -> RunId {
+        self.inner.parser().run()
+    }
+
+    /// Calls `f` with the core held, unless it is held already (re-entered).
+    fn with_core<R>(&self, f: impl FnOnce(&mut LiveCore<X>) -> R) -> Option<R> {
+        let mut s = self.inner.parser().core().enter().ok()?;
+        Some(f(&mut s))
+    }
+
+    /// Appends `chunk`; `given`: its id in the list a follower hands over (`follow.rs`). The
+    /// timeline stops before the first line a Worker has yet to answer, and goes on when the
+    /// answer comes or at the next frame ([`LiveTimeline`]).
+    ///
+    /// # Errors
+    /// [`TranscriptError::Memory`] when the chunk does not fit the budget (no line of it is
+    /// parsed).
+    pub fn push(
+        &mut self,
+        chunk: &Chunk,
+        given: Option<u64>,
+    ) -> Result<Update<'_>, TranscriptError> {
+        self.make_room(chunk.chunk.len())?;
+        self.begin_call();
+        let change = self.inner.push_change(chunk);
+        if let Some(id) = given {
+            self.trail
+                .borrow_mut()
+                .give(id, chunk.stream, chunk.chunk.contains('\n'));
+        }
+        Ok(self.going_on(change, false).1)
+    }
+
+    /// Appends a chunk whose text is not well-formed UTF-16 (it holds half a surrogate pair):
+    /// `chunk` as for [`push`](Self::push) with an empty text, `units` its text's code units. A
+    /// pair split between two stdout chunks is joined, a lone half becomes U+FFFD.
+    ///
+    /// # Errors
+    /// As [`push`](Self::push).
+    pub fn push_utf16(
+        &mut self,
+        chunk: &Chunk,
+        units: &[u16],
+        given: Option<u64>,
+    ) -> Result<Update<'_>, TranscriptError> {
+        self.make_room(units.len())?;
+        self.begin_call();
+        let change = self
+            .inner
+            .push_utf16(&chunk.ts, chunk.stream, units, chunk.seq);
+        if let Some(id) = given {
+            self.trail
+                .borrow_mut()
+                .give(id, chunk.stream, units.contains(&u16::from(b'\n')));
+        }
+        Ok(self.going_on(change, false).1)
+    }
+
+    /// Flushes the pending partial line and ends the timeline's run (calls still pending
+    /// become unanswered), completing a rebuild under way first.
+    pub fn finish(&mut self) -> Update<'_> {
+        self.narrow();
+        self.begin_call();
+        self.finish_when_rebuilt = false;
+        let changed = self.inner.finish();
+        self.changed(PushChange::from_range(changed), true, false).1
+    }
+
+    /// Re-parses every chunk from scratch (after the adapter's parser changed) and rebuilds the
+    /// timeline from it; returns every entry (no timeline changes: [`timeline`](Self::timeline)
+    /// gives the rebuilt one whole). `sliced`: for at most the registry's `rebuildSliceMs`
+    /// (when it has one); the rest goes on at the page's next frames
+    /// ([`apply_late`](Self::apply_late)).
+    pub fn rebuild(&mut self, sliced: bool) -> Changes<'_> {
+        self.narrow();
+        self.begin_call();
+        let finished = self
+            .timeline
+            .as_ref()
+            .is_some_and(|live| live.timeline().is_finished());
+        let slice = self.slice_ms().filter(|_| sliced);
+        let mut go_on = self.slice_limit(slice);
+        let complete = self.inner.rebuild_within(&mut go_on);
+        self.finish_when_rebuilt = finished && !complete;
+        if !complete {
+            self.call_back();
+        }
+        self.record();
+        self.shown_len = self.inner.entries().len();
+        if let Some(live) = self.timeline.as_mut() {
+            live.rebuilt(&self.inner, finished && complete);
+        }
+        let all = self.inner.entries();
+        Changes {
+            dropped: 0,
+            from: 0,
+            length: all.len(),
+            entries: all,
+        }
+    }
+
+    /// The page's frame: folds in the late answers the core holds for this run (one fold for
+    /// all of them), goes on with a rebuild under way for one slice, and places in the
+    /// timeline the lines that have waited across a frame. `None` when nothing changed (no
+    /// listener needs to hear of it).
+    ///
+    /// # Errors
+    /// [`TranscriptError::Reentered`] from inside a call.
+    pub fn apply_late(&mut self) -> Result<Option<Update<'_>>, TranscriptError> {
+        let run = self.run();
+        let (answers, more) = self.inner.parser().core().enter()?.take_answers(run);
+        if more {
+            // The rest of a big frame's worth is folded in at the next frame.
+            self.call_back();
+        }
+        self.narrow();
+        let changed = self.inner.replace_answers(answers);
+        let (quiet, update) = self.going_on(PushChange::from_range(changed), true);
+        Ok((!quiet).then_some(update))
+    }
+
+    /// Turns redaction of home paths on or off without re-parsing (every entry changed when
+    /// the setting did).
+    pub fn set_redact_home_paths(&mut self, on: bool) -> Update<'_> {
+        let changed = self.inner.set_redact_home_paths(on);
+        self.changed(PushChange::from_range(changed), false, false)
+            .1
+    }
+
+    /// What the transcript holds and has let go of.
+    pub fn counts(&self) -> BuilderCounts {
+        self.inner.counts()
+    }
+
+    /// The whole transcript.
+    pub fn entries(&self) -> &[TranscriptEntry] {
+        self.inner.entries()
+    }
+
+    /// The whole timeline.
+    ///
+    /// # Errors
+    /// [`TranscriptError::Options`] when the transcript was made with `timeline: false`.
+    pub fn timeline(&self) -> Result<&Timeline, TranscriptError> {
+        match &self.timeline {
+            Some(live) => Ok(live.timeline()),
+            None => Err(TranscriptError::Options(
+                "this TranscriptBuilder keeps no timeline (it was made with timeline: false)"
+                    .to_owned(),
+            )),
+        }
+    }
+}

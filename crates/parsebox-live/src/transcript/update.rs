@@ -1,0 +1,85 @@
+//! What one call changed in a transcript, in the shape the page reads ([`Update`]): the
+//! entries that changed and, with a timeline, the timeline's items that did. Each part
+//! serialises on its own (the binding hands them to JS as two strings).
+
+use parsebox_timeline::{EntriesMoved, Timeline, TimelineItem, TimelineUpdate};
+use parsebox_transcript::TranscriptEntry;
+use serde::Serialize;
+
+/// See the module's doc.
+#[derive(Debug)]
+pub struct Update<'a> {
+    /// The entries' change.
+    pub changes: Changes<'a>,
+    /// The timeline's change (absent when the transcript keeps no timeline).
+    pub timeline: Option<TimelineChanges<'a>>,
+}
+
+/// What one call changed in the entries: those that changed, from `from` on, and the
+/// transcript's new length. Entries after the changed ones (`length - from - entries.len()`:
+/// late answers leave the lines still waiting after them as they were) are the last ones the
+/// page holds already.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct Changes<'a> {
+    /// Entries that left the front of the window first (`from` counts after them).
+    pub dropped: usize,
+    /// The first entry that changed.
+    pub from: usize,
+    /// The transcript's length now.
+    pub length: usize,
+    /// The entries from `from` on that changed.
+    pub entries: &'a [TranscriptEntry],
+}
+
+/// A [`TimelineUpdate`] with the items themselves instead of their ids (only those items are
+/// serialised: the cost follows the change, not the run), each in its wire form beside the
+/// entries the page holds: a text an entry of the window holds is that entry's index
+/// ([`TimelineItem::sharing_texts`]), which `builder.js` turns back into the text.
+#[derive(Serialize, Debug)]
+pub struct TimelineChanges<'a> {
+    changed: SharedItems<'a>,
+    added: SharedItems<'a>,
+    removed: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    moved: Vec<EntriesMoved>,
+}
+
+impl<'a> TimelineChanges<'a> {
+    pub(crate) fn of(
+        timeline: &'a Timeline,
+        update: TimelineUpdate,
+        window: &'a [TranscriptEntry],
+        base: usize,
+    ) -> Self {
+        let items = |ids: &[String]| SharedItems {
+            items: timeline.items_named(ids),
+            window,
+            base,
+        };
+        Self {
+            changed: items(&update.changed),
+            added: items(&update.added),
+            removed: update.removed,
+            moved: update.moved,
+        }
+    }
+}
+
+/// Items, serialised as [`TimelineItem::sharing_texts`] beside `window` (the run's entries from
+/// `base` on: what the page holds after the update).
+#[derive(Debug)]
+struct SharedItems<'a> {
+    items: Vec<&'a TimelineItem>,
+    window: &'a [TranscriptEntry],
+    base: usize,
+}
+
+impl Serialize for SharedItems<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(
+            self.items
+                .iter()
+                .map(|item| item.sharing_texts(self.window, self.base)),
+        )
+    }
+}
