@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 
 import { initSync, ParserRegistry, TranscriptBuilder } from "../../pkg/index.js";
 import { installWebWorker } from "../fuzz/web-worker.mjs";
+import { buildTranscript, parserSource, setDynamicParserResultNotifier, usePaperclipRegistry } from "../../pkg/paperclip.js";
 
 const pkg = (p) => readFileSync(fileURLToPath(new URL(`../../pkg/${p}`, import.meta.url)));
 initSync({ module: pkg("parsebox_wasm_bg.wasm"), engine: pkg("parsebox_engine.wasm") });
@@ -53,3 +54,23 @@ for (const timeline of [false, true]) {
     builder.dispose();
   });
 }
+
+test("a Worker's late answers for a run buildTranscript keeps call the notifier, and the next render shows them", async (t) => {
+  // Before, the notifier heard of status changes only: with the browser's default host (a
+  // Worker), Paperclip's run view kept showing the generic entries until something else made
+  // it render again.
+  const registry = new ParserRegistry({ loadSource: null, host: "worker" });
+  t.after(() => registry.dispose());
+  registry.registerSource("late", PARSER);
+  await registry.idle();
+  usePaperclipRegistry(registry);
+  let notified = 0;
+  setDynamicParserResultNotifier(() => notified++);
+  t.after(() => setDynamicParserResultNotifier(null));
+  const chunks = [{ ts: "t1", stream: "stdout", chunk: "a\nb\n" }];
+  const source = parserSource("late");
+  assert.deepEqual(buildTranscript(chunks, source).map((e) => e.text), ["a", "b"], "generic until the Worker answers");
+  await registry.idle();
+  assert.ok(notified >= 1, "the notifier heard of the answers");
+  assert.deepEqual(buildTranscript(chunks, source).map((e) => e.text), ["p:a", "p:b"]);
+});

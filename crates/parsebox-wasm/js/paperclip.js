@@ -121,6 +121,9 @@ function transcriptOf(chunks, source, opts) {
   let run = kept.get(registry._keptFollowing(type, ids));
   if (!run) {
     run = new RunFollower(registry, type, redact);
+    // A Worker's late answers changed what the next render shows: the UI is told, as for a
+    // parser that became ready.
+    run.onUpdate(() => notifier?.());
     kept.set(run.run, run);
     const gone = kept.get(run.keep());
     kept.delete(gone?.run);
