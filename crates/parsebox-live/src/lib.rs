@@ -2,9 +2,10 @@
 //! engines of the page's own thread (built-in parsers here, inline engine instances through
 //! the [`Executor`]), the commands left for the JS executor ([`ExecutorCommand`]), what waits for
 //! the page's next frame (`frame.rs`: late answers, builders to call back, line updates of
-//! runs no builder owns), and the runs `buildTranscript` keeps between renders (`kept.rs`); and
-//! [`LiveTranscript`], a transcript builder over its own run of the core, which decides what each
-//! call hands the page.
+//! runs no builder owns). Over it, [`LiveTranscript`] is a transcript builder with its own run,
+//! which decides what each call hands the page, and [`Paperclip`] holds Paperclip compatibility:
+//! runs followed from a chunk list handed over whole ([`FollowedRun`]) and the ones
+//! `buildTranscript` keeps between renders.
 //!
 //! [`LiveCore`] holds them with the host core and keeps them consistent: every command the core
 //! issues passes through [`LiveCore::pump`], every line through [`LiveCore::parse_line`], and a
@@ -16,8 +17,8 @@ mod command;
 mod executor;
 mod frame;
 mod host_run;
-mod kept;
 mod live;
+mod paperclip;
 mod shared;
 mod transcript;
 
@@ -25,8 +26,8 @@ pub use command::ExecutorCommand;
 pub use executor::{Builtin, EngineDeath, Executor};
 pub use frame::{Frame, LineUpdate, LATE_ENTRIES_PER_FRAME};
 pub use host_run::HostRunParser;
-pub use kept::KEEP_RUNS;
 pub use live::{LiveCore, LongLived, Polled};
+pub use paperclip::{Built, ChunkIn, FollowedRun, Paperclip, Shown, KEEP_RUNS};
 pub use shared::{Entered, Reentered, SharedCore};
 pub use transcript::{
     Changes, FollowedWindow, LiveTranscript, PendingTail, TimelineChanges, TranscriptError,

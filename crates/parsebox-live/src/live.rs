@@ -1,6 +1,6 @@
 //! [`LiveCore`]: the host core with the engines that live in the page's thread (built-ins here;
 //! inline engine instances behind the [`Executor`]), the commands left for the JS executor,
-//! what waits for the next frame and the kept runs. Every command the core issues passes
+//! what waits for the next frame. Every command the core issues passes
 //! through [`LiveCore::pump`]; every line through [`LiveCore::parse_line`].
 
 use std::collections::{HashMap, HashSet};
@@ -11,17 +11,13 @@ use parsebox_host::{
 };
 use parsebox_transcript::{generic_entry, LineOutcome, TranscriptEntry};
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use parsebox_host::{AdapterStatus, DynamicLoad, HostError};
-use parsebox_transcript::{ChunkTrail, FailedLineEntry};
+use parsebox_transcript::FailedLineEntry;
 use serde::Serialize;
 
 use crate::command::ExecutorCommand;
 use crate::executor::{Builtin, EngineDeath, Executor};
 use crate::frame::{Frame, FrameQueue, LineUpdate};
-use crate::kept::KeptRuns;
 
 /// What [`LiveCore::poll`] gives the JS executor: its commands, in order, and when to call
 /// [`LiveCore::timeout_fired`] (ms on the executor's clock; `None`: no deadline is armed).
@@ -56,8 +52,6 @@ pub struct LiveCore<X: Executor> {
     builder_runs: HashSet<RunId>,
     /// What waits for the page's next frame.
     frame: FrameQueue,
-    /// The runs `buildTranscript` keeps between renders.
-    kept: KeptRuns,
 }
 
 impl<X: Executor> LiveCore<X> {
@@ -76,7 +70,6 @@ impl<X: Executor> LiveCore<X> {
             frames: HashMap::new(),
             builder_runs: HashSet::new(),
             frame: FrameQueue::default(),
-            kept: KeptRuns::default(),
         }
     }
 
@@ -331,7 +324,6 @@ impl<X: Executor> LiveCore<X> {
         self.host.dispose();
         self.builder_runs.clear();
         self.frame.clear();
-        self.kept.clear();
         self.pump();
     }
 
@@ -632,31 +624,14 @@ impl<X: Executor> LiveCore<X> {
     }
 
     /// Lets `run` go, everywhere it is known: the host core, the builder runs, what waits for
-    /// the frame and the kept runs. A run unknown to the core (dropped before, its type
+    /// the frame. A run unknown to the core (dropped before, its type
     /// disposed) is fine.
     pub fn drop_run(&mut self, run: RunId) {
         // Unknown runs and a disposed core are fine: there is nothing to free.
         let _ = self.host.drop_run(run);
         self.builder_runs.remove(&run);
         self.frame.forget(run);
-        self.kept.forget(run);
         self.pump();
-    }
-
-    /// The kept run of `adapter_type` that the chunk list `ids` goes on from, if any.
-    pub fn continuing_run(&mut self, adapter_type: &str, ids: &[u64]) -> Option<RunId> {
-        self.kept.continuing(adapter_type, ids)
-    }
-
-    /// Keeps `run` of `adapter_type` for the next render, with the chunks its builder was given
-    /// (`trail`). Returns the run let go to make room, if any: the caller drops it.
-    pub fn keep_run(
-        &mut self,
-        run: RunId,
-        adapter_type: &str,
-        trail: Rc<RefCell<ChunkTrail>>,
-    ) -> Option<RunId> {
-        self.kept.keep(run, adapter_type, trail)
     }
 
     /// What waits for this frame (a `frame` command asked for it).

@@ -7,7 +7,6 @@
 
 mod common;
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use common::*;
@@ -154,13 +153,10 @@ fn late_answers_wait_for_the_frame_a_builders_run_as_answers_any_other_as_line_u
 }
 
 #[test]
-fn a_run_let_go_is_forgotten_everywhere_its_late_answers_and_its_kept_place_included() {
+fn a_run_let_go_is_forgotten_everywhere_its_late_answers_included() {
     let (mut live, _seen) = live(HostPlacement::Worker);
     let engine = worker_type(&mut live);
     let run = live.create_run("w", GENERIC, true).unwrap();
-    let trail = Rc::new(RefCell::new(parsebox_transcript::ChunkTrail::default()));
-    trail.borrow_mut().new_from(&[1, 2]);
-    assert_eq!(live.keep_run(run, "w", Rc::clone(&trail)), None);
     let (_, seq) = live.parse_line(run, "a", "t").unwrap();
     live.take_commands();
     live.take_ops(engine);
@@ -170,11 +166,6 @@ fn a_run_let_go_is_forgotten_everywhere_its_late_answers_and_its_kept_place_incl
     assert!(
         frame.builders.is_empty() && frame.lines.is_empty(),
         "nothing for a run let go: {frame:?}"
-    );
-    assert_eq!(
-        live.continuing_run("w", &[1, 2, 3]),
-        None,
-        "a run let go is not continued"
     );
     assert!(live.host().run_type(run).is_none());
 }

@@ -275,10 +275,6 @@ fn a_followed_list_costs_only_its_new_chunks_and_shows_its_pending_line_finished
     t.push(&chunk("o\n"), Some(3)).unwrap();
     assert_eq!(texts(t.entries()), ["builtin:one", "builtin:two"]);
     assert_eq!(t.follow_window().unwrap().pending, None);
-    // Kept between renders: the next render's list finds it.
-    assert_eq!(t.keep().unwrap(), None);
-    let kept = core.enter().unwrap().continuing_run("b", &[1, 2, 3, 4]);
-    assert_eq!(kept, Some(t.run()));
 }
 
 #[test]

@@ -3,13 +3,11 @@
 // core keeps the run's timeline beside it; this file only hands its changes on.
 import { disposable } from "./dispose.js";
 import { TranscriptBuilderCore } from "./parsebox_wasm.js";
-import { ParseboxChunkError, ParseboxDisposedError, ParseboxOptionsError, callEach, guarded, lostCoreError } from "./errors.js";
+import { encodeChunk } from "./chunk.js";
+import { ParseboxDisposedError, ParseboxOptionsError, callEach, guarded, lostCoreError } from "./errors.js";
 import { holdsCore } from "./instance.js";
 import { checkOptions, checkString } from "./options.js";
 import { ParserRegistry } from "./registry.js";
-
-/** Whether `s` holds no lone surrogate (`String.prototype.isWellFormed` where it exists). */
-const wellFormed = (s) => (typeof s.isWellFormed === "function" ? s.isWellFormed() : !/[\uD800-\uDFFF]/.test(s));
 
 /** The text an entry shows: a tool result's `content`, any other entry's `text`. */
 const textOf = (entry) => (entry.kind === "tool_result" ? entry.content : entry.text);
@@ -25,13 +23,6 @@ function withTexts(item, entries) {
   if (typeof item.content === "number") item.content = textOf(entries[item.content]);
   for (const piece of item.toolCall?.content ?? []) if (typeof piece.text === "number") piece.text = textOf(entries[piece.text]);
   for (const line of item.diff ?? []) if (typeof line.text === "number") line.text = textOf(entries[line.text]);
-}
-
-/** The UTF-16 code units of `s`. */
-function utf16(s) {
-  const units = new Uint16Array(s.length);
-  for (let i = 0; i < s.length; i++) units[i] = s.charCodeAt(i);
-  return units;
 }
 
 /**
@@ -128,63 +119,14 @@ export class TranscriptBuilder {
    * moves).
    */
   push(chunk) {
-    return this._pushGiven(chunk, undefined);
-  }
-
-  /** @internal `push`, naming the chunk `id` in the list a follower hands over (`follow.js`). */
-  _pushGiven(chunk, id) {
     this.#live();
-    // The core checks the chunk's shape (ParseboxChunkError); only its known fields travel.
-    const text = chunk?.chunk;
-    const odd = typeof text === "string" && !wellFormed(text);
-    // JSON has no NaN or Infinity (they would arrive as null, "no seq"): they travel as text,
-    // which the core refuses as it refuses any seq that is not a whole number.
-    const seq = chunk?.seq;
-    let json;
-    try {
-      json = JSON.stringify({ ts: chunk?.ts, stream: chunk?.stream, chunk: odd ? "" : text, seq: typeof seq === "number" && !Number.isFinite(seq) ? String(seq) : seq });
-    } catch (e) {
-      // A BigInt seq, a field whose toJSON throws: not a chunk a stored run can hold.
-      throw new ParseboxChunkError(`push: a chunk's fields are JSON values (ts and stream strings, chunk a string, seq a number): ${e?.message ?? String(e)}`);
-    }
-    // Half a surrogate pair (the server cuts chunks by UTF-16 units) travels as code units: the
-    // core joins it with its other half, which JSON and UTF-8 could not carry.
-    return this.#call(() => (odd ? this.#core.pushUtf16(json, utf16(text), id) : this.#core.push(json, id)));
+    const [json, units] = encodeChunk(chunk);
+    return this.#call(() => (units ? this.#core.pushUtf16(json, units) : this.#core.push(json)));
   }
 
   /** @internal This builder's run in the core. */
   get _run() {
     return this.#run;
-  }
-
-  /** @internal Keeps the run for `buildTranscript` (the core); the run let go past its limit, or -1. */
-  _keep() {
-    this.#live();
-    return guarded(() => this.#core.keep());
-  }
-
-  /** @internal The index in `ids` of the first chunk not pushed yet, or -1 (the core decides). */
-  _followFrom(ids) {
-    this.#live();
-    return this.#core.followFrom(ids);
-  }
-
-  /**
-   * @internal Takes `ids` as the list now followed: `{ moved, cut }`, whether it begins at
-   * another chunk, and how many of the chunks pushed with ids the core let go.
-   */
-  _followSettle(ids) {
-    this.#live();
-    const [moved, ...changes] = guarded(() => this.#core.followSettle(ids));
-    if (changes.length) this.#apply(changes);
-    return moved;
-  }
-
-  /** @internal The followed window: its first entry and, when it ends mid-line, `keep` and `last` (the core replays the pending line). */
-  _followWindow() {
-    this.#live();
-    const [first, keep, last] = guarded(() => this.#core.followWindow());
-    return { first, keep, last: last === undefined ? null : JSON.parse(last) };
   }
 
   /**
@@ -217,14 +159,6 @@ export class TranscriptBuilder {
   rebuild() {
     this.#call(() => this.#core.rebuild(true));
     return this.entries();
-  }
-
-  /** @internal Re-parses every chunk, in one call, when the run's parser changed since the last call (the core decides); whether it did. */
-  _followParser() {
-    this.#live();
-    const changes = guarded(() => this.#core.followParser());
-    if (changes.length) this.#apply(changes);
-    return changes.length > 0;
   }
 
   /** The whole transcript so far (after the core stopped, what the builder held then). */

@@ -4,7 +4,7 @@
 // `buildTranscript` for ui/src/adapters/transcript.ts, keeping each run's builder so a re-render
 // parses only the chunks that are new.
 import { ParserRegistry } from "./registry.js";
-import { RunFollower, chunkIds } from "./follow.js";
+import { applyShown } from "./follow.js";
 import { ParseboxCoreError, ParseboxOptionsError } from "./errors.js";
 
 let shared = null;
@@ -15,8 +15,8 @@ const sandboxed = new WeakMap();
 /** Trusted parser functions given to `buildTranscript` → the built-in type made for them in `shared`. */
 let builtinTypes = new WeakMap();
 let nextBuiltin = 1;
-/** The runs the shared registry's core keeps between renders → their `RunFollower`s. */
-const kept = new Map();
+/** The page's copy of each run the shared registry's core keeps (by the core's run id): its entries and the window last shown. */
+let copies = new Map();
 
 /**
  * Makes `registry` the one the Paperclip functions use (disposing none). Call it once at
@@ -25,8 +25,9 @@ const kept = new Map();
  */
 export function usePaperclipRegistry(registry) {
   if (!(registry instanceof ParserRegistry)) throw new ParseboxOptionsError("usePaperclipRegistry needs a ParserRegistry");
-  for (const k of kept.values()) k.dispose();
-  kept.clear();
+  // The core lets go of the runs it kept, and the page of its copies of them.
+  if (shared && !shared._lost) shared._forgetFollowed();
+  copies = new Map();
   unsubscribe?.();
   unsubscribe = null;
   builtinTypes = new WeakMap();
@@ -46,7 +47,14 @@ export function paperclipRegistry() {
 }
 
 function subscribe() {
-  if (shared && notifier && !unsubscribe) unsubscribe = shared.onChange(() => notifier?.());
+  if (!shared || !notifier || unsubscribe) return;
+  // A parser became ready, or a Worker's late answers changed what a kept run shows.
+  const offChange = shared.onChange(() => notifier?.());
+  const offFollowed = shared._onFollowed(() => notifier?.());
+  unsubscribe = () => {
+    offChange();
+    offFollowed();
+  };
 }
 
 /**
@@ -111,27 +119,17 @@ export function buildTranscript(chunks, source, opts) {
   }
 }
 
-/** `buildTranscript`, on the shared registry as it is now. */
+/** `buildTranscript`, on the shared registry as it is now: the core keeps the runs, picks the one the list goes on from and says what changed. */
 function transcriptOf(chunks, source, opts) {
   const registry = paperclipRegistry();
   const type = typeOf(registry, source);
-  const redact = opts?.censorUsernameInLogs === true;
-  const ids = chunkIds(chunks);
-  // The core picks the kept run this list goes on from, and the run to let go past its limit.
-  let run = kept.get(registry._keptFollowing(type, ids));
-  if (!run) {
-    run = new RunFollower(registry, type, redact);
-    // A Worker's late answers changed what the next render shows: the UI is told, as for a
-    // parser that became ready.
-    run.onUpdate(() => notifier?.());
-    kept.set(run.run, run);
-    const gone = kept.get(run.keep());
-    kept.delete(gone?.run);
-    gone?.dispose();
-  }
-  run.follow(chunks, redact, ids);
+  const { run, gone, shown } = registry._buildTranscript(type, chunks, opts?.censorUsernameInLogs === true);
+  copies.delete(gone);
+  let copy = copies.get(run);
+  if (!copy) copies.set(run, (copy = { entries: [], window: [] }));
+  if (shown) copy.window = applyShown(copy.entries, shown);
   // Fresh objects: a caller may change what it gets without touching the kept run.
-  return run.transcript().map((e) => ({ ...e }));
+  return copy.window.map((e) => ({ ...e }));
 }
 
 /** The adapter type whose parser `source` is: its sandboxed type, or a built-in made for it. */

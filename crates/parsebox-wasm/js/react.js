@@ -1,7 +1,7 @@
 // parsebox/react: a live run's transcript as React state (useSyncExternalStore over one
 // TranscriptBuilder). React is an optional peer dependency: only this entry imports it.
 import { useEffect, useMemo, useSyncExternalStore } from "react";
-import { RunFollower, chunkIds } from "./follow.js";
+import { RunFollower } from "./follow.js";
 import { paperclipRegistry } from "./paperclip.js";
 import { callEach } from "./errors.js";
 import { checkOptions, checkString } from "./options.js";
@@ -38,15 +38,10 @@ class TranscriptStore {
     this.#type = type;
   }
 
-  /** Follows `chunks`: a list that does not continue the last one starts the run anew. */
+  /** Follows `chunks` (a list that does not continue the last one starts the run anew: the core decides). */
   take(chunks, redact = this.#redact) {
     this.#chunks = chunks;
     this.#redact = redact;
-    const ids = chunkIds(chunks);
-    if (this.#run && !this.#run.continues(ids)) {
-      this.#run.dispose();
-      this.#run = null;
-    }
     if (!this.#run) {
       this.#run = new RunFollower(this.#registry, this.#type, this.#redact);
       this.#run.onUpdate(this.#emit);
@@ -55,7 +50,7 @@ class TranscriptStore {
       // The parser changed: re-parse now, so the next snapshot differs and React renders.
       if (type === this.#type && lines === null && this.#run?.follow(this.#chunks, this.#redact)) this.#emit();
     });
-    this.#run.follow(chunks, redact, ids);
+    this.#run.follow(chunks, redact);
   }
 
   #emit = () => {

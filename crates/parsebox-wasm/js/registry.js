@@ -8,6 +8,7 @@ import { Executor } from "./executor.js";
 import { hasEngine, holdsCore, onEngine } from "./instance.js";
 import { checkOptions, checkString, defaultLoadSource } from "./options.js";
 import { Run } from "./run.js";
+import { chunkIds, encodeChunk } from "./chunk.js";
 
 /**
  * The parser registry: the generic parser answers every line at once; each adapter type's parser
@@ -18,6 +19,7 @@ export class ParserRegistry {
   #executor;
   #loadSource;
   #listeners = new Set();
+  #followedListeners = new Set();
   #disposed = false;
   #lost = false; // made on a core that trapped (instance.js)
   #releaseCore;
@@ -183,6 +185,7 @@ export class ParserRegistry {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#listeners.clear();
+    this.#followedListeners.clear();
     this.#stopWaitingForEngine?.();
     this.#releaseCore();
     if (this.#lost) return; // its engines ended when the core stopped
@@ -223,9 +226,24 @@ export class ParserRegistry {
     return JSON.parse(this.#live(() => this.#core.parseLine(run, line, ts))).entries;
   }
 
-  /** @internal The run kept for `buildTranscript` that the list `ids` goes on from, or -1 (the core decides). */
-  _keptFollowing(type, ids) {
-    return this.#live(() => this.#core.keptFollowing(type, ids));
+  /**
+   * @internal Paperclip's `buildTranscript` of `chunks` for `type`: the core keeps the run
+   * between renders and asks for the chunks that are new.
+   */
+  _buildTranscript(type, chunks, redact) {
+    const ids = chunkIds(chunks);
+    return JSON.parse(this.#live(() => this.#core.buildTranscript(type, ids, redact, (i) => encodeChunk(chunks[i]))));
+  }
+
+  /** @internal Lets go of the runs `buildTranscript` keeps (another registry takes this one's place). */
+  _forgetFollowed() {
+    if (!this.#disposed && !this.#lost) quietly(() => this.#core.forgetFollowed());
+  }
+
+  /** @internal Calls `listener()` when a Worker's late answers changed a run `buildTranscript` keeps; returns unsubscribe. */
+  _onFollowed(listener) {
+    this.#followedListeners.add(listener);
+    return () => this.#followedListeners.delete(listener);
   }
 
   /** @internal Paperclip's `loadDynamicParser`: whether to wait for `idle()` (the core decides). */
@@ -319,13 +337,14 @@ export class ParserRegistry {
       if (this.#disposed || this.#lost) return;
       const frame = quietly(() => this.#core.takeFrame());
       if (frame === undefined) return;
-      const { builders, lines } = JSON.parse(frame);
+      const { builders, lines, followed } = JSON.parse(frame);
       for (const run of builders) {
         // A builder's listener may dispose the registry: the rest then have nothing to take.
         if (this.#disposed || this.#lost) return;
         quietly(() => this.#builders.get(run)?.deref()?._applyLate());
       }
       for (const [type, updates] of lines) this.#emit(type, updates);
+      if (followed && !this.#disposed && !this.#lost) callEach(this.#followedListeners);
     };
     // Where there are no frames (Node; hidden tabs' timers still run) a macrotask.
     if (typeof requestAnimationFrame === "function" && typeof document !== "undefined" && document.visibilityState !== "hidden") {

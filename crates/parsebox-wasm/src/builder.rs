@@ -1,12 +1,12 @@
 //! `TranscriptBuilderCore`: a transcript of the live core ([`LiveTranscript`]) as a JS class:
 //! each method decodes its arguments, makes one call and encodes what it returns.
 
-use parsebox_live::{Changes, LiveTranscript, TranscriptError, TranscriptSettings, Update};
-use parsebox_transcript::Chunk;
+use parsebox_live::{LiveTranscript, TranscriptSettings, Update};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::boundary::{chunk_ids, into_error, to_json};
+use crate::boundary::{into_error, to_json};
+use crate::chunk::{chunk_from_json, transcript_error};
 use crate::host_core::HostCore;
 use crate::js_executor::JsExecutor;
 
@@ -40,35 +40,6 @@ fn encode_update(buf: &mut Vec<u8>, update: &Update<'_>) -> Result<Vec<js_sys::J
         out.push(encode(buf, timeline)?);
     }
     Ok(out)
-}
-
-/// A refused transcript call as a named error.
-fn transcript_error(e: TranscriptError) -> JsValue {
-    let name = match e {
-        TranscriptError::Options(_) => "ParseboxOptionsError",
-        TranscriptError::Disposed => "ParseboxDisposedError",
-        TranscriptError::Reentered => "ParseboxReentrancyError",
-        TranscriptError::Chunk(_) => "ParseboxChunkError",
-        TranscriptError::Memory(_) => "ParseboxMemoryError",
-    };
-    into_error(name, e)
-}
-
-/// A chunk as the page gave it (`{ts, stream, chunk, seq?}` as JSON): the one check both
-/// `push` paths make, so a chunk refused on one is refused on the other.
-fn chunk_from_json(chunk_json: &str) -> Result<Chunk, JsValue> {
-    serde_json::from_str(chunk_json).map_err(|e| {
-        into_error(
-            "ParseboxChunkError",
-            format!("invalid chunk: {e} (a chunk is {{ ts: string, stream: \"stdout\" | \"stderr\" | \"system\", chunk: string, seq?: number }})"),
-        )
-    })
-}
-
-/// A chunk's id as the page numbers it (a whole number from 1).
-#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-fn given_id(given: Option<f64>) -> Option<u64> {
-    given.map(|id| id as u64)
 }
 
 /// One transcript of one adapter type, built chunk by chunk.
@@ -115,20 +86,13 @@ impl TranscriptBuilderCore {
     /// `{"dropped":n,"from":n,"length":n,"entries":[…]}` (the entries from `from` on changed)
     /// and `{"changed":[…],"added":[…],"removed":[…]}` (the timeline items that changed or were
     /// added, in their wire form, and the ids of those removed); the second is absent when the
-    /// builder keeps no timeline. `given`: the chunk's id in the list a follower hands over.
+    /// builder keeps no timeline.
     ///
     /// # Errors
     /// `ParseboxChunkError` for a malformed chunk; `ParseboxMemoryError` when it does not fit.
-    pub fn push(
-        &mut self,
-        chunk_json: &str,
-        given: Option<f64>,
-    ) -> Result<Vec<js_sys::JsString>, JsValue> {
+    pub fn push(&mut self, chunk_json: &str) -> Result<Vec<js_sys::JsString>, JsValue> {
         let chunk = chunk_from_json(chunk_json)?;
-        let update = self
-            .live
-            .push(&chunk, given_id(given))
-            .map_err(transcript_error)?;
+        let update = self.live.push(&chunk, None).map_err(transcript_error)?;
         encode_update(&mut self.out, &update)
     }
 
@@ -143,81 +107,13 @@ impl TranscriptBuilderCore {
         &mut self,
         chunk_json: &str,
         units: &[u16],
-        given: Option<f64>,
     ) -> Result<Vec<js_sys::JsString>, JsValue> {
         let chunk = chunk_from_json(chunk_json)?;
         let update = self
             .live
-            .push_utf16(&chunk, units, given_id(given))
+            .push_utf16(&chunk, units, None)
             .map_err(transcript_error)?;
         encode_update(&mut self.out, &update)
-    }
-
-    /// The index in `ids` (a list of chunk ids the page handed over whole) of its first chunk
-    /// not pushed yet, or -1 when the list does not go on from the chunks pushed with ids.
-    #[wasm_bindgen(js_name = followFrom)]
-    pub fn follow_from(&self, ids: &[f64]) -> i32 {
-        self.live
-            .follow_from(&chunk_ids(ids))
-            .and_then(|from| i32::try_from(from).ok())
-            .unwrap_or(-1)
-    }
-
-    /// Takes `ids` as the list now followed, its new chunks pushed. Returns `[moved,
-    /// ...changes]`: whether the list begins at another chunk than the last one, then `push`'s
-    /// result shape when chunks were let go.
-    ///
-    /// # Errors
-    /// `ParseboxChunkError` when the list does not go on from the chunks pushed.
-    #[wasm_bindgen(
-        js_name = followSettle,
-        unchecked_return_type = "[moved: boolean, ...changes: string[]]"
-    )]
-    pub fn follow_settle(&mut self, ids: &[f64]) -> Result<Vec<JsValue>, JsValue> {
-        let (moved, update) = self
-            .live
-            .follow_settle(&chunk_ids(ids))
-            .map_err(transcript_error)?;
-        let mut out = vec![JsValue::from_bool(moved)];
-        if let Some(update) = update {
-            out.extend(
-                encode_update(&mut self.out, &update)?
-                    .into_iter()
-                    .map(JsValue::from),
-            );
-        }
-        Ok(out)
-    }
-
-    /// Keeps this builder's run among the runs `buildTranscript` keeps between renders
-    /// (`HostCore.keptFollowing` finds it by the lists it was given). Returns the run let go
-    /// to stay within the limit (its builder is to be disposed), or -1.
-    ///
-    /// # Errors
-    /// `ParseboxDisposedError`; `ParseboxReentrancyError` from inside a call.
-    pub fn keep(&self) -> Result<f64, JsValue> {
-        let gone = self.live.keep().map_err(transcript_error)?;
-        Ok(gone.map_or(-1.0, |r| r.0 as f64))
-    }
-
-    /// The followed window: `[first]`, the index of its first entry; and when the run ends
-    /// mid-line, `[first, keep, entriesJson]`: the window as a finish would end it, the run
-    /// itself going on, is its first `keep` entries then these.
-    ///
-    /// # Errors
-    /// `ParseboxDisposedError`; `ParseboxReentrancyError` from inside a call.
-    #[wasm_bindgen(
-        js_name = followWindow,
-        unchecked_return_type = "[first: number, keep?: number, entries?: string]"
-    )]
-    pub fn follow_window(&mut self) -> Result<Vec<JsValue>, JsValue> {
-        let window = self.live.follow_window().map_err(transcript_error)?;
-        let mut out = vec![JsValue::from_f64(window.first as f64)];
-        if let Some(tail) = window.pending {
-            out.push(JsValue::from_f64(tail.keep as f64));
-            out.push(encode(&mut self.out, &tail.entries)?.into());
-        }
-        Ok(out)
     }
 
     /// Flushes the pending partial line and ends the timeline's run (calls still pending
@@ -235,21 +131,6 @@ impl TranscriptBuilderCore {
     pub fn rebuild(&mut self, sliced: bool) -> Result<Vec<js_sys::JsString>, JsValue> {
         let changes = self.live.rebuild(sliced);
         Ok(vec![encode(&mut self.out, &changes)?])
-    }
-
-    /// Re-parses every chunk when the run's parser is another than at the last call or when
-    /// the builder was made: then `rebuild(false)`'s result, else `[]`. A follower calls it on
-    /// each render.
-    ///
-    /// # Errors
-    /// `ParseboxReentrancyError` from inside a call.
-    #[wasm_bindgen(js_name = followParser)]
-    pub fn follow_parser(&mut self) -> Result<Vec<js_sys::JsString>, JsValue> {
-        let changes: Option<Changes<'_>> = self.live.follow_parser().map_err(transcript_error)?;
-        match changes {
-            Some(changes) => Ok(vec![encode(&mut self.out, &changes)?]),
-            None => Ok(Vec::new()),
-        }
     }
 
     /// The JS side's frame: folds in the late answers the core holds for this builder's run,

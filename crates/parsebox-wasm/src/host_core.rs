@@ -2,16 +2,18 @@
 //! host core; the commands it leads to are performed (engines of this thread) or queued for
 //! the JS executor ([`HostCore::poll`]).
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use parsebox_host::{DynamicLoad, EngineId, Host, HostError, LoadResult, RunId, Seq};
-use parsebox_live::LongLived;
+use parsebox_live::{LongLived, Paperclip};
 use parsebox_transcript::{FailedLineEntry, TranscriptEntry};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::boundary::{chunk_ids, into_error, to_json};
 use crate::builtin::BuiltinParser;
+use crate::chunk::{chunk_at, encoder, transcript_error, ChunkEncoder};
 use crate::js_executor::{enter, Core, EngineExecutor, Entered, JsExecutor, Loaded, Shared};
 use crate::options::RegistryOptions;
 
@@ -28,6 +30,18 @@ struct LineResult<'a> {
 #[wasm_bindgen]
 pub struct HostCore {
     pub(crate) core: Rc<Core>,
+    /// The runs `buildTranscript` keeps between renders.
+    paperclip: RefCell<Paperclip<JsExecutor>>,
+}
+
+/// What waits for this frame, as the page reads it: the builders to call back and the line
+/// updates by type ([`parsebox_live::Frame`]), and whether a run `buildTranscript` keeps
+/// changed (Paperclip's notifier is told).
+#[derive(Serialize)]
+struct PageFrame {
+    builders: Vec<u64>,
+    lines: Vec<(String, Vec<parsebox_live::LineUpdate>)>,
+    followed: bool,
 }
 
 /// Misuse of the host core as a named error.
@@ -103,12 +117,14 @@ impl HostCore {
             host.engine_module_pending();
         }
         let engine_config = to_json(&host.options().engine_config())?;
+        let core = Rc::new(Core::new(Shared::new(
+            host,
+            engine_config,
+            JsExecutor(executor),
+        )));
         Ok(Self {
-            core: Rc::new(Core::new(Shared::new(
-                host,
-                engine_config,
-                JsExecutor(executor),
-            ))),
+            paperclip: RefCell::new(Paperclip::new(Rc::clone(&core))),
+            core,
         })
     }
 
@@ -283,13 +299,43 @@ impl HostCore {
             .map_err(host_error)
     }
 
-    /// The run kept for `buildTranscript` that the chunk list `ids` goes on from: of type
-    /// `adapter_type`, the most recently used of those that do (now the most recent); -1 when
-    /// none does (see `kept.rs`).
-    #[wasm_bindgen(js_name = keptFollowing)]
-    pub fn kept_following(&self, adapter_type: &str, ids: &[f64]) -> Result<f64, JsValue> {
-        let run = self.enter()?.continuing_run(adapter_type, &chunk_ids(ids));
-        Ok(run.map_or(-1.0, |r| r.0 as f64))
+    /// Paperclip's `buildTranscript` of the chunk list `ids` of `adapter_type` (home paths
+    /// redacted with `redact`): the kept run the list goes on from takes its new chunks,
+    /// `encode(i)` encoding the list's chunk `i` when the core asks for it (`[json, units?]`); a
+    /// list none goes on from starts a run ([`Paperclip`]). JSON `{run, gone, shown}`: the run,
+    /// the run let go, and what the page's copy of the run's entries takes
+    /// ([`parsebox_live::Built`]).
+    ///
+    /// # Errors
+    /// What `encode` throws; `ParseboxChunkError` for a chunk the core refuses;
+    /// `ParseboxReentrancyError` from inside a call.
+    #[wasm_bindgen(js_name = buildTranscript)]
+    pub fn build_transcript(
+        &self,
+        adapter_type: &str,
+        ids: &[f64],
+        redact: bool,
+        encode: Option<ChunkEncoder>,
+    ) -> Result<String, JsValue> {
+        let encode = encoder(encode)?;
+        let mut paperclip = self
+            .paperclip
+            .try_borrow_mut()
+            .map_err(|_| into_error("ParseboxReentrancyError", parsebox_live::Reentered))?;
+        let built = paperclip
+            .build_transcript(adapter_type, &chunk_ids(ids), redact, |i| {
+                chunk_at(&encode, i)
+            })
+            .map_err(|e| e.0)?;
+        to_json(&built)
+    }
+
+    /// Lets go of the runs `buildTranscript` keeps (another registry takes this one's place).
+    #[wasm_bindgen(js_name = forgetFollowed)]
+    pub fn forget_followed(&self) {
+        if let Ok(mut paperclip) = self.paperclip.try_borrow_mut() {
+            paperclip.clear();
+        }
     }
 
     /// What the `loadSource` hook resolved to for a `load` command: the source text,
@@ -453,9 +499,19 @@ impl HostCore {
     /// (`applyLate`), in order, then tell `onChange` of each type's line updates.
     #[wasm_bindgen(js_name = takeFrame)]
     pub fn take_frame(&self) -> Result<String, JsValue> {
-        let mut s = self.enter()?;
-        let frame = s.take_frame();
-        to_json(&frame)
+        let frame = self.enter()?.take_frame();
+        let mut builders = frame.builders;
+        let followed = match self.paperclip.try_borrow_mut() {
+            Ok(mut paperclip) => paperclip
+                .at_frame(&mut builders)
+                .map_err(transcript_error)?,
+            Err(_) => false,
+        };
+        to_json(&PageFrame {
+            builders,
+            lines: frame.lines,
+            followed,
+        })
     }
 
     /// The ops frame for Worker `engine` that a `send` command announced
@@ -489,6 +545,7 @@ impl HostCore {
     /// From inside a call (a built-in parser disposing its registry) it takes effect when that
     /// call returns. The final `end` commands are in `poll()`.
     pub fn dispose(&self) {
+        self.forget_followed();
         self.core.dispose();
     }
 }

@@ -14,6 +14,8 @@
 mod boundary;
 mod builder;
 mod builtin;
+mod chunk;
+mod followed;
 mod host_core;
 mod js_executor;
 mod option_kinds;
@@ -22,6 +24,7 @@ mod options;
 use wasm_bindgen::prelude::*;
 
 pub use builder::TranscriptBuilderCore;
+pub use followed::FollowedRunCore;
 pub use host_core::HostCore;
 pub use js_executor::{EngineExecutor, Loaded};
 pub use option_kinds::check_options;

@@ -1,12 +1,10 @@
 //! Following a run whose chunk list the page hands over whole on every render (Paperclip's
 //! `buildTranscript` and the React hook): which chunks of a list are new, where the list
 //! begins, when the chunks before it are let go, the window a render shows (its pending line
-//! finished in a fresh run, as Paperclip's finish would), a new parser re-parsing the run, and
-//! the run kept between renders.
+//! finished in a fresh run, as Paperclip's finish would), and a new parser re-parsing the run.
 
 use std::rc::Rc;
 
-use parsebox_host::RunId;
 use parsebox_transcript::TranscriptEntry;
 
 use super::update::{Changes, Update};
@@ -60,23 +58,6 @@ impl<X: Executor> LiveTranscript<X> {
         let cut = self.trail.borrow().cut();
         let change = self.inner.drop_chunks_before(self.retained(cut));
         Ok((settled.moved, Some(self.changed(change, false, false).1)))
-    }
-
-    /// Keeps this transcript's run among the runs `buildTranscript` keeps between renders (the
-    /// core finds it by the lists it was given). Returns the run let go to stay within the
-    /// limit (its transcript is to be disposed).
-    ///
-    /// # Errors
-    /// [`TranscriptError::Disposed`]; [`TranscriptError::Reentered`] from inside a call.
-    pub fn keep(&self) -> Result<Option<RunId>, TranscriptError> {
-        let run = self.run();
-        let mut s = self.inner.parser().core().enter()?;
-        let adapter_type = s
-            .host()
-            .run_type(run)
-            .map(str::to_owned)
-            .ok_or(TranscriptError::Disposed)?;
-        Ok(s.keep_run(run, &adapter_type, Rc::clone(&self.trail)))
     }
 
     /// The followed window ([`FollowedWindow`]). A fresh run of the type parses the pending

@@ -42,9 +42,8 @@ pub struct LiveTranscript<X: Executor> {
     timeline: Option<LiveTimeline>,
     /// A rebuild in slices of a finished run is under way: the timeline ends when it does.
     finish_when_rebuilt: bool,
-    /// The chunks given with an id, of the lists a follower handed over whole; shared with the
-    /// core's kept runs ([`keep`](Self::keep)).
-    trail: Rc<RefCell<ChunkTrail>>,
+    /// The chunks given with an id, of the lists a follower handed over whole.
+    trail: RefCell<ChunkTrail>,
     /// The run's parser at the last [`follow_parser`](Self::follow_parser) (or when made).
     parser_seen: Option<(u64, AdapterState)>,
     /// What the run's failed lines show (a finished tail's run shows the same).
@@ -100,7 +99,7 @@ impl<X: Executor> LiveTranscript<X> {
             inner: TranscriptBuilder::new(parser, options),
             timeline: settings.timeline.unwrap_or(true).then(LiveTimeline::new),
             finish_when_rebuilt: false,
-            trail: Rc::default(),
+            trail: RefCell::default(),
             parser_seen,
             style,
             max_bytes,
