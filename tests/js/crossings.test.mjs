@@ -1,6 +1,8 @@
 // How many calls into the core a line costs on its way back to the page (issue 43): a line a
 // Worker answers reaches `onUpdate` in at most 4 (the answers, one poll, the frame, the
-// builder's fold), and an inline `parseLine` is one call. Counted by wrapping the core's two
+// builder's fold), a line on its way to a Worker costs its push and one poll (the ops frame
+// travels in the poll), a line's start in the Worker one call, and an inline `parseLine` is one
+// call. Counted by wrapping the core's two
 // classes in Node, with worker_threads standing in for Web Workers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -53,6 +55,24 @@ test("a line a Worker answers reaches onUpdate in at most 4 calls into the core"
   }
   for (const path of paths) assert.ok(path.length <= 4, `at most 4 calls: ${path.join(", ")}`);
   assert.deepEqual(builder.entries().map((e) => e.text), ["p:a", "p:b", "p:c"]);
+});
+
+test("a line's way to a Worker is one push and one poll, and its start only re-arms the timer", async (t) => {
+  const registry = new ParserRegistry({ loadSource: null, host: "worker" });
+  t.after(() => registry.dispose());
+  registry.registerSource("w", PARSER);
+  await registry.idle();
+  const builder = new TranscriptBuilder(registry, "w");
+  const before = calls.length;
+  builder.push({ ts: "t", stream: "stdout", chunk: "a\n" });
+  await registry.idle();
+  const seen = calls.slice(before);
+  const out = seen.slice(0, seen.indexOf("handleBegan"));
+  // The push, then the drain's one poll, whose batch carries the ops frame (no takeOps).
+  assert.deepEqual(out.filter((c) => c !== "isIdle"), ["push", "poll"], seen.join(", "));
+  const began = seen.indexOf("handleBegan");
+  assert.ok(began > 0, seen.join(", "));
+  assert.notEqual(seen[began + 1], "poll", `no drain after a line's start: ${seen.join(", ")}`);
 });
 
 test("an inline parseLine is one call into the core", async (t) => {

@@ -37,7 +37,8 @@ pub enum ExecutorCommand {
         /// When the Worker stops a live line itself, in milliseconds from its start.
         line_deadline_ms: f64,
     },
-    /// Post the engine's ops frame (`takeOps(engine)`) to the Worker engine.
+    /// Post the engine's ops frame (beside the poll's JSON, in the order of the `send`s) to the
+    /// Worker engine.
     Send {
         /// The Worker engine.
         engine: u64,

@@ -28,6 +28,10 @@ pub struct Polled {
     pub commands: Vec<ExecutorCommand>,
     /// When the timer fires next.
     pub timeout_ms: Option<f64>,
+    /// The ops frame of each `send` command, in the commands' order (empty when the engine's
+    /// frame was posted at once meanwhile): bytes, so they travel beside the JSON.
+    #[serde(skip)]
+    pub ops: Vec<Vec<u8>>,
 }
 
 /// What a registry (`HostCore` in the binding) and its transcript builders share: see the
@@ -360,13 +364,22 @@ impl<X: Executor> LiveCore<X> {
     }
 
     /// What the JS executor does after an event, in one call: every command waiting (after
-    /// performing the core's commands for this thread's engines), and when to fire the timer
-    /// next. Commands that later calls lead to wake the executor again.
+    /// performing the core's commands for this thread's engines), the ops frame of each `send`,
+    /// and when to fire the timer next. Commands that later calls lead to wake the executor again.
     pub fn poll(&mut self) -> Polled {
         self.pump();
+        let commands = self.take_commands();
+        let ops = commands
+            .iter()
+            .filter_map(|c| match c {
+                ExecutorCommand::Send { engine } => Some(self.take_ops(EngineId(*engine))),
+                _ => None,
+            })
+            .collect();
         Polled {
-            commands: self.take_commands(),
+            commands,
             timeout_ms: self.host.poll_timeout(),
+            ops,
         }
     }
 
@@ -386,10 +399,13 @@ impl<X: Executor> LiveCore<X> {
         self.pump();
     }
 
-    /// A Worker engine is starting line `seq`: its deadline is armed from now.
-    pub fn worker_began(&mut self, engine: EngineId, seq: Seq) {
+    /// A Worker engine is starting line `seq`: its deadline is armed from now. Returns when the
+    /// timer fires next (`None`: no deadline is armed). A `began` leads to no command: the page
+    /// re-arms its timer and does nothing else.
+    pub fn worker_began(&mut self, engine: EngineId, seq: Seq) -> Option<f64> {
         let now = self.executor.now_ms();
         self.host.handle_began(now, engine, seq);
+        self.host.poll_timeout()
     }
 
     /// A Worker engine's answers: the batches it posted since the last, each JSON

@@ -252,8 +252,12 @@ fn a_worker_line_past_its_deadline_is_ended_at_the_timeout_and_falls_back_alone(
                 _ => None,
             })
             .unwrap_or_else(|| panic!("round {round}: the line is sent again"));
-        live.worker_began(engine, seq);
-        let deadline = live.host().poll_timeout().expect("began arms a deadline");
+        let wakes = seen.borrow().wakes;
+        let deadline = live
+            .worker_began(engine, seq)
+            .expect("began arms a deadline");
+        assert_eq!(seen.borrow().wakes, wakes, "began asks for no drain");
+        assert!(live.take_commands().is_empty(), "began leads to no command");
         seen.borrow_mut().clock = deadline - 1.0;
         live.timeout_fired();
         assert!(
@@ -299,7 +303,7 @@ fn a_worker_out_of_memory_is_named_so_and_its_line_falls_back() {
 }
 
 #[test]
-fn one_poll_gives_the_commands_and_the_next_timeout() {
+fn one_poll_gives_the_commands_their_ops_frames_and_the_next_timeout() {
     let (mut live, _seen) = live(HostPlacement::Worker);
     live.register_source("w", SOURCE, None).unwrap();
     let polled = live.poll();
@@ -320,6 +324,26 @@ fn one_poll_gives_the_commands_and_the_next_timeout() {
         }]
     );
     assert_eq!(live.poll().commands, [], "taken once");
+    // A line for the Worker: its send and the frame's bytes come in the same poll.
+    let run = live.create_run("w", GENERIC, false).unwrap();
+    live.parse_line(run, "a", "t").unwrap();
+    live.parse_line(run, "b", "t").unwrap();
+    let polled = live.poll();
+    assert_eq!(
+        polled.commands,
+        [ExecutorCommand::Send { engine: engine.0 }],
+        "one send for both lines"
+    );
+    let lines: Vec<String> = wire::decode_ops(&polled.ops[0])
+        .unwrap()
+        .into_iter()
+        .filter_map(|op| match op {
+            EngineOp::Line(l) => Some(l.line),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lines, ["a", "b"], "the frame travels with its send");
+    assert!(live.take_ops(engine).is_empty(), "taken with the poll");
 }
 
 #[test]

@@ -3,6 +3,7 @@
 // core keeps the run's timeline beside it; this file only hands its changes on.
 import { disposable } from "./dispose.js";
 import { TranscriptBuilderCore } from "./parsebox_wasm.js";
+import { applyChanges } from "./changes.js";
 import { encodeChunk } from "./chunk.js";
 import { ParseboxDisposedError, ParseboxOptionsError, callEach, guarded, lostCoreError } from "./errors.js";
 import { holdsCore } from "./instance.js";
@@ -89,16 +90,10 @@ export class TranscriptBuilder {
 
   /** Takes in what a call of the core returned: the entries' changes and the timeline's (JSON). */
   #apply([changes, timelineChanges]) {
-    let { dropped, from, length, entries } = JSON.parse(changes);
-    if (dropped > 0) this.#entries.splice(0, dropped);
-    // The core hands over the entries that changed; the last `kept` are the ones held already
-    // (late answers leave the lines still waiting after them as they were).
-    const kept = length - from - entries.length;
-    const tail = kept > 0 ? this.#entries.slice(this.#entries.length - kept) : [];
-    this.#entries.length = from;
-    for (const e of entries) this.#entries.push(e);
-    for (const e of tail) this.#entries.push(e);
-    if (kept > 0) entries = this.#entries.slice(from); // an update says every entry from `from` on
+    const change = JSON.parse(changes);
+    const { dropped, from } = change;
+    let { entries } = change;
+    if (applyChanges(this.#entries, change) > 0) entries = this.#entries.slice(from); // an update says every entry from `from` on
     if (timelineChanges === undefined) return { dropped, from, entries };
     const timeline = JSON.parse(timelineChanges);
     for (const item of timeline.changed) withTexts(item, this.#entries);

@@ -57,14 +57,14 @@ export class Executor {
     };
   }
 
-  /** Performs a Worker command (`startWorker`, `send` with its ops, `end`). */
-  perform(command) {
+  /** Performs a Worker command (`startWorker`, `send` with its ops frame `ops`, `end`). */
+  perform(command, ops) {
     switch (command.kind) {
       case "startWorker":
         this.#startWorker(command);
         break;
       case "send":
-        postFrame(this.#local.workers, command.engine, quietly(() => this.#core.takeOps(command.engine)));
+        postFrame(this.#local.workers, command.engine, ops);
         break;
       case "end":
         this.#endWorker(command.engine);
@@ -77,14 +77,17 @@ export class Executor {
   #startWorker({ engine, source, config, answerBatchMs, lineDeadlineMs }) {
     const worker = takeWorker();
     this.#local.workers.set(engine, { worker, lineDeadlineMs });
+    const live = () => !this.#closed && this.#local.workers.get(engine)?.worker === worker;
     const report = (fn) => {
-      if (this.#closed || this.#local.workers.get(engine)?.worker !== worker) return;
+      if (!live()) return;
       quietly(() => fn(this.#core));
       this.#after();
     };
     worker.onmessage = ({ data: m }) => {
-      if ("began" in m) report((core) => core.handleBegan(engine, m.began));
-      else if ("answers" in m) report((core) => core.handleAnswers(engine, m.answers));
+      // A line's start only moves the deadline: the core says when the timer fires next.
+      if ("began" in m) {
+        if (live()) this.arm(quietly(() => this.#core.handleBegan(engine, m.began)));
+      } else if ("answers" in m) report((core) => core.handleAnswers(engine, m.answers));
       else if ("started" in m) report((core) => core.handleEngineStarted(engine, m.started));
       else if ("died" in m) report((core) => (m.outOfMemoryBytes > 0 ? core.handleEngineOutOfMemory(engine, m.outOfMemoryBytes) : core.handleEngineDied(engine, m.died)));
       // "stopped": it stopped a line at the deadline; the core's own deadline, armed from the

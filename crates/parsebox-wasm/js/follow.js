@@ -3,21 +3,21 @@
 // core asks for; which chunks are new, when the run starts anew, what can be let go and what a
 // render shows are the core's (`FollowedRun`).
 import { disposable } from "./dispose.js";
+import { applyChanges } from "./changes.js";
 import { chunkIds, encodeChunk } from "./chunk.js";
 import { FollowedRunCore } from "./parsebox_wasm.js";
 import { ParseboxDisposedError, callEach, guarded, lostCoreError } from "./errors.js";
 import { holdsCore } from "./instance.js";
 
 /**
- * Applies what the core says changed (`Shown`: `{ dropped, from, entries, first, keep, tail }`)
- * to `copy`, the page's copy of a followed run's entries, and returns the window a render shows:
- * the copy's entries from `first` on (the first `keep` of them, when the list ends mid-line),
- * then `tail`. Mechanical: the core decided every number.
+ * Applies what the core says changed (`Shown`: `{ dropped, from, length, entries, first, keep,
+ * tail }`) to `copy`, the page's copy of a followed run's entries, and returns the window a
+ * render shows: the copy's entries from `first` on (the first `keep` of them, when the list
+ * ends mid-line), then `tail`. Mechanical: the core decided every number.
  */
-export function applyShown(copy, { dropped, from, entries, first, keep, tail }) {
-  copy.splice(0, dropped);
-  copy.length = from;
-  for (const e of entries) copy.push(e);
+export function applyShown(copy, shown) {
+  applyChanges(copy, shown);
+  const { first, keep, tail } = shown;
   const window = keep === null ? copy.slice(first) : copy.slice(first, first + keep);
   for (const e of tail) window.push(e);
   return window;

@@ -294,8 +294,9 @@ export class ParserRegistry {
   #drain() {
     this.#drainQueued = false;
     if (this.#disposed || this.#lost) return;
-    const polled = quietly(() => this.#core.poll());
+    const [polled, ...ops] = quietly(() => this.#core.poll()) ?? [];
     const { commands, timeoutMs } = polled === undefined ? { commands: [], timeoutMs: null } : JSON.parse(polled);
+    let sent = 0; // each `send` command's ops frame travels beside the JSON, in order
     for (const c of commands) {
       if (this.#disposed || this.#lost) return;
       switch (c.kind) {
@@ -309,7 +310,7 @@ export class ParserRegistry {
           this.#emit(c.adapterType);
           break;
         default:
-          this.#executor.perform(c);
+          this.#executor.perform(c, c.kind === "send" ? ops[sent++] : undefined);
       }
     }
     if (!this.#disposed && !this.#lost) this.#executor.arm(timeoutMs ?? undefined);

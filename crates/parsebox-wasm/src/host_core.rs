@@ -439,12 +439,14 @@ impl HostCore {
         Ok(())
     }
 
-    /// A Worker engine is starting line `seq` (arms its deadline).
+    /// A Worker engine is starting line `seq` (arms its deadline). Returns when to call
+    /// `handleTimeout()` next (ms on `performance.now()`'s clock; `undefined`: no deadline): a
+    /// `began` leads to no command, so the page only re-arms its timer.
     #[wasm_bindgen(js_name = handleBegan)]
-    pub fn handle_began(&self, engine: f64, seq: f64) -> Result<(), JsValue> {
-        self.enter()?
-            .worker_began(EngineId(engine as u64), seq as u64);
-        Ok(())
+    pub fn handle_began(&self, engine: f64, seq: f64) -> Result<Option<f64>, JsValue> {
+        Ok(self
+            .enter()?
+            .worker_began(EngineId(engine as u64), seq as u64))
     }
 
     /// A Worker engine's answers: the answers of the records it ran since it last posted, each
@@ -486,12 +488,20 @@ impl HostCore {
         Ok(())
     }
 
-    /// What the JS executor does next, as JSON `{"commands":[…],"timeoutMs":ms|null}`: the
-    /// commands waiting (see `ExecutorCommand`), in order, and when to call `handleTimeout()`
-    /// (ms on `performance.now()`'s clock; `null`: no deadline is armed). One call per drain.
-    pub fn poll(&self) -> Result<String, JsValue> {
+    /// What the JS executor does next: JSON `{"commands":[…],"timeoutMs":ms|null}`, the commands
+    /// waiting (see `ExecutorCommand`), in order, and when to call `handleTimeout()` (ms on
+    /// `performance.now()`'s clock; `null`: no deadline is armed); then the ops frame of each
+    /// `send` command, in order (`parsebox_protocol::wire`; empty when there is nothing left to
+    /// post). Post each as is: the Worker's engine performs it a record at a time. One call per
+    /// drain.
+    #[wasm_bindgen(unchecked_return_type = "[polled: string, ...ops: Uint8Array[]]")]
+    pub fn poll(&self) -> Result<js_sys::Array, JsValue> {
         let polled = self.enter()?.poll();
-        to_json(&polled)
+        let out = js_sys::Array::of1(&JsValue::from(to_json(&polled)?));
+        for ops in polled.ops {
+            out.push(&js_sys::Uint8Array::from(ops.as_slice()));
+        }
+        Ok(out)
     }
 
     /// What waits for this frame (a `frame` command asked for it), as JSON
@@ -512,15 +522,6 @@ impl HostCore {
             lines: frame.lines,
             followed,
         })
-    }
-
-    /// The ops frame for Worker `engine` that a `send` command announced
-    /// (`parsebox_protocol::wire`; empty when the engine ended meanwhile). Post it as is: the
-    /// Worker's engine performs it a record at a time.
-    #[wasm_bindgen(js_name = takeOps)]
-    pub fn take_ops(&self, engine: f64) -> Result<Vec<u8>, JsValue> {
-        let mut s = self.enter()?;
-        Ok(s.take_ops(EngineId(engine as u64)))
     }
 
     /// Whether nothing is under way: no loader out, no engine starting, no line waiting for

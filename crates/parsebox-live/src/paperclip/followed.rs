@@ -63,7 +63,8 @@ impl Unsent {
 }
 
 /// What the page's copy of a followed run's entries takes, and then what a render shows: drop
-/// `dropped` entries from the copy's front, cut it to `from` entries and append `entries`; the
+/// `dropped` entries from the copy's front, cut it to `from` entries and append `entries` (the
+/// changes a builder's update carries, with no entry kept after them); the
 /// window is then the copy's entries from `first` on (its first `keep` of them, when the list
 /// ends mid-line), then `tail` (the pending line, as Paperclip's finish would show it).
 #[derive(Serialize, Debug)]
@@ -72,6 +73,8 @@ pub struct Shown<'a> {
     pub dropped: usize,
     /// Where the entries that changed begin.
     pub from: usize,
+    /// The run's length now (`from` and the entries' count: the page keeps none after them).
+    pub length: usize,
     /// The entries from `from` on.
     pub entries: &'a [TranscriptEntry],
     /// The window's first entry.
@@ -268,6 +271,7 @@ impl<X: Executor> FollowedRun<X> {
         Ok(Some(Shown {
             dropped,
             from,
+            length: all.len(),
             entries: all.get(from..).unwrap_or(&[]),
             first: window.first,
             keep: window.pending.as_ref().map(|p| p.keep),

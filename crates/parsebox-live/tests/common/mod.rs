@@ -146,7 +146,10 @@ pub fn line_begun(live: &mut LiveCore<FakeExecutor>, engine: EngineId, line: &st
     live.take_commands();
     live.take_ops(engine);
     let seq = seq.expect("a Worker line is answered late");
-    live.worker_began(engine, seq);
+    assert!(
+        live.worker_began(engine, seq).is_some(),
+        "began arms a deadline"
+    );
     seq
 }
 
