@@ -150,7 +150,7 @@ pub fn the_builder_reports_what_changed() {
         (out.next().unwrap(), out.next().unwrap())
     };
     let (first, timeline) = split(
-        b.push(r#"{"ts":"t1","stream":"stdout","chunk":"a\nb"}"#, None)
+        b.push(r#"{"ts":"t1","stream":"stdout","chunk":"a\nb"}"#)
             .unwrap(),
     );
     // On the wire an item's text and timestamp are the index of the entry that holds them
@@ -177,9 +177,7 @@ pub fn the_builder_reports_what_changed() {
         timeline,
         json!({"changed":[item("e0", 0, false)],"added":[item("e1", 1, true)],"removed":[]})
     );
-    assert!(b
-        .push(r#"{"ts":"t","stream":"video","chunk":""}"#, None)
-        .is_err());
+    assert!(b.push(r#"{"ts":"t","stream":"video","chunk":""}"#).is_err());
 }
 
 /// The scenarios as `#[wasm_bindgen_test]` functions: one invocation per runtime's test binary.
