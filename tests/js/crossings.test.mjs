@@ -1,6 +1,6 @@
 // How many calls into the core a line costs on its way back to the page (issue 43): a line a
-// Worker answers reaches `onUpdate` in at most 4 (the answers, one poll, the frame, the
-// builder's fold), a line on its way to a Worker costs its push and one poll (the ops frame
+// Worker answers reaches `onUpdate` in at most 3 (the answers, one poll, the frame, which folds
+// every builder's answers in), a line on its way to a Worker costs its push and one poll (the ops frame
 // travels in the poll), a line's start in the Worker one call, and an inline `parseLine` is one
 // call. Counted by wrapping the core's two
 // classes in Node, with worker_threads standing in for Web Workers.
@@ -32,7 +32,7 @@ for (const cls of [HostCore, TranscriptBuilderCore]) {
 
 const PARSER = "export function parseStdoutLine(line, ts) { return [{ kind: 'system', ts, text: 'p:' + line }]; }";
 
-test("a line a Worker answers reaches onUpdate in at most 4 calls into the core", async (t) => {
+test("a line a Worker answers reaches onUpdate in at most 3 calls into the core", async (t) => {
   const registry = new ParserRegistry({ loadSource: null, host: "worker" });
   t.after(() => registry.dispose());
   registry.registerSource("w", PARSER);
@@ -53,7 +53,7 @@ test("a line a Worker answers reaches onUpdate in at most 4 calls into the core"
     assert.ok(from >= 0, `the answers came through handleAnswers (${calls.slice(-10).join(", ")})`);
     paths.push(calls.slice(from, at));
   }
-  for (const path of paths) assert.ok(path.length <= 4, `at most 4 calls: ${path.join(", ")}`);
+  for (const path of paths) assert.ok(path.length <= 3, `at most 3 calls: ${path.join(", ")}`);
   assert.deepEqual(builder.entries().map((e) => e.text), ["p:a", "p:b", "p:c"]);
 });
 

@@ -31,5 +31,5 @@ pub use paperclip::{Built, ChunkIn, FollowedRun, Paperclip, Shown, KEEP_RUNS};
 pub use shared::{Entered, Reentered, SharedCore};
 pub use transcript::{
     Changes, FollowedWindow, LiveTranscript, PendingTail, TimelineChanges, TranscriptError,
-    TranscriptSettings, Update,
+    TranscriptSettings, Transcripts, Update,
 };

@@ -320,3 +320,57 @@ fn a_transcript_dropped_lets_its_run_go() {
     drop(t);
     assert!(core.enter().unwrap().host().run_type(run).is_none());
 }
+
+#[test]
+fn a_frame_folds_every_transcripts_late_answers_in_one_call_and_leaves_the_runs_it_does_not_hold() {
+    let (mut live, _seen) = live(HostPlacement::Worker);
+    let engine = worker_type(&mut live);
+    let core = shared(live);
+    let mut transcripts = parsebox_live::Transcripts::new(Rc::clone(&core));
+    let a = Rc::new(std::cell::RefCell::new(transcript(&core, "w")));
+    let b = Rc::new(std::cell::RefCell::new(transcript(&core, "w")));
+    transcripts.add(&a);
+    transcripts.add(&b);
+    a.borrow_mut().push(&chunk("a\n"), None).unwrap();
+    b.borrow_mut().push(&chunk("b\n"), None).unwrap();
+    let seqs: Vec<u64> = {
+        let mut s = core.enter().unwrap();
+        s.take_commands();
+        wire::decode_ops(&s.take_ops(engine))
+            .unwrap()
+            .into_iter()
+            .filter_map(|op| match op {
+                EngineOp::Line(l) => Some(l.seq),
+                _ => None,
+            })
+            .collect()
+    };
+    for (seq, text) in seqs.iter().zip(["A", "B"]) {
+        answer(&mut core.enter().unwrap(), engine, *seq, text);
+    }
+    let mut runs = core.enter().unwrap().take_frame().builders;
+    runs.push(999);
+    let mut folded = Vec::new();
+    transcripts
+        .at_frame::<()>(&mut runs, |run, update| {
+            folded.push((run, texts(update.changes.entries)));
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(
+        folded,
+        [
+            (a.borrow().run(), vec!["A".to_owned()]),
+            (b.borrow().run(), vec!["B".to_owned()])
+        ]
+    );
+    assert_eq!(runs, [999], "a run no transcript here holds is the page's");
+    // A transcript let go is forgotten: its run is the page's to ignore.
+    let gone = b.borrow().run();
+    drop(b);
+    let mut runs = vec![gone.0];
+    transcripts
+        .at_frame::<()>(&mut runs, |_, _| Ok(()))
+        .unwrap();
+    assert_eq!(runs, [gone.0]);
+}

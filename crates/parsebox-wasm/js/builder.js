@@ -72,14 +72,13 @@ export class TranscriptBuilder {
   }
 
   /**
-   * @internal The registry's frame: fold in the late answers the core holds for this run, go
-   * on with a rebuild under way for one slice, and place the lines the timeline waited for.
+   * @internal The registry's frame: the core folded in this run's late answers (and went on
+   * with a rebuild under way, and placed the lines the timeline waited for); `result` is what
+   * changed, shaped as `push`'s.
    */
-  _applyLate() {
+  _applyUpdate(result) {
     if (this.#disposed || this.#lost) return;
-    const result = guarded(() => this.#core.applyLate());
-    const update = result.length === 0 ? null : this.#apply(result); // [] when nothing changed
-    if (update) callEach(this.#listeners, update);
+    callEach(this.#listeners, this.#apply(result));
   }
 
   #live() {

@@ -336,11 +336,19 @@ export class ParserRegistry {
     if (this.#disposed) return;
     const flush = () => {
       if (this.#disposed || this.#lost) return;
-      const frame = quietly(() => this.#core.takeFrame());
-      if (frame === undefined) return;
-      const { builders, lines, followed } = JSON.parse(frame);
-      for (const run of builders) {
+      const taken = quietly(() => this.#core.takeFrame());
+      if (taken === undefined) return;
+      const [frame, ...strings] = taken;
+      const { updates, builders, lines, followed } = JSON.parse(frame);
+      // The core folded every builder's late answers in: each takes its own strings.
+      let at = 0;
+      for (const [run, n] of updates) {
+        const result = strings.slice(at, (at += n));
         // A builder's listener may dispose the registry: the rest then have nothing to take.
+        if (this.#disposed || this.#lost) return;
+        quietly(() => this.#builders.get(run)?.deref()?._applyUpdate(result));
+      }
+      for (const run of builders) {
         if (this.#disposed || this.#lost) return;
         quietly(() => this.#builders.get(run)?.deref()?._applyLate());
       }

@@ -6,12 +6,12 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use parsebox_host::{DynamicLoad, EngineId, Host, HostError, LoadResult, RunId, Seq};
-use parsebox_live::{LongLived, Paperclip};
+use parsebox_live::{LongLived, Paperclip, Transcripts};
 use parsebox_transcript::{FailedLineEntry, TranscriptEntry};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::boundary::{chunk_ids, into_error, to_json};
+use crate::boundary::{chunk_ids, encode_update, into_error, to_json};
 use crate::builtin::BuiltinParser;
 use crate::chunk::{chunk_at, encoder, transcript_error, ChunkEncoder};
 use crate::js_executor::{enter, Core, EngineExecutor, Entered, JsExecutor, Loaded, Shared};
@@ -32,6 +32,8 @@ pub struct HostCore {
     pub(crate) core: Rc<Core>,
     /// The runs `buildTranscript` keeps between renders.
     paperclip: RefCell<Paperclip<JsExecutor>>,
+    /// The registry's transcript builders, whose late answers a frame folds in.
+    pub(crate) transcripts: RefCell<Transcripts<JsExecutor>>,
 }
 
 /// What waits for this frame, as the page reads it: the builders to call back and the line
@@ -39,6 +41,10 @@ pub struct HostCore {
 /// changed (Paperclip's notifier is told).
 #[derive(Serialize)]
 struct PageFrame {
+    /// Each transcript builder whose late answers changed it, and how many strings of its
+    /// update follow the JSON (`push`'s result shape), in order.
+    updates: Vec<(u64, usize)>,
+    /// The runs whose followers to call back (`applyLate`).
     builders: Vec<u64>,
     lines: Vec<(String, Vec<parsebox_live::LineUpdate>)>,
     followed: bool,
@@ -124,6 +130,7 @@ impl HostCore {
         )));
         Ok(Self {
             paperclip: RefCell::new(Paperclip::new(Rc::clone(&core))),
+            transcripts: RefCell::new(Transcripts::new(Rc::clone(&core))),
             core,
         })
     }
@@ -504,11 +511,20 @@ impl HostCore {
         Ok(out)
     }
 
-    /// What waits for this frame (a `frame` command asked for it), as JSON
-    /// `{"builders":[run…],"lines":[[type,[{line,ts,entries}…]]…]}`: call those builders back
-    /// (`applyLate`), in order, then tell `onChange` of each type's line updates.
-    #[wasm_bindgen(js_name = takeFrame)]
-    pub fn take_frame(&self) -> Result<String, JsValue> {
+    /// What waits for this frame (a `frame` command asked for it): JSON
+    /// `{"updates":[[run,n]…],"builders":[run…],"lines":[[type,[{line,ts,entries}…]]…],"followed":bool}`,
+    /// then the strings of each update, in order. The late answers of every transcript builder
+    /// are folded in here: each builder in `updates` takes its `n` strings (`push`'s result
+    /// shape). Then call back the followers in `builders` (`applyLate`), in order, tell
+    /// `onChange` of each type's line updates, and Paperclip's notifier when `followed`.
+    ///
+    /// # Errors
+    /// `ParseboxReentrancyError` from inside a call.
+    #[wasm_bindgen(
+        js_name = takeFrame,
+        unchecked_return_type = "[frame: string, ...updates: string[]]"
+    )]
+    pub fn take_frame(&self) -> Result<js_sys::Array, JsValue> {
         let frame = self.enter()?.take_frame();
         let mut builders = frame.builders;
         let followed = match self.paperclip.try_borrow_mut() {
@@ -517,11 +533,27 @@ impl HostCore {
                 .map_err(transcript_error)?,
             Err(_) => false,
         };
-        to_json(&PageFrame {
+        let mut updates = Vec::new();
+        let mut strings = Vec::new();
+        if let Ok(mut transcripts) = self.transcripts.try_borrow_mut() {
+            let mut buf = Vec::new();
+            transcripts.at_frame(&mut builders, |run, update| -> Result<(), JsValue> {
+                let parts = encode_update(&mut buf, update)?;
+                updates.push((run.0, parts.len()));
+                strings.extend(parts);
+                Ok(())
+            })?;
+        }
+        let out = js_sys::Array::of1(&JsValue::from(to_json(&PageFrame {
+            updates,
             builders,
             lines: frame.lines,
             followed,
-        })
+        })?));
+        for s in strings {
+            out.push(&s);
+        }
+        Ok(out)
     }
 
     /// Whether nothing is under way: no loader out, no engine starting, no line waiting for

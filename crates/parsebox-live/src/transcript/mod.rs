@@ -7,6 +7,7 @@
 //! shared one leaves it (`budget.rs`). Following a chunk list handed over whole on every render
 //! (Paperclip's `buildTranscript`) is `follow.rs`.
 
+mod at_frame;
 mod budget;
 mod follow;
 mod settings;
@@ -28,6 +29,7 @@ use crate::host_run::HostRunParser;
 use crate::live::LiveCore;
 use crate::shared::SharedCore;
 
+pub use at_frame::Transcripts;
 pub use follow::{FollowedWindow, PendingTail};
 pub use settings::{TranscriptError, TranscriptSettings};
 pub use update::{Changes, TimelineChanges, Update};
