@@ -240,10 +240,10 @@ impl<X: Executor> FollowedRun<X> {
     /// # Errors
     /// [`TranscriptError::Reentered`] from inside a call.
     pub fn apply_late(&mut self) -> Result<bool, TranscriptError> {
-        let changed = match self.transcript.apply_late()? {
-            Some(u) => Some((u.changes.dropped, u.changes.from)),
-            None => None,
-        };
+        let changed = self
+            .transcript
+            .apply_late()?
+            .map(|u| (u.changes.dropped, u.changes.from));
         if let Some((dropped, from)) = changed {
             self.unsent.note(dropped, from);
             self.window = None;

@@ -36,7 +36,7 @@ impl<X: Executor> LiveTranscript<X> {
     /// The index in `ids` (a list of chunk ids the page handed over whole) of its first chunk
     /// not pushed yet, or `None` when the list does not go on from the chunks pushed with ids.
     pub fn follow_from(&self, ids: &[u64]) -> Option<usize> {
-        self.trail.borrow().new_from(ids)
+        self.trail.new_from(ids)
     }
 
     /// Takes `ids` as the list now followed, its new chunks pushed: where it begins, and the
@@ -49,13 +49,13 @@ impl<X: Executor> LiveTranscript<X> {
         &mut self,
         ids: &[u64],
     ) -> Result<(bool, Option<Update<'_>>), TranscriptError> {
-        let settled = self.trail.borrow_mut().settle(ids).ok_or_else(|| {
+        let settled = self.trail.settle(ids).ok_or_else(|| {
             TranscriptError::Chunk("the chunks do not go on from those pushed".to_owned())
         })?;
         if settled.cut == 0 {
             return Ok((settled.moved, None));
         }
-        let cut = self.trail.borrow().cut();
+        let cut = self.trail.cut();
         let change = self.inner.drop_chunks_before(self.retained(cut));
         Ok((settled.moved, Some(self.changed(change, false, false).1)))
     }
@@ -92,10 +92,7 @@ impl<X: Executor> LiveTranscript<X> {
                 .map_err(|_| TranscriptError::Disposed)?;
             (later, tail_run)
         };
-        let from = {
-            let trail = self.trail.borrow();
-            self.retained(trail.cut() + trail.replay_from(later))
-        };
+        let from = self.retained(self.trail.cut() + self.trail.replay_from(later));
         // The tail's run ends with its parser, when `finished_tail` returns.
         let tail = self
             .inner
@@ -128,10 +125,7 @@ impl<X: Executor> LiveTranscript<X> {
 
     /// The index of the first entry of the followed list.
     fn first_followed_entry(&self) -> usize {
-        let first = {
-            let trail = self.trail.borrow();
-            trail.cut() + trail.start()
-        };
+        let first = self.trail.cut() + self.trail.start();
         if first == 0 {
             0
         } else {

@@ -14,7 +14,6 @@ mod settings;
 mod sync;
 mod update;
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use parsebox_host::{AdapterState, RunId};
@@ -45,7 +44,7 @@ pub struct LiveTranscript<X: Executor> {
     /// A rebuild in slices of a finished run is under way: the timeline ends when it does.
     finish_when_rebuilt: bool,
     /// The chunks given with an id, of the lists a follower handed over whole.
-    trail: RefCell<ChunkTrail>,
+    trail: ChunkTrail,
     /// The run's parser at the last [`follow_parser`](Self::follow_parser) (or when made).
     parser_seen: Option<(u64, AdapterState)>,
     /// What the run's failed lines show (a finished tail's run shows the same).
@@ -101,7 +100,7 @@ impl<X: Executor> LiveTranscript<X> {
             inner: TranscriptBuilder::new(parser, options),
             timeline: settings.timeline.unwrap_or(true).then(LiveTimeline::new),
             finish_when_rebuilt: false,
-            trail: RefCell::default(),
+            trail: ChunkTrail::default(),
             parser_seen,
             style,
             max_bytes,
@@ -138,7 +137,6 @@ impl<X: Executor> LiveTranscript<X> {
         let change = self.inner.push_change(chunk);
         if let Some(id) = given {
             self.trail
-                .borrow_mut()
                 .give(id, chunk.stream, chunk.chunk.contains('\n'));
         }
         Ok(self.going_on(change, false).1)
@@ -163,7 +161,6 @@ impl<X: Executor> LiveTranscript<X> {
             .push_utf16(&chunk.ts, chunk.stream, units, chunk.seq);
         if let Some(id) = given {
             self.trail
-                .borrow_mut()
                 .give(id, chunk.stream, units.contains(&u16::from(b'\n')));
         }
         Ok(self.going_on(change, false).1)
