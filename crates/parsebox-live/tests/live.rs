@@ -10,7 +10,7 @@ mod common;
 use std::rc::Rc;
 
 use common::*;
-use parsebox_host::{wire, EngineOp, HostPlacement};
+use parsebox_host::HostPlacement;
 use parsebox_live::{ExecutorCommand, HostRunParser, LiveCore, Reentered, SharedCore};
 
 #[test]
@@ -85,14 +85,7 @@ fn worker_lines_travel_as_one_frame_per_drain_announced_by_one_send_and_one_wake
     );
     let commands = live.take_commands();
     assert_eq!(commands, [ExecutorCommand::Send { engine: engine.0 }]);
-    let lines: Vec<_> = wire::decode_ops(&live.take_ops(engine))
-        .unwrap()
-        .into_iter()
-        .filter_map(|op| match op {
-            EngineOp::Line(l) => Some((l.seq, l.line)),
-            _ => None,
-        })
-        .collect();
+    let lines = sent_lines(&live.take_ops(engine));
     assert_eq!(
         lines,
         seqs.iter()
@@ -244,13 +237,9 @@ fn a_worker_line_past_its_deadline_is_ended_at_the_timeout_and_falls_back_alone(
     // engine that answers line by line; that one's kill fails the line.
     let mut updates = Vec::new();
     for round in 0..3 {
-        let seq = wire::decode_ops(&live.take_ops(engine))
-            .unwrap()
+        let seq = sent_lines(&live.take_ops(engine))
             .into_iter()
-            .find_map(|op| match op {
-                EngineOp::Line(l) if l.line == "hang" => Some(l.seq),
-                _ => None,
-            })
+            .find_map(|(seq, line)| (line == "hang").then_some(seq))
             .unwrap_or_else(|| panic!("round {round}: the line is sent again"));
         let wakes = seen.borrow().wakes;
         let deadline = live
@@ -334,13 +323,9 @@ fn one_poll_gives_the_commands_their_ops_frames_and_the_next_timeout() {
         [ExecutorCommand::Send { engine: engine.0 }],
         "one send for both lines"
     );
-    let lines: Vec<String> = wire::decode_ops(&polled.ops[0])
-        .unwrap()
+    let lines: Vec<String> = sent_lines(&polled.ops[0])
         .into_iter()
-        .filter_map(|op| match op {
-            EngineOp::Line(l) => Some(l.line),
-            _ => None,
-        })
+        .map(|(_, line)| line)
         .collect();
     assert_eq!(lines, ["a", "b"], "the frame travels with its send");
     assert!(live.take_ops(engine).is_empty(), "taken with the poll");
@@ -387,15 +372,8 @@ fn a_builder_over_a_worker_run_shows_generic_entries_then_the_answers_and_lets_t
     );
     {
         let mut s = core.enter().unwrap();
-        let seqs: Vec<u64> = wire::decode_ops(&s.take_ops(engine))
-            .unwrap()
-            .into_iter()
-            .filter_map(|op| match op {
-                EngineOp::Line(l) => Some(l.seq),
-                _ => None,
-            })
-            .collect();
-        for (seq, text) in seqs.into_iter().zip(["A", "B"]) {
+        let sent = sent_lines(&s.take_ops(engine));
+        for ((seq, _), text) in sent.into_iter().zip(["A", "B"]) {
             answer(&mut s, engine, seq, text);
         }
     }

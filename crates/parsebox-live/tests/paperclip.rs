@@ -12,7 +12,7 @@ use std::rc::Rc;
 use common::*;
 use std::collections::HashMap;
 
-use parsebox_host::{wire, EngineOp, HostPlacement, RunId};
+use parsebox_host::{HostPlacement, RunId};
 use parsebox_live::{
     Built, ChunkIn, FollowedRun, LiveCore, Paperclip, SharedCore, TranscriptError, KEEP_RUNS,
 };
@@ -177,14 +177,7 @@ fn late_answers_of_kept_runs_are_folded_in_at_the_frame_and_say_the_window_chang
     let seq = {
         let mut s = core.enter().unwrap();
         s.take_commands();
-        wire::decode_ops(&s.take_ops(engine))
-            .unwrap()
-            .into_iter()
-            .find_map(|op| match op {
-                EngineOp::Line(l) => Some(l.seq),
-                _ => None,
-            })
-            .unwrap()
+        sent_lines(&s.take_ops(engine))[0].0
     };
     answer(&mut core.enter().unwrap(), engine, seq, "A");
     let mut builders = core.enter().unwrap().take_frame().builders;

@@ -10,7 +10,6 @@ mod common;
 use std::rc::Rc;
 
 use common::*;
-use parsebox_host::{wire, EngineOp};
 use parsebox_host::{HostOptions, HostPlacement};
 use parsebox_live::{
     ExecutorCommand, LiveCore, LiveTranscript, SharedCore, TranscriptError, TranscriptSettings,
@@ -93,13 +92,7 @@ fn a_worker_line_shows_its_generic_entry_then_its_answer_at_the_frame_and_a_quie
     let seq = {
         let mut s = core.enter().unwrap();
         commands.extend(s.take_commands());
-        let ops = wire::decode_ops(&s.take_ops(engine)).unwrap();
-        ops.iter()
-            .find_map(|op| match op {
-                EngineOp::Line(l) => Some(l.seq),
-                _ => None,
-            })
-            .unwrap()
+        sent_lines(&s.take_ops(engine))[0].0
     };
     {
         let mut s = core.enter().unwrap();
@@ -333,20 +326,13 @@ fn a_frame_folds_every_transcripts_late_answers_in_one_call_and_leaves_the_runs_
     transcripts.add(&b);
     a.borrow_mut().push(&chunk("a\n"), None).unwrap();
     b.borrow_mut().push(&chunk("b\n"), None).unwrap();
-    let seqs: Vec<u64> = {
+    let sent = {
         let mut s = core.enter().unwrap();
         s.take_commands();
-        wire::decode_ops(&s.take_ops(engine))
-            .unwrap()
-            .into_iter()
-            .filter_map(|op| match op {
-                EngineOp::Line(l) => Some(l.seq),
-                _ => None,
-            })
-            .collect()
+        sent_lines(&s.take_ops(engine))
     };
-    for (seq, text) in seqs.iter().zip(["A", "B"]) {
-        answer(&mut core.enter().unwrap(), engine, *seq, text);
+    for ((seq, _), text) in sent.into_iter().zip(["A", "B"]) {
+        answer(&mut core.enter().unwrap(), engine, seq, text);
     }
     let mut runs = core.enter().unwrap().take_frame().builders;
     runs.push(999);

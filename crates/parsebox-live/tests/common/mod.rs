@@ -166,3 +166,15 @@ pub fn answer(live: &mut LiveCore<FakeExecutor>, engine: EngineId, seq: u64, tex
     let batch = json!([[seq, { "Ok": [{ "kind": "assistant", "ts": "t", "text": text }] }]]);
     live.worker_answered(engine, &[batch.to_string()]);
 }
+
+/// The lines an ops frame sends: `(seq, line)` of each, in order.
+pub fn sent_lines(ops_frame: &[u8]) -> Vec<(u64, String)> {
+    wire::decode_ops(ops_frame)
+        .unwrap()
+        .into_iter()
+        .filter_map(|op| match op {
+            EngineOp::Line(l) => Some((l.seq, l.line)),
+            _ => None,
+        })
+        .collect()
+}
