@@ -10,13 +10,7 @@ use wasm_bindgen::prelude::*;
 use crate::boundary::{encode, encode_update, into_error, to_json};
 use crate::chunk::{chunk_from_json, transcript_error};
 use crate::host_core::HostCore;
-use crate::js_executor::JsExecutor;
-
-/// A call into a transcript its own call already holds (a built-in parser pushing into its own
-/// builder).
-fn reentered() -> JsValue {
-    into_error("ParseboxReentrancyError", parsebox_live::Reentered)
-}
+use crate::js_executor::{reentered, JsExecutor};
 
 /// The transcript, for one call.
 fn hold(

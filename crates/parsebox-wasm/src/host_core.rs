@@ -14,7 +14,9 @@ use wasm_bindgen::prelude::*;
 use crate::boundary::{chunk_ids, encode_update, into_error, to_json};
 use crate::builtin::BuiltinParser;
 use crate::chunk::{chunk_at, encoder, transcript_error, ChunkEncoder};
-use crate::js_executor::{enter, Core, EngineExecutor, Entered, JsExecutor, Loaded, Shared};
+use crate::js_executor::{
+    enter, reentered, Core, EngineExecutor, Entered, JsExecutor, Loaded, Shared,
+};
 use crate::options::RegistryOptions;
 
 /// What `parseLine` returns: the entries to show now; `late` when a Worker's answer will
@@ -325,10 +327,7 @@ impl HostCore {
         encode: Option<ChunkEncoder>,
     ) -> Result<String, JsValue> {
         let encode = encoder(encode)?;
-        let mut paperclip = self
-            .paperclip
-            .try_borrow_mut()
-            .map_err(|_| into_error("ParseboxReentrancyError", parsebox_live::Reentered))?;
+        let mut paperclip = self.paperclip.try_borrow_mut().map_err(|_| reentered())?;
         let built = paperclip
             .build_transcript(adapter_type, &chunk_ids(ids), redact, |i| {
                 chunk_at(&encode, i)
@@ -525,25 +524,23 @@ impl HostCore {
         unchecked_return_type = "[frame: string, ...updates: string[]]"
     )]
     pub fn take_frame(&self) -> Result<js_sys::Array, JsValue> {
+        // Held before the frame is taken: a frame taken is folded in whole or not at all.
+        let mut paperclip = self.paperclip.try_borrow_mut().map_err(|_| reentered())?;
+        let mut transcripts = self.transcripts.try_borrow_mut().map_err(|_| reentered())?;
         let frame = self.enter()?.take_frame();
         let mut builders = frame.builders;
-        let followed = match self.paperclip.try_borrow_mut() {
-            Ok(mut paperclip) => paperclip
-                .at_frame(&mut builders)
-                .map_err(transcript_error)?,
-            Err(_) => false,
-        };
+        let followed = paperclip
+            .at_frame(&mut builders)
+            .map_err(transcript_error)?;
         let mut updates = Vec::new();
         let mut strings = Vec::new();
-        if let Ok(mut transcripts) = self.transcripts.try_borrow_mut() {
-            let mut buf = Vec::new();
-            transcripts.at_frame(&mut builders, |run, update| -> Result<(), JsValue> {
-                let parts = encode_update(&mut buf, update)?;
-                updates.push((run.0, parts.len()));
-                strings.extend(parts);
-                Ok(())
-            })?;
-        }
+        let mut buf = Vec::new();
+        transcripts.at_frame(&mut builders, |run, update| -> Result<(), JsValue> {
+            let parts = encode_update(&mut buf, update)?;
+            updates.push((run.0, parts.len()));
+            strings.extend(parts);
+            Ok(())
+        })?;
         let out = js_sys::Array::of1(&JsValue::from(to_json(&PageFrame {
             updates,
             builders,

@@ -120,3 +120,9 @@ pub(crate) fn enter(core: &Core) -> Result<Entered<'_>, JsValue> {
     core.enter()
         .map_err(|e| into_error("ParseboxReentrancyError", e))
 }
+
+/// A call into what a call under way already holds (a transcript, the registry's followed runs
+/// or its frame), refused as [`enter`] refuses the core.
+pub(crate) fn reentered() -> JsValue {
+    into_error("ParseboxReentrancyError", parsebox_live::Reentered)
+}
