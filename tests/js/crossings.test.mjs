@@ -1,6 +1,6 @@
 // How many calls into the core a line costs on its way back to the page (issue 43): a line a
 // Worker answers reaches `onUpdate` in at most 3 (the answers, one poll, the frame, which folds
-// every builder's answers in), a line on its way to a Worker costs its push and one poll (the ops frame
+// every builder's and React follower's answers in), a line on its way to a Worker costs its push and one poll (the ops frame
 // travels in the poll), a line's start in the Worker one call, and an inline `parseLine` is one
 // call. Counted by wrapping the core's two
 // classes in Node, with worker_threads standing in for Web Workers.
@@ -10,7 +10,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { initSync, ParserRegistry, TranscriptBuilder } from "../../pkg/index.js";
-import { HostCore, TranscriptBuilderCore } from "../../pkg/parsebox_wasm.js";
+import { FollowedRunCore, HostCore, TranscriptBuilderCore } from "../../pkg/parsebox_wasm.js";
+import { RunFollower } from "../../pkg/follow.js";
 import { installWebWorker } from "../fuzz/web-worker.mjs";
 
 const pkg = (p) => readFileSync(fileURLToPath(new URL(`../../pkg/${p}`, import.meta.url)));
@@ -19,7 +20,7 @@ installWebWorker();
 
 // Every call into the core, by method name.
 const calls = [];
-for (const cls of [HostCore, TranscriptBuilderCore]) {
+for (const cls of [HostCore, TranscriptBuilderCore, FollowedRunCore]) {
   for (const name of Object.getOwnPropertyNames(cls.prototype)) {
     const method = cls.prototype[name];
     if (name === "constructor" || typeof method !== "function") continue;
@@ -55,6 +56,33 @@ test("a line a Worker answers reaches onUpdate in at most 3 calls into the core"
   }
   for (const path of paths) assert.ok(path.length <= 3, `at most 3 calls: ${path.join(", ")}`);
   assert.deepEqual(builder.entries().map((e) => e.text), ["p:a", "p:b", "p:c"]);
+});
+
+test("a line a Worker answers reaches a React follower's listener in at most 3 calls into the core", async (t) => {
+  const registry = new ParserRegistry({ loadSource: null, host: "worker" });
+  t.after(() => registry.dispose());
+  registry.registerSource("w", PARSER);
+  await registry.idle();
+  const follower = new RunFollower(registry, "w", false);
+  const chunks = [];
+  const paths = [];
+  for (const line of ["a", "b", "c"]) {
+    const heard = new Promise((resolve) => {
+      const off = follower.onUpdate(() => {
+        off();
+        resolve(calls.length);
+      });
+    });
+    chunks.push({ ts: "t", stream: "stdout", chunk: `${line}\n` });
+    follower.follow(chunks, false);
+    const at = await heard;
+    const from = calls.lastIndexOf("handleAnswers", at - 1);
+    assert.ok(from >= 0, calls.slice(-10).join(", "));
+    paths.push(calls.slice(from, at));
+  }
+  for (const path of paths) assert.ok(path.length <= 3, `at most 3 calls: ${path.join(", ")}`);
+  assert.deepEqual(follower.transcript().map((e) => e.text), ["p:a", "p:b", "p:c"]);
+  follower.dispose();
 });
 
 test("a line's way to a Worker is one push and one poll, and its start only re-arms the timer", async (t) => {

@@ -74,3 +74,29 @@ test("a Worker's late answers for a run buildTranscript keeps call the notifier,
   assert.ok(notified >= 1, "the notifier heard of the answers");
   assert.deepEqual(buildTranscript(chunks, source).map((e) => e.text), ["p:a", "p:b"]);
 });
+
+test("a React follower hears of a Worker's late answers from the frame, also after its list started the run anew", async (t) => {
+  // The registry's frame folds a follower's late answers in (the core holds it, as it holds
+  // builders): its listeners are told, and its next transcript() shows the answers.
+  const { RunFollower } = await import("../../pkg/follow.js");
+  const registry = new ParserRegistry({ loadSource: null, host: "worker" });
+  t.after(() => registry.dispose());
+  registry.registerSource("late", PARSER);
+  await registry.idle();
+  const follower = new RunFollower(registry, "late", false);
+  let heard = 0;
+  follower.onUpdate(() => heard++);
+  const first = [{ ts: "t1", stream: "stdout", chunk: "a\nb\n" }];
+  follower.follow(first, false);
+  assert.deepEqual(follower.transcript().map((e) => e.text), ["a", "b"], "generic until the Worker answers");
+  await registry.idle();
+  assert.equal(heard, 1, "one frame, one call");
+  assert.deepEqual(follower.transcript().map((e) => e.text), ["p:a", "p:b"]);
+  // Another list of other chunk objects: the run starts anew, and the frame finds it again.
+  follower.follow([{ ts: "t2", stream: "stdout", chunk: "c\n" }], false);
+  assert.deepEqual(follower.transcript().map((e) => e.text), ["c"]);
+  await registry.idle();
+  assert.equal(heard, 2);
+  assert.deepEqual(follower.transcript().map((e) => e.text), ["p:c"]);
+  follower.dispose();
+});

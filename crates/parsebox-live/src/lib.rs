@@ -30,6 +30,6 @@ pub use live::{LiveCore, LongLived, Polled};
 pub use paperclip::{Built, ChunkIn, FollowedRun, Paperclip, Shown, KEEP_RUNS};
 pub use shared::{Entered, Reentered, SharedCore};
 pub use transcript::{
-    Changes, FollowedWindow, LiveTranscript, PendingTail, TimelineChanges, TranscriptError,
-    TranscriptSettings, Transcripts, Update,
+    Changes, FoldsLate, FollowedWindow, LiveTranscript, PendingTail, TimelineChanges,
+    TranscriptError, TranscriptSettings, Transcripts, Update,
 };

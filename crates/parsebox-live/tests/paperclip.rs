@@ -7,6 +7,7 @@
 
 mod common;
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use common::*;
@@ -14,7 +15,8 @@ use std::collections::HashMap;
 
 use parsebox_host::{HostPlacement, RunId};
 use parsebox_live::{
-    Built, ChunkIn, FollowedRun, LiveCore, Paperclip, SharedCore, TranscriptError, KEEP_RUNS,
+    Built, ChunkIn, FollowedRun, LiveCore, Paperclip, SharedCore, TranscriptError, Transcripts,
+    KEEP_RUNS,
 };
 use parsebox_transcript::{Chunk, TranscriptEntry};
 
@@ -189,6 +191,67 @@ fn late_answers_of_kept_runs_are_folded_in_at_the_frame_and_say_the_window_chang
     assert!(list.asked.is_empty());
     let mut none = Vec::new();
     assert!(!p.at_frame(&mut none).unwrap());
+}
+
+#[test]
+fn the_frame_folds_in_the_late_answers_of_followed_runs_the_page_holds_under_their_current_run() {
+    let (mut live, _seen) = live(HostPlacement::Worker);
+    let engine = worker_type(&mut live);
+    let core = shared(live);
+    let mut followers = Transcripts::new(Rc::clone(&core));
+    let stdout = |text: &'static str| {
+        move |_| Ok::<_, TranscriptError>(ChunkIn::Text(Chunk::stdout("t", text)))
+    };
+    let a = Rc::new(RefCell::new(FollowedRun::new(&core, "w", false).unwrap()));
+    let b = Rc::new(RefCell::new(FollowedRun::new(&core, "w", false).unwrap()));
+    followers.add(&a);
+    followers.add(&b);
+    a.borrow_mut().follow(&[1], false, stdout("a\n")).unwrap();
+    // b starts anew on another list: the page adds it again, under its new run.
+    let old = b.borrow().run();
+    b.borrow_mut().follow(&[2], false, stdout("x\n")).unwrap();
+    b.borrow_mut().follow(&[9], false, stdout("b\n")).unwrap();
+    assert_ne!(b.borrow().run(), old);
+    followers.add(&b);
+    let sent = {
+        let mut s = core.enter().unwrap();
+        s.take_commands();
+        sent_lines(&s.take_ops(engine))
+    };
+    for (seq, text) in sent {
+        answer(
+            &mut core.enter().unwrap(),
+            engine,
+            seq,
+            &text.to_uppercase(),
+        );
+    }
+    let mut runs = core.enter().unwrap().take_frame().builders;
+    runs.push(999);
+    let mut changed = Vec::new();
+    followers
+        .at_frame::<()>(&mut runs, |run, ()| {
+            changed.push(run);
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(changed, [a.borrow().run(), b.borrow().run()]);
+    assert_eq!(runs, [999], "a run no follower holds is left");
+    for run in [&a, &b] {
+        let mut run = run.borrow_mut();
+        let mut copy = Vec::new();
+        let shown = run.shown().unwrap().unwrap();
+        shown.apply_to(&mut copy);
+        assert_eq!(texts_of(shown.window(&copy)).len(), 1);
+    }
+    assert_eq!(texts_of(a.borrow().entries().iter()), ["A"]);
+    assert_eq!(texts_of(b.borrow().entries().iter()), ["B"]);
+    // Let go of by the page: forgotten at the next frame, its old run too.
+    drop(b);
+    followers
+        .at_frame::<()>(&mut Vec::new(), |_, ()| Ok(()))
+        .unwrap();
+    assert_eq!(followers.len(), 1);
 }
 
 #[test]

@@ -74,10 +74,9 @@ export class RunFollower {
     return () => this.#listeners.delete(listener);
   }
 
-  /** @internal The registry's frame: the core folds in this run's late answers. */
-  _applyLate() {
-    if (this.#disposed || this.#lost) return;
-    if (guarded(() => this.#core.applyLate())) callEach(this.#listeners);
+  /** @internal The registry's frame folded late answers into this run, and its window changed. */
+  _changed() {
+    if (!this.#disposed && !this.#lost) callEach(this.#listeners);
   }
 
   /**

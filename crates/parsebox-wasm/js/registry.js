@@ -339,7 +339,7 @@ export class ParserRegistry {
       const taken = quietly(() => this.#core.takeFrame());
       if (taken === undefined) return;
       const [frame, ...strings] = taken;
-      const { updates, builders, lines, followed } = JSON.parse(frame);
+      const { updates, followers, lines, followed } = JSON.parse(frame);
       // The core folded every builder's late answers in: each takes its own strings.
       let at = 0;
       for (const [run, n] of updates) {
@@ -348,9 +348,9 @@ export class ParserRegistry {
         if (this.#disposed || this.#lost) return;
         quietly(() => this.#builders.get(run)?.deref()?._applyUpdate(result));
       }
-      for (const run of builders) {
+      for (const run of followers) {
         if (this.#disposed || this.#lost) return;
-        quietly(() => this.#builders.get(run)?.deref()?._applyLate());
+        quietly(() => this.#builders.get(run)?.deref()?._changed());
       }
       for (const [type, updates] of lines) this.#emit(type, updates);
       if (followed && !this.#disposed && !this.#lost) callEach(this.#followedListeners);

@@ -1,18 +1,33 @@
 //! `FollowedRunCore`: a run followed from a chunk list handed over whole on every render
 //! ([`FollowedRun`], the React hook's store) as a JS class.
 
-use parsebox_live::FollowedRun;
+use std::cell::{RefCell, RefMut};
+use std::rc::Rc;
+
+use parsebox_live::{FollowedRun, Transcripts};
 use wasm_bindgen::prelude::*;
 
 use crate::boundary::{chunk_ids, to_json};
 use crate::chunk::{chunk_at, encoder, transcript_error, ChunkEncoder};
 use crate::host_core::HostCore;
-use crate::js_executor::JsExecutor;
+use crate::js_executor::{reentered, JsExecutor};
+
+/// The registry's followed runs, whose late answers its frame folds in.
+type Followers = Transcripts<JsExecutor, FollowedRun<JsExecutor>>;
 
 /// See the module's doc.
 #[wasm_bindgen]
 pub struct FollowedRunCore {
-    run: FollowedRun<JsExecutor>,
+    /// Shared with the registry's frame (`followers`), which folds its late answers in.
+    run: Rc<RefCell<FollowedRun<JsExecutor>>>,
+    followers: Rc<RefCell<Followers>>,
+}
+
+impl FollowedRunCore {
+    /// The run, for one call.
+    fn hold(&self) -> Result<RefMut<'_, FollowedRun<JsExecutor>>, JsValue> {
+        self.run.try_borrow_mut().map_err(|_| reentered())
+    }
 }
 
 #[wasm_bindgen]
@@ -29,13 +44,22 @@ impl FollowedRunCore {
         redact: bool,
     ) -> Result<FollowedRunCore, JsValue> {
         let run = FollowedRun::new(&host.core, adapter_type, redact).map_err(transcript_error)?;
-        Ok(Self { run })
+        let run = Rc::new(RefCell::new(run));
+        let followers = Rc::clone(&host.followers);
+        followers
+            .try_borrow_mut()
+            .map_err(|_| reentered())?
+            .add(&run);
+        Ok(Self { run, followers })
     }
 
     /// The run's id in the core (late answers name it; a list that does not go on from the
     /// last one starts another).
-    pub fn run(&self) -> f64 {
-        self.run.run().0 as f64
+    ///
+    /// # Errors
+    /// `ParseboxReentrancyError` from inside a call.
+    pub fn run(&self) -> Result<f64, JsValue> {
+        Ok(self.hold()?.run().0 as f64)
     }
 
     /// Takes the list of chunk ids `ids`, `encode(i)` encoding its chunk `i` when the core asks
@@ -50,18 +74,20 @@ impl FollowedRunCore {
         encode: Option<ChunkEncoder>,
     ) -> Result<bool, JsValue> {
         let encode = encoder(encode)?;
-        self.run
+        let mut run = self.hold()?;
+        let before = run.run();
+        let changed = run
             .follow(&chunk_ids(ids), redact, |i| chunk_at(&encode, i))
-            .map_err(|e| e.0)
-    }
-
-    /// The page's frame: folds in the run's late answers; whether the window changed.
-    ///
-    /// # Errors
-    /// `ParseboxReentrancyError` from inside a call.
-    #[wasm_bindgen(js_name = applyLate)]
-    pub fn apply_late(&mut self) -> Result<bool, JsValue> {
-        self.run.apply_late().map_err(transcript_error)
+            .map_err(|e| e.0)?;
+        if run.run() != before {
+            // Started anew: the frame finds it by its new run.
+            drop(run);
+            self.followers
+                .try_borrow_mut()
+                .map_err(|_| reentered())?
+                .add(&self.run);
+        }
+        Ok(changed)
     }
 
     /// What the page's copy of the run's entries is to take since it last asked, and the
@@ -71,7 +97,7 @@ impl FollowedRunCore {
     /// # Errors
     /// `ParseboxDisposedError`; `ParseboxReentrancyError` from inside a call.
     pub fn shown(&mut self) -> Result<Option<String>, JsValue> {
-        match self.run.shown().map_err(transcript_error)? {
+        match self.hold()?.shown().map_err(transcript_error)? {
             Some(shown) => to_json(&shown).map(Some),
             None => Ok(None),
         }

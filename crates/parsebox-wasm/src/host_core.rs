@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use parsebox_host::{DynamicLoad, EngineId, Host, HostError, LoadResult, RunId, Seq};
-use parsebox_live::{LongLived, Paperclip, Transcripts};
+use parsebox_live::{FollowedRun, LiveTranscript, LongLived, Paperclip, Transcripts};
 use parsebox_transcript::{FailedLineEntry, TranscriptEntry};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -35,19 +35,23 @@ pub struct HostCore {
     /// The runs `buildTranscript` keeps between renders.
     paperclip: RefCell<Paperclip<JsExecutor>>,
     /// The registry's transcript builders, whose late answers a frame folds in.
-    pub(crate) transcripts: RefCell<Transcripts<JsExecutor>>,
+    pub(crate) transcripts: RefCell<Transcripts<JsExecutor, LiveTranscript<JsExecutor>>>,
+    /// The registry's followed runs (the React hook's), whose late answers a frame folds in;
+    /// shared with each, which adds itself again when a list starts it anew.
+    pub(crate) followers: Rc<RefCell<Transcripts<JsExecutor, FollowedRun<JsExecutor>>>>,
 }
 
-/// What waits for this frame, as the page reads it: the builders to call back and the line
-/// updates by type ([`parsebox_live::Frame`]), and whether a run `buildTranscript` keeps
-/// changed (Paperclip's notifier is told).
+/// What waits for this frame, as the page reads it: the builders' updates, the followed runs
+/// whose window changed, the line updates by type ([`parsebox_live::Frame`]), and whether a
+/// run `buildTranscript` keeps changed (Paperclip's notifier is told).
 #[derive(Serialize)]
 struct PageFrame {
     /// Each transcript builder whose late answers changed it, and how many strings of its
     /// update follow the JSON (`push`'s result shape), in order.
     updates: Vec<(u64, usize)>,
-    /// The runs whose followers to call back (`applyLate`).
-    builders: Vec<u64>,
+    /// The runs of the followed runs (React's) whose window the frame changed: their
+    /// listeners are told.
+    followers: Vec<u64>,
     lines: Vec<(String, Vec<parsebox_live::LineUpdate>)>,
     followed: bool,
 }
@@ -133,6 +137,7 @@ impl HostCore {
         Ok(Self {
             paperclip: RefCell::new(Paperclip::new(Rc::clone(&core))),
             transcripts: RefCell::new(Transcripts::new(Rc::clone(&core))),
+            followers: Rc::new(RefCell::new(Transcripts::new(Rc::clone(&core)))),
             core,
         })
     }
@@ -511,10 +516,10 @@ impl HostCore {
     }
 
     /// What waits for this frame (a `frame` command asked for it): JSON
-    /// `{"updates":[[run,n]…],"builders":[run…],"lines":[[type,[{line,ts,entries}…]]…],"followed":bool}`,
+    /// `{"updates":[[run,n]…],"followers":[run…],"lines":[[type,[{line,ts,entries}…]]…],"followed":bool}`,
     /// then the strings of each update, in order. The late answers of every transcript builder
-    /// are folded in here: each builder in `updates` takes its `n` strings (`push`'s result
-    /// shape). Then call back the followers in `builders` (`applyLate`), in order, tell
+    /// and followed run are folded in here: each builder in `updates` takes its `n` strings
+    /// (`push`'s result shape); tell the listeners of the followed runs in `followers`,
     /// `onChange` of each type's line updates, and Paperclip's notifier when `followed`.
     ///
     /// # Errors
@@ -527,23 +532,28 @@ impl HostCore {
         // Held before the frame is taken: a frame taken is folded in whole or not at all.
         let mut paperclip = self.paperclip.try_borrow_mut().map_err(|_| reentered())?;
         let mut transcripts = self.transcripts.try_borrow_mut().map_err(|_| reentered())?;
+        let mut followers = self.followers.try_borrow_mut().map_err(|_| reentered())?;
         let frame = self.enter()?.take_frame();
-        let mut builders = frame.builders;
-        let followed = paperclip
-            .at_frame(&mut builders)
-            .map_err(transcript_error)?;
+        let mut runs = frame.builders;
+        let followed = paperclip.at_frame(&mut runs).map_err(transcript_error)?;
         let mut updates = Vec::new();
         let mut strings = Vec::new();
         let mut buf = Vec::new();
-        transcripts.at_frame(&mut builders, |run, update| -> Result<(), JsValue> {
-            let parts = encode_update(&mut buf, update)?;
+        transcripts.at_frame(&mut runs, |run, update| -> Result<(), JsValue> {
+            let parts = encode_update(&mut buf, &update)?;
             updates.push((run.0, parts.len()));
             strings.extend(parts);
             Ok(())
         })?;
+        let mut changed = Vec::new();
+        followers.at_frame(&mut runs, |run, ()| -> Result<(), JsValue> {
+            changed.push(run.0);
+            Ok(())
+        })?;
+        // The runs left have nothing of the page's that holds them (a builder let go of).
         let out = js_sys::Array::of1(&JsValue::from(to_json(&PageFrame {
             updates,
-            builders,
+            followers: changed,
             lines: frame.lines,
             followed,
         })?));

@@ -28,7 +28,7 @@ use crate::host_run::HostRunParser;
 use crate::live::LiveCore;
 use crate::shared::SharedCore;
 
-pub use at_frame::Transcripts;
+pub use at_frame::{FoldsLate, Transcripts};
 pub use follow::{FollowedWindow, PendingTail};
 pub use settings::{TranscriptError, TranscriptSettings};
 pub use update::{Changes, TimelineChanges, Update};
