@@ -34,8 +34,8 @@ for (const cls of [glue.HostCore, glue.TranscriptBuilderCore]) {
     const method = cls.prototype[name];
     if (name === "constructor" || typeof method !== "function") continue;
     cls.prototype[name] = function (...args) {
-      // idle() asks the core every few ms while it waits: that is the benchmark's waiting,
-      // not the run's work.
+      // Before the driver (driver.js), idle() asked the core every few ms while it waited:
+      // that was the benchmark's waiting, not the run's work.
       if (name === "isIdle") return method.apply(this, args);
       calls++;
       if (depth++ > 0) {

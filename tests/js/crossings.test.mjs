@@ -97,10 +97,31 @@ test("a line's way to a Worker is one push and one poll, and its start only re-a
   const seen = calls.slice(before);
   const out = seen.slice(0, seen.indexOf("handleBegan"));
   // The push, then the drain's one poll, whose batch carries the ops frame (no takeOps).
-  assert.deepEqual(out.filter((c) => c !== "isIdle"), ["push", "poll"], seen.join(", "));
+  assert.deepEqual(out, ["push", "poll"], seen.join(", "));
   const began = seen.indexOf("handleBegan");
   assert.ok(began > 0, seen.join(", "));
   assert.notEqual(seen[began + 1], "poll", `no drain after a line's start: ${seen.join(", ")}`);
+});
+
+test("idle() waits on the driver's events: a slow line costs no call into the core while it runs", async (t) => {
+  // Before, idle() asked the core every 5 ms; now a poll after each event says when nothing
+  // is under way. The count follows the events, not the time: 10 here (the line's start, two
+  // frames of the timeline, the answer and its frame, each with its poll), also at twice the work.
+  const slow = "export function parseStdoutLine(line, ts) { let x = 0; for (let i = 0; i < 900000; i++) x = (x * 31 + i) % 65521; return [{ kind: 'system', ts, text: line + x }]; }";
+  const registry = new ParserRegistry({ loadSource: null, host: "worker", lineBudgetMs: 20000, hardDeadlineMs: 30000 });
+  t.after(() => registry.dispose());
+  registry.registerSource("s", slow);
+  await registry.idle();
+  const builder = new TranscriptBuilder(registry, "s");
+  builder.push({ ts: "t", stream: "stdout", chunk: "a\n" });
+  const before = calls.length;
+  const started = performance.now();
+  await registry.idle();
+  const waited = performance.now() - started;
+  const seen = calls.slice(before);
+  t.diagnostic(`${seen.length} calls in ${waited.toFixed(0)} ms: ${seen.join(", ")}`);
+  assert.ok(seen.length <= 12, seen.join(", "));
+  assert.equal(builder.entries()[0].kind, "system");
 });
 
 test("an inline parseLine is one call into the core", async (t) => {

@@ -1,9 +1,9 @@
-//! What the JS executor is asked to do: the host core's commands whose engines do not live in
+//! What the JS driver is asked to do: the host core's commands whose engines do not live in
 //! the page's thread (Worker engines), plus loads, frames and notifications.
 
 use serde::Serialize;
 
-/// One command for the JS executor ([`LiveCore::take_commands`](crate::LiveCore::take_commands)
+/// One command for the JS driver ([`LiveCore::take_commands`](crate::LiveCore::take_commands)
 /// returns them in order; the binding hands them over as JSON).
 #[derive(Serialize, Debug, PartialEq)]
 #[serde(

@@ -1,5 +1,5 @@
 //! What a live core needs of the page it runs in: a clock, the engine instances of the page's
-//! own thread (behind the JS executor's callbacks in the binding), posting ops to Worker
+//! own thread (behind the JS driver's callbacks in the binding), posting ops to Worker
 //! engines, and waking the executor when commands wait. The binding implements [`Executor`]
 //! for its JS callbacks; tests implement it with fakes.
 

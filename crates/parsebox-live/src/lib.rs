@@ -1,6 +1,6 @@
 //! Live runs as a page sees them, between the host core (`parsebox-host`) and the page's JS: the
 //! engines of the page's own thread (built-in parsers here, inline engine instances through
-//! the [`Executor`]), the commands left for the JS executor ([`ExecutorCommand`]), what waits for
+//! the [`Executor`]), the commands left for the JS driver ([`ExecutorCommand`]), what waits for
 //! the page's next frame (`frame.rs`: late answers, builders to call back, line updates of
 //! runs no builder owns). Over it, [`LiveTranscript`] is a transcript builder with its own run,
 //! which decides what each call hands the page, and [`Paperclip`] holds Paperclip compatibility:

@@ -1,5 +1,5 @@
 //! [`LiveCore`]: the host core with the engines that live in the page's thread (built-ins here;
-//! inline engine instances behind the [`Executor`]), the commands left for the JS executor,
+//! inline engine instances behind the [`Executor`]), the commands left for the JS driver,
 //! what waits for the next frame. Every command the core issues passes
 //! through [`LiveCore::pump`]; every line through [`LiveCore::parse_line`].
 
@@ -19,7 +19,7 @@ use crate::command::ExecutorCommand;
 use crate::executor::{Builtin, EngineDeath, Executor};
 use crate::frame::{Frame, FrameQueue, LineUpdate};
 
-/// What [`LiveCore::poll`] gives the JS executor: its commands, in order, and when to call
+/// What [`LiveCore::poll`] gives the JS driver: its commands, in order, and when to call
 /// [`LiveCore::timeout_fired`] (ms on the executor's clock; `None`: no deadline is armed).
 #[derive(Serialize, Debug, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -28,6 +28,9 @@ pub struct Polled {
     pub commands: Vec<ExecutorCommand>,
     /// When the timer fires next.
     pub timeout_ms: Option<f64>,
+    /// Whether nothing is under way once these commands are out ([`LiveCore::is_idle`]): what
+    /// the page's `idle()` waits for.
+    pub idle: bool,
     /// The ops frame of each `send` command, in the commands' order (empty when the engine's
     /// frame was posted at once meanwhile): bytes, so they travel beside the JSON.
     #[serde(skip)]
@@ -38,7 +41,7 @@ pub struct Polled {
 /// module's doc.
 pub struct LiveCore<X: Executor> {
     host: Host,
-    /// The registry's engine config, as JSON: what the JS executor sizes engine memories by.
+    /// The registry's engine config, as JSON: what the JS driver sizes engine memories by.
     /// Each engine starts with the config its `StartEngine` command carries (per placement).
     engine_config: String,
     /// The page side: engine instances of this thread live behind it.
@@ -47,7 +50,7 @@ pub struct LiveCore<X: Executor> {
     /// Built-in parsers by type, and the built-in engines running them.
     builtin_parsers: HashMap<String, X::Builtin>,
     builtins: HashMap<EngineId, EngineRuns<X::Builtin>>,
-    /// Commands for the JS executor, in order (the executor is woken when the first comes:
+    /// Commands for the JS driver, in order (the executor is woken when the first comes:
     /// [`LiveCore::command`]).
     out: Vec<ExecutorCommand>,
     /// Ops frames for Worker engines, each announced by one `send` command in `out`.
@@ -159,7 +162,7 @@ impl<X: Executor> LiveCore<X> {
     }
 
     /// Performs every command the core has queued: starts, ops and ends of this thread's
-    /// engines here; the rest is left for the JS executor ([`LiveCore::take_commands`]).
+    /// engines here; the rest is left for the JS driver ([`LiveCore::take_commands`]).
     pub fn pump(&mut self) {
         // Read once, and only when a command needs it (each read is a call out to JS).
         let mut clock = None;
@@ -331,7 +334,7 @@ impl<X: Executor> LiveCore<X> {
         self.pump();
     }
 
-    /// Queues `command` for the JS executor, waking it (`wake()`: it takes the commands after
+    /// Queues `command` for the JS driver, waking it (`wake()`: it takes the commands after
     /// the call under way) when it is the first since it last took them. Whatever call of the
     /// page led to a command (a parse, a status, a run let go, a collected builder), it is
     /// performed without another call to carry it.
@@ -358,12 +361,12 @@ impl<X: Executor> LiveCore<X> {
         }
     }
 
-    /// The commands for the JS executor, in order.
+    /// The commands for the JS driver, in order.
     pub fn take_commands(&mut self) -> Vec<ExecutorCommand> {
         std::mem::take(&mut self.out)
     }
 
-    /// What the JS executor does after an event, in one call: every command waiting (after
+    /// What the JS driver does after an event, in one call: every command waiting (after
     /// performing the core's commands for this thread's engines), the ops frame of each `send`,
     /// and when to fire the timer next. Commands that later calls lead to wake the executor again.
     pub fn poll(&mut self) -> Polled {
@@ -379,6 +382,7 @@ impl<X: Executor> LiveCore<X> {
         Polled {
             commands,
             timeout_ms: self.host.poll_timeout(),
+            idle: self.is_idle(),
             ops,
         }
     }

@@ -1,7 +1,7 @@
 //! The live core driven as the binding drives it, with a fake executor: built-in parsers answer
 //! in the core, inline engines behind the executor, Worker engines get their ops as one frame
 //! per drain, and late answers wait for the page's frame. What a page would notice: which
-//! entries a line shows now, what the JS executor is asked to do, and when it is woken.
+//! entries a line shows now, what the JS driver is asked to do, and when it is woken.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
@@ -303,6 +303,7 @@ fn one_poll_gives_the_commands_their_ops_frames_and_the_next_timeout() {
         Some(start_deadline),
         "the start deadline is armed"
     );
+    assert!(!polled.idle, "an engine is starting");
     live.worker_started(engine, r#"{"Ok":"parseStdoutLine"}"#);
     let polled = live.poll();
     assert_eq!(polled.timeout_ms, None, "started and idle: no deadline");
@@ -312,7 +313,9 @@ fn one_poll_gives_the_commands_their_ops_frames_and_the_next_timeout() {
             adapter_type: "w".into()
         }]
     );
-    assert_eq!(live.poll().commands, [], "taken once");
+    let polled = live.poll();
+    assert_eq!(polled.commands, [], "taken once");
+    assert!(polled.idle, "started, nothing owed: what idle() waits for");
     // A line for the Worker: its send and the frame's bytes come in the same poll.
     let run = live.create_run("w", GENERIC, false).unwrap();
     live.parse_line(run, "a", "t").unwrap();
@@ -323,12 +326,16 @@ fn one_poll_gives_the_commands_their_ops_frames_and_the_next_timeout() {
         [ExecutorCommand::Send { engine: engine.0 }],
         "one send for both lines"
     );
-    let lines: Vec<String> = sent_lines(&polled.ops[0])
-        .into_iter()
-        .map(|(_, line)| line)
-        .collect();
+    let sent = sent_lines(&polled.ops[0]);
+    let lines: Vec<&str> = sent.iter().map(|(_, line)| line.as_str()).collect();
     assert_eq!(lines, ["a", "b"], "the frame travels with its send");
     assert!(live.take_ops(engine).is_empty(), "taken with the poll");
+    assert!(!polled.idle, "two lines are owed");
+    answer(&mut live, engine, sent[0].0, "A");
+    answer(&mut live, engine, sent[1].0, "B");
+    assert!(!live.poll().idle, "answered, and the frame waits");
+    live.take_frame();
+    assert!(live.poll().idle, "the frame taken");
 }
 
 #[test]

@@ -312,7 +312,7 @@ disposable(EngineInstance);
 
 /**
  * The instance's memory reached its maximum: an allocation of `requestedBytes` did not fit and
- * the instance trapped. The executor reports it to the core as out-of-memory (the line falls
+ * the instance trapped. It is reported to the core as out-of-memory (the line falls
  * back as `memory_exceeded`), not as any other fault.
  */
 export class EngineMemoryError extends ParseboxError {

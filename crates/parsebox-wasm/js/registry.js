@@ -1,11 +1,11 @@
-// ParserRegistry: the package's registry class. It converts calls for the trusted core
-// (HostCore), performs the core's commands (loads, engines through the executor, late answers,
-// change notifications) and delivers them to listeners at most once per frame.
+// ParserRegistry: the package's registry class. It checks and converts calls for the trusted
+// core (HostCore) and hands what a frame or a status change brings to builders and listeners;
+// its driver (driver.js) performs what the core asks and reports what happens back.
 import { disposable } from "./dispose.js";
 import { HostCore } from "./parsebox_wasm.js";
 import { ParseboxDisposedError, ParseboxOptionsError, callEach, guarded, lostCoreError, quietly } from "./errors.js";
-import { Executor } from "./executor.js";
-import { hasEngine, holdsCore, onEngine } from "./instance.js";
+import { Driver } from "./driver.js";
+import { hasEngine, holdsCore } from "./instance.js";
 import { checkOptions, checkString, defaultLoadSource } from "./options.js";
 import { Run } from "./run.js";
 import { chunkIds, encodeChunk } from "./chunk.js";
@@ -16,38 +16,27 @@ import { chunkIds, encodeChunk } from "./chunk.js";
  */
 export class ParserRegistry {
   #core;
-  #executor;
-  #loadSource;
+  #driver;
   #listeners = new Set();
   #followedListeners = new Set();
   #disposed = false;
   #lost = false; // made on a core that trapped (instance.js)
   #releaseCore;
-  #drainQueued = false;
   #builders = new Map(); // run id -> WeakRef of its TranscriptBuilder (a dropped builder is collected)
   #adapters = new Map(); // type -> { generation, adapter }: adapter(type) objects
-  #stopWaitingForEngine = null;
   #options; // as given, for `_again()`
 
   constructor(options) {
     this.#options = options;
     const { loadSource, ...rest } = checkOptions("ParserRegistry", options);
-    this.#loadSource = loadSource === undefined ? (typeof fetch === "function" ? defaultLoadSource : null) : loadSource;
-    this.#executor = new Executor(() => this.#drain(), ParserRegistry.#waker(new WeakRef(this)));
-    const engineReady = hasEngine();
-    const json = JSON.stringify({ ...rest, loadSources: this.#loadSource !== null, workersAvailable: typeof Worker === "function", engineReady });
-    this.#core = guarded(() => new HostCore(json, this.#executor.callbacks()));
-    this.#executor.attach(this.#core, this.#core.engineConfig());
-    this.#releaseCore = holdsCore(this);
+    const loader = loadSource === undefined ? (typeof fetch === "function" ? defaultLoadSource : null) : loadSource;
+    this.#driver = new Driver(loader, ParserRegistry.#page(this));
     // Made before the engine module is compiled (and, in a browser, warmed): parsers stay
-    // `loading` until it is.
-    if (!engineReady) {
-      this.#stopWaitingForEngine = onEngine((error) => {
-        if (this.#disposed || this.#lost) return;
-        quietly(() => (error ? this.#core.handleEngineModuleFailed(error.message) : this.#core.handleEngineModuleReady()));
-        this.#drain();
-      });
-    }
+    // `loading` until it is (the driver tells the core).
+    const json = JSON.stringify({ ...rest, loadSources: loader !== null, workersAvailable: typeof Worker === "function", engineReady: hasEngine() });
+    this.#core = guarded(() => new HostCore(json, this.#driver.callbacks()));
+    this.#driver.attach(this.#core);
+    this.#releaseCore = holdsCore(this);
   }
 
   /**
@@ -57,8 +46,7 @@ export class ParserRegistry {
    */
   _coreLost() {
     this.#lost = true;
-    this.#stopWaitingForEngine?.();
-    this.#executor.close();
+    this.#driver.close(lostCoreError("ParserRegistry"));
     this.#core.__destroy_into_raw();
   }
 
@@ -136,7 +124,7 @@ export class ParserRegistry {
   diagnostics(type) {
     if (type !== undefined) checkString(type, "type");
     const d = JSON.parse(this.#live(() => this.#core.diagnostics(type)));
-    d.memoryBytes = this.#executor.memoryBytes(type ?? null);
+    d.memoryBytes = this.#driver.memoryBytes(type ?? null);
     return d;
   }
 
@@ -168,16 +156,9 @@ export class ParserRegistry {
   }
 
   /** Resolves when nothing is pending: no load, no engine starting, no line waiting, no news untold. */
-  async idle() {
-    this.#scheduleDrain(); // whatever the core has queued is under way before we wait on it
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 0));
-      // The core decides: no loader out, no engine starting, no line owed, no command or frame waiting.
-      if (this.#disposed) return;
-      if (this.#lost) throw lostCoreError("ParserRegistry");
-      if (quietly(() => this.#core.isIdle())) return;
-      await new Promise((r) => setTimeout(r, 5));
-    }
+  idle() {
+    if (this.#lost) return Promise.reject(lostCoreError("ParserRegistry"));
+    return this.#driver.idle();
   }
 
   /** Frees the registry and every engine. Later calls throw `ParseboxDisposedError`. */
@@ -186,12 +167,11 @@ export class ParserRegistry {
     this.#disposed = true;
     this.#listeners.clear();
     this.#followedListeners.clear();
-    this.#stopWaitingForEngine?.();
     this.#releaseCore();
     if (this.#lost) return; // its engines ended when the core stopped
     // From inside a call (a built-in parser), the core finishes that call first.
     this.#core.dispose();
-    this.#executor.close();
+    this.#driver.close();
   }
 
   /** Calls the core; throws `ParseboxDisposedError` once disposed. */
@@ -275,92 +255,33 @@ export class ParserRegistry {
   }
 
   /**
-   * The core's wake callback. The core holds it, so it reaches this registry weakly, from a
-   * scope of its own (a closure made in the constructor would share the constructor's scope,
-   * which holds the registry).
+   * What the driver hands this registry: a taken frame (each builder takes its update, then
+   * followers, listeners and Paperclip's notifier are told) and a status change. It reaches the
+   * registry weakly: Workers' handlers hold the driver.
    */
-  static #waker(registry) {
-    return () => registry.deref()?.#scheduleDrain();
-  }
-
-  #scheduleDrain() {
-    if (this.#drainQueued || this.#disposed) return;
-    this.#drainQueued = true;
-    // A drain that runs first (after an engine's report) takes the commands: this one is off.
-    queueMicrotask(() => this.#drainQueued && this.#drain());
-  }
-
-  /** Performs every command the core has queued, then re-arms the timer: one call to the core. */
-  #drain() {
-    this.#drainQueued = false;
-    if (this.#disposed || this.#lost) return;
-    const [polled, ...ops] = quietly(() => this.#core.poll()) ?? [];
-    const { commands, timeoutMs } = polled === undefined ? { commands: [], timeoutMs: null } : JSON.parse(polled);
-    let sent = 0; // each `send` command's ops frame travels beside the JSON, in order
-    for (const c of commands) {
-      if (this.#disposed || this.#lost) return;
-      switch (c.kind) {
-        case "load":
-          this.#load(c.adapterType, c.token);
-          break;
-        case "frame":
-          this.#scheduleFlush();
-          break;
-        case "notify":
-          this.#emit(c.adapterType);
-          break;
-        default:
-          this.#executor.perform(c, c.kind === "send" ? ops[sent++] : undefined);
-      }
-    }
-    if (!this.#disposed && !this.#lost) this.#executor.arm(timeoutMs ?? undefined);
-  }
-
-  #load(type, token) {
-    const loader = this.#loadSource;
-    const report = (fn) => {
-      if (this.#disposed || this.#lost) return;
-      quietly(fn);
-      this.#drain();
+  static #page(registry) {
+    const ref = new WeakRef(registry);
+    return {
+      frame: (frame, strings) => ref.deref()?.#deliver(frame, strings),
+      notify: (type) => ref.deref()?.#emit(type),
     };
-    Promise.resolve()
-      .then(() => loader(type))
-      .then(
-        (value) => report(() => this.#core.handleLoaded(type, token, value)),
-        (error) => report(() => this.#core.handleLoadFailed(type, token, error instanceof Error ? error.message : String(error))),
-      );
   }
 
-  /** Late answers reach listeners and builders at most once per animation frame (the core asks once per frame). */
-  #scheduleFlush() {
-    if (this.#disposed) return;
-    const flush = () => {
+  #deliver({ updates, followers, lines, followed }, strings) {
+    // The core folded every builder's late answers in: each takes its own strings.
+    let at = 0;
+    for (const [run, n] of updates) {
+      const result = strings.slice(at, (at += n));
+      // A builder's listener may dispose the registry: the rest then have nothing to take.
       if (this.#disposed || this.#lost) return;
-      const taken = quietly(() => this.#core.takeFrame());
-      if (taken === undefined) return;
-      const [frame, ...strings] = taken;
-      const { updates, followers, lines, followed } = JSON.parse(frame);
-      // The core folded every builder's late answers in: each takes its own strings.
-      let at = 0;
-      for (const [run, n] of updates) {
-        const result = strings.slice(at, (at += n));
-        // A builder's listener may dispose the registry: the rest then have nothing to take.
-        if (this.#disposed || this.#lost) return;
-        quietly(() => this.#builders.get(run)?.deref()?._applyUpdate(result));
-      }
-      for (const run of followers) {
-        if (this.#disposed || this.#lost) return;
-        quietly(() => this.#builders.get(run)?.deref()?._changed());
-      }
-      for (const [type, updates] of lines) this.#emit(type, updates);
-      if (followed && !this.#disposed && !this.#lost) callEach(this.#followedListeners);
-    };
-    // Where there are no frames (Node; hidden tabs' timers still run) a macrotask.
-    if (typeof requestAnimationFrame === "function" && typeof document !== "undefined" && document.visibilityState !== "hidden") {
-      requestAnimationFrame(flush);
-    } else {
-      setTimeout(flush, 16);
+      quietly(() => this.#builders.get(run)?.deref()?._applyUpdate(result));
     }
+    for (const run of followers) {
+      if (this.#disposed || this.#lost) return;
+      quietly(() => this.#builders.get(run)?.deref()?._changed());
+    }
+    for (const [type, updates] of lines) this.#emit(type, updates);
+    if (followed && !this.#disposed && !this.#lost) callEach(this.#followedListeners);
   }
 
   #emit(type, lines = null) {

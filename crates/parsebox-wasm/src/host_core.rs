@@ -1,6 +1,6 @@
 //! `HostCore`: the registry's trusted core as a JS class. Each method is one event for the
 //! host core; the commands it leads to are performed (engines of this thread) or queued for
-//! the JS executor ([`HostCore::poll`]).
+//! the JS driver ([`HostCore::poll`]).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -499,9 +499,10 @@ impl HostCore {
         Ok(())
     }
 
-    /// What the JS executor does next: JSON `{"commands":[…],"timeoutMs":ms|null}`, the commands
-    /// waiting (see `ExecutorCommand`), in order, and when to call `handleTimeout()` (ms on
-    /// `performance.now()`'s clock; `null`: no deadline is armed); then the ops frame of each
+    /// What the JS driver does next: JSON `{"commands":[…],"timeoutMs":ms|null,"idle":bool}`,
+    /// the commands waiting (see `ExecutorCommand`), in order, when to call `handleTimeout()`
+    /// (ms on `performance.now()`'s clock; `null`: no deadline is armed), and whether nothing is
+    /// under way once they are performed (what `idle()` waits for); then the ops frame of each
     /// `send` command, in order (`parsebox_protocol::wire`; empty when there is nothing left to
     /// post). Post each as is: the Worker's engine performs it a record at a time. One call per
     /// drain.
@@ -561,14 +562,6 @@ impl HostCore {
             out.push(&s);
         }
         Ok(out)
-    }
-
-    /// Whether nothing is under way: no loader out, no engine starting, no line waiting for
-    /// its answer, no command waiting for the executor, no frame asked for. What `idle()`
-    /// waits for.
-    #[wasm_bindgen(js_name = isIdle)]
-    pub fn is_idle(&self) -> Result<bool, JsValue> {
-        Ok(self.enter()?.is_idle())
     }
 
     /// Status JSON of a type.

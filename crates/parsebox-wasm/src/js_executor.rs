@@ -1,4 +1,4 @@
-//! The JS executor as this module sees it (`js/executor.js`): the callbacks it gives the core for
+//! The JS driver as this module sees it (`js/engines.js`): the callbacks it gives the core for
 //! engines of this thread and for waking it, what a `loadSource` hook resolved to, and those
 //! callbacks as the live core's [`Executor`] (the conversions, nothing else).
 
@@ -11,7 +11,7 @@ use crate::builtin::BuiltinParser;
 
 #[wasm_bindgen]
 extern "C" {
-    /// The JS executor's callbacks for engines in this thread (see `js/executor.js`).
+    /// The JS driver's callbacks for engines in this thread (see `js/engines.js`).
     #[wasm_bindgen(
         typescript_type = "{ startInline(engine: number, adapterType: string, source: string, configJson: string): string; runInline(engine: number, opsJson: Uint8Array): Uint8Array; endInline(engine: number): void; postOps(engine: number, ops: Uint8Array): void; wake(): void }"
     )]
@@ -55,7 +55,7 @@ extern "C" {
     pub type Loaded;
 }
 
-/// The JS executor's callbacks as the live core calls them.
+/// The JS driver's callbacks as the live core calls them.
 pub(crate) struct JsExecutor(pub(crate) EngineExecutor);
 
 #[allow(clippy::cast_precision_loss)] // engine ids are small whole numbers
@@ -105,7 +105,7 @@ impl Executor for JsExecutor {
     }
 }
 
-/// The live core of a registry, its engines of this thread behind the JS executor.
+/// The live core of a registry, its engines of this thread behind the JS driver.
 pub(crate) type Shared = LiveCore<JsExecutor>;
 /// That core as a registry and its builders share it.
 pub(crate) type Core = SharedCore<JsExecutor>;

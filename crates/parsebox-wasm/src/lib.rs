@@ -1,12 +1,12 @@
 //! The wasm-bindgen binding of parsebox's trusted core: the host core
 //! ([`parsebox_host::Host`]), the transcript builder and the trusted built-in parsers. No
 //! parser source runs in this module: each adapter's sandboxed parser runs in an engine
-//! instance of its own (the engine module, `parsebox-engine-wasm`), which the JS executor
+//! instance of its own (the engine module, `parsebox-engine-wasm`), which the JS driver
 //! makes, in this thread or in a Worker.
 //!
 //! The binding converts arguments, performs the commands whose engines live in this thread
 //! (built-ins here; inline engine instances through the executor's callbacks) and hands
-//! the rest to the JS executor as data ([`HostCore::poll`]), waking it (`wake()`)
+//! the rest to the JS driver as data ([`HostCore::poll`]), waking it (`wake()`)
 //! when the first command waits, whichever call led to it. Every decision is the
 //! host core's. Entries cross the boundary as one JSON string per call: measured faster than
 //! building JS objects field by field (`FINDINGS.md`), and `JSON.parse` gives plain objects.

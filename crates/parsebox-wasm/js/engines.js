@@ -1,9 +1,9 @@
-// The executor: performs the core's engine commands with what only JavaScript has — engine
-// instances (in this thread, or in Web Workers) and the one timer — and reports back what
-// they did. It decides nothing: placement, deadlines, replays and answers are the core's
+// A registry's engines: engine instances in this thread (the core calls them synchronously
+// through `callbacks()`) and Worker engines (the driver hands them the core's `startWorker`,
+// `send` and `end` commands). What a Worker says is reported to the core through the driver.
+// It decides nothing: placement, deadlines, replays and answers are the core's
 // (crates/parsebox-host), which a Rust test covers.
 import { EngineInstance } from "./engine.js";
-import { quietly } from "./errors.js";
 import { engineModule } from "./instance.js";
 import { endWorker, takeWorker } from "./workers.js";
 
@@ -13,31 +13,27 @@ function postFrame(workers, engine, ops) {
   if (ops?.length) workers.get(engine)?.worker.postMessage({ ops }, [ops.buffer]);
 }
 
-export class Executor {
-  #core = null;
+export class Engines {
   // What the core's callbacks reach: the engines of this thread, the Workers, and the memory
-  // cap. Kept apart from the executor so the core (which holds the callbacks) does not hold
-  // itself. inline: engine id -> { instance, type }; workers: engine id -> { worker,
+  // cap. Kept apart from this object so the core (which holds the callbacks) does not hold
+  // it. inline: engine id -> { instance, type }; workers: engine id -> { worker,
   // lineDeadlineMs } (the deadline its Worker stops lines at).
   #local = { inline: new Map(), workers: new Map(), maxMemoryBytes: 0 };
-  #after; // called after every report to the core (the registry performs what follows)
-  #wake; // the core's wake(): commands wait, take them once the call under way returns
-  #timer = null;
+  /** The driver: `report(fn)` calls `fn(core)` and performs what follows; `began(engine, seq)`. */
+  #driver;
   #closed = false;
 
-  constructor(after, wake) {
-    this.#after = after;
-    this.#wake = wake;
+  constructor(driver) {
+    this.#driver = driver;
   }
 
-  /** Binds the core; `configJson` is the engines' config (each start brings its own). */
-  attach(core, configJson) {
-    this.#core = core;
+  /** Sizes engine memories by the engines' config (JSON; each start brings its own config). */
+  configure(configJson) {
     this.#local.maxMemoryBytes = JSON.parse(configJson).maxMemoryBytes;
   }
 
-  /** The callbacks the core calls, synchronously, for engines in this thread. */
-  callbacks() {
+  /** The callbacks the core calls, synchronously, for engines in this thread; `wake` is the core's wake(). */
+  callbacks(wake) {
     const local = this.#local;
     return {
       startInline: (engine, type, source, config) => {
@@ -53,7 +49,7 @@ export class Executor {
       },
       // A frame the core posts at once, from inside a call.
       postOps: (engine, ops) => postFrame(local.workers, engine, ops),
-      wake: this.#wake,
+      wake,
     };
   }
 
@@ -78,15 +74,11 @@ export class Executor {
     const worker = takeWorker();
     this.#local.workers.set(engine, { worker, lineDeadlineMs });
     const live = () => !this.#closed && this.#local.workers.get(engine)?.worker === worker;
-    const report = (fn) => {
-      if (!live()) return;
-      quietly(() => fn(this.#core));
-      this.#after();
-    };
+    const report = (fn) => live() && this.#driver.report(fn);
     worker.onmessage = ({ data: m }) => {
       // A line's start only moves the deadline: the core says when the timer fires next.
       if ("began" in m) {
-        if (live()) this.arm(quietly(() => this.#core.handleBegan(engine, m.began)));
+        if (live()) this.#driver.began(engine, m.began);
       } else if ("answers" in m) report((core) => core.handleAnswers(engine, m.answers));
       else if ("started" in m) report((core) => core.handleEngineStarted(engine, m.started));
       else if ("died" in m) report((core) => (m.outOfMemoryBytes > 0 ? core.handleEngineOutOfMemory(engine, m.outOfMemoryBytes) : core.handleEngineDied(engine, m.died)));
@@ -107,19 +99,6 @@ export class Executor {
     this.#local.workers.delete(engine);
   }
 
-  /** Keeps the one timer at the core's next deadline (`at`: ms on performance.now()). */
-  arm(at) {
-    clearTimeout(this.#timer);
-    this.#timer = null;
-    if (at === undefined || this.#closed) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      if (this.#closed) return;
-      quietly(() => this.#core.handleTimeout());
-      this.#after();
-    }, Math.max(0, at - performance.now()));
-  }
-
   /** Bytes of linear memory held by the engines of `type` in this thread (all types: null). */
   memoryBytes(type) {
     let n = 0;
@@ -127,13 +106,11 @@ export class Executor {
     return n;
   }
 
-  /** Ends every engine and the timer. */
+  /** Ends every engine. */
   close() {
     this.#closed = true;
-    clearTimeout(this.#timer);
     for (const engine of [...this.#local.workers.keys()]) this.#endWorker(engine);
     for (const e of this.#local.inline.values()) e.instance.dispose();
     this.#local.inline.clear();
   }
 }
-
