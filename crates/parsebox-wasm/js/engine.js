@@ -11,8 +11,6 @@ import { disposable } from "./dispose.js";
 import { ParseboxDisposedError, ParseboxError, ParseboxInitError, ParseboxOptionsError } from "./errors.js";
 
 const PAGE_BYTES = 65536;
-/** A module built without snapshot.mjs: build.sh's INITIAL_MEMORY (9 MiB) / 64 KiB. */
-const UNPREPARED_INITIAL_PAGES = 144;
 /** wasm32's largest memory: 4 GiB. */
 const MAX_PAGES = 65536;
 /** crypto.getRandomValues fills at most 64 KiB per call. */
@@ -66,13 +64,18 @@ const initialPagesOf = new WeakMap();
 /**
  * The memory an instance of `module` starts with, in pages: the prepared memory's size, which
  * snapshot.mjs records in the custom section `parsebox_initial_pages` (u32, little-endian).
+ * Throws `ParseboxInitError` for a module without it: not the package's engine module, or one
+ * built without build.sh.
  * @param {WebAssembly.Module} module
  */
-function initialPages(module) {
+export function initialPages(module) {
   let pages = initialPagesOf.get(module);
   if (pages === undefined) {
     const [section] = WebAssembly.Module.customSections(module, "parsebox_initial_pages");
-    pages = section?.byteLength === 4 ? new DataView(section).getUint32(0, true) : UNPREPARED_INITIAL_PAGES;
+    if (section?.byteLength !== 4) {
+      throw new ParseboxInitError("the engine module has no parsebox_initial_pages section: it is not parsebox_engine.wasm as crates/parsebox-engine-wasm/build.sh builds it");
+    }
+    pages = new DataView(section).getUint32(0, true);
     initialPagesOf.set(module, pages);
   }
   return pages;

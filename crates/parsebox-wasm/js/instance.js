@@ -3,7 +3,7 @@
 // waits for the core alone, so generic entries render after its download; the engine module is
 // fetched and compiled next, in the background, and registries start their parsers when it is.
 import { __parsebox_forget_core as forgetCore, initSync as initCoreSync } from "./parsebox_wasm.js";
-import { compileEngine, compileWasm, inNode } from "./engine.js";
+import { compileEngine, compileWasm, inNode, initialPages } from "./engine.js";
 import { ParseboxInitError, ParseboxOptionsError, onCoreTrap } from "./errors.js";
 import { dropWorker, keepWorker, takeWorker } from "./workers.js";
 
@@ -107,6 +107,11 @@ async function warmUpInNodeThread(module) {
 
 function engineSettled(module, error) {
   if (engine || engineError) return; // settled once: a load still in flight after initSync() is ignored
+  try {
+    if (module) initialPages(module); // the package's engine module, or a clear error now
+  } catch (e) {
+    [module, error] = [null, e];
+  }
   engine = module;
   engineError = error;
   // Where there are Workers, the warm-up starts now, and registries are told the module is
@@ -179,6 +184,7 @@ export function initSync(options) {
     throw new ParseboxOptionsError("initSync needs { module, engine }: the bytes (or compiled modules) of parsebox_wasm_bg.wasm and parsebox_engine.wasm");
   }
   const compiled = toModule(options.engine);
+  initialPages(compiled); // not the package's engine module: a clear error before anything starts
   if (!coreReady) startCore(toModule(options.module));
   engineLoad ??= Promise.resolve();
   if (!engine) engineSettled(compiled, null);
