@@ -17,7 +17,7 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 say "cargo test"
 cargo test --workspace --locked
 say "cargo clippy (wasm32)"
-cargo clippy -p parsebox-wasm --target wasm32-unknown-unknown --locked -- -D warnings
+cargo clippy -p parsebox-wasm --target wasm32-unknown-unknown --all-targets --locked -- -D warnings
 bash crates/parsebox-engine-wasm/build.sh --clippy
 
 say "compatibility corpus (Node)"
@@ -38,6 +38,16 @@ if grep -nwH 'any' pkg/*.d.ts | grep -vE '^[^:]+:[0-9]+:\s*(\*|//|/\*)'; then
   echo "the published .d.ts must not use 'any'" >&2
   exit 1
 fi
+
+say "the packed tarball: publint, are-the-types-wrong (the package is ESM only)"
+packed=$(mktemp -d)
+(cd pkg && npm pack --silent --pack-destination "$packed" >/dev/null)
+tests/node_modules/.bin/publint run --strict "$packed"/parsebox-*.tgz
+tests/node_modules/.bin/attw --profile esm-only "$packed"/parsebox-*.tgz
+rm -rf "$packed"
+
+say "API reference (typedoc, from the published .d.ts)"
+bash tests/api-docs/build.sh "$CARGO_TARGET_DIR/api-docs" >/dev/null
 
 say "binding tests inside wasm (Node, then headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test -p parsebox-wasm --target wasm32-unknown-unknown --locked

@@ -46,7 +46,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # npm tools: binaryen (wasm-opt) for the package build, typescript for the type test,
-# playwright-core to drive Chromium.
+# playwright-core to drive the browsers, publint and @arethetypeswrong/cli for the packed
+# tarball, typedoc for the API reference.
 if [ ! -d tests/node_modules ] || [ tests/package-lock.json -nt tests/node_modules/.package-lock.json ]; then
   say "npm ci (tests/)"
   (cd tests && npm ci --no-audit --no-fund --loglevel=error)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/: the core module (wasm-bindgen; release profile tuned for
 # speed), the engine module (crates/parsebox-engine-wasm/build.sh), wasm-opt, and the
-# hand-written JS (js/*.js, js/index.d.ts, js/paperclip.d.ts, js/react.d.ts), the JS without
+# hand-written JS (js/*.js, js/index.d.ts, js/paperclip.d.ts, js/react.d.ts, js/wasm-asset.d.ts), the JS without
 # its comments (strip-comments.mjs).
 # `npm pack pkg/` then gives the tarball. Tools come from tests/setup.sh.
 set -euo pipefail
@@ -29,7 +29,7 @@ wasm_opt=tests/node_modules/.bin/wasm-opt
   --enable-sign-ext --enable-multivalue --enable-mutable-globals --strip-debug --strip-producers \
   "$out/parsebox_wasm_bg.wasm" -o "$out/parsebox_wasm_bg.wasm"
 
-cp "$js"/*.js "$js/index.d.ts" "$js/paperclip.d.ts" "$js/react.d.ts" "$js/package.json" "$js/LICENSE" "$out/"
+cp "$js"/*.js "$js/index.d.ts" "$js/paperclip.d.ts" "$js/react.d.ts" "$js/wasm-asset.d.ts" "$js/package.json" "$js/LICENSE" "$out/"
 # The shipped JS without its comments (the API's docs are in the .d.ts files): ~9 KB of brotli
 # less before the first entry. The script checks that nothing but comments changed.
 node crates/parsebox-wasm/strip-comments.mjs "$out"/*.js

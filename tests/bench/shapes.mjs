@@ -1,8 +1,9 @@
 // Per-line time by parser shape (issue 40): the shapes real parsers have (a char-by-char scan,
 // split/map/filter chains, string building, JSON.parse, regexes) and the floor (a parser that
 // returns the line as it came), tests/bench/shapes/*.js, each on the same 410-character lines,
-// in parsebox and in quickjs-emscripten (wrapped as tests/bench/core.mjs wraps it), in one Node
-// process, engines alternating trial by trial.
+// in parsebox, in quickjs-emscripten (wrapped as tests/bench/core.mjs wraps it) and unsandboxed
+// (the parser imported into the page, as Paperclip does today), in one Node process, engines
+// alternating trial by trial.
 // Per shape and engine: lines/s, and the per-line p50 / p99 / max over every trial's lines.
 // A benchmark command, not a test.
 //
@@ -35,10 +36,11 @@ const quickjs = await newQuickJSWASMModuleFromVariant((await import("@jitl/quick
 // makeEngines gives [parsebox, quickjs, native].
 const engines = [];
 const after = await loadPackage(packageDir());
-const [parsebox, qjs] = makeEngines({ parsebox: after, quickjs });
+const [parsebox, qjs, native] = makeEngines({ parsebox: after, quickjs });
 engines.push({ label: "parsebox", engine: parsebox });
 if (arg("before")) engines.unshift({ label: "parsebox before", engine: makeEngines({ parsebox: await loadPackage(resolve(arg("before"))), quickjs })[0] });
 engines.push({ label: "quickjs-emscripten", engine: qjs });
+engines.push({ label: "native", engine: native });
 
 const lines = shapeLog(lineCount);
 const ts = "2026-01-01T00:00:00.000Z";
