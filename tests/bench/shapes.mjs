@@ -36,9 +36,10 @@ const quickjs = await newQuickJSWASMModuleFromVariant((await import("@jitl/quick
 // makeEngines gives [parsebox, quickjs, native].
 const engines = [];
 const after = await loadPackage(packageDir());
-const [parsebox, qjs, native] = makeEngines({ parsebox: after, quickjs });
+const importSource = (src) => import(`data:text/javascript;base64,${Buffer.from(src).toString("base64")}`);
+const [parsebox, qjs, native] = makeEngines({ parsebox: after, quickjs, importSource });
 engines.push({ label: "parsebox", engine: parsebox });
-if (arg("before")) engines.unshift({ label: "parsebox before", engine: makeEngines({ parsebox: await loadPackage(resolve(arg("before"))), quickjs })[0] });
+if (arg("before")) engines.unshift({ label: "parsebox before", engine: makeEngines({ parsebox: await loadPackage(resolve(arg("before"))), quickjs, importSource })[0] });
 engines.push({ label: "quickjs-emscripten", engine: qjs });
 engines.push({ label: "native", engine: native });
 
