@@ -102,7 +102,8 @@ pub struct SharedArgs {
 /// The sandbox limits a user may want to change; everything else keeps the UI's defaults.
 #[derive(Debug, Args)]
 pub struct SandboxArgs {
-    /// Wall-clock budget of one parser call, in milliseconds (the UI's default: 50).
+    /// Budget of one parser call, in reference milliseconds: work the engine counts, not the
+    /// clock, so a line gets the same outcome on any machine (the UI's default: 50).
     #[arg(long, value_name = "MS")]
     pub line_budget_ms: Option<f64>,
     /// Budget of module evaluation plus `createStdoutParser()`, in milliseconds (default 200).

@@ -14,6 +14,8 @@ mod awkward;
 mod check;
 mod cli;
 mod error;
+#[cfg(target_os = "wasi")]
+mod given_up;
 mod inspect;
 mod lines;
 mod package;
@@ -40,9 +42,16 @@ static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 
 /// boa interprets recursive guest code on the native stack; give it room (the sandbox's
 /// recursion limit keeps it far below this).
+#[cfg(not(target_os = "wasi"))]
 const WORKER_STACK_BYTES: usize = 64 << 20;
 
 fn main() -> ExitCode {
+    // WASI resolves relative paths against a working directory of its own, "/": the npm
+    // command (`npm/parsebox.js`) passes the shell's in PWD, with "/" preopened.
+    #[cfg(target_os = "wasi")]
+    if let Some(pwd) = std::env::var_os("PWD") {
+        let _ = std::env::set_current_dir(pwd);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -68,16 +77,7 @@ fn main() -> ExitCode {
             *slot = Some(format!("{msg}{at}"));
         }
     }));
-    let worker = std::thread::Builder::new()
-        .name("parsebox".into())
-        .stack_size(WORKER_STACK_BYTES)
-        .spawn(|| run(cli));
-    let outcome = match worker {
-        Ok(handle) => handle.join(),
-        Err(e) => Ok(Err(CliError::Output(format!(
-            "cannot start the worker thread: {e}"
-        )))),
-    };
+    let outcome = run_with_stack(cli);
     let code = match outcome {
         Ok(Ok(code)) => code,
         Ok(Err(e)) => {
@@ -97,6 +97,28 @@ fn main() -> ExitCode {
         }
     };
     ExitCode::from(code)
+}
+
+/// Runs the command on a thread with room for boa's recursion ([`WORKER_STACK_BYTES`]).
+#[cfg(not(target_os = "wasi"))]
+fn run_with_stack(cli: Cli) -> std::thread::Result<Result<u8, CliError>> {
+    let worker = std::thread::Builder::new()
+        .name("parsebox".into())
+        .stack_size(WORKER_STACK_BYTES)
+        .spawn(|| run(cli));
+    match worker {
+        Ok(handle) => handle.join(),
+        Err(e) => Ok(Err(CliError::Output(format!(
+            "cannot start the worker thread: {e}"
+        )))),
+    }
+}
+
+/// WASI has no threads: the command runs on the main stack, which the link gives the same room
+/// (`npm/build-cli.sh`).
+#[cfg(target_os = "wasi")]
+fn run_with_stack(cli: Cli) -> std::thread::Result<Result<u8, CliError>> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli)))
 }
 
 fn run(cli: Cli) -> Result<u8, CliError> {
