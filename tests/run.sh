@@ -19,6 +19,7 @@ cargo test --workspace --locked
 say "cargo clippy (wasm32)"
 cargo clippy -p parsebox-wasm --target wasm32-unknown-unknown --all-targets --locked -- -D warnings
 bash crates/parsebox-engine-wasm/build.sh --clippy
+cargo clippy -p parsebox-cli --target wasm32-wasip1 --locked -- -D warnings
 
 say "compatibility corpus (Node)"
 node tests/corpus/check-corpus.mjs
