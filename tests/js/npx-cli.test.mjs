@@ -7,7 +7,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,7 +43,7 @@ before(() => {
   assert.equal(packed.code, 0, packed.stderr);
   const tarball = packed.stdout.trim().split("\n").pop();
   app = join(dir, "app");
-  run("mkdir", ["-p", app], dir);
+  mkdirSync(app);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "an-adapter", private: true, type: "module" }));
   const installed = run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", join(dir, tarball)], app);
   assert.equal(installed.code, 0, installed.stderr);

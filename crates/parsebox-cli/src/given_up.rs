@@ -25,14 +25,16 @@ extern "C" {
 thread_local! {
     /// How many watched calls this attempt has begun.
     static CALLS: Cell<u64> = const { Cell::new(0) };
+    /// The watched calls earlier attempts gave up (`PARSEBOX_GIVEN_UP`, read once: every line
+    /// `parse` feeds is a watched call).
+    static GIVEN_UP: Vec<u64> = std::env::var("PARSEBOX_GIVEN_UP")
+        .map(|list| list.split(',').filter_map(|s| s.trim().parse().ok()).collect())
+        .unwrap_or_default();
 }
 
 /// Whether watched call `n` (from 1) is one an earlier attempt gave up.
 fn given_up(n: u64) -> bool {
-    std::env::var("PARSEBOX_GIVEN_UP").is_ok_and(|list| {
-        list.split(',')
-            .any(|s| s.trim().parse::<u64>().is_ok_and(|g| g == n))
-    })
+    GIVEN_UP.with(|calls| calls.contains(&n))
 }
 
 /// A watched call is about to begin, with `limit`: true when an earlier attempt gave it up (the

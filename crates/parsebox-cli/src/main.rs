@@ -47,7 +47,7 @@ const WORKER_STACK_BYTES: usize = 64 << 20;
 
 fn main() -> ExitCode {
     // WASI resolves relative paths against a working directory of its own, "/": the npm
-    // command (`npm/parsebox.js`) passes the shell's in PWD, with "/" preopened.
+    // command (`crates/parsebox-wasm/js/cli.js`) passes the shell's in PWD, with "/" preopened.
     #[cfg(target_os = "wasi")]
     if let Some(pwd) = std::env::var_os("PWD") {
         let _ = std::env::set_current_dir(pwd);
@@ -115,10 +115,10 @@ fn run_with_stack(cli: Cli) -> std::thread::Result<Result<u8, CliError>> {
 }
 
 /// WASI has no threads: the command runs on the main stack, which the link gives the same room
-/// (`npm/build-cli.sh`).
+/// (`.cargo/config.toml`). A panic there aborts (wasm32 does not unwind): nothing to catch.
 #[cfg(target_os = "wasi")]
 fn run_with_stack(cli: Cli) -> std::thread::Result<Result<u8, CliError>> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli)))
+    Ok(run(cli))
 }
 
 fn run(cli: Cli) -> Result<u8, CliError> {

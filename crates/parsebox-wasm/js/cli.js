@@ -64,8 +64,14 @@ function writeAll(fd, bytes) {
   return true;
 }
 
-/** Standard input as the first attempt read it, for the attempts after it. */
-const stdinKept = [];
+/** Standard input as the attempts so far read it, for the attempts after them. */
+const stdinKept = { chunks: [], length: 0, joined: null };
+
+/** The bytes of `stdinKept`, joined once for an attempt's replay. */
+function keptBytes() {
+  stdinKept.joined ??= Buffer.concat(stdinKept.chunks, stdinKept.length);
+  return stdinKept.joined;
+}
 
 /**
  * One run of the command. Returns its exit code, or throws `GaveUp`. `givenUp`: the watched
@@ -106,10 +112,10 @@ function attempt(module, givenUp, skip, wrote) {
     },
     fd_read(fd, iovs, count, nread) {
       if (fd !== 0) return base.fd_read(fd, iovs, count, nread);
-      const kept = stdinKept.reduce((n, b) => n + b.length, 0);
+      const kept = stdinKept.length;
       if (replayAt < kept) {
         // What an earlier attempt read: from the bytes kept, not from the stream again.
-        const all = Buffer.concat(stdinKept);
+        const all = keptBytes();
         let n = 0;
         for (const [ptr, len] of iovecs(memory, iovs, count)) {
           const part = all.subarray(replayAt + n, Math.min(kept, replayAt + n + len));
@@ -126,10 +132,13 @@ function attempt(module, givenUp, skip, wrote) {
         let n = new DataView(memory.buffer).getUint32(nread, true);
         for (const [ptr, len] of iovecs(memory, iovs, count)) {
           if (n === 0) break;
-          stdinKept.push(Buffer.from(new Uint8Array(memory.buffer, ptr, Math.min(len, n))));
-          n -= Math.min(len, n);
+          const part = Buffer.from(new Uint8Array(memory.buffer, ptr, Math.min(len, n)));
+          stdinKept.chunks.push(part);
+          stdinKept.length += part.length;
+          stdinKept.joined = null;
+          n -= part.length;
         }
-        replayAt = stdinKept.reduce((k, b) => k + b.length, 0);
+        replayAt = stdinKept.length;
       }
       return errno;
     },
