@@ -89,6 +89,7 @@ impl Journal {
         } else if self.pending == 0 {
             self.first_pending = self.ops.len() + 1;
         }
+        parsebox_meter::reserve_gently_deque(&mut self.ops, 1);
         self.ops.push_back(JournalOp::Line(l));
     }
 

@@ -32,6 +32,20 @@ impl Host {
         }
     }
 
+    /// What transcript `run` said it holds last ([`record_transcript`](Self::record_transcript)).
+    pub fn transcript_held(&self, run: RunId) -> usize {
+        self.transcript_bytes.get(&run).copied().unwrap_or(0)
+    }
+
+    /// Transcript `run` had no room for `lines` more lines' answers (they arrived and were let
+    /// go: the lines keep their generic entries). Counted against its type.
+    pub fn record_over_budget(&mut self, run: RunId, lines: u64) {
+        let adapter_type = self.runs.get(&run).map(|r| r.adapter_type.clone());
+        if let Some(a) = adapter_type.and_then(|t| self.adapters.get_mut(&t)) {
+            a.diag.host.over_budget_lines += lines;
+        }
+    }
+
     /// What the transcripts of `adapter_type` hold now, together.
     pub(crate) fn transcript_bytes_of(&self, adapter_type: &str) -> u64 {
         self.transcript_bytes

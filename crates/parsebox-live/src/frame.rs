@@ -2,7 +2,9 @@
 //! once per frame), the builders to call back, and the late line updates of runs no builder
 //! owns (`onChange` hears them once per frame, grouped by type). The JS side is asked for a
 //! frame once, when the first of them comes; at the frame it takes them all
-//! ([`FrameQueue::take`]).
+//! ([`FrameQueue::take`]). Each answer and update waits with the real bytes it holds (measured
+//! as it was read: [`LiveCore::worker_answered`](crate::LiveCore::worker_answered)), so what
+//! waits is counted until a transcript takes it.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -40,14 +42,28 @@ pub struct Frame {
 /// See the module's doc.
 #[derive(Debug, Default)]
 pub(crate) struct FrameQueue {
-    /// Late answers of builder-owned runs, not folded in yet.
-    answers: HashMap<RunId, Vec<(Seq, Vec<TranscriptEntry>)>>,
+    /// Late answers of builder-owned runs, not folded in yet, each with the bytes it holds.
+    answers: HashMap<RunId, Vec<Waiting>>,
     /// Builders to call back at the frame.
     builders: BTreeSet<RunId>,
     /// Line updates by type, types in the order their first update came.
     lines: Vec<(String, Vec<LineUpdate>)>,
+    /// The bytes the line updates hold.
+    lines_bytes: isize,
+    /// The bytes everything waiting holds: the answers' and the line updates'.
+    bytes: isize,
     /// A frame was asked for and has not come yet.
     asked: bool,
+}
+
+/// A late answer waiting for its builder.
+#[derive(Debug)]
+pub(crate) struct Waiting {
+    pub(crate) seq: Seq,
+    pub(crate) entries: Vec<TranscriptEntry>,
+    /// The real bytes it holds (0 when they were counted where it was made: in the call of
+    /// the page that ran the line).
+    pub(crate) bytes: isize,
 }
 
 impl FrameQueue {
@@ -71,8 +87,52 @@ impl FrameQueue {
         seq: Seq,
         entries: Vec<TranscriptEntry>,
     ) -> bool {
-        self.answers.entry(run).or_default().push((seq, entries));
+        self.answers.entry(run).or_default().push(Waiting {
+            seq,
+            entries,
+            bytes: 0,
+        });
         self.call_back(run)
+    }
+
+    /// Says that the answer to `seq` for `run`, the last one queued, holds `bytes` (measured
+    /// after it was queued).
+    pub(crate) fn charge_answer(&mut self, run: RunId, seq: Seq, bytes: isize) {
+        let last = self.answers.get_mut(&run).and_then(|a| a.last_mut());
+        if let Some(waiting) = last.filter(|w| w.seq == seq) {
+            waiting.bytes += bytes;
+            self.bytes += bytes;
+        }
+    }
+
+    /// Takes back the answer to `seq` for `run`, the last one queued (its builder has no room
+    /// for it).
+    pub(crate) fn drop_answer(&mut self, run: RunId, seq: Seq) -> Option<Vec<TranscriptEntry>> {
+        let answers = self.answers.get_mut(&run)?;
+        if answers.last().is_none_or(|w| w.seq != seq) {
+            return None;
+        }
+        let waiting = answers.pop()?;
+        self.bytes -= waiting.bytes;
+        Some(waiting.entries)
+    }
+
+    /// Says that the line updates queued last hold `bytes` more.
+    pub(crate) fn charge_lines(&mut self, bytes: isize) {
+        self.lines_bytes += bytes;
+        self.bytes += bytes;
+    }
+
+    /// The real bytes of everything waiting.
+    pub(crate) fn bytes(&self) -> isize {
+        self.bytes
+    }
+
+    /// The real bytes of the answers waiting for the builder of `run`.
+    pub(crate) fn answers_bytes(&self, run: RunId) -> isize {
+        self.answers
+            .get(&run)
+            .map_or(0, |a| a.iter().map(|w| w.bytes).sum())
     }
 
     /// A late line of a run no builder owns, for `onChange`. Returns whether to ask for a frame.
@@ -99,14 +159,18 @@ impl FrameQueue {
         let mut entries = 0;
         let fit = waiting
             .iter()
-            .take_while(|(_, e)| {
+            .take_while(|w| {
                 let first = entries == 0;
-                entries += e.len().max(1);
+                entries += w.entries.len().max(1);
                 first || entries <= LATE_ENTRIES_PER_FRAME
             })
             .count()
             .max(1);
-        let taken: Vec<_> = waiting.drain(..fit.min(waiting.len())).collect();
+        let mut taken = Vec::with_capacity(fit);
+        for w in waiting.drain(..fit.min(waiting.len())) {
+            self.bytes -= w.bytes;
+            taken.push((w.seq, w.entries));
+        }
         let more = !waiting.is_empty();
         if !more {
             self.answers.remove(&run);
@@ -116,13 +180,16 @@ impl FrameQueue {
 
     /// Forgets the builder of `run` (it is gone).
     pub(crate) fn forget(&mut self, run: RunId) {
-        self.answers.remove(&run);
+        if let Some(waiting) = self.answers.remove(&run) {
+            self.bytes -= waiting.iter().map(|w| w.bytes).sum::<isize>();
+        }
         self.builders.remove(&run);
     }
 
     /// The frame has come: everything waiting for it. What comes after asks for the next one.
     pub(crate) fn take(&mut self) -> Frame {
         self.asked = false;
+        self.bytes -= std::mem::take(&mut self.lines_bytes);
         Frame {
             builders: std::mem::take(&mut self.builders)
                 .into_iter()

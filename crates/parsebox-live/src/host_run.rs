@@ -1,6 +1,7 @@
 //! A host run as a transcript builder's line parser ([`HostRunParser`]): each line goes to the
 //! run's engine through the shared core; a line a Worker answers later shows its generic entry
-//! and is replaced in place when the answer's frame comes.
+//! and is replaced in place when the answer's frame comes. Whether what a line brings fits is
+//! the transcript's memory, in real bytes (its ledger).
 
 use std::rc::Rc;
 
@@ -9,17 +10,33 @@ use parsebox_transcript::{generic_entry, LineAnswer, LineFailure, LineParser, Tr
 
 use crate::executor::Executor;
 use crate::shared::SharedCore;
+use crate::transcript::Ledger;
 
 /// See the module's doc. Dropping it lets the run go ([`LiveCore::drop_run`](crate::LiveCore::drop_run)).
 pub struct HostRunParser<X: Executor> {
     core: Rc<SharedCore<X>>,
     run: RunId,
+    ledger: Rc<Ledger>,
 }
 
 impl<X: Executor> HostRunParser<X> {
-    /// The parser of `run`, a run of the shared `core`.
+    /// The parser of `run`, a run of the shared `core`, under no memory budget.
     pub fn new(core: Rc<SharedCore<X>>, run: RunId) -> Self {
-        Self { core, run }
+        Self::with_ledger(core, run, Rc::new(Ledger::unbounded()))
+    }
+
+    /// The parser of `run`, a run of the shared `core`, for the transcript whose memory
+    /// `ledger` counts.
+    pub(crate) fn with_ledger(core: Rc<SharedCore<X>>, run: RunId, ledger: Rc<Ledger>) -> Self {
+        Self { core, run, ledger }
+    }
+
+    /// What waits for the page in the core, and of it for this run's transcript, in real
+    /// bytes (0 while a call holds the core).
+    pub(crate) fn pending(&self) -> (isize, isize) {
+        self.core
+            .read(|s| (s.pending_bytes(), s.answers_waiting_bytes(self.run)))
+            .unwrap_or((0, 0))
     }
 
     /// The run.
@@ -42,6 +59,7 @@ impl<X: Executor> LineParser for HostRunParser<X> {
     }
 
     fn answer_line(&mut self, line: &str, ts: &str) -> LineAnswer {
+        self.ledger.line_taken(line.len());
         // Refused (re-entered from a built-in) or gone (disposed): the generic entry.
         let answer = self
             .core
@@ -60,6 +78,11 @@ impl<X: Executor> LineParser for HostRunParser<X> {
             // A run the core no longer knows has nothing to reset.
             let _ = s.reset_run(self.run);
         }
+    }
+
+    fn has_room(&mut self) -> bool {
+        let (pending, waiting) = self.pending();
+        self.ledger.fits(0, pending, waiting)
     }
 }
 

@@ -18,6 +18,7 @@ mod executor;
 mod frame;
 mod host_run;
 mod live;
+pub mod memory;
 mod paperclip;
 mod shared;
 mod transcript;

@@ -1,7 +1,9 @@
 //! [`LiveCore`]: the host core with the engines that live in the page's thread (built-ins here;
 //! inline engine instances behind the [`Executor`]), the commands left for the JS driver,
 //! what waits for the next frame. Every command the core issues passes
-//! through [`LiveCore::pump`]; every line through [`LiveCore::parse_line`].
+//! through [`LiveCore::pump`]; every line through [`LiveCore::parse_line`]. What waits for the
+//! page (ops frames, late answers, line updates) is counted in real bytes
+//! ([`LiveCore::pending_bytes`]), so a transcript's memory is what its own calls keep.
 
 use std::collections::{HashMap, HashSet};
 
@@ -14,6 +16,8 @@ use parsebox_transcript::{generic_entry, LineOutcome, TranscriptEntry};
 use parsebox_host::{AdapterStatus, DynamicLoad, HostError};
 use parsebox_transcript::FailedLineEntry;
 use serde::Serialize;
+
+use parsebox_meter::{block_bytes, Meter};
 
 use crate::command::ExecutorCommand;
 use crate::executor::{Builtin, EngineDeath, Executor};
@@ -55,8 +59,15 @@ pub struct LiveCore<X: Executor> {
     out: Vec<ExecutorCommand>,
     /// Ops frames for Worker engines, each announced by one `send` command in `out`.
     frames: HashMap<EngineId, Vec<u8>>,
+    /// The real bytes of `frames`' buffers.
+    frames_bytes: isize,
+    /// The late answer [`pump`](Self::pump) queued last, to charge what it holds to.
+    queued: Option<Queued>,
     /// Runs owned by a `TranscriptBuilderCore` (their late answers wait in `frame`).
     builder_runs: HashSet<RunId>,
+    /// The most each builder's transcript may hold, as it said last: a late answer that would
+    /// take it past is let go of as it arrives.
+    rooms: HashMap<RunId, usize>,
     /// What waits for the page's next frame.
     frame: FrameQueue,
 }
@@ -75,7 +86,10 @@ impl<X: Executor> LiveCore<X> {
             builtins: HashMap::new(),
             out: Vec::new(),
             frames: HashMap::new(),
+            frames_bytes: 0,
+            queued: None,
             builder_runs: HashSet::new(),
+            rooms: HashMap::new(),
             frame: FrameQueue::default(),
         }
     }
@@ -229,7 +243,7 @@ impl<X: Executor> LiveCore<X> {
                         self.executor.end_inline(engine);
                     }
                     Some(Placement::Worker) => {
-                        self.frames.remove(&engine);
+                        drop(self.take_ops(engine));
                         self.command(ExecutorCommand::End { engine: engine.0 });
                     }
                     None => {}
@@ -243,8 +257,10 @@ impl<X: Executor> LiveCore<X> {
                     entries,
                 } => {
                     let ask = if self.builder_runs.contains(&run) {
+                        self.queued = Some(Queued::Answer(run, seq));
                         self.frame.builder_answer(run, seq, entries)
                     } else {
+                        self.queued = Some(Queued::Line);
                         let update = LineUpdate { line, ts, entries };
                         self.frame.late_line(adapter_type, update)
                     };
@@ -311,9 +327,12 @@ impl<X: Executor> LiveCore<X> {
             self.command(ExecutorCommand::Send { engine: engine.0 });
         }
         let frame = self.frames.entry(engine).or_default();
+        let before = buffer_bytes(frame);
         wire::encode_ops(&ops, frame);
+        self.frames_bytes += buffer_bytes(frame) - before;
         if wire::post_now(frame.len()) {
             let frame = std::mem::take(frame);
+            self.frames_bytes -= buffer_bytes(&frame);
             // Posting is a message to a Worker: it cannot fail in a way the core could act on
             // (a Worker that is gone reports itself through its error event).
             self.executor.post_ops(engine, frame);
@@ -323,7 +342,37 @@ impl<X: Executor> LiveCore<X> {
     /// The ops frame waiting for Worker `engine` (empty when there is none, or the engine
     /// ended before its `send` was performed).
     pub fn take_ops(&mut self, engine: EngineId) -> Vec<u8> {
-        self.frames.remove(&engine).unwrap_or_default()
+        let frame = self.frames.remove(&engine).unwrap_or_default();
+        self.frames_bytes -= buffer_bytes(&frame);
+        frame
+    }
+
+    /// The real bytes of what waits for the page to take it: ops frames for Workers, late
+    /// answers for builders, line updates for `onChange`. A transcript's call that leaves
+    /// something waiting is not charged for it ([`LiveTranscript`](crate::LiveTranscript)'s
+    /// memory); the answers are charged to their run when its transcript folds them in.
+    pub fn pending_bytes(&self) -> isize {
+        self.frames_bytes + self.frame.bytes()
+    }
+
+    /// The real bytes of the late answers waiting for the builder of `run`.
+    pub fn answers_waiting_bytes(&self, run: RunId) -> isize {
+        self.frame.answers_bytes(run)
+    }
+
+    /// The builder of `run` may hold `room` bytes at most (what it said at the end of its last
+    /// call).
+    pub fn set_transcript_room(&mut self, run: RunId, room: usize) {
+        self.rooms.insert(run, room);
+    }
+
+    /// Whether the answers waiting for the builder of `run` fit its transcript's room beside
+    /// what it holds, and the core's room.
+    fn has_room_for_answers(&self, run: RunId) -> bool {
+        let waiting = usize::try_from(self.frame.answers_bytes(run)).unwrap_or(0);
+        let held = self.host.transcript_held(run);
+        let room = self.rooms.get(&run).copied().unwrap_or(usize::MAX);
+        held.saturating_add(waiting) <= room && crate::memory::core_room() > 0
     }
 
     /// Ends every engine and forgets everything (the final `end` commands stay queued).
@@ -417,21 +466,45 @@ impl<X: Executor> LiveCore<X> {
     /// is treated as the engine dying (its owed line falls back, a new engine replays).
     pub fn worker_answered<S: AsRef<str>>(&mut self, engine: EngineId, batches: &[S]) {
         let now = self.executor.now_ms();
-        let parsed: Result<Vec<Vec<EngineAnswer>>, _> = batches
-            .iter()
-            .map(|batch| serde_json::from_str::<Vec<EngineAnswer>>(batch.as_ref()))
-            .collect();
-        match parsed.map(|batches| batches.concat()) {
-            Ok(answers) => {
-                let answers = self.host.take_engine_answers(engine, answers);
-                let _ = self.host.handle_answers(now, engine, answers);
-            }
-            Err(e) => {
+        // Each answer is read on its own, so the bytes it holds are known: it waits with them
+        // until its transcript takes it ([`pending_bytes`](Self::pending_bytes)).
+        let mut answers = Vec::new();
+        for batch in batches {
+            let mut de = serde_json::Deserializer::from_str(batch.as_ref());
+            let read =
+                serde::de::DeserializeSeed::deserialize(MeteredAnswers(&mut answers), &mut de)
+                    .and_then(|()| de.end());
+            if let Err(e) = read {
                 let reason = format!("the engine answered malformed JSON: {e}");
                 let _ = self.host.handle_engine_died(now, engine, &reason);
+                self.pump();
+                return;
             }
         }
-        self.pump();
+        for (answer, read_bytes) in answers {
+            let meter = Meter::start();
+            let pending = self.pending_bytes();
+            self.queued = None;
+            let answer = self.host.take_engine_answers(engine, vec![answer]);
+            let _ = self.host.handle_answers(now, engine, answer);
+            self.pump();
+            // What the answer holds now: read, settled and queued, less what it let go of (its
+            // line's copy in flight), less what else the pump left waiting (an ops frame).
+            let held = read_bytes + meter.held() - (self.pending_bytes() - pending);
+            match self.queued.take() {
+                Some(Queued::Answer(run, seq)) => {
+                    self.frame.charge_answer(run, seq, held);
+                    if !self.has_room_for_answers(run) {
+                        // Past its transcript's budget, or the core's: the line keeps its
+                        // generic entry, and the answer is let go of now.
+                        drop(self.frame.drop_answer(run, seq));
+                        self.host.record_over_budget(run, 1);
+                    }
+                }
+                Some(Queued::Line) => self.frame.charge_lines(held),
+                None => {}
+            }
+        }
     }
 
     /// A Worker engine's memory reached its maximum: an allocation of `requested_bytes` did
@@ -650,6 +723,7 @@ impl<X: Executor> LiveCore<X> {
         // Unknown runs and a disposed core are fine: there is nothing to free.
         let _ = self.host.drop_run(run);
         self.builder_runs.remove(&run);
+        self.rooms.remove(&run);
         self.frame.forget(run);
         self.pump();
     }
@@ -679,4 +753,52 @@ pub enum LongLived {
 /// The clock, read at most once per pump (each read is a call out to the page).
 fn clock_once<X: Executor>(clock: &mut Option<f64>, executor: &X) -> f64 {
     *clock.get_or_insert_with(|| executor.now_ms())
+}
+
+/// The late answer a pump queued last.
+#[derive(Clone, Copy, Debug)]
+enum Queued {
+    /// For the builder of a run: its seq.
+    Answer(RunId, Seq),
+    /// A line update for `onChange`.
+    Line,
+}
+
+/// The real bytes of a byte buffer's block.
+fn buffer_bytes(buffer: &Vec<u8>) -> isize {
+    if buffer.capacity() == 0 {
+        return 0;
+    }
+    isize::try_from(block_bytes(buffer.capacity(), 1)).unwrap_or(isize::MAX)
+}
+
+/// Reads a batch of answers, `[[seq, outcome, reports?], …]`, one answer at a time, each with
+/// the bytes reading it left held.
+struct MeteredAnswers<'a>(&'a mut Vec<(EngineAnswer, isize)>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for MeteredAnswers<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for MeteredAnswers<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an array of answers")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        loop {
+            let meter = Meter::start();
+            let Some(answer) = seq.next_element::<EngineAnswer>()? else {
+                return Ok(());
+            };
+            let held = meter.held();
+            self.0.push((answer, held));
+        }
+    }
 }

@@ -64,6 +64,12 @@ impl<X: Executor> SharedCore<X> {
         Some(live.now_ms())
     }
 
+    /// What `f` reads of the core; `None` while a call holds it to change it.
+    pub fn read<R>(&self, f: impl FnOnce(&LiveCore<X>) -> R) -> Option<R> {
+        let live = self.shared.try_borrow().ok()?;
+        Some(f(&live))
+    }
+
     /// Disposes the core now, or when the call under way returns.
     pub fn dispose(&self) {
         match self.enter() {

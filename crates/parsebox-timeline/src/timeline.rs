@@ -591,6 +591,7 @@ impl Timeline {
                 }
                 item
             }));
+        parsebox_meter::reserve_gently(&mut self.item_of, n);
         self.item_of.extend(boundary..boundary + n);
         let mut carried = match self.diff_target.last() {
             Some(target) => *target,
@@ -598,6 +599,7 @@ impl Timeline {
         };
         for (k, entry) in entries.iter().skip(end).enumerate() {
             carried = diff_target_after(entry, boundary + k, carried);
+            parsebox_meter::reserve_gently(&mut self.diff_target, 1);
             self.diff_target.push(carried);
         }
         // Flags from the item before the new ones to the first kept tail item (past it, they
@@ -700,6 +702,7 @@ impl Timeline {
             Some(pos) => self.join_at(pos, run_index, entry),
             None => self.push_new(origins(index).to_string(), run_index, entry),
         };
+        parsebox_meter::reserve_gently(&mut self.item_of, 1);
         self.item_of.push(pos);
         self.diff_target
             .push(diff_target_after(entry, pos, carried));
@@ -728,6 +731,7 @@ impl Timeline {
         if let Some(key) = PairKey::of(&item) {
             self.pairing.insert(pos, &key);
         }
+        parsebox_meter::reserve_gently(&mut self.items, 1);
         self.items.push(item);
         pos
     }

@@ -1,8 +1,7 @@
-//! A transcript's memory budget (`TranscriptOptions::max_held_bytes`): whatever a parser
-//! returns, the transcript never holds much more than its budget. A line whose entries would
-//! take it past shows the generic entry, its whole text; a late answer too large keeps the
-//! line's generic entry; the window gives bytes back; a caller asks `has_room_for` before a
-//! chunk it must refuse.
+//! A transcript's memory budget acts through its parser ([`LineParser::has_room`]): the
+//! caller that measures what the transcript really holds says when there is no more room. A
+//! line past it shows its generic entry, its whole text; a late answer past it keeps the line's
+//! generic entry; both are counted in `over_budget_lines`.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
 
 use parsebox_transcript::{
@@ -10,28 +9,23 @@ use parsebox_transcript::{
     TranscriptOptions,
 };
 
-const MIB: usize = 1 << 20;
-
-/// Answers each line with `per_line` bytes of assistant text (the attack: 31 strings of 1 MB
-/// for a 2-byte line, here one big string), at once or later.
+/// Answers each line with a long assistant text, at once or later, and has room for
+/// `room` answers.
 struct Hoard {
-    per_line: usize,
+    room: usize,
     later: bool,
     pending: Vec<(u64, String, String)>,
 }
 
 impl Hoard {
-    fn big(&self, line: &str, ts: &str) -> Vec<TranscriptEntry> {
-        vec![TranscriptEntry::system(
-            ts,
-            &("x".repeat(self.per_line) + line),
-        )]
+    fn big(line: &str, ts: &str) -> Vec<TranscriptEntry> {
+        vec![TranscriptEntry::system(ts, &("x".repeat(1000) + line))]
     }
 }
 
 impl LineParser for Hoard {
     fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
-        Ok(self.big(line, ts))
+        Ok(Self::big(line, ts))
     }
     fn answer_line(&mut self, line: &str, ts: &str) -> LineAnswer {
         if !self.later {
@@ -44,57 +38,56 @@ impl LineParser for Hoard {
             provisional: vec![parsebox_transcript::generic_entry(line, ts)],
         }
     }
+    fn has_room(&mut self) -> bool {
+        let room = self.room > 0;
+        self.room = self.room.saturating_sub(1);
+        room
+    }
 }
 
-fn options(max: usize) -> TranscriptOptions {
+fn options() -> TranscriptOptions {
     TranscriptOptions {
         retain_chunks: true,
         track_lines: true,
-        max_held_bytes: Some(max),
         ..TranscriptOptions::default()
     }
 }
 
 #[test]
-fn lines_past_the_budget_show_the_generic_entry_and_the_transcript_stays_within_it() {
+fn lines_past_the_budget_show_their_generic_entry_whole() {
     let parser = Hoard {
-        per_line: MIB,
+        room: 7,
         later: false,
         pending: Vec::new(),
     };
-    let mut b = TranscriptBuilder::new(parser, options(8 * MIB));
+    let mut b = TranscriptBuilder::new(parser, options());
     let lines: String = (0..30).map(|i| format!("l{i}\n")).collect();
     b.push(&Chunk::stdout("t", &lines));
-    let counts = b.counts();
-    assert!(counts.held_bytes <= 8 * MIB, "{counts:?}");
-    // Seven lines of 1 MiB fit under 8 MiB with the chunk; the rest show their line.
     let big = b
         .entries()
         .iter()
         .filter(|e| e.text().is_some_and(|t| t.len() > 1000))
         .count();
-    assert_eq!(big, 7, "{counts:?}");
-    assert_eq!(counts.over_budget_lines, 23);
+    assert_eq!(big, 7);
+    assert_eq!(b.counts().over_budget_lines, 23);
     let last = b.entries().last().unwrap();
     assert_eq!((last.kind(), last.text()), ("stdout", Some("l29")));
-    // A chunk that would not fit is one a caller can refuse before parsing it.
-    assert!(b.has_room_for(100));
-    assert!(!b.has_room_for(8 * MIB));
 }
 
 #[test]
-fn a_late_answer_too_large_keeps_the_generic_entry() {
+fn a_late_answer_past_the_budget_keeps_the_generic_entry() {
     let parser = Hoard {
-        per_line: 3 * MIB,
+        room: 3,
         later: true,
         pending: Vec::new(),
     };
-    let mut b = TranscriptBuilder::new(parser, options(4 * MIB));
+    let mut b = TranscriptBuilder::new(parser, options());
+    // The two provisional entries take two of the three rooms.
     b.push(&Chunk::stdout("t", "a\nb\n"));
     let pending = std::mem::take(&mut b.parser_mut().pending);
     let answers: Vec<(u64, Vec<TranscriptEntry>)> = pending
         .iter()
-        .map(|(token, line, ts)| (*token, b.parser().big(line, ts)))
+        .map(|(token, line, ts)| (*token, Hoard::big(line, ts)))
         .collect();
     b.replace_answers(answers);
     let texts: Vec<usize> = b
@@ -104,37 +97,8 @@ fn a_late_answer_too_large_keeps_the_generic_entry() {
         .collect();
     assert_eq!(
         texts,
-        vec![3 * MIB + 1, 1],
+        vec![1001, 1],
         "the first answer fits, the second does not"
     );
     assert_eq!(b.counts().over_budget_lines, 1);
-    assert!(b.counts().held_bytes <= 4 * MIB);
-}
-
-#[test]
-fn the_window_gives_its_bytes_back() {
-    let parser = Hoard {
-        per_line: 100_000,
-        later: false,
-        pending: Vec::new(),
-    };
-    let mut b = TranscriptBuilder::new(
-        parser,
-        TranscriptOptions {
-            max_chunks: Some(2),
-            ..options(MIB)
-        },
-    );
-    for i in 0..50 {
-        b.push(&Chunk::stdout("t", &format!("l{i}\n")));
-    }
-    let counts = b.counts();
-    assert_eq!(counts.over_budget_lines, 0, "{counts:?}");
-    assert!(counts.held_bytes < 300_000, "{counts:?}");
-    b.rebuild();
-    assert_eq!(
-        b.counts().held_bytes,
-        counts.held_bytes,
-        "a rebuild counts the same"
-    );
 }

@@ -160,10 +160,12 @@ export interface ParserRegistryOptions {
   maxMemoryBytes?: number;
   /**
    * Most bytes all this registry's transcripts may hold together (default 512 MiB, at most
-   * 1 GiB), as each counts them (`TranscriptBuilder`'s `maxTranscriptBytes`): whatever parsers
-   * return and however many runs are open, the shared core stays within its memory. A
-   * transcript gets what the others leave it; `diagnostics(type).host.transcriptBytes` says
-   * what each type's transcripts hold.
+   * 1 GiB), in real bytes: what the shared core's allocator holds for them (`counts().heldBytes`
+   * of each). A transcript gets what the others leave it; `diagnostics(type).host.transcriptBytes`
+   * says what each type's transcripts hold. All registries of the page share the core's own
+   * room besides (1 GiB of transcripts in all, with 1 GiB kept free for its work): whatever
+   * parsers return and however many runs and registries are open, the core never runs out of
+   * memory; a transcript past a budget is refused, alone.
    */
   maxTranscriptBytesTotal?: number;
   /**
@@ -301,12 +303,14 @@ export interface TranscriptBuilderOptions<WithTimeline extends boolean = boolean
    */
   dropDuplicateChunks?: boolean;
   /**
-   * Most bytes this transcript may hold (default 256 MiB), counted as `counts().heldBytes`:
-   * the kept chunks' text, and the JSON of what each line or chunk produced, less the text
-   * an entry shares with its chunk (a line shown as it came is counted once). A
-   * line whose entries would take it past shows the generic entry, its whole text
-   * (`counts().overBudgetLines`); a chunk that cannot fit at all is refused with a
-   * `ParseboxMemoryError`. The registry's `maxTranscriptBytesTotal` bounds all its
+   * Most bytes this transcript may hold (default 256 MiB, at most 512 MiB), counted as
+   * `counts().heldBytes`: the real bytes the core's allocator holds for it (its entries,
+   * timeline, kept chunks, indexes, its run's journal and the answers waiting for it), measured
+   * as each call runs. A chunk is taken in only when every line of it fits as its generic
+   * entry (about 400 bytes a line and 4 per byte of text, in the core); otherwise it is
+   * refused with a `ParseboxMemoryError`. A line whose entries would take it past shows the
+   * generic entry, its whole text, and a Worker's answer past it is let go of
+   * (`counts().overBudgetLines`). The registry's `maxTranscriptBytesTotal` bounds all its
    * transcripts together. A whole number from 1 up.
    */
   maxTranscriptBytes?: number;
@@ -393,7 +397,8 @@ export declare class ParseboxInitError extends ParseboxError {}
 export declare class ParseboxReentrancyError extends ParseboxError {}
 /**
  * `push` refused a chunk: its transcript holds its `maxTranscriptBytes`, or what the registry's
- * `maxTranscriptBytesTotal` leaves it beside its other transcripts (counted in
+ * `maxTranscriptBytesTotal` leaves it beside its other transcripts, or the page's transcripts
+ * together hold what the core may hold (1 GiB), all in real bytes (counted in
  * `diagnostics(type).host.refusedChunks`). The transcript keeps what it has; dispose
  * transcripts no longer shown, or raise the budget.
  */

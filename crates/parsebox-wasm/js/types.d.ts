@@ -195,15 +195,15 @@ duplicateChunks: number,
  */
 rebuildSlices: number, 
 /**
- * Bytes the transcript holds, as its budget counts them
- * ([`TranscriptOptions::max_held_bytes`]): the retained chunks' text, and the JSON of what
- * each line or chunk produced, less the text an entry shares with its chunk (a line shown
- * as it came is held once).
+ * Bytes the transcript really holds, as its memory budget counts them: what its allocator
+ * holds for its entries, timeline, retained chunks, indexes and the answers waiting for
+ * it. The live core measures it ([`LineParser::has_room`] is where its budget acts); a
+ * builder that nobody measures says 0.
  */
 heldBytes: number, 
 /**
- * Lines shown with the generic entry because their entries would have taken the
- * transcript past its budget.
+ * Lines shown with the generic entry because the transcript's memory budget had no room
+ * for what their parser made of them ([`LineParser::has_room`]).
  */
 overBudgetLines: number, };
 

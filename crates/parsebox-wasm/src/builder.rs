@@ -76,9 +76,11 @@ impl TranscriptBuilderCore {
     /// `ParseboxChunkError` for a malformed chunk; `ParseboxMemoryError` when it does not fit.
     pub fn push(&mut self, chunk_json: &str) -> Result<Vec<js_sys::JsString>, JsValue> {
         let chunk = chunk_from_json(chunk_json)?;
-        let mut live = hold(&self.live)?;
-        let update = live.push(&chunk, None).map_err(transcript_error)?;
-        encode_update(&mut self.out, &update)
+        let out = &mut self.out;
+        hold(&self.live)?.metered(|live| {
+            let update = live.push(&chunk, None).map_err(transcript_error)?;
+            encode_update(out, &update)
+        })
     }
 
     /// Appends a chunk whose text is not well-formed UTF-16 (it holds half a surrogate pair):
@@ -94,19 +96,20 @@ impl TranscriptBuilderCore {
         units: &[u16],
     ) -> Result<Vec<js_sys::JsString>, JsValue> {
         let chunk = chunk_from_json(chunk_json)?;
-        let mut live = hold(&self.live)?;
-        let update = live
-            .push_utf16(&chunk, units, None)
-            .map_err(transcript_error)?;
-        encode_update(&mut self.out, &update)
+        let out = &mut self.out;
+        hold(&self.live)?.metered(|live| {
+            let update = live
+                .push_utf16(&chunk, units, None)
+                .map_err(transcript_error)?;
+            encode_update(out, &update)
+        })
     }
 
     /// Flushes the pending partial line and ends the timeline's run (calls still pending
     /// become unanswered), completing a rebuild under way first; same result shape as `push`.
     pub fn finish(&mut self) -> Result<Vec<js_sys::JsString>, JsValue> {
-        let mut live = hold(&self.live)?;
-        let update = live.finish();
-        encode_update(&mut self.out, &update)
+        let out = &mut self.out;
+        hold(&self.live)?.metered(|live| encode_update(out, &live.finish()))
     }
 
     /// Re-parses every chunk from scratch (after the adapter's parser changed) and rebuilds
@@ -115,18 +118,16 @@ impl TranscriptBuilderCore {
     /// registry's `rebuildSliceMs` (when it has one); the rest goes on at the JS side's next
     /// frames (`applyLate`), each slice's changes shaped as `push`'s.
     pub fn rebuild(&mut self, sliced: bool) -> Result<Vec<js_sys::JsString>, JsValue> {
-        let mut live = hold(&self.live)?;
-        let changes = live.rebuild(sliced);
-        Ok(vec![encode(&mut self.out, &changes)?])
+        let out = &mut self.out;
+        hold(&self.live)?.metered(|live| Ok(vec![encode(out, &live.rebuild(sliced))?]))
     }
 
     /// Turns redaction of home paths on or off without re-parsing; same result shape as
     /// `push` (every entry changed when the setting did).
     #[wasm_bindgen(js_name = setRedactHomePaths)]
     pub fn set_redact_home_paths(&mut self, on: bool) -> Result<Vec<js_sys::JsString>, JsValue> {
-        let mut live = hold(&self.live)?;
-        let update = live.set_redact_home_paths(on);
-        encode_update(&mut self.out, &update)
+        let out = &mut self.out;
+        hold(&self.live)?.metered(|live| encode_update(out, &live.set_redact_home_paths(on)))
     }
 
     /// What the builder holds and has let go of (`BuilderCounts` as JSON).

@@ -29,6 +29,13 @@ pub use host_core::HostCore;
 pub use js_executor::{EngineExecutor, Loaded};
 pub use option_kinds::check_options;
 
+/// The core's allocator, counted: what its memory budgets measure are the bytes it really
+/// holds (`parsebox-meter`, `parsebox_live::memory`).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOC: parsebox_meter::Counting<std::alloc::System> =
+    parsebox_meter::Counting::new(std::alloc::System);
+
 /// Installs the panic hook, so a Rust panic is reported on the console before the trap.
 #[wasm_bindgen(start)]
 pub fn start() {

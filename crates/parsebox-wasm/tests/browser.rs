@@ -10,4 +10,5 @@ common::binding_scenarios!(
     a_reentrant_builtin_is_refused_not_corrupting,
     misuse_throws_named_errors,
     the_builder_reports_what_changed,
+    held_bytes_are_the_cores_real_bytes,
 );

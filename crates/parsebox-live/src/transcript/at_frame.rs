@@ -30,6 +30,12 @@ pub trait FoldsLate {
     /// # Errors
     /// [`TranscriptError::Reentered`] from inside a call.
     fn apply_late(&mut self) -> Result<Option<Self::Update<'_>>, TranscriptError>;
+
+    /// Runs `call` as one call of the page, its memory measured as a whole
+    /// ([`LiveTranscript::metered`]); by default, just runs it.
+    fn metered<R>(&mut self, call: impl FnOnce(&mut Self) -> R) -> R {
+        call(self)
+    }
 }
 
 impl<X: Executor> FoldsLate for LiveTranscript<X> {
@@ -44,6 +50,10 @@ impl<X: Executor> FoldsLate for LiveTranscript<X> {
 
     fn apply_late(&mut self) -> Result<Option<Update<'_>>, TranscriptError> {
         LiveTranscript::apply_late(self)
+    }
+
+    fn metered<R>(&mut self, call: impl FnOnce(&mut Self) -> R) -> R {
+        LiveTranscript::metered(self, call)
     }
 }
 
@@ -135,14 +145,12 @@ impl<X: Executor, T: FoldsLate> Transcripts<X, T> {
                 continue;
             };
             let folded = match transcript.try_borrow_mut() {
-                Ok(mut transcript) => match transcript.apply_late() {
-                    Ok(Some(update)) => {
-                        each(RunId(id), update)?;
-                        true
-                    }
-                    Ok(None) => true,
-                    Err(_) => false,
-                },
+                // The fold and the handing over of what changed are one call of the page.
+                Ok(mut transcript) => transcript.metered(|t| match t.apply_late() {
+                    Ok(Some(update)) => each(RunId(id), update).map(|()| true),
+                    Ok(None) => Ok(true),
+                    Err(_) => Ok(false),
+                })?,
                 Err(_) => false,
             };
             if !folded {

@@ -1,9 +1,19 @@
-//! A transcript's budget: its own `maxTranscriptBytes`, narrowed to what the registry's shared
-//! `maxTranscriptBytesTotal` leaves it beside its other transcripts. A chunk that cannot fit is
-//! refused before any line of it is parsed; a line past the budget shows its generic entry.
+//! A transcript's memory, in real bytes, and its budget: its own `maxTranscriptBytes`, narrowed
+//! to what the registry's shared `maxTranscriptBytesTotal` leaves it beside its other
+//! transcripts, within what the core may hold at all ([`core_held_limit`]). Each call is
+//! measured at the allocator ([`Ledger`]); a chunk that might not fit is refused before any
+//! line of it is parsed ([`chunk_bound`]: every line of it shown generic), and a line whose
+//! entries do not fit shows its generic entry ([`HostRunParser`]'s `has_room`).
+//!
+//! [`core_held_limit`]: crate::memory::core_held_limit
+//! [`Ledger`]: super::Ledger
+//! [`HostRunParser`]: crate::HostRunParser
+
+use parsebox_transcript::BuilderCounts;
 
 use super::{LiveTranscript, TranscriptError};
 use crate::executor::Executor;
+use crate::memory::{chunk_bound, core_held_limit, core_room};
 
 /// `b` bytes as the refusal says them.
 fn mib(b: usize) -> String {
@@ -14,52 +24,122 @@ fn mib(b: usize) -> String {
 }
 
 impl<X: Executor> LiveTranscript<X> {
-    /// Narrows the transcript's budget to what it may hold now; returns what the registry
-    /// leaves it ([`Host::transcript_room`](parsebox_host::Host::transcript_room)).
+    /// Runs `call` as one call of the page into this transcript: what it keeps in the core,
+    /// measured at the allocator from its start to its end, is the transcript's (less what it
+    /// leaves waiting for the page). A binding wraps each call with it, the writing out of
+    /// what the call returns included, so that what that writing takes and frees counts as
+    /// nothing. A call made outside `metered` is measured by itself.
+    pub fn metered<R>(&mut self, call: impl FnOnce(&mut Self) -> R) -> R {
+        let opened = self.open_call();
+        let out = call(self);
+        if opened {
+            self.close_call();
+        }
+        out
+    }
+
+    /// Starts measuring a call, unless one is measured already; narrows the budget. Returns
+    /// whether it started one (the caller then closes it).
+    pub(super) fn open_call(&mut self) -> bool {
+        let opened = self.ledger.open(self.parser_pending().0);
+        if opened {
+            self.narrow();
+        }
+        opened
+    }
+
+    /// Ends the call measured: what it kept is the transcript's; the core is told.
+    pub(super) fn close_call(&self) {
+        self.ledger.set_reserve(0);
+        self.ledger.close(self.parser_pending().0);
+        self.record();
+    }
+
+    /// What waits for the page in the core, and of it for this transcript.
+    fn parser_pending(&self) -> (isize, isize) {
+        self.inner.parser().pending()
+    }
+
+    /// Bytes the transcript holds now, the answers waiting for it included.
+    pub fn held_bytes(&self) -> usize {
+        let (pending, waiting) = self.parser_pending();
+        usize::try_from(self.ledger.held(pending) + waiting).unwrap_or(0)
+    }
+
+    /// What the transcript holds and has let go of.
+    pub fn counts(&self) -> BuilderCounts {
+        BuilderCounts {
+            held_bytes: self.held_bytes(),
+            ..self.inner.counts()
+        }
+    }
+
+    /// Narrows the transcript's budget to what it may hold now: its own, and what the
+    /// registry leaves it ([`Host::transcript_room`](parsebox_host::Host::transcript_room)).
+    /// Returns what the registry leaves it.
     pub(super) fn narrow(&mut self) -> usize {
         let run = self.run();
         let room = self
             .with_core(|s| s.host().transcript_room(run))
             .unwrap_or(self.max_bytes);
-        self.inner
-            .set_max_held_bytes(Some(self.max_bytes.min(room)));
+        self.ledger.set_room(self.max_bytes.min(room));
         room
     }
 
-    /// [`narrow`](Self::narrow), then refuses a chunk of `bytes` that cannot fit (counted in
-    /// the type's `host.refusedChunks`).
-    pub(super) fn make_room(&mut self, bytes: usize) -> Result<(), TranscriptError> {
-        let room = self.narrow();
-        if self.inner.has_room_for(bytes) {
+    /// Refuses a chunk of `bytes` bytes of text and `lines` lines that might not fit
+    /// ([`chunk_bound`], and an eighth of what the transcript holds for its vectors to grow),
+    /// counted in the type's `host.refusedChunks`; keeps the chunk's room free for its lines
+    /// until they are parsed.
+    pub(super) fn make_room(&mut self, bytes: usize, lines: usize) -> Result<(), TranscriptError> {
+        let bound = chunk_bound(bytes, lines);
+        let need = bound.saturating_add(self.held_bytes() / 8);
+        let (pending, waiting) = self.parser_pending();
+        if self.ledger.fits(need, pending, waiting) {
+            self.ledger.set_reserve(bound);
             return Ok(());
         }
         let run = self.run();
-        let (held, max) = (self.inner.held_bytes(), self.max_bytes);
         self.with_core(|s| s.host_mut().record_refused_chunk(run));
-        Err(TranscriptError::Memory(format!(
-            "this transcript holds {} and may hold {} ({}); a chunk of {} more does not fit. Dispose transcripts no longer shown, or raise the budget",
-            mib(held),
-            mib(max.min(room)),
-            if room < max {
-                "what the registry's maxTranscriptBytesTotal leaves it beside its other transcripts"
-            } else {
-                "maxTranscriptBytes"
-            },
-            mib(bytes)
-        )))
+        let held = self.held_bytes();
+        let room = self.ledger.room();
+        Err(TranscriptError::Memory(if need > core_room() {
+            format!(
+                "the page's transcripts hold {} in the core together, and it holds {} at most; \
+                 a chunk that may take {} more does not fit. Dispose transcripts no longer shown",
+                mib(core_held_limit() - core_room()),
+                mib(core_held_limit()),
+                mib(need)
+            )
+        } else {
+            format!(
+                "this transcript holds {} and may hold {} ({}); a chunk that may take {} more \
+                 does not fit. Dispose transcripts no longer shown, or raise the budget",
+                mib(held),
+                mib(room),
+                if room < self.max_bytes {
+                    "what the registry's maxTranscriptBytesTotal leaves it beside its other transcripts"
+                } else {
+                    "maxTranscriptBytes"
+                },
+                mib(need)
+            )
+        }))
     }
 
     /// Tells the core what the transcript holds now, and how many more lines its budget showed
     /// generic.
-    pub(super) fn record(&mut self) {
+    pub(super) fn record(&self) {
         let run = self.run();
-        let counts = self.inner.counts();
-        let over = counts
-            .over_budget_lines
-            .saturating_sub(self.over_budget_told);
-        let told = self.with_core(|s| s.host_mut().record_transcript(run, counts.held_bytes, over));
+        let held = self.held_bytes();
+        let over_budget = self.inner.counts().over_budget_lines;
+        let over = over_budget.saturating_sub(self.over_budget_told.get());
+        let room = self.ledger.room();
+        let told = self.with_core(|s| {
+            s.set_transcript_room(run, room);
+            s.host_mut().record_transcript(run, held, over);
+        });
         if told.is_some() {
-            self.over_budget_told = counts.over_budget_lines;
+            self.over_budget_told.set(over_budget);
         }
     }
 }

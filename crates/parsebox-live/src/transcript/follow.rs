@@ -94,9 +94,10 @@ impl<X: Executor> LiveTranscript<X> {
         };
         let from = self.retained(self.trail.cut() + self.trail.replay_from(later));
         // The tail's run ends with its parser, when `finished_tail` returns.
-        let tail = self
-            .inner
-            .finished_tail(from, HostRunParser::new(core, tail_run));
+        let tail = self.inner.finished_tail(
+            from,
+            HostRunParser::with_ledger(core, tail_run, Rc::clone(&self.ledger)),
+        );
         let window = self.inner.entries().len().saturating_sub(first);
         Ok(FollowedWindow {
             first,

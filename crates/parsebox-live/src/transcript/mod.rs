@@ -3,24 +3,27 @@
 //! change ranges. It decides what each call hands the page ([`Update`]): which entries changed,
 //! which timeline items, and, at a frame, whether anything did at all. Late answers from a
 //! Worker wait for the page's frame and are folded in once per frame; a rebuild runs in slices
-//! of the registry's `rebuildSliceMs`; the transcript's budget narrows to what the registry's
-//! shared one leaves it (`budget.rs`). Following a chunk list handed over whole on every render
-//! (Paperclip's `buildTranscript`) is `follow.rs`.
+//! of the registry's `rebuildSliceMs`; what the transcript holds is measured in real bytes
+//! (`ledger.rs`) and its budget narrows to what the registry's shared one leaves it
+//! (`budget.rs`). Following a chunk list handed over whole on every render (Paperclip's
+//! `buildTranscript`) is `follow.rs`.
 
 mod at_frame;
 mod budget;
 mod follow;
+mod ledger;
 mod settings;
 mod sync;
 mod update;
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use parsebox_host::{AdapterState, RunId};
 use parsebox_timeline::{LiveTimeline, Timeline};
 use parsebox_transcript::{
-    BuilderCounts, Chunk, ChunkTrail, FailedLineEntry, PushChange, TranscriptBuilder,
-    TranscriptEntry, TranscriptOptions,
+    Chunk, ChunkTrail, FailedLineEntry, PushChange, TranscriptBuilder, TranscriptEntry,
+    TranscriptOptions,
 };
 
 use crate::executor::Executor;
@@ -32,6 +35,8 @@ pub use at_frame::{FoldsLate, Transcripts};
 pub use follow::{FollowedWindow, PendingTail};
 pub use settings::{TranscriptError, TranscriptSettings};
 pub use update::{Changes, TimelineChanges, Update};
+
+pub(crate) use ledger::Ledger;
 
 use settings::count_option;
 
@@ -52,8 +57,12 @@ pub struct LiveTranscript<X: Executor> {
     /// This transcript's own budget (`maxTranscriptBytes`); the registry's shared one may
     /// leave it less (`budget.rs`).
     max_bytes: usize,
+    /// What it holds, in real bytes, shared with its line parser.
+    ledger: Rc<Ledger>,
+    /// A call measured by itself ([`metered`](Self::metered) was not used) is under way.
+    self_measured: bool,
     /// `counts().over_budget_lines` when the core was last told.
-    over_budget_told: u64,
+    over_budget_told: Cell<u64>,
     /// How many entries the page holds: the length in the last changes it was given. A late
     /// answer that takes the last line's entries away changes no entry that stays, and only
     /// this says the page must still hear of it.
@@ -73,6 +82,12 @@ impl<X: Executor> LiveTranscript<X> {
     ) -> Result<Self, TranscriptError> {
         let max_bytes = count_option("maxTranscriptBytes", settings.max_transcript_bytes)?
             .unwrap_or(parsebox_host::DEFAULT_TRANSCRIPT_BYTES);
+        if max_bytes > crate::memory::MAX_TRANSCRIPT_BYTES {
+            return Err(TranscriptError::Options(format!(
+                "TranscriptBuilder option \"maxTranscriptBytes\" may be {} at most (512 MiB), got {max_bytes}",
+                crate::memory::MAX_TRANSCRIPT_BYTES
+            )));
+        }
         let options = TranscriptOptions {
             redact_home_paths: settings.redact_home_paths.unwrap_or(false),
             retain_chunks: true,
@@ -83,7 +98,6 @@ impl<X: Executor> LiveTranscript<X> {
             max_chunks: count_option("maxChunks", settings.max_chunks)?,
             max_retained_bytes: count_option("maxRetainedBytes", settings.max_retained_bytes)?,
             drop_duplicate_chunks: settings.drop_duplicate_chunks.unwrap_or(false),
-            max_held_bytes: Some(max_bytes),
         };
         let style = settings
             .failed_line_entry
@@ -95,7 +109,8 @@ impl<X: Executor> LiveTranscript<X> {
                 .map_err(|_| TranscriptError::Disposed)?;
             (run, s.host().parser_of(run))
         };
-        let parser = HostRunParser::new(Rc::clone(core), run);
+        let ledger = Rc::new(Ledger::new());
+        let parser = HostRunParser::with_ledger(Rc::clone(core), run, Rc::clone(&ledger));
         Ok(Self {
             inner: TranscriptBuilder::new(parser, options),
             timeline: settings.timeline.unwrap_or(true).then(LiveTimeline::new),
@@ -104,7 +119,9 @@ impl<X: Executor> LiveTranscript<X> {
             parser_seen,
             style,
             max_bytes,
-            over_budget_told: 0,
+            ledger,
+            self_measured: false,
+            over_budget_told: Cell::new(0),
             shown_len: 0,
         })
     }
@@ -125,14 +142,19 @@ impl<X: Executor> LiveTranscript<X> {
     /// answer comes or at the next frame ([`LiveTimeline`]).
     ///
     /// # Errors
-    /// [`TranscriptError::Memory`] when the chunk does not fit the budget (no line of it is
+    /// [`TranscriptError::Memory`] when the chunk may not fit the budget (no line of it is
     /// parsed).
     pub fn push(
         &mut self,
         chunk: &Chunk,
         given: Option<u64>,
     ) -> Result<Update<'_>, TranscriptError> {
-        self.make_room(chunk.chunk.len())?;
+        self.begin_measured();
+        let lines = bytecount_newlines(chunk.chunk.as_bytes()) + 1;
+        if let Err(e) = self.make_room(chunk.chunk.len(), lines) {
+            self.end_measured();
+            return Err(e);
+        }
         self.begin_call();
         let change = self.inner.push_change(chunk);
         if let Some(id) = given {
@@ -154,7 +176,13 @@ impl<X: Executor> LiveTranscript<X> {
         units: &[u16],
         given: Option<u64>,
     ) -> Result<Update<'_>, TranscriptError> {
-        self.make_room(units.len())?;
+        self.begin_measured();
+        let lines = units.iter().filter(|&&u| u == u16::from(b'\n')).count() + 1;
+        // A unit is at most three bytes of UTF-8.
+        if let Err(e) = self.make_room(units.len().saturating_mul(3), lines) {
+            self.end_measured();
+            return Err(e);
+        }
         self.begin_call();
         let change = self
             .inner
@@ -169,7 +197,7 @@ impl<X: Executor> LiveTranscript<X> {
     /// Flushes the pending partial line and ends the timeline's run (calls still pending
     /// become unanswered), completing a rebuild under way first.
     pub fn finish(&mut self) -> Update<'_> {
-        self.narrow();
+        self.begin_measured();
         self.begin_call();
         self.finish_when_rebuilt = false;
         let changed = self.inner.finish();
@@ -182,7 +210,7 @@ impl<X: Executor> LiveTranscript<X> {
     /// (when it has one); the rest goes on at the page's next frames
     /// ([`apply_late`](Self::apply_late)).
     pub fn rebuild(&mut self, sliced: bool) -> Changes<'_> {
-        self.narrow();
+        self.begin_measured();
         self.begin_call();
         let finished = self
             .timeline
@@ -195,11 +223,11 @@ impl<X: Executor> LiveTranscript<X> {
         if !complete {
             self.call_back();
         }
-        self.record();
         self.shown_len = self.inner.entries().len();
         if let Some(live) = self.timeline.as_mut() {
             live.rebuilt(&self.inner, finished && complete);
         }
+        self.end_measured();
         let all = self.inner.entries();
         Changes {
             dropped: 0,
@@ -218,12 +246,24 @@ impl<X: Executor> LiveTranscript<X> {
     /// [`TranscriptError::Reentered`] from inside a call.
     pub fn apply_late(&mut self) -> Result<Option<Update<'_>>, TranscriptError> {
         let run = self.run();
-        let (answers, more) = self.inner.parser().core().enter()?.take_answers(run);
+        self.begin_measured();
+        let taken = self
+            .inner
+            .parser()
+            .core()
+            .enter()
+            .map(|mut s| s.take_answers(run));
+        let (answers, more) = match taken {
+            Ok(taken) => taken,
+            Err(e) => {
+                self.end_measured();
+                return Err(e.into());
+            }
+        };
         if more {
             // The rest of a big frame's worth is folded in at the next frame.
             self.call_back();
         }
-        self.narrow();
         let changed = self.inner.replace_answers(answers);
         let (quiet, update) = self.going_on(PushChange::from_range(changed), true);
         Ok((!quiet).then_some(update))
@@ -232,14 +272,10 @@ impl<X: Executor> LiveTranscript<X> {
     /// Turns redaction of home paths on or off without re-parsing (every entry changed when
     /// the setting did).
     pub fn set_redact_home_paths(&mut self, on: bool) -> Update<'_> {
+        self.begin_measured();
         let changed = self.inner.set_redact_home_paths(on);
         self.changed(PushChange::from_range(changed), false, false)
             .1
-    }
-
-    /// What the transcript holds and has let go of.
-    pub fn counts(&self) -> BuilderCounts {
-        self.inner.counts()
     }
 
     /// The whole transcript.
@@ -260,4 +296,26 @@ impl<X: Executor> LiveTranscript<X> {
             )),
         }
     }
+}
+
+impl<X: Executor> LiveTranscript<X> {
+    /// Starts measuring a call by itself, unless [`metered`](Self::metered) measures it: it
+    /// ends with [`end_measured`](Self::end_measured).
+    fn begin_measured(&mut self) {
+        if self.open_call() {
+            self.self_measured = true;
+        }
+    }
+
+    /// Ends a call measured by itself (before what it hands the page is made).
+    fn end_measured(&mut self) {
+        if std::mem::take(&mut self.self_measured) {
+            self.close_call();
+        }
+    }
+}
+
+/// How many `\n` bytes `text` has.
+fn bytecount_newlines(text: &[u8]) -> usize {
+    text.iter().filter(|&&b| b == b'\n').count()
 }

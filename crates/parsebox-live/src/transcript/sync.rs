@@ -88,7 +88,6 @@ impl<X: Executor> LiveTranscript<X> {
         finishing: bool,
         at_frame: bool,
     ) -> (bool, Update<'_>) {
-        self.record();
         let PushChange {
             dropped,
             changed: range,
@@ -108,16 +107,20 @@ impl<X: Executor> LiveTranscript<X> {
         if lags {
             self.call_back();
         }
+        // What left the window is let go of, and the call's measure ends, before what the page
+        // is handed is made: that is the page's to free.
+        let dropped = dropped.len();
+        self.end_measured();
         let all = self.inner.entries();
         let quiet = at_frame
             && range.is_empty()
             && range.start > 0
-            && dropped.is_empty()
+            && dropped == 0
             && all.len() == self.shown_len
             && timeline.as_ref().is_none_or(TimelineUpdate::is_empty);
         self.shown_len = all.len();
         let changes = Changes {
-            dropped: dropped.len(),
+            dropped,
             from: range.start,
             length: all.len(),
             entries: all.get(range).unwrap_or(&[]),

@@ -17,15 +17,12 @@ impl<P: LineParser> TranscriptBuilder<P> {
     }
 
     /// Appends what one line or stderr/system chunk produced, remembering it (unredacted)
-    /// when `track_lines` is on. `bytes`: what the unit counts against the budget
-    /// ([`Item::bytes`]).
+    /// when `track_lines` is on.
     pub(super) fn append_unit(
         &mut self,
         produced: Vec<TranscriptEntry>,
-        bytes: usize,
         first_changed: &mut usize,
     ) {
-        self.unit_bytes = self.unit_bytes.saturating_add(bytes);
         if !self.options.track_lines {
             for entry in produced {
                 let entry = self.folded(entry);
@@ -36,11 +33,11 @@ impl<P: LineParser> TranscriptBuilder<P> {
         let len_before = self.entries.len();
         let unit = self.items.len();
         let (produced, saved_last) = self.fold_unit(unit, produced, first_changed);
+        parsebox_meter::reserve_gently(&mut self.items, 1);
         self.items.push(Item {
             len_before,
             saved_last,
             produced,
-            bytes,
         });
     }
 
@@ -65,6 +62,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             .any(|(a, b)| merges(a, b));
         if !self.options.redact_home_paths && !merges_in && !merges_within {
             let n = produced.len();
+            parsebox_meter::reserve_gently(&mut self.entries, produced.len());
             self.entries.extend(produced);
             return (Produced::Shown(n), None);
         }
@@ -147,6 +145,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
                 _ => {}
             }
         }
+        parsebox_meter::reserve_gently(&mut self.entries, 1);
         self.entries.push(entry);
     }
 }

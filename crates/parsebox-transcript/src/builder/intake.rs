@@ -164,6 +164,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
                 .or_default()
                 .push(number);
         }
+        parsebox_meter::reserve_gently_deque(&mut self.chunks, 1);
         self.chunks.push_back(chunk);
     }
 
@@ -185,13 +186,13 @@ impl<P: LineParser> TranscriptBuilder<P> {
         match stream {
             Stream::Stderr => {
                 let mut entry = vec![TranscriptEntry::stderr(ts, text)];
-                let bytes = held_bytes_of(&mut entry, text, shared);
-                self.append_unit(entry, bytes, first_changed);
+                share_chunk_text(&mut entry, text, shared);
+                self.append_unit(entry, first_changed);
             }
             Stream::System => {
                 let mut entry = vec![TranscriptEntry::system(ts, text)];
-                let bytes = held_bytes_of(&mut entry, text, shared);
-                self.append_unit(entry, bytes, first_changed);
+                share_chunk_text(&mut entry, text, shared);
+                self.append_unit(entry, first_changed);
             }
             Stream::Stdout => {
                 // Only the new text is scanned for newlines, so a long line that arrives in many
@@ -271,15 +272,14 @@ impl<P: LineParser> TranscriptBuilder<P> {
             }
         };
         let mut produced = produced;
-        let mut bytes = held_bytes_of(&mut produced, line, shared);
-        if self.over_budget(bytes) {
+        if !self.parser.has_room() {
             // Within the budget the line still shows, whole; what its parser made of it
             // does not.
             self.counts.over_budget_lines += 1;
             produced = vec![crate::generic_entry(line, ts)];
-            bytes = held_bytes_of(&mut produced, line, shared);
         }
-        self.append_unit(produced, bytes, first_changed);
+        share_chunk_text(&mut produced, line, shared);
+        self.append_unit(produced, first_changed);
     }
 }
 
@@ -292,15 +292,13 @@ pub(super) fn chunk_hash(ts: &str, stream: Stream, text: &str) -> u64 {
     hasher.finish()
 }
 
-/// What a unit's `entries` count against the budget ([`Item::bytes`]), after the text entries
-/// that show `line` as it came are made slices of `shared`, the retained chunk `line` is in:
-/// their JSON, less the text they share (the chunk's text is counted already).
-pub(super) fn held_bytes_of(
+/// Makes the text entries that show `line` as it came slices of `shared`, the retained chunk
+/// `line` is in: a line shown as it came is held once.
+pub(super) fn share_chunk_text(
     entries: &mut [TranscriptEntry],
     line: &str,
     shared: Option<&Arc<str>>,
-) -> usize {
-    let mut saved = 0;
+) {
     if let Some(chunk) = shared {
         for entry in entries.iter_mut() {
             if let TranscriptEntry::Stdout(b)
@@ -311,13 +309,11 @@ pub(super) fn held_bytes_of(
                 if !b.text.is_shared() && *b.text == *line {
                     if let Some(slice) = EntryText::slice_of(chunk, line) {
                         b.text = slice;
-                        saved += line.len();
                     }
                 }
             }
         }
     }
-    crate::entries_json_bytes(entries).saturating_sub(saved)
 }
 
 /// How many bytes at the end of `buf` are the start of a UTF-8 character whose remaining bytes

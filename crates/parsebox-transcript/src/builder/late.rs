@@ -41,21 +41,17 @@ impl<P: LineParser> TranscriptBuilder<P> {
     pub fn replace_lines(&mut self, answers: Vec<(usize, Vec<TranscriptEntry>)>) -> Range<usize> {
         let mut span: Option<(usize, usize)> = None;
         for (item, entries) in answers {
-            let Some(unit) = self.items.get(item) else {
+            if self.items.get(item).is_none() {
                 continue;
-            };
-            let old = unit.bytes;
-            let new = crate::entries_json_bytes(&entries);
-            if new > old && self.over_budget(new - old) {
-                // A late answer too large for the budget: the line keeps what it shows (its
+            }
+            if !self.parser.has_room() {
+                // A late answer the budget has no room for: the line keeps what it shows (its
                 // provisional generic entry).
                 self.counts.over_budget_lines += 1;
                 continue;
             }
             if let Some(unit) = self.items.get_mut(item) {
                 unit.produced = Produced::Kept(entries);
-                unit.bytes = new;
-                self.unit_bytes = self.unit_bytes.saturating_sub(old).saturating_add(new);
                 span = Some(span.map_or((item, item), |(f, l)| (f.min(item), l.max(item))));
             }
         }

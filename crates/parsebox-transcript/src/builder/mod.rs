@@ -113,6 +113,15 @@ pub trait LineParser {
     fn answer_line(&mut self, line: &str, ts: &str) -> LineAnswer {
         LineAnswer::Now(self.parse_line(line, ts))
     }
+
+    /// Whether the transcript may keep what the line just answered produced, or a late answer
+    /// brought: the caller's memory budget, which counts the bytes really held (the live core
+    /// measures them at its allocator). `false`: the line shows its generic entry instead,
+    /// its whole text, counted in [`BuilderCounts::over_budget_lines`]. By default there is
+    /// no budget.
+    fn has_room(&mut self) -> bool {
+        true
+    }
 }
 
 /// What a [`LineParser`] gives for one line.
@@ -148,6 +157,9 @@ impl LineParser for Box<dyn LineParser + '_> {
     }
     fn answer_line(&mut self, line: &str, ts: &str) -> LineAnswer {
         (**self).answer_line(line, ts)
+    }
+    fn has_room(&mut self) -> bool {
+        (**self).has_room()
     }
 }
 
@@ -190,13 +202,6 @@ pub struct TranscriptOptions {
     /// different `seq`): what a live view gets when the stored log and the socket both deliver
     /// it. Needs `retain_chunks`. Dropped chunks are counted ([`TranscriptBuilder::counts`]).
     pub drop_duplicate_chunks: bool,
-    /// Most bytes the transcript may hold ([`BuilderCounts::held_bytes`]: the retained chunks'
-    /// text, and the JSON of what each line or chunk produced, less the text an entry shares
-    /// with its chunk). A line whose
-    /// entries would take it past shows the generic entry instead, its whole text (counted in
-    /// [`BuilderCounts::over_budget_lines`]); a caller that must refuse a chunk asks
-    /// [`TranscriptBuilder::has_room_for`] first. `None`: no budget.
-    pub max_held_bytes: Option<usize>,
 }
 
 /// What a [`TranscriptBuilder`] holds and has let go of, for diagnostics.
@@ -217,13 +222,13 @@ pub struct BuilderCounts {
     /// Slices that rebuilds went on with after their first: a rebuild past its time slice
     /// ([`TranscriptBuilder::rebuild_within`]) goes on in later calls.
     pub rebuild_slices: u64,
-    /// Bytes the transcript holds, as its budget counts them
-    /// ([`TranscriptOptions::max_held_bytes`]): the retained chunks' text, and the JSON of what
-    /// each line or chunk produced, less the text an entry shares with its chunk (a line shown
-    /// as it came is held once).
+    /// Bytes the transcript really holds, as its memory budget counts them: what its allocator
+    /// holds for its entries, timeline, retained chunks, indexes and the answers waiting for
+    /// it. The live core measures it ([`LineParser::has_room`] is where its budget acts); a
+    /// builder that nobody measures says 0.
     pub held_bytes: usize,
-    /// Lines shown with the generic entry because their entries would have taken the
-    /// transcript past its budget.
+    /// Lines shown with the generic entry because the transcript's memory budget had no room
+    /// for what their parser made of them ([`LineParser::has_room`]).
     pub over_budget_lines: u64,
 }
 
@@ -278,9 +283,6 @@ struct Item {
     /// The entries as produced, not redacted (redaction is applied as they are folded, so it
     /// can change without a re-parse), before merging.
     produced: Produced,
-    /// What the unit counts against the budget: the JSON of what it produced
-    /// ([`entries_json_bytes`](crate::entries_json_bytes)).
-    bytes: usize,
 }
 
 /// Where a unit's produced entries are: most units' are exactly the entries the transcript
@@ -332,8 +334,6 @@ pub struct TranscriptBuilder<P> {
     /// from the run's first chunk (with `drop_duplicate_chunks`).
     chunk_hashes: HashMap<u64, Vec<u64>>,
     counts: BuilderCounts,
-    /// What the units count against the budget, together ([`Item::bytes`]).
-    unit_bytes: usize,
     lines: u64,
     failures: u64,
     items: Vec<Item>,
@@ -401,7 +401,6 @@ impl<P: LineParser> TranscriptBuilder<P> {
             chunks: VecDeque::new(),
             chunk_hashes: HashMap::new(),
             counts: BuilderCounts::default(),
-            unit_bytes: 0,
             lines: 0,
             failures: 0,
             items: Vec::new(),
@@ -450,34 +449,8 @@ impl<P: LineParser> TranscriptBuilder<P> {
     pub fn counts(&self) -> BuilderCounts {
         BuilderCounts {
             retained_chunks: self.chunks.len(),
-            held_bytes: self.held_bytes(),
             ..self.counts
         }
-    }
-
-    /// Bytes the transcript holds, as its budget counts them ([`BuilderCounts::held_bytes`]).
-    pub fn held_bytes(&self) -> usize {
-        self.counts.retained_bytes.saturating_add(self.unit_bytes)
-    }
-
-    /// Whether a chunk of `bytes` bytes of text fits within the budget
-    /// ([`TranscriptOptions::max_held_bytes`]), before any line of it is parsed: a caller that
-    /// must never pass its memory refuses the chunk when it does not.
-    pub fn has_room_for(&self, bytes: usize) -> bool {
-        self.options
-            .max_held_bytes
-            .is_none_or(|max| self.held_bytes().saturating_add(bytes) <= max)
-    }
-
-    /// Sets the budget ([`TranscriptOptions::max_held_bytes`]): a caller whose room is shared
-    /// (several transcripts under one budget) narrows it before each call.
-    pub fn set_max_held_bytes(&mut self, max: Option<usize>) {
-        self.options.max_held_bytes = max;
-    }
-
-    /// Whether a unit of `bytes` more would take the transcript past its budget.
-    fn over_budget(&self, bytes: usize) -> bool {
-        !self.has_room_for(bytes)
     }
 
     /// The index of the first entry that chunk `chunk` (counted from 0 at the oldest retained

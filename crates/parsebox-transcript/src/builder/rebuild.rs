@@ -30,8 +30,6 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.lines = 0;
         self.failures = 0;
         let old_items = std::mem::take(&mut self.items);
-        // The new fold counts anew (the old one is let go of in batches as it goes).
-        self.unit_bytes = 0;
         self.later.clear();
         self.waiting.clear();
         self.chunk_starts.clear();

@@ -107,9 +107,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             *start -= first_item;
         }
         let first_item = first_item.min(self.items.len());
-        for item in self.items.drain(..first_item) {
-            self.unit_bytes = self.unit_bytes.saturating_sub(item.bytes);
-        }
+        self.items.drain(..first_item);
         self.dropped_units += first_item as u64;
         for item in &mut self.items {
             item.len_before -= first_entry;

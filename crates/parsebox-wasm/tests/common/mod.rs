@@ -180,6 +180,46 @@ pub fn the_builder_reports_what_changed() {
     assert!(b.push(r#"{"ts":"t","stream":"video","chunk":""}"#).is_err());
 }
 
+/// A transcript's `heldBytes` are the core's real bytes for it, and a line shown generic costs
+/// no more than a chunk is refused for (`parsebox_live::memory`): here, in the wasm32 core
+/// itself, with its counting allocator.
+pub fn held_bytes_are_the_cores_real_bytes() {
+    use parsebox_live::memory::GENERIC_LINE_BYTES;
+    let core = core(r#"{"loadSources":false,"host":"inline"}"#);
+    for len in [1usize, 34, 1000] {
+        let meter = parsebox_meter::Meter::start();
+        let mut b = TranscriptBuilderCore::new(&core, "none", "{}").unwrap();
+        let line = "a".repeat(len);
+        let lines = 20_000;
+        let per_chunk = (200_000 / (len + 1)).max(1);
+        let mut pushed = 0;
+        while pushed < lines {
+            let n = per_chunk.min(lines - pushed);
+            let text = format!("{line}\n").repeat(n);
+            let chunk =
+                json!({"ts": "2026-01-01T00:00:00.000Z", "stream": "stdout", "chunk": text});
+            b.push(&chunk.to_string()).unwrap();
+            pushed += n;
+        }
+        let real = meter.held() as f64;
+        let counts = parse(b.counts().unwrap());
+        let held = counts["heldBytes"].as_f64().unwrap();
+        let per_line = real / lines as f64;
+        wasm_bindgen_test::console_log!(
+            "{len}-character lines: {per_line:.0} bytes a line in the core, {:.2} a byte of log",
+            real / (lines * (len + 1)) as f64
+        );
+        assert!(
+            (held - real).abs() <= real * 0.02 + 16_384.0,
+            "{len}: counted {held}, really {real}"
+        );
+        assert!(
+            per_line <= (GENERIC_LINE_BYTES + 4 * len) as f64,
+            "{len}: {per_line}"
+        );
+    }
+}
+
 /// The scenarios as `#[wasm_bindgen_test]` functions: one invocation per runtime's test binary.
 macro_rules! binding_scenarios {
     ($($name:ident),* $(,)?) => {

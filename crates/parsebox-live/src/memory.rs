@@ -1,0 +1,79 @@
+//! The shared core's memory, in real bytes: what its allocator holds (`parsebox-meter`), not an
+//! estimate. Everything the page keeps in the core (transcripts, the answers waiting for them)
+//! draws from one room, [`CORE_HELD_BYTES`], whatever its registry: the budgets of
+//! transcripts and registries narrow it, and beside it the core keeps [`CORE_WORKING_BYTES`]
+//! for one call's working memory (a chunk being split, an answer being read, a transcript
+//! written out as JSON) and the allocator's own slack. The two together are the core module's
+//! memory maximum, so reaching a budget is a refused chunk or a generic line for that
+//! transcript alone, never a trap of the core.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use parsebox_meter::held_bytes;
+
+/// The core module's memory maximum: 2 GiB (`.cargo/config.toml`, `--max-memory`).
+pub const CORE_MEMORY_BYTES: usize = 2 << 30;
+
+/// Most the page's transcripts and the answers waiting for them hold in the core, together,
+/// whatever registry they belong to: 1 GiB.
+pub const CORE_HELD_BYTES: usize = 1 << 30;
+
+/// What the core keeps free beside [`CORE_HELD_BYTES`]: one call's working memory (the
+/// largest is writing a whole transcript out as JSON, at most its budget:
+/// [`MAX_TRANSCRIPT_BYTES`]) and the allocator's slack.
+pub const CORE_WORKING_BYTES: usize = CORE_MEMORY_BYTES - CORE_HELD_BYTES;
+
+/// The largest `maxTranscriptBytes` one transcript may be given: 512 MiB.
+pub const MAX_TRANSCRIPT_BYTES: usize = 512 << 20;
+
+// Every budget fits the core's room, with its working room beside it.
+const _: () = assert!(CORE_HELD_BYTES + CORE_WORKING_BYTES <= CORE_MEMORY_BYTES);
+const _: () = assert!(MAX_TRANSCRIPT_BYTES + (256 << 20) <= CORE_WORKING_BYTES);
+const _: () = assert!(parsebox_host::MAX_TRANSCRIPT_BYTES_TOTAL <= CORE_HELD_BYTES);
+const _: () = assert!(parsebox_host::DEFAULT_TRANSCRIPT_BYTES <= MAX_TRANSCRIPT_BYTES);
+
+/// The most one line shown with its generic entry holds in a transcript, besides its text:
+/// its entry, what the transcript keeps to fold and rebuild it, its timeline item, and its
+/// copy in the run's journal. `tests/memory.rs` measures it at the allocator for every
+/// placement.
+#[cfg(target_pointer_width = "32")]
+pub const GENERIC_LINE_BYTES: usize = 512;
+/// See the 32-bit constant: pointers twice as wide.
+#[cfg(not(target_pointer_width = "32"))]
+pub const GENERIC_LINE_BYTES: usize = 768;
+
+/// What one byte of a chunk's text costs a transcript at most: the retained chunk, and the
+/// copies a line can be kept in (its timeline item's text, its journal entry, a line begun in
+/// an earlier chunk).
+pub const CHUNK_BYTE_BYTES: usize = 4;
+
+/// The most a chunk of `text_bytes` bytes with `lines` lines in it may hold once taken in, when
+/// each line shows its generic entry: what a transcript must have room for before it takes the
+/// chunk in.
+pub fn chunk_bound(text_bytes: usize, lines: usize) -> usize {
+    text_bytes
+        .saturating_mul(CHUNK_BYTE_BYTES)
+        .saturating_add(lines.saturating_mul(GENERIC_LINE_BYTES))
+}
+
+/// The core's room as lowered by [`lower_core_held_bytes`].
+static CORE_LIMIT: AtomicUsize = AtomicUsize::new(CORE_HELD_BYTES);
+
+/// Lowers what the core's transcripts may hold together below [`CORE_HELD_BYTES`] (a page
+/// that shares its memory with other heavy work; a test that reaches the limit quickly).
+/// It is never raised above it.
+pub fn lower_core_held_bytes(bytes: usize) {
+    CORE_LIMIT.store(bytes.min(CORE_HELD_BYTES), Ordering::Relaxed);
+}
+
+/// The most the core's transcripts may hold together: [`CORE_HELD_BYTES`], or less
+/// ([`lower_core_held_bytes`]).
+pub fn core_held_limit() -> usize {
+    CORE_LIMIT.load(Ordering::Relaxed)
+}
+
+/// How much more the core's transcripts may hold together ([`core_held_limit`], less what the
+/// core holds now).
+pub fn core_room() -> usize {
+    core_held_limit().saturating_sub(held_bytes())
+}

@@ -1,0 +1,110 @@
+//! What a transcript holds, in real bytes ([`Ledger`]): each call into it is measured at the
+//! allocator, from its start to its end, less what the call left waiting for the page (ops
+//! frames, late answers: the live core's [`pending_bytes`](crate::LiveCore::pending_bytes)),
+//! which is charged when the transcript takes it. Its line parser reads it to say whether a
+//! line's entries fit ([`LineParser::has_room`](parsebox_transcript::LineParser::has_room)).
+
+use std::cell::Cell;
+
+use parsebox_meter::Meter;
+
+use crate::memory::{chunk_bound, core_room};
+
+/// See the module's doc. Shared by a [`LiveTranscript`](super::LiveTranscript) and its line
+/// parser.
+#[derive(Debug)]
+pub(crate) struct Ledger {
+    /// What the transcript held at the end of its last call.
+    held: Cell<isize>,
+    /// The call under way.
+    open: Cell<Option<Open>>,
+    /// The most the transcript may hold during the call under way.
+    room: Cell<usize>,
+    /// Kept free during a push for the chunk's lines not parsed yet, each as its generic entry:
+    /// a line's own entries may use the room only when those still fit.
+    reserve: Cell<usize>,
+}
+
+/// A call under way: where its measure started, and what was waiting for the page then.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    meter: Meter,
+    pending: isize,
+}
+
+impl Ledger {
+    /// A ledger with nothing held and no room set yet (none: set it before a call).
+    pub(crate) fn new() -> Self {
+        Self {
+            held: Cell::new(0),
+            open: Cell::new(None),
+            room: Cell::new(0),
+            reserve: Cell::new(0),
+        }
+    }
+
+    /// A ledger whose transcript has no budget of its own (the core's still holds).
+    pub(crate) fn unbounded() -> Self {
+        let ledger = Self::new();
+        ledger.room.set(usize::MAX);
+        ledger
+    }
+
+    /// Starts measuring a call, with `pending` waiting for the page; false (and nothing done)
+    /// when a call is measured already (this one is part of it).
+    pub(crate) fn open(&self, pending: isize) -> bool {
+        if self.open.get().is_some() {
+            return false;
+        }
+        self.open.set(Some(Open {
+            meter: Meter::start(),
+            pending,
+        }));
+        true
+    }
+
+    /// What the transcript holds now, with `pending` waiting for the page.
+    pub(crate) fn held(&self, pending: isize) -> isize {
+        let call = self
+            .open
+            .get()
+            .map_or(0, |o| o.meter.held() - (pending - o.pending));
+        self.held.get() + call
+    }
+
+    /// Ends the call under way: what it kept is the transcript's from now on.
+    pub(crate) fn close(&self, pending: isize) {
+        self.held.set(self.held(pending));
+        self.open.set(None);
+    }
+
+    /// Sets the most the transcript may hold during the call under way.
+    pub(crate) fn set_room(&self, room: usize) {
+        self.room.set(room);
+    }
+
+    /// The most the transcript may hold during the call under way.
+    pub(crate) fn room(&self) -> usize {
+        self.room.get()
+    }
+
+    /// Keeps `bytes` free for the lines of a chunk (none: 0).
+    pub(crate) fn set_reserve(&self, bytes: usize) {
+        self.reserve.set(bytes);
+    }
+
+    /// A line of the chunk was parsed: its share of the reserve is its own now.
+    pub(crate) fn line_taken(&self, line_bytes: usize) {
+        let share = chunk_bound(line_bytes, 1);
+        self.reserve.set(self.reserve.get().saturating_sub(share));
+    }
+
+    /// Whether `more` bytes fit besides the reserve: within the transcript's room, with
+    /// `pending` waiting for the page and `waiting` of it for this transcript, and within the
+    /// core's.
+    pub(crate) fn fits(&self, more: usize, pending: isize, waiting: isize) -> bool {
+        let held = usize::try_from(self.held(pending) + waiting).unwrap_or(0);
+        let more = more.saturating_add(self.reserve.get());
+        held.saturating_add(more) <= self.room.get() && more <= core_room()
+    }
+}
