@@ -97,6 +97,17 @@ pub extern "C" fn parsebox_alloc_failed() -> f64 {
     bytes
 }
 
+/// Cycles of work the engine has run so far ([`parsebox_sandbox::work_done`]). The page reads
+/// it from its `parsebox_poll` during a line: when it moved since the last reading, the engine
+/// is making progress and its deadline moves on; when it did not, the engine is stuck in one
+/// native step, and the deadline stops it.
+#[no_mangle]
+pub extern "C" fn parsebox_work_done() -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    let cycles = parsebox_sandbox::work_done() as f64;
+    cycles
+}
+
 /// The system allocator, noting a failed allocation ([`FAILED_ALLOC`]) and zeroing what is
 /// freed while [`ZERO_FREED`] is set.
 struct Allocator;

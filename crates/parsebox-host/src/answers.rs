@@ -35,6 +35,22 @@ impl Host {
         }
     }
 
+    /// `engine` reports that its count of work moved on since it last said so, while it works
+    /// on a line (a Worker engine says so every quarter of `hard_deadline_ms` of the clock at
+    /// most): it is making progress, and the clock never decides for an engine making progress
+    /// (SPEC §11). The line's deadline is `hard_deadline_ms` from `now_ms` again: only an
+    /// engine whose work stopped (one native step that does not return) is ended by the clock.
+    /// Such a line is still bounded: by its work budget, counted by the engine.
+    pub fn handle_progress(&mut self, now_ms: f64, engine: EngineId) {
+        let (deadline, recovery) = (
+            self.options.hard_deadline_ms,
+            self.options.start_deadline_ms,
+        );
+        if let Some(e) = self.engines.get_mut(&engine) {
+            e.progressed(now_ms, deadline, recovery);
+        }
+    }
+
     /// Answers from `engine`, in the order it produced them. Each accepted answer is settled
     /// by the line rule with the configured entry limits, journaled, counted and delivered:
     /// returned here when the caller waits synchronously ([`LineStep::RunNow`](crate::LineStep::RunNow)),

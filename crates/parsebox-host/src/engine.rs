@@ -228,6 +228,19 @@ impl Engine {
         }
     }
 
+    /// The engine's count of work moved on (it is not stuck in one native step): the clock
+    /// does not decide for an engine making progress, so the deadline of the line it works on
+    /// (or of its realm work before the line) is `deadline_ms` (`recovery_ms`) from `now_ms`
+    /// again.
+    pub(crate) fn progressed(&mut self, now_ms: f64, deadline_ms: f64, recovery_ms: f64) {
+        if self.line_deadline.is_some() {
+            self.line_deadline = Some(now_ms + deadline_ms);
+        }
+        if self.recovery_deadline.is_some() {
+            self.recovery_deadline = Some(now_ms + recovery_ms);
+        }
+    }
+
     /// `StartEngine` goes to the executor now: the load time counts from `now_ms`, and a
     /// Worker engine must report within `start_budget_ms`.
     pub(crate) fn start_requested(&mut self, now_ms: f64, start_budget_ms: f64) {

@@ -268,6 +268,50 @@ fn how_long_an_engine_may_hold_its_answers() {
     }
 }
 
+/// The clock never decides for an engine making progress (SPEC §11): while a Worker says its
+/// count of work moves on, the line's deadline moves with it, however long the line takes by
+/// the clock (a busy machine); once the reports stop (one native step that does not return),
+/// the deadline ends the engine as before.
+#[test]
+fn a_line_whose_engine_makes_progress_is_never_ended_by_the_clock() {
+    let mut sim = Sim::with_parser(worker(), "a");
+    let run = sim.host.stateless_run("a").unwrap();
+    let (engine, seqs) = sim.sent(run, &["long"]);
+    sim.host.handle_began(0.0, engine, seqs[0]);
+    assert_eq!(sim.host.poll_timeout(), Some(100.0));
+    // Ten times the deadline by the clock, with the engine's work moving on every 25 ms.
+    for at in (1..=40).map(|k| f64::from(k) * 25.0) {
+        sim.now = at;
+        sim.advance(0.0);
+        sim.host.handle_progress(at, engine);
+        assert_eq!(sim.host.poll_timeout(), Some(at + 100.0));
+    }
+    assert_eq!(sim.host.diagnostics(Some("a")).host.deadline_kills, 0);
+    let mut count = 0;
+    let answer = sim::answer("long", &mut count);
+    sim.host
+        .handle_answers(1000.0, engine, vec![(seqs[0], answer)]);
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!(
+        (d.host.deadline_kills, d.lines_by_parser),
+        (0, 1),
+        "answered by its parser"
+    );
+    // A line whose engine stops reporting is ended at the deadline.
+    let (engine, seqs) = sim.sent(run, &["stuck"]);
+    sim.host.handle_began(1000.0, engine, seqs[0]);
+    sim.host.handle_progress(1050.0, engine);
+    sim.now = 1149.0;
+    sim.advance(0.0);
+    assert_eq!(sim.host.diagnostics(Some("a")).host.deadline_kills, 0);
+    sim.advance(1.0);
+    assert_eq!(
+        sim.host.diagnostics(Some("a")).host.deadline_kills,
+        1,
+        "no progress since 1050"
+    );
+}
+
 /// A Worker reports `began` only for the first line of a batch; each answer arms the next
 /// line's deadline from the moment it arrives, so a line queued behind a slow one does not pay
 /// for the time it waited, and a hang right after an answer is still caught.

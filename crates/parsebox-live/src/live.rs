@@ -63,6 +63,9 @@ pub struct LiveCore<X: Executor> {
     frames_bytes: isize,
     /// The late answer [`pump`](Self::pump) queued last, to charge what it holds to.
     queued: Option<Queued>,
+    /// The line [`parse_line`](Self::parse_line) is answering, and its answer when the pump
+    /// settles it within the same call (its inline engine started in that call).
+    answering: Option<(Seq, Option<Vec<TranscriptEntry>>)>,
     /// Runs owned by a `TranscriptBuilderCore` (their late answers wait in `frame`).
     builder_runs: HashSet<RunId>,
     /// The most each builder's transcript may hold, as it said last: a late answer that would
@@ -88,6 +91,7 @@ impl<X: Executor> LiveCore<X> {
             frames: HashMap::new(),
             frames_bytes: 0,
             queued: None,
+            answering: None,
             builder_runs: HashSet::new(),
             rooms: HashMap::new(),
             frame: FrameQueue::default(),
@@ -110,7 +114,17 @@ impl<X: Executor> LiveCore<X> {
             .parse_line(self.executor.now_ms(), run, line, ts)?;
         let out = match step {
             LineStep::Answered(entries) => (entries, None),
-            LineStep::Deferred { seq, entries } => (entries, Some(seq)),
+            LineStep::Deferred { seq, entries } => {
+                // An engine of this thread starting in this very call (its type's engine was
+                // parked to make room, or is being started) answers the line in the pump below:
+                // that answer is the line's, now, not a late one.
+                self.answering = Some((seq, None));
+                self.pump();
+                return Ok(match self.answering.take() {
+                    Some((_, Some(answered))) => (answered, None),
+                    _ => (entries, Some(seq)),
+                });
+            }
             LineStep::RunNow { engine, seq, ops } => {
                 let answered = self.run_in_thread(engine, ops);
                 let entries = answered
@@ -256,6 +270,12 @@ impl<X: Executor> LiveCore<X> {
                     ts,
                     entries,
                 } => {
+                    if let Some((waited, answer @ None)) = &mut self.answering {
+                        if *waited == seq {
+                            *answer = Some(entries);
+                            continue;
+                        }
+                    }
                     let ask = if self.builder_runs.contains(&run) {
                         self.queued = Some(Queued::Answer(run, seq));
                         self.frame.builder_answer(run, seq, entries)
@@ -458,6 +478,14 @@ impl<X: Executor> LiveCore<X> {
     pub fn worker_began(&mut self, engine: EngineId, seq: Seq) -> Option<f64> {
         let now = self.executor.now_ms();
         self.host.handle_began(now, engine, seq);
+        self.host.poll_timeout()
+    }
+
+    /// A Worker engine's count of work moved on while it works on a line: its deadline moves
+    /// ([`Host::handle_progress`]). Returns when the timer fires next.
+    pub fn worker_progress(&mut self, engine: EngineId) -> Option<f64> {
+        let now = self.executor.now_ms();
+        self.host.handle_progress(now, engine);
         self.host.poll_timeout()
     }
 

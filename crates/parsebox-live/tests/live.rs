@@ -10,7 +10,7 @@ mod common;
 use std::rc::Rc;
 
 use common::*;
-use parsebox_host::HostPlacement;
+use parsebox_host::{HostOptions, HostPlacement};
 use parsebox_live::{ExecutorCommand, HostRunParser, LiveCore, Reentered, SharedCore};
 
 #[test]
@@ -63,6 +63,51 @@ fn an_inline_engine_answers_at_once_and_its_death_fails_that_line_alone() {
         texts(&entries),
         ["inline:two"],
         "the parser stays registered"
+    );
+}
+
+#[test]
+fn more_inline_types_than_live_engines_each_answer_every_line_with_their_parser() {
+    // Issue 54: with more types than `maxLiveEngines` in use inline, each line's engine had
+    // been parked to make room, so every `parseLine` answered generic (and nothing counted
+    // it). A parked engine starts again, with its runs replayed, inside the call: the line is
+    // answered by its parser in that call.
+    let (mut live, _seen) = live_with(HostOptions {
+        host: HostPlacement::Inline,
+        load_sources: false,
+        max_live_engines: 2,
+        ..HostOptions::default()
+    });
+    let types = ["a", "b", "c", "d"];
+    let runs: Vec<_> = types
+        .iter()
+        .map(|t| {
+            live.register_source(t, SOURCE, None).unwrap();
+            live.create_run(t, GENERIC, false).unwrap()
+        })
+        .collect();
+    for round in 0..3 {
+        for (t, run) in types.iter().zip(&runs) {
+            let line = format!("{t}{round}");
+            let (entries, late) = live.parse_line(*run, &line, "t").unwrap();
+            assert_eq!(
+                (texts(&entries), late),
+                (vec![format!("inline:{line}")], None),
+                "{line}"
+            );
+        }
+    }
+    let parked: u64 = types
+        .iter()
+        .map(|t| live.host().diagnostics(Some(t)).host.parked)
+        .sum();
+    assert!(
+        parked >= 8,
+        "engines were parked and started again: {parked}"
+    );
+    assert!(
+        live.take_frame().lines.is_empty(),
+        "nothing answered late: every answer was the call's own"
     );
 }
 

@@ -36,6 +36,22 @@ pub(crate) fn now_ms(opts: &SandboxOptions) -> f64 {
     clock_of(opts)()
 }
 
+/// Cycles of work every call in this thread (this engine instance) has run so far, counted at
+/// each yield: an embedder that reads it twice knows whether the engine's work moved on
+/// between the two, so a long call that is making progress is told apart from one stuck in a
+/// single native step (SPEC §11: the clock never decides for an engine making progress).
+static WORK_DONE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Cycles of work run so far in this engine instance ([`WORK_DONE`]); it only grows.
+pub fn work_done() -> u64 {
+    WORK_DONE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Counts `cycles` of work into [`work_done`].
+pub(crate) fn count_work(cycles: u64) {
+    WORK_DONE.fetch_add(cycles, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// boa cycles per reference millisecond: a budget of `n` ms lets a call run `n ×` this many
 /// cycles of bytecode, whatever the machine. Measured with `cargo run --release -p
 /// parsebox-sandbox --example work_rate` and the engine module in Node (BENCHMARKS.md).

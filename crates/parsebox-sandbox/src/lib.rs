@@ -46,7 +46,7 @@ mod run;
 mod source;
 mod text;
 
-pub use clock::WORK_PER_MS;
+pub use clock::{work_done, WORK_PER_MS};
 pub use entry_point::EntryPoint;
 pub use exports::{ModuleExports, ModuleFormat};
 pub use load_error::{LoadError, LoadErrorCode};

@@ -600,6 +600,7 @@ impl Realm {
                 match fut.as_mut().poll(&mut cx) {
                     Poll::Ready(r) => return Ok(r),
                     Poll::Pending => {
+                        crate::clock::count_work(u64::from(cycles));
                         if !meter.spend(u64::from(cycles)) {
                             return Err(Stop::Work);
                         }

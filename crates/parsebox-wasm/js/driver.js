@@ -77,6 +77,11 @@ export class Driver {
     if (!this.#closed) this.#arm(quietly(() => this.#core.handleBegan(engine, seq)));
   }
 
+  /** A Worker engine's work moved on during a line: the core moves its deadline, as for `began`. */
+  progress(engine) {
+    if (!this.#closed) this.#arm(quietly(() => this.#core.handleProgress(engine)));
+  }
+
   /** Resolves when a poll says nothing is under way (at once if the driver is closed). */
   idle() {
     if (this.#closed) return Promise.resolve();

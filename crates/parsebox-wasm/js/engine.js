@@ -123,6 +123,12 @@ export class EngineInstance {
   #onBegan;
   /** @type {number} ms (performance.now()) past which the line running now is stopped */
   #stopAt = Infinity;
+  /** @type {number} ms (performance.now()) when the engine's work is read next, during a line */
+  #checkAt = Infinity;
+  /** @type {number} the engine's count of work at the last reading */
+  #work = 0;
+  /** @type {(() => void) | undefined} */
+  #onProgress;
   /** "live" | "busy" (inside a call) | "dead" (a call threw) | "disposed" */
   #state = "live";
   /** @type {unknown} why the instance died */
@@ -152,7 +158,11 @@ export class EngineInstance {
     if (typeof lineDeadlineMs !== "number" || !(lineDeadlineMs > 0)) {
       throw new ParseboxOptionsError(`lineDeadlineMs must be a positive number of milliseconds, got ${options.lineDeadlineMs}`);
     }
+    if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
+      throw new ParseboxOptionsError("onProgress must be a function");
+    }
     this.#onBegan = options.onBegan;
+    this.#onProgress = options.onProgress;
     const memory = new WebAssembly.Memory({ initial, maximum });
     const env = {
       memory,
@@ -160,17 +170,33 @@ export class EngineInstance {
       // Every live line starts here, after the engine's own realm work; `report` 1 for those
       // the core arms a deadline from.
       parsebox_began: (seq, report) => {
-        this.#stopAt = performance.now() + lineDeadlineMs;
+        const now = performance.now();
+        this.#stopAt = now + lineDeadlineMs;
+        this.#checkAt = now + lineDeadlineMs / 4;
+        this.#work = this.#exports?.parsebox_work_done?.() ?? 0;
         if (report === 1) this.#onBegan?.(seq);
       },
       parsebox_random: (ptr, len) => fillRandom(memory, ptr >>> 0, len >>> 0),
       // Called every 16,384 loop turns (crates/parsebox-preempt says why): JavaScriptCore stops
       // a terminated Worker's wasm only where it calls into the browser. A function that does
-      // nothing was not enough (WebKitGTK 2.50, measured); one that reads the clock is. It
-      // also stops a line past `lineDeadlineMs`: the exception unwinds the instance's frames.
+      // nothing was not enough (WebKitGTK 2.50, measured); one that reads the clock is. Every
+      // quarter of `lineDeadlineMs` during a line it reads the engine's count of work: moved
+      // on, the engine is making progress (its budget, counted in work, bounds it), the line's
+      // deadline moves and `onProgress` says so (the page moves its own); not moved past the
+      // deadline, the engine is stuck in one native step and the line is stopped: the
+      // exception unwinds the instance's frames.
       parsebox_poll: () => {
         const now = performance.now();
-        if (now >= this.#stopAt) throw new EngineStoppedError(lineDeadlineMs);
+        if (now < this.#checkAt) return;
+        this.#checkAt = now + lineDeadlineMs / 4;
+        const work = this.#exports.parsebox_work_done();
+        if (work !== this.#work) {
+          this.#work = work;
+          this.#stopAt = now + lineDeadlineMs;
+          this.#onProgress?.();
+        } else if (now >= this.#stopAt) {
+          throw new EngineStoppedError(lineDeadlineMs);
+        }
       },
     };
     this.#memory = memory;
@@ -285,6 +311,7 @@ export class EngineInstance {
     this.#exports = null;
     this.#memory = null;
     this.#onBegan = undefined;
+    this.#onProgress = undefined;
   }
 
   #call(body) {
@@ -308,6 +335,7 @@ export class EngineInstance {
     } finally {
       // A line's stop applies to that line only: the next call's realm work is not stopped.
       this.#stopAt = Infinity;
+      this.#checkAt = Infinity;
     }
   }
 }

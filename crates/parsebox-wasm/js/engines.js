@@ -79,6 +79,8 @@ export class Engines {
       // A line's start only moves the deadline: the core says when the timer fires next.
       if ("began" in m) {
         if (live()) this.#driver.began(engine, m.began);
+      } else if ("progress" in m) {
+        if (live()) this.#driver.progress(engine);
       } else if ("answers" in m) report((core) => core.handleAnswers(engine, m.answers));
       else if ("started" in m) report((core) => core.handleEngineStarted(engine, m.started));
       else if ("died" in m) report((core) => (m.outOfMemoryBytes > 0 ? core.handleEngineOutOfMemory(engine, m.outOfMemoryBytes) : core.handleEngineDied(engine, m.died)));

@@ -41,8 +41,10 @@ self.onmessage = ({ data: m }) => {
   if (m.module) {
     try {
       const onBegan = (seq) => self.postMessage({ began: seq });
+      // The engine's work moved on during a line: the page moves the line's deadline.
+      const onProgress = () => self.postMessage({ progress: true });
       held = [];
-      engine = new EngineInstance(m.module, { maxMemoryBytes: m.maxMemoryBytes, onBegan, lineDeadlineMs: m.lineDeadlineMs });
+      engine = new EngineInstance(m.module, { maxMemoryBytes: m.maxMemoryBytes, onBegan, onProgress, lineDeadlineMs: m.lineDeadlineMs });
       batchMs = m.answerBatchMs;
       self.postMessage({ started: engine.start(m.source, m.config) });
     } catch (e) {

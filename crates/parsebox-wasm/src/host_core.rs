@@ -460,6 +460,14 @@ impl HostCore {
             .worker_began(EngineId(engine as u64), seq as u64))
     }
 
+    /// A Worker engine's count of work moved on while it works on a line: its deadline moves
+    /// (the clock ends only an engine that stopped making progress). Returns when to call
+    /// `handleTimeout()` next, as `handleBegan` does.
+    #[wasm_bindgen(js_name = handleProgress)]
+    pub fn handle_progress(&self, engine: f64) -> Result<Option<f64>, JsValue> {
+        Ok(self.enter()?.worker_progress(EngineId(engine as u64)))
+    }
+
     /// A Worker engine's answers: the answers of the records it ran since it last posted, each
     /// JSON `[[seq, outcome], …]` ([`EngineAnswer`](parsebox_host::EngineAnswer)), in order. A malformed one is the
     /// engine's fault: it is treated as the engine dying.
