@@ -8,6 +8,8 @@ use std::rc::Rc;
 use parsebox_host::RunId;
 use parsebox_transcript::{generic_entry, LineAnswer, LineFailure, LineParser, TranscriptEntry};
 
+use parsebox_meter::Meter;
+
 use crate::executor::Executor;
 use crate::shared::SharedCore;
 use crate::transcript::Ledger;
@@ -59,13 +61,14 @@ impl<X: Executor> LineParser for HostRunParser<X> {
     }
 
     fn answer_line(&mut self, line: &str, ts: &str) -> LineAnswer {
-        self.ledger.line_taken(line.len());
         // Refused (re-entered from a built-in) or gone (disposed): the generic entry.
+        let meter = Meter::start();
         let answer = self
             .core
             .enter()
             .ok()
             .and_then(|mut s| s.parse_line(self.run, line, ts).ok());
+        self.ledger.line_taken(line.len(), meter.held());
         match answer {
             Some((provisional, Some(token))) => LineAnswer::Later { token, provisional },
             Some((entries, None)) => LineAnswer::Now(Ok(entries)),

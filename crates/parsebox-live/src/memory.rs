@@ -42,6 +42,11 @@ pub const GENERIC_LINE_BYTES: usize = 512;
 #[cfg(not(target_pointer_width = "32"))]
 pub const GENERIC_LINE_BYTES: usize = 768;
 
+/// Kept free in a transcript's room by every check during a call: what the call itself takes
+/// after its last line is checked (the timeline's update, and the buffer the page's copy of
+/// what changed is written to, which a builder keeps up to 64 KiB of between calls).
+pub const CALL_SLACK_BYTES: usize = 128 << 10;
+
 /// What one byte of a chunk's text costs a transcript at most: the retained chunk, and the
 /// copies a line can be kept in (its timeline item's text, its journal entry, a line begun in
 /// an earlier chunk).

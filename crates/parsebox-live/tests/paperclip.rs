@@ -259,13 +259,14 @@ fn a_list_past_the_budget_shows_what_fits_and_asks_again_for_the_rest() {
     let (mut live, _seen) = live_with(parsebox_host::HostOptions {
         host: HostPlacement::Inline,
         load_sources: false,
-        max_transcript_bytes: 4096,
+        max_transcript_bytes: 1 << 20,
         ..parsebox_host::HostOptions::default()
     });
     live.register_builtin("b", FakeBuiltin).unwrap();
     let core = shared(live);
     let mut p = Paperclip::new(Rc::clone(&core));
-    let big: &'static str = Box::leak(format!("{}\n", "y".repeat(8192)).into_boxed_str());
+    // A line of 512 KiB may take 2 MiB with its copies: past the registry's 1 MiB.
+    let big: &'static str = Box::leak(format!("{}\n", "y".repeat(512 << 10)).into_boxed_str());
     let mut list = List::new(&["a\n", big, "c\n"]);
     assert_eq!(list.build(&mut p, "b", 0), ["builtin:a"], "what fits");
     list.asked.clear();

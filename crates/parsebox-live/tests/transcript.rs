@@ -169,12 +169,12 @@ fn a_rebuild_runs_in_slices_of_the_registrys_slice_time_and_goes_on_at_each_fram
 fn a_chunk_past_the_budget_is_refused_before_any_line_of_it_is_parsed_and_counted() {
     let core = builtin_core();
     let settings = TranscriptSettings {
-        max_transcript_bytes: Some(4096.0),
+        max_transcript_bytes: Some(f64::from(1 << 20)),
         ..TranscriptSettings::default()
     };
     let mut t = LiveTranscript::new(&core, "b", settings).unwrap();
     t.push(&chunk("small\n"), None).unwrap();
-    let big = "x".repeat(8192) + "\n";
+    let big = "x".repeat(512 << 10) + "\n";
     match t.push(&chunk(&big), None) {
         Err(TranscriptError::Memory(m)) => assert!(m.contains("maxTranscriptBytes"), "{m}"),
         other => panic!("refused, not {:?}", other.map(|u| read(&u))),

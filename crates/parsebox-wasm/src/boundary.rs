@@ -77,26 +77,33 @@ pub(crate) fn chunk_ids(ids: &[f64]) -> Vec<u64> {
     ids.iter().map(|&id| id as u64).collect()
 }
 
-/// Most bytes the reused output buffer keeps between calls (a rebuild of a long run may grow it
-/// far past what a push needs).
-const KEPT_OUTPUT_BYTES: usize = 1 << 20;
+/// Most bytes the reused output buffer keeps between calls: a push's update fits, and a rebuild
+/// of a long run, which may grow it far past that, gives it back. What a builder keeps counts
+/// against its memory budget (`parsebox_live::memory::CALL_SLACK_BYTES` leaves room for it).
+const KEPT_OUTPUT_BYTES: usize = 64 << 10;
 
 /// Serialises `value` as JSON into `buf` (cleared first, its capacity reused from call to call:
-/// no regrowth per update) and hands it to JS as one string.
+/// no regrowth per update) and hands it to JS as one string. A buffer grown past
+/// [`KEPT_OUTPUT_BYTES`] (a rebuild's whole transcript) is let go of once JS has the string, so
+/// what a builder keeps between calls is small (it counts against its memory budget).
 pub(crate) fn encode(
     buf: &mut Vec<u8>,
     value: &impl Serialize,
 ) -> Result<js_sys::JsString, JsValue> {
     buf.clear();
+    let encoded = serde_json::to_writer(&mut *buf, value)
+        .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))
+        // serde_json writes UTF-8 only; the check is a formality.
+        .and_then(|()| {
+            std::str::from_utf8(buf).map(js_sys::JsString::from).map_err(|e| {
+                into_error("ParseboxError", format!("could not encode a result: {e}"))
+            })
+        });
     if buf.capacity() > KEPT_OUTPUT_BYTES {
+        buf.clear();
         buf.shrink_to(KEPT_OUTPUT_BYTES);
     }
-    serde_json::to_writer(&mut *buf, value)
-        .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))?;
-    // serde_json writes UTF-8 only; the check is a formality.
-    let text = std::str::from_utf8(buf)
-        .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))?;
-    Ok(js_sys::JsString::from(text))
+    encoded
 }
 
 /// An [`Update`] as JS reads it: `[changes]`, or with a timeline `[changes, timelineChanges]`,

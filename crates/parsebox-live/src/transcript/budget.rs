@@ -11,6 +11,7 @@
 
 use parsebox_transcript::BuilderCounts;
 
+use super::ledger::Short;
 use super::{LiveTranscript, TranscriptError};
 use crate::executor::Executor;
 use crate::memory::{chunk_bound, core_held_limit, core_room};
@@ -94,15 +95,15 @@ impl<X: Executor> LiveTranscript<X> {
         let bound = chunk_bound(bytes, lines);
         let need = bound.saturating_add(self.held_bytes() / 8);
         let (pending, waiting) = self.parser_pending();
-        if self.ledger.fits(need, pending, waiting) {
+        let Some(short) = self.ledger.short_of(need, pending, waiting) else {
             self.ledger.set_reserve(bound);
             return Ok(());
-        }
+        };
         let run = self.run();
         self.with_core(|s| s.host_mut().record_refused_chunk(run));
         let held = self.held_bytes();
         let room = self.ledger.room();
-        Err(TranscriptError::Memory(if need > core_room() {
+        Err(TranscriptError::Memory(if short == Short::Core {
             format!(
                 "the page's transcripts hold {} in the core together, and it holds {} at most; \
                  a chunk that may take {} more does not fit. Dispose transcripts no longer shown",

@@ -8,7 +8,7 @@ use std::cell::Cell;
 
 use parsebox_meter::Meter;
 
-use crate::memory::{chunk_bound, core_room};
+use crate::memory::{chunk_bound, core_room, CALL_SLACK_BYTES};
 
 /// See the module's doc. Shared by a [`LiveTranscript`](super::LiveTranscript) and its line
 /// parser.
@@ -23,6 +23,21 @@ pub(crate) struct Ledger {
     /// Kept free during a push for the chunk's lines not parsed yet, each as its generic entry:
     /// a line's own entries may use the room only when those still fit.
     reserve: Cell<usize>,
+    /// Whether the transcript keeps a timeline, which copies what each line's entries show
+    /// when it is brought up to date at the end of the call.
+    timeline: Cell<bool>,
+    /// What the timeline will copy at the end of the call under way: the bytes the lines
+    /// parsed so far hold (kept free for it until then).
+    timeline_debt: Cell<usize>,
+}
+
+/// Which room did not have enough ([`Ledger::short_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Short {
+    /// The transcript's own (its budget, or what the registry's total leaves it).
+    Transcript,
+    /// The core's, which every transcript of the page shares.
+    Core,
 }
 
 /// A call under way: where its measure started, and what was waiting for the page then.
@@ -40,6 +55,8 @@ impl Ledger {
             open: Cell::new(None),
             room: Cell::new(0),
             reserve: Cell::new(0),
+            timeline: Cell::new(false),
+            timeline_debt: Cell::new(0),
         }
     }
 
@@ -76,6 +93,21 @@ impl Ledger {
     pub(crate) fn close(&self, pending: isize) {
         self.held.set(self.held(pending));
         self.open.set(None);
+        self.timeline_debt.set(0);
+    }
+
+    /// Says whether the transcript keeps a timeline.
+    pub(crate) fn set_timeline(&self, keeps: bool) {
+        self.timeline.set(keeps);
+    }
+
+    /// A line's answer (or a late answer) holds `bytes`: its timeline will copy about as much.
+    pub(crate) fn owe_timeline(&self, bytes: isize) {
+        if self.timeline.get() {
+            let bytes = usize::try_from(bytes).unwrap_or(0);
+            self.timeline_debt
+                .set(self.timeline_debt.get().saturating_add(bytes));
+        }
     }
 
     /// Sets the most the transcript may hold during the call under way.
@@ -93,18 +125,36 @@ impl Ledger {
         self.reserve.set(bytes);
     }
 
-    /// A line of the chunk was parsed: its share of the reserve is its own now.
-    pub(crate) fn line_taken(&self, line_bytes: usize) {
+    /// A line of `line_bytes` bytes was parsed, and its answer holds `held` bytes: its share
+    /// of the reserve is its own now, and its timeline item is still to be made (at the end of
+    /// the call), at about what the line holds, or its share when that is more.
+    pub(crate) fn line_taken(&self, line_bytes: usize, held: isize) {
         let share = chunk_bound(line_bytes, 1);
         self.reserve.set(self.reserve.get().saturating_sub(share));
+        let held = usize::try_from(held).unwrap_or(0);
+        self.owe_timeline(isize::try_from(held.max(share)).unwrap_or(isize::MAX));
     }
 
     /// Whether `more` bytes fit besides the reserve: within the transcript's room, with
     /// `pending` waiting for the page and `waiting` of it for this transcript, and within the
     /// core's.
     pub(crate) fn fits(&self, more: usize, pending: isize, waiting: isize) -> bool {
+        self.short_of(more, pending, waiting).is_none()
+    }
+
+    /// Which room `more` bytes do not fit ([`fits`](Self::fits)): `None` when they fit.
+    pub(crate) fn short_of(&self, more: usize, pending: isize, waiting: isize) -> Option<Short> {
         let held = usize::try_from(self.held(pending) + waiting).unwrap_or(0);
-        let more = more.saturating_add(self.reserve.get());
-        held.saturating_add(more) <= self.room.get() && more <= core_room()
+        let more = more
+            .saturating_add(self.reserve.get())
+            .saturating_add(self.timeline_debt.get())
+            .saturating_add(CALL_SLACK_BYTES);
+        if more > core_room() {
+            Some(Short::Core)
+        } else if held.saturating_add(more) > self.room.get() {
+            Some(Short::Transcript)
+        } else {
+            None
+        }
     }
 }

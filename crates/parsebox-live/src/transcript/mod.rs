@@ -110,6 +110,7 @@ impl<X: Executor> LiveTranscript<X> {
             (run, s.host().parser_of(run))
         };
         let ledger = Rc::new(Ledger::new());
+        ledger.set_timeline(settings.timeline.unwrap_or(true));
         let parser = HostRunParser::with_ledger(Rc::clone(core), run, Rc::clone(&ledger));
         Ok(Self {
             inner: TranscriptBuilder::new(parser, options),
@@ -247,12 +248,12 @@ impl<X: Executor> LiveTranscript<X> {
     pub fn apply_late(&mut self) -> Result<Option<Update<'_>>, TranscriptError> {
         let run = self.run();
         self.begin_measured();
-        let taken = self
-            .inner
-            .parser()
-            .core()
-            .enter()
-            .map(|mut s| s.take_answers(run));
+        let ledger = Rc::clone(&self.ledger);
+        let taken = self.inner.parser().core().enter().map(|mut s| {
+            // What the answers hold, the timeline copies as they are folded in.
+            ledger.owe_timeline(s.answers_waiting_bytes(run));
+            s.take_answers(run)
+        });
         let (answers, more) = match taken {
             Ok(taken) => taken,
             Err(e) => {
