@@ -4,7 +4,7 @@
 //! is what lets the timeline rebuild an item from its entries when a tail is replaced.
 
 use parsebox_transcript::entry::{Diff, ToolCall, ToolResult};
-use parsebox_transcript::TranscriptEntry;
+use parsebox_transcript::{EntryText, TranscriptEntry};
 use serde_json::Value;
 
 use crate::item::{
@@ -46,10 +46,10 @@ pub(crate) fn new_item(
     match entry {
         TranscriptEntry::Assistant(b) => text(&mut item, TimelineItemType::Assistant, &b.text),
         TranscriptEntry::Thinking(b) => text(&mut item, TimelineItemType::Thinking, &b.text),
-        TranscriptEntry::User(b) => text(&mut item, TimelineItemType::User, &b.text),
-        TranscriptEntry::Stderr(b) => text(&mut item, TimelineItemType::Stderr, &b.text),
-        TranscriptEntry::System(b) => text(&mut item, TimelineItemType::System, &b.text),
-        TranscriptEntry::Stdout(b) => text(&mut item, TimelineItemType::Stdout, &b.text),
+        TranscriptEntry::User(b) => shared(&mut item, TimelineItemType::User, &b.text),
+        TranscriptEntry::Stderr(b) => shared(&mut item, TimelineItemType::Stderr, &b.text),
+        TranscriptEntry::System(b) => shared(&mut item, TimelineItemType::System, &b.text),
+        TranscriptEntry::Stdout(b) => shared(&mut item, TimelineItemType::Stdout, &b.text),
         TranscriptEntry::ToolCall(c) => {
             item.item_type = TimelineItemType::ToolCall;
             item.tool_call = Some(Box::new(ToolCallData {
@@ -139,7 +139,13 @@ fn claim(item: &mut TimelineItem, c: &ToolCall) {
 
 fn text(item: &mut TimelineItem, item_type: TimelineItemType, text: &str) {
     item.item_type = item_type;
-    item.content = Some(text.to_owned());
+    item.content = Some(EntryText::from(text));
+}
+
+/// [`text`] for an entry whose text may be a slice of its chunk: the item shares it.
+fn shared(item: &mut TimelineItem, item_type: TimelineItemType, text: &EntryText) {
+    item.item_type = item_type;
+    item.content = Some(text.clone());
 }
 
 /// `Some` for a non-empty id: an empty `toolUseId` is as good as none.

@@ -5,7 +5,7 @@
 //! `result` summaries, and the transcript entries each item shows).
 
 pub use parsebox_transcript::entry::ResultInfo;
-use parsebox_transcript::DiffChangeType;
+use parsebox_transcript::{DiffChangeType, EntryText};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -29,10 +29,11 @@ pub struct TimelineItem {
     /// ISO timestamp of the item's first entry.
     pub timestamp: String,
     /// The text of `user`, `assistant`, `thinking`, `system`, `stderr`, `stdout` and `result`
-    /// items.
+    /// items. A line shown as it came shares its text with its entry (and the chunk it came in):
+    /// a plain run's timeline holds no copy of its lines.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub content: Option<String>,
+    #[cfg_attr(feature = "ts", ts(optional, type = "string"))]
+    pub content: Option<EntryText>,
     /// The tool card of `tool_call` and `tool_result` items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]

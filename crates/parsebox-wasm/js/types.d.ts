@@ -439,7 +439,8 @@ type: TimelineItemType,
 timestamp: string, 
 /**
  * The text of `user`, `assistant`, `thinking`, `system`, `stderr`, `stdout` and `result`
- * items.
+ * items. A line shown as it came shares its text with its entry (and the chunk it came in):
+ * a plain run's timeline holds no copy of its lines.
  */
 content?: string, 
 /**
