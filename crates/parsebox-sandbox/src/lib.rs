@@ -40,6 +40,7 @@ mod load_error;
 mod module;
 mod number_format;
 mod options;
+mod pow;
 mod realm;
 pub mod regex_screen;
 mod run;

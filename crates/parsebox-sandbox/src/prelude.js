@@ -602,7 +602,10 @@
     var inst = P.i;
     if (inst && typeof inst.reset === "function") inst.reset();
   };
-  ["conv", "init", "reset", "require"].forEach(function (k) {
+  // `**` and `**=` in a parser's source become calls of this (src/source/pow_rewrite.rs): V8's
+  // doubles, where boa's own operator is off in the last bits (src/pow.rs).
+  P.pow = __parsebox_pow;
+  ["conv", "init", "pow", "reset", "require"].forEach(function (k) {
     defineProperty(P, k, { __proto__: null, value: P[k], writable: false, configurable: false });
   });
   ["l", "t", "r", "e"].forEach(function (k) {

@@ -339,6 +339,7 @@ impl Blank {
             .map_err(setup)?;
         ctx.insert_data(RegexLimits::of(opts));
         crate::number_format::install(&mut ctx).map_err(setup)?;
+        crate::pow::install(&mut ctx).map_err(setup)?;
         let screen = NativeFunction::from_fn_ptr(|_, args, ctx| {
             let pattern = args.first().cloned().unwrap_or_default().to_string(ctx)?;
             let flags = args.get(1).cloned().unwrap_or_default().to_string(ctx)?;
@@ -434,6 +435,7 @@ impl Blank {
             "__parsebox_screen",
             "__parsebox_json",
             "__parsebox_exec",
+            "__parsebox_pow",
             "__parsebox_h",
         ] {
             global
