@@ -32,6 +32,7 @@
 
 mod clock;
 mod convert;
+mod date_parse;
 mod entry_point;
 mod exports;
 mod history;

@@ -109,7 +109,6 @@ pub(crate) struct Realm {
     ctx: Context,
     clock: Rc<LineClock>,
     host: JsObject,
-    date_parse: JsObject,
     /// The last line's `ts`, as a JS string and as `Date.parse` milliseconds: lines of one chunk
     /// share their chunk's ts, so most lines skip both conversions.
     last_ts: Option<(String, JsString, i64)>,
@@ -321,7 +320,6 @@ pub(crate) struct Blank {
     ctx: Context,
     clock: Rc<LineClock>,
     host: JsObject,
-    date_parse: JsObject,
     pub(crate) key: SetupKey,
 }
 
@@ -340,6 +338,7 @@ impl Blank {
         ctx.insert_data(RegexLimits::of(opts));
         crate::number_format::install(&mut ctx).map_err(setup)?;
         crate::pow::install(&mut ctx).map_err(setup)?;
+        crate::date_parse::install(&mut ctx).map_err(setup)?;
         let screen = NativeFunction::from_fn_ptr(|_, args, ctx| {
             let pattern = args.first().cloned().unwrap_or_default().to_string(ctx)?;
             let flags = args.get(1).cloned().unwrap_or_default().to_string(ctx)?;
@@ -402,15 +401,6 @@ impl Blank {
             boa_engine::property::Attribute::all(),
         )
         .map_err(setup)?;
-        let date_parse = ctx
-            .intrinsics()
-            .constructors()
-            .date()
-            .constructor()
-            .get(js_string!("parse"), &mut ctx)
-            .map_err(setup)?
-            .as_object()
-            .ok_or_else(|| InitError::Setup("Date.parse missing".to_owned()))?;
         let prelude = PRELUDE
             .replace("@MAX_ELEMENTS@", &opts.max_builtin_elements.to_string())
             .replace("@MAX_STRING@", &opts.max_builtin_string_len.to_string())
@@ -436,6 +426,7 @@ impl Blank {
             "__parsebox_json",
             "__parsebox_exec",
             "__parsebox_pow",
+            "__parsebox_date_parse",
             "__parsebox_h",
         ] {
             global
@@ -451,7 +442,6 @@ impl Blank {
             ctx,
             clock,
             host,
-            date_parse,
             key: SetupKey::of(opts),
         })
     }
@@ -502,7 +492,6 @@ impl Realm {
             mut ctx,
             clock,
             host,
-            date_parse,
             key: _,
         } = blank;
         let parse = |ctx: &mut Context, src: &str| {
@@ -535,7 +524,6 @@ impl Realm {
             ctx,
             clock,
             host,
-            date_parse,
             last_ts: None,
             call,
             direct: direct.clone(),
@@ -660,15 +648,8 @@ impl Realm {
             }
         }
         let js = crate::text::to_js(ts);
-        let parsed = self
-            .date_parse
-            .call(
-                &JsValue::undefined(),
-                &[JsValue::from(js.clone())],
-                &mut self.ctx,
-            )
-            .ok()
-            .and_then(|v| v.as_number())
+        // V8's reading of the string, as the realm's `Date.parse` gives it (date_parse.rs).
+        let parsed = Some(crate::date_parse::parse(ts))
             .filter(|f| f.is_finite())
             .unwrap_or(0.0);
         #[allow(clippy::cast_possible_truncation)]
