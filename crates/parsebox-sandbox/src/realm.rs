@@ -490,7 +490,9 @@ impl Blank {
     /// Lays `opts`' other limits onto the realm: boa's runtime limits and the regex limits.
     fn apply(&mut self, opts: &SandboxOptions) {
         let limits = self.ctx.runtime_limits_mut();
-        limits.set_loop_iteration_limit(opts.loop_iteration_limit);
+        // (The loop limit follows each call's budget: set again in `Realm::run`.)
+        limits
+            .set_loop_iteration_limit(opts.loop_limit(crate::clock::work_of(opts.line_budget_ms)));
         limits.set_recursion_limit(opts.recursion_limit);
         limits.set_stack_size_limit(VM_STACK_VALUES);
         self.ctx.insert_data(RegexLimits::of(opts));
@@ -622,6 +624,10 @@ impl Realm {
     ) -> Result<JsValue, Stop> {
         let heap_start = opts.heap_probe.map(|probe| probe());
         let max_text = opts.entry_limits.max_string_bytes;
+        // Loops may run as many iterations as this call's work budget pays for.
+        self.ctx
+            .runtime_limits_mut()
+            .set_loop_iteration_limit(opts.loop_limit(meter.limit));
         let cycles = opts.budget_cycles.max(1);
         let ctx = &mut self.ctx;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
