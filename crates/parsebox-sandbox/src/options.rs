@@ -36,11 +36,13 @@ pub struct SandboxOptions {
     /// boa's recursion limit: JavaScript frames plus nested host calls, counted together.
     /// JavaScript-to-JavaScript calls take no native stack in boa, but a nested host call
     /// (a getter, `toString`, `f.call(…)`, a Proxy trap: one frame and one host call per
-    /// level) takes about 1.3 KiB of native stack natively and, in the engine module, ~300
-    /// bytes of its 8 MiB stack and ~600 bytes of the host engine's own stack (Node's main
-    /// thread, about 984 KiB, overflowed at ~1,600 nested getters): the default lets a call
-    /// chain through the bounded built-ins (`arr.map(f)`: two frames a level) go 1,000 levels
-    /// deep, as real code can where V8 goes thousands, while nested host calls stop at 1,100.
+    /// level) takes about 1.4 KiB of native stack natively and, compiled to wasm, ~300 bytes
+    /// of the module's 8 MiB stack and ~600 bytes of the host engine's own stack. The default
+    /// lets a call chain through the bounded built-ins (`arr.map(f)`: two frames a level) go
+    /// 1,000 levels deep, as real code can where V8 goes thousands, while nested host calls
+    /// stop at 1,100 levels: ~1.5 MiB natively in an unoptimised build, and in wasm under Node
+    /// (the sandbox built for WASI, release) between 600 and 700 KiB of V8's stack, whose
+    /// default is 984 KiB (`node --stack-size=600` trapped, 700 did not).
     pub recursion_limit: usize,
     /// Most elements a native array built-in (`includes`, `join`, `fill`, `sort`, …) may visit.
     pub max_builtin_elements: usize,
