@@ -40,24 +40,20 @@ const POW: &str = "__parsebox_pow";
 /// Most operators rewritten in one source (each costs two small parses at load).
 const MAX_SITES: usize = 10_000;
 
+/// Most bytes of operand text parsed again and printed to check the operands, over a whole
+/// source: eight times its length and 64 KiB. Operators nested in each other's operands check
+/// the same text again, so a source built to make that quadratic keeps boa's operators past
+/// this; real code checks each operand once.
+fn max_checked_bytes(script: &str) -> usize {
+    script.len().saturating_mul(8).saturating_add(64 << 10)
+}
+
 /// One `**` or `**=` found in the AST.
-enum Site {
+enum Site<'ast> {
     /// `lhs ** rhs`.
-    Binary {
-        lhs_start: Position,
-        lhs: String,
-        rhs_start: Position,
-        rhs_end: Position,
-        rhs: String,
-    },
+    Binary(&'ast Binary),
     /// `target **= rhs`, the target one that may be read twice.
-    Assign {
-        target_start: Position,
-        target: String,
-        rhs_start: Position,
-        rhs_end: Position,
-        rhs: String,
-    },
+    Assign(&'ast Assign),
 }
 
 /// Whether evaluating `e` (a property reference's object or key) twice is the same as once:
@@ -138,23 +134,16 @@ fn target_start(t: &AssignTarget) -> Position {
     }
 }
 
-struct Collect<'i> {
-    interner: &'i Interner,
-    sites: Vec<Site>,
+struct Collect<'ast> {
+    sites: Vec<Site<'ast>>,
 }
 
-impl<'ast> Visitor<'ast> for Collect<'_> {
+impl<'ast> Visitor<'ast> for Collect<'ast> {
     type BreakTy = Infallible;
 
     fn visit_binary(&mut self, node: &'ast Binary) -> ControlFlow<Infallible> {
         if node.op() == BinaryOp::Arithmetic(ArithmeticOp::Exp) && self.sites.len() < MAX_SITES {
-            self.sites.push(Site::Binary {
-                lhs_start: start_of(node.lhs()),
-                lhs: node.lhs().to_interned_string(self.interner),
-                rhs_start: start_of(node.rhs()),
-                rhs_end: node.rhs().span().end(),
-                rhs: node.rhs().to_interned_string(self.interner),
-            });
+            self.sites.push(Site::Binary(node));
         }
         node.visit_with(self)
     }
@@ -164,13 +153,7 @@ impl<'ast> Visitor<'ast> for Collect<'_> {
             && rereadable_target(node.lhs())
             && self.sites.len() < MAX_SITES
         {
-            self.sites.push(Site::Assign {
-                target_start: target_start(node.lhs()),
-                target: node.lhs().to_interned_string(self.interner),
-                rhs_start: start_of(node.rhs()),
-                rhs_end: node.rhs().span().end(),
-                rhs: node.rhs().to_interned_string(self.interner),
-            });
+            self.sites.push(Site::Assign(node));
         }
         node.visit_with(self)
     }
@@ -181,6 +164,9 @@ impl<'ast> Visitor<'ast> for Collect<'_> {
 struct Lines<'s> {
     text: &'s str,
     starts: Vec<usize>,
+    /// For each line that is not ASCII, the byte offset of each of its characters (made when
+    /// first asked), so every position is found in constant time.
+    chars: std::collections::HashMap<usize, Vec<usize>>,
 }
 
 impl<'s> Lines<'s> {
@@ -201,20 +187,33 @@ impl<'s> Lines<'s> {
                 _ => {}
             }
         }
-        Lines { text, starts }
+        Lines {
+            text,
+            starts,
+            chars: std::collections::HashMap::new(),
+        }
     }
 
-    fn offset(&self, p: Position) -> Option<usize> {
+    fn offset(&mut self, p: Position) -> Option<usize> {
         let line = usize::try_from(p.line_number()).ok()?.checked_sub(1)?;
         let col = usize::try_from(p.column_number()).ok()?.checked_sub(1)?;
         let start = *self.starts.get(line)?;
-        let rest = self.text.get(start..)?;
-        if col == 0 {
-            return Some(start);
+        let end = self
+            .starts
+            .get(line + 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        let rest = self.text.get(start..end)?;
+        if rest.is_ascii() {
+            return (col <= rest.len()).then_some(start + col);
         }
-        match rest.char_indices().nth(col) {
-            Some((i, _)) => Some(start + i),
-            None if rest.chars().count() == col => Some(self.text.len()),
+        let offsets = self
+            .chars
+            .entry(line)
+            .or_insert_with(|| rest.char_indices().map(|(i, _)| i).collect());
+        match offsets.get(col) {
+            Some(i) => Some(start + i),
+            None if offsets.len() == col => Some(start + rest.len()),
             None => None,
         }
     }
@@ -313,23 +312,43 @@ impl Finder<'_> {
     }
 }
 
+/// What checking operands costs and may still cost.
+struct Checker<'i> {
+    interner: &'i Interner,
+    /// Bytes of operand text that may still be checked ([`max_checked_bytes`]).
+    left: usize,
+}
+
+impl Checker<'_> {
+    /// Whether `text` parses on its own into what boa prints for `node` (within what is left
+    /// of the checking budget).
+    fn same(&mut self, text: &str, node: &impl ToInternedString) -> bool {
+        if text.len() > self.left {
+            self.left = 0;
+            return false;
+        }
+        self.left -= text.len();
+        reprint(text).is_some_and(|p| p == node.to_interned_string(self.interner))
+    }
+}
+
 /// The edits for one site, or `None` when its operands do not check out.
-fn edits_for(site: &Site, lines: &Lines<'_>, f: &Finder<'_>) -> Option<Vec<Edit>> {
+fn edits_for(
+    site: &Site<'_>,
+    lines: &mut Lines<'_>,
+    f: &Finder<'_>,
+    check: &mut Checker<'_>,
+) -> Option<Vec<Edit>> {
     match site {
-        Site::Binary {
-            lhs_start,
-            lhs,
-            rhs_start,
-            rhs_end,
-            rhs,
-        } => {
-            let l = lines.offset(*lhs_start)?;
-            let r = lines.offset(*rhs_start)?;
+        Site::Binary(node) => {
+            let l = lines.offset(start_of(node.lhs()))?;
+            let r = lines.offset(start_of(node.rhs()))?;
             // A `new` before either operand belongs to it; the check below tells.
             let (l, r) = (f.with_new(l), f.with_new(r));
             let op = f.operator(l, r, b"**")?;
-            let end = f.operand_end(r, lines.offset(*rhs_end)?);
-            if reprint(f.slice(l, op)?)? != *lhs || reprint(f.slice(r, end)?)? != *rhs {
+            let end = f.operand_end(r, lines.offset(node.rhs().span().end())?);
+            if !check.same(f.slice(l, op)?, node.lhs()) || !check.same(f.slice(r, end)?, node.rhs())
+            {
                 return None;
             }
             Some(vec![
@@ -350,19 +369,13 @@ fn edits_for(site: &Site, lines: &Lines<'_>, f: &Finder<'_>) -> Option<Vec<Edit>
                 },
             ])
         }
-        Site::Assign {
-            target_start,
-            target,
-            rhs_start,
-            rhs_end,
-            rhs,
-        } => {
-            let t = lines.offset(*target_start)?;
-            let r = f.with_new(lines.offset(*rhs_start)?);
+        Site::Assign(node) => {
+            let t = lines.offset(target_start(node.lhs()))?;
+            let r = f.with_new(lines.offset(start_of(node.rhs()))?);
             let op = f.operator(t, r, b"**=")?;
-            let end = f.operand_end(r, lines.offset(*rhs_end)?);
+            let end = f.operand_end(r, lines.offset(node.rhs().span().end())?);
             let target_text = f.slice(t, op)?;
-            if reprint(target_text)? != *target || reprint(f.slice(r, end)?)? != *rhs {
+            if !check.same(target_text, node.lhs()) || !check.same(f.slice(r, end)?, node.rhs()) {
                 return None;
             }
             Some(vec![
@@ -387,23 +400,24 @@ pub(super) fn rewrite(script: String, ast: &Script, interner: &Interner) -> Stri
     if !script.contains("**") || script.contains(POW) {
         return script;
     }
-    let mut collect = Collect {
-        interner,
-        sites: Vec::new(),
-    };
+    let mut collect = Collect { sites: Vec::new() };
     let _ = ast.visit_with(&mut collect);
     if collect.sites.is_empty() {
         return script;
     }
-    let lines = Lines::new(&script);
+    let mut lines = Lines::new(&script);
     let finder = Finder {
         text: &script,
         toks: tokenize(&script),
     };
+    let mut check = Checker {
+        interner,
+        left: max_checked_bytes(&script),
+    };
     let mut edits: Vec<Edit> = collect
         .sites
         .iter()
-        .filter_map(|s| edits_for(s, &lines, &finder))
+        .filter_map(|s| edits_for(s, &mut lines, &finder, &mut check))
         .flatten()
         .collect();
     if edits.is_empty() {
@@ -475,6 +489,22 @@ mod tests {
             s.contains("f().p **= 2") && s.contains("l[g()] **= 2"),
             "{s}"
         );
+    }
+
+    /// Nested operators check their operands' text again at each level: past a budget of
+    /// eight times the source (and 64 KiB), the remaining ones keep boa's operator, so a
+    /// source cannot make its load quadratic. What it computes is the same either way.
+    #[test]
+    fn checking_nested_operands_stops_at_its_budget() {
+        let chain = vec!["1"; 600].join(" ** ");
+        let src = format!("export function parseStdoutLine(l) {{ return [2 ** {chain}]; }}");
+        let s = script(&src);
+        let rewritten = s.matches("__parsebox_pow(").count();
+        assert!(
+            rewritten > 10,
+            "the outer operators are rewritten: {rewritten}"
+        );
+        assert!(s.contains("1 ** 1"), "the innermost keep boa's operator");
     }
 
     #[test]
