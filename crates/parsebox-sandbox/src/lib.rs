@@ -32,6 +32,7 @@
 
 mod clock;
 mod convert;
+mod date_parse;
 mod entry_point;
 mod exports;
 mod history;
@@ -40,6 +41,7 @@ mod load_error;
 mod module;
 mod number_format;
 mod options;
+mod pow;
 mod realm;
 pub mod regex_screen;
 mod run;

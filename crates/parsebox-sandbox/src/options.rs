@@ -27,9 +27,22 @@ pub struct SandboxOptions {
     /// boa "cycles" between two deadline checks (smaller: faster stop, more overhead).
     pub budget_cycles: u32,
     /// boa's per-frame loop-iteration limit. It is what stops loops in code boa runs in nested,
-    /// non-yielding calls (getters, Proxy traps, callbacks of the remaining native built-ins).
+    /// non-yielding calls (getters, Proxy traps, callbacks of the remaining native built-ins),
+    /// which the work budget cannot interrupt. `0` (the default): derived from each call's
+    /// work budget ([`loop_limit`](Self::loop_limit)), so a loop the budget allows is never
+    /// stopped by it (a fixed 1,000,000 failed honest loops a larger `lineBudgetMs` allowed)
+    /// and a nested loop runs at most one budget's worth of iterations.
     pub loop_iteration_limit: u64,
-    /// boa's recursion limit (frames plus nested host calls).
+    /// boa's recursion limit: JavaScript frames plus nested host calls, counted together.
+    /// JavaScript-to-JavaScript calls take no native stack in boa, but a nested host call
+    /// (a getter, `toString`, `f.call(…)`, a Proxy trap: one frame and one host call per
+    /// level) takes about 1.4 KiB of native stack natively and, compiled to wasm, ~300 bytes
+    /// of the module's 8 MiB stack and ~600 bytes of the host engine's own stack. The default
+    /// lets a call chain through the bounded built-ins (`arr.map(f)`: two frames a level) go
+    /// 1,000 levels deep, as real code can where V8 goes thousands, while nested host calls
+    /// stop at 1,100 levels: ~1.5 MiB natively in an unoptimised build, and in wasm under Node
+    /// (the sandbox built for WASI, release) between 600 and 700 KiB of V8's stack, whose
+    /// default is 984 KiB (`node --stack-size=600` trapped, 700 did not).
     pub recursion_limit: usize,
     /// Most elements a native array built-in (`includes`, `join`, `fill`, `sort`, …) may visit.
     pub max_builtin_elements: usize,
@@ -86,8 +99,8 @@ impl Default for SandboxOptions {
             max_line_bytes: 4 << 20,
             entry_limits: EntryLimits::default(),
             budget_cycles: 4096,
-            loop_iteration_limit: 1_000_000,
-            recursion_limit: 256,
+            loop_iteration_limit: 0,
+            recursion_limit: 2_200,
             max_builtin_elements: 1 << 20,
             max_builtin_string_len: 1 << 24,
             max_regex_source: 2048,
@@ -134,7 +147,26 @@ pub fn check_range(name: &str, value: usize, min: usize, max: usize) -> Result<(
     }
 }
 
+/// boa's cost of one loop iteration's count (its `IncrementLoopIteration` instruction, which
+/// every iteration runs): no iteration costs less work.
+const LOOP_STEP_CYCLES: u64 = 3;
+
 impl SandboxOptions {
+    /// The loop-iteration limit of a call that may run `budget_cycles` of work: the option when
+    /// it is set, else one more iteration than the budget (and the last slice boa runs before
+    /// its yield is counted) could pay for. A yielding frame is therefore always stopped by the
+    /// budget first, with the budget's message; a nested, non-yielding one by this limit after
+    /// at most about one budget's worth of iterations.
+    pub fn loop_limit(&self, budget_cycles: u64) -> u64 {
+        if self.loop_iteration_limit > 0 {
+            return self.loop_iteration_limit;
+        }
+        budget_cycles
+            .saturating_add(u64::from(self.budget_cycles))
+            .div_ceil(LOOP_STEP_CYCLES)
+            .saturating_add(1)
+    }
+
     /// Checks every budget and size against its range, so a bad option is refused where it is
     /// given rather than overflowing later, inside a call.
     ///

@@ -19,7 +19,7 @@ use boa_engine::value::JsVariant;
 use boa_engine::{
     js_string, Context, JsError, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source,
 };
-use parsebox_transcript::FailureCode;
+use parsebox_transcript::{cut_text, FailureCode};
 
 use crate::clock::{Deadline, Meter};
 use crate::convert::{Caps, Conv, Sink, Walk};
@@ -109,7 +109,6 @@ pub(crate) struct Realm {
     ctx: Context,
     clock: Rc<LineClock>,
     host: JsObject,
-    date_parse: JsObject,
     /// The last line's `ts`, as a JS string and as `Date.parse` milliseconds: lines of one chunk
     /// share their chunk's ts, so most lines skip both conversions.
     last_ts: Option<(String, JsString, i64)>,
@@ -152,9 +151,34 @@ fn key(s: &'static str) -> PropertyKey {
     PropertyKey::from(JsString::from(s))
 }
 
+/// At most `max_bytes` of a guest string as Rust text, cut and marked beyond that
+/// ([`cut_text`]): only a prefix is converted, so a thrown 4M-character text costs nothing.
+fn bounded_text(s: &JsString, max_bytes: usize) -> String {
+    let len = s.len();
+    // One UTF-16 unit is at least one UTF-8 byte: one unit more than fits shows it was cut.
+    let take = len.min(max_bytes.saturating_add(1));
+    let text = if take == len {
+        s.to_std_string_lossy()
+    } else {
+        let units: Vec<u16> = s.iter().take(take).collect();
+        String::from_utf16_lossy(&units)
+    };
+    cut_text(&text, max_bytes).into_owned()
+}
+
+/// A BigInt as decimal text, within `max_bytes`: one too large for a double (over 308
+/// digits) is not converted at all (its decimal text is the costly part).
+fn bigint_text(b: &boa_engine::JsBigInt, max_bytes: usize) -> String {
+    if b.to_f64().is_finite() {
+        cut_text(&b.to_string(), max_bytes).into_owned()
+    } else {
+        cut_text("a BigInt of more than 308 digits", max_bytes).into_owned()
+    }
+}
+
 /// A string data property of `o` or its first prototypes, read without running guest code (an
-/// accessor, or anything not a string, reads as `None`).
-fn data_string(o: &JsObject, k: &'static str) -> Option<String> {
+/// accessor, or anything not a string, reads as `None`), at most `max_bytes` of it.
+fn data_string(o: &JsObject, k: &'static str, max_bytes: usize) -> Option<String> {
     let mut p = Some(o.clone());
     for _ in 0..8 {
         let obj = p?;
@@ -162,24 +186,25 @@ fn data_string(o: &JsObject, k: &'static str) -> Option<String> {
             return d
                 .value()
                 .and_then(JsValue::as_string)
-                .map(|s| s.to_std_string_lossy());
+                .map(|s| bounded_text(&s, max_bytes));
         }
         p = obj.prototype();
     }
     None
 }
 
-/// A short description of a thrown value, read without running guest code.
-fn describe(err: &JsError) -> String {
+/// A short description of a thrown value, read without running guest code, within
+/// `max_bytes`.
+fn describe(err: &JsError, max_bytes: usize) -> String {
     if let Some(native) = err.as_native() {
-        return native.to_string();
+        return cut_text(&native.to_string(), max_bytes).into_owned();
     }
     let Some(v) = err.as_opaque() else {
         return "engine error".to_owned();
     };
-    match v.variant() {
+    let text = match v.variant() {
         JsVariant::Object(o) => {
-            let read = |k: &'static str| data_string(&o, k);
+            let read = |k: &'static str| data_string(&o, k, max_bytes);
             match (read("name"), read("message")) {
                 (Some(n), Some(m)) if !m.is_empty() => format!("{n}: {m}"),
                 (Some(n), _) => n,
@@ -187,18 +212,27 @@ fn describe(err: &JsError) -> String {
                 (None, None) => "a non-Error object".to_owned(),
             }
         }
-        JsVariant::String(s) => s.to_std_string_lossy(),
+        JsVariant::String(s) => return bounded_text(&s, max_bytes),
+        JsVariant::BigInt(b) => return bigint_text(&b, max_bytes),
+        JsVariant::Symbol(sym) => {
+            let description = sym
+                .description()
+                .map(|d| bounded_text(&d, max_bytes))
+                .unwrap_or_default();
+            format!("Symbol({description})")
+        }
         _ => v.display().to_string(),
-    }
+    };
+    cut_text(&text, max_bytes).into_owned()
 }
 
-fn classify(err: &JsError, ctx: &mut Context, deadline: Deadline) -> Stop {
+fn classify(err: &JsError, ctx: &mut Context, deadline: Deadline, max_bytes: usize) -> Stop {
     match err.as_engine() {
         Some(EngineError::RuntimeLimit(l)) => Stop::Limit(l.to_string()),
         Some(other) => Stop::Fault(other.to_string()),
         None => Stop::Threw {
-            message: describe(err),
-            thrown: thrown_text(err, ctx, deadline),
+            message: describe(err, max_bytes),
+            thrown: thrown_text(err, ctx, deadline, max_bytes),
         },
     }
 }
@@ -207,37 +241,43 @@ fn classify(err: &JsError, ctx: &mut Context, deadline: Deadline) -> Stop {
 /// a thrown string when it is not empty, else the value as JSON (`42`, `{"code":1}`, `{}` for
 /// an `Error("")`); `None` when that is nothing (`undefined`, a function, a symbol). Read
 /// natively, running no guest code: a value whose JSON would need guest code (a getter,
-/// `toJSON`, a Proxy) is worded by [`describe`] instead.
-fn thrown_text(err: &JsError, ctx: &mut Context, deadline: Deadline) -> Option<String> {
+/// `toJSON`, a Proxy) is worded by [`describe`] instead. At most `max_bytes` (the entry
+/// limits' string bound), cut and marked beyond: a parser controls this text.
+fn thrown_text(
+    err: &JsError,
+    ctx: &mut Context,
+    deadline: Deadline,
+    max_bytes: usize,
+) -> Option<String> {
     if let Some(native) = err.as_native() {
         let message = native.message();
         return Some(if message.is_empty() {
             "{}".to_owned()
         } else {
-            message.to_owned()
+            cut_text(message, max_bytes).into_owned()
         });
     }
     let v = err.as_opaque()?;
     match v.variant() {
         JsVariant::Undefined | JsVariant::Symbol(_) => None,
         JsVariant::String(s) if s.is_empty() => Some("\"\"".to_owned()),
-        JsVariant::String(s) => Some(s.to_std_string_lossy()),
-        JsVariant::BigInt(b) => Some(b.to_string()),
+        JsVariant::String(s) => Some(bounded_text(&s, max_bytes)),
+        JsVariant::BigInt(b) => Some(bigint_text(&b, max_bytes)),
         JsVariant::Object(o) if o.is_callable() => None,
         JsVariant::Object(o) if o.is::<boa_engine::builtins::error::Error>() => {
-            let message = data_string(&o, "message").filter(|m| !m.is_empty());
+            let message = data_string(&o, "message", max_bytes).filter(|m| !m.is_empty());
             Some(message.unwrap_or_else(|| "{}".to_owned()))
         }
         _ => {
             let caps = Caps {
                 max_depth: 16,
                 max_values: 1_000,
-                max_string_bytes: 64 << 10,
+                max_string_bytes: max_bytes.min(64 << 10),
                 deadline,
             };
             match Walk::new(ctx, caps, crate::convert::JsonSink::default()).convert(v) {
-                Ok(json) => Some(json),
-                Err(_) => Some(describe(err)),
+                Ok(json) => Some(cut_text(&json, max_bytes).into_owned()),
+                Err(_) => Some(describe(err, max_bytes)),
             }
         }
     }
@@ -321,7 +361,6 @@ pub(crate) struct Blank {
     ctx: Context,
     clock: Rc<LineClock>,
     host: JsObject,
-    date_parse: JsObject,
     pub(crate) key: SetupKey,
 }
 
@@ -339,6 +378,8 @@ impl Blank {
             .map_err(setup)?;
         ctx.insert_data(RegexLimits::of(opts));
         crate::number_format::install(&mut ctx).map_err(setup)?;
+        crate::pow::install(&mut ctx).map_err(setup)?;
+        crate::date_parse::install(&mut ctx).map_err(setup)?;
         let screen = NativeFunction::from_fn_ptr(|_, args, ctx| {
             let pattern = args.first().cloned().unwrap_or_default().to_string(ctx)?;
             let flags = args.get(1).cloned().unwrap_or_default().to_string(ctx)?;
@@ -401,15 +442,6 @@ impl Blank {
             boa_engine::property::Attribute::all(),
         )
         .map_err(setup)?;
-        let date_parse = ctx
-            .intrinsics()
-            .constructors()
-            .date()
-            .constructor()
-            .get(js_string!("parse"), &mut ctx)
-            .map_err(setup)?
-            .as_object()
-            .ok_or_else(|| InitError::Setup("Date.parse missing".to_owned()))?;
         let prelude = PRELUDE
             .replace("@MAX_ELEMENTS@", &opts.max_builtin_elements.to_string())
             .replace("@MAX_STRING@", &opts.max_builtin_string_len.to_string())
@@ -434,6 +466,8 @@ impl Blank {
             "__parsebox_screen",
             "__parsebox_json",
             "__parsebox_exec",
+            "__parsebox_pow",
+            "__parsebox_date_parse",
             "__parsebox_h",
         ] {
             global
@@ -449,7 +483,6 @@ impl Blank {
             ctx,
             clock,
             host,
-            date_parse,
             key: SetupKey::of(opts),
         })
     }
@@ -457,7 +490,9 @@ impl Blank {
     /// Lays `opts`' other limits onto the realm: boa's runtime limits and the regex limits.
     fn apply(&mut self, opts: &SandboxOptions) {
         let limits = self.ctx.runtime_limits_mut();
-        limits.set_loop_iteration_limit(opts.loop_iteration_limit);
+        // (The loop limit follows each call's budget: set again in `Realm::run`.)
+        limits
+            .set_loop_iteration_limit(opts.loop_limit(crate::clock::work_of(opts.line_budget_ms)));
         limits.set_recursion_limit(opts.recursion_limit);
         limits.set_stack_size_limit(VM_STACK_VALUES);
         self.ctx.insert_data(RegexLimits::of(opts));
@@ -500,7 +535,6 @@ impl Realm {
             mut ctx,
             clock,
             host,
-            date_parse,
             key: _,
         } = blank;
         let parse = |ctx: &mut Context, src: &str| {
@@ -533,7 +567,6 @@ impl Realm {
             ctx,
             clock,
             host,
-            date_parse,
             last_ts: None,
             call,
             direct: direct.clone(),
@@ -590,6 +623,11 @@ impl Realm {
         opts: &SandboxOptions,
     ) -> Result<JsValue, Stop> {
         let heap_start = opts.heap_probe.map(|probe| probe());
+        let max_text = opts.entry_limits.max_string_bytes;
+        // Loops may run as many iterations as this call's work budget pays for.
+        self.ctx
+            .runtime_limits_mut()
+            .set_loop_iteration_limit(opts.loop_limit(meter.limit));
         let cycles = opts.budget_cycles.max(1);
         let ctx = &mut self.ctx;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
@@ -633,10 +671,10 @@ impl Realm {
                     .unwrap_or_default();
                 put(&self.host, js_string!("e"), JsValue::undefined());
                 let err = JsError::from_opaque(thrown);
-                Err(classify(&err, &mut self.ctx, meter.deadline))
+                Err(classify(&err, &mut self.ctx, meter.deadline, max_text))
             }
             Ok(Ok(Ok(v))) => Ok(v),
-            Ok(Ok(Err(e))) => Err(classify(&e, &mut self.ctx, meter.deadline)),
+            Ok(Ok(Err(e))) => Err(classify(&e, &mut self.ctx, meter.deadline, max_text)),
             Ok(Err(stop)) => Err(stop),
             Err(panic) => {
                 let msg = panic
@@ -659,15 +697,8 @@ impl Realm {
             }
         }
         let js = crate::text::to_js(ts);
-        let parsed = self
-            .date_parse
-            .call(
-                &JsValue::undefined(),
-                &[JsValue::from(js.clone())],
-                &mut self.ctx,
-            )
-            .ok()
-            .and_then(|v| v.as_number())
+        // V8's reading of the string, as the realm's `Date.parse` gives it (date_parse.rs).
+        let parsed = Some(crate::date_parse::parse(ts))
             .filter(|f| f.is_finite())
             .unwrap_or(0.0);
         #[allow(clippy::cast_possible_truncation)]

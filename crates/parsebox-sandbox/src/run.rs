@@ -98,7 +98,13 @@ fn unavailable() -> LineFailure {
     )
 }
 
+/// The failure a stop gives, its texts within the entry limits' string bound (the realm
+/// already reads a thrown value that way; this holds for every other text too).
 fn stop_failure(stop: &Stop, opts: &SandboxOptions) -> LineFailure {
+    stop_failure_unbounded(stop, opts).bounded(opts.entry_limits.max_string_bytes)
+}
+
+fn stop_failure_unbounded(stop: &Stop, opts: &SandboxOptions) -> LineFailure {
     match stop {
         Stop::Threw { message, thrown } => LineFailure::threw(message.clone(), thrown.clone()),
         Stop::Work => LineFailure::new(
@@ -175,8 +181,10 @@ impl ParserRun {
 
     fn parse_line_inner(&mut self, line: &str, ts: &str) -> Result<CheckedEntries, LineFailure> {
         let value = self.parse_line_raw(line, ts)?;
-        entries_from_return(value, &self.module.options.entry_limits)
-            .map_err(|m| LineFailure::new(FailureCode::BadReturn, m))
+        let limits = &self.module.options.entry_limits;
+        entries_from_return(value, limits).map_err(|m| {
+            LineFailure::new(FailureCode::BadReturn, m).bounded(limits.max_string_bytes)
+        })
     }
 
     /// Calls the instance's `reset()` (a no-op for `parseStdoutLine` parsers or instances

@@ -169,3 +169,40 @@ fn a_module_stuck_in_one_native_step_is_refused_though_it_returns() {
     assert_eq!(err.code.as_str(), "init_budget_exceeded", "{err}");
     assert!(err.message.contains("clock backstop"), "{err}");
 }
+
+/// A plain loop in one call is limited by the work budget alone, whatever its iteration
+/// count: 2,500,000 iterations pass a budget that pays for them (boa's fixed 1,000,000-iteration
+/// loop limit failed them) and fail the default budget with the budget's own message.
+#[test]
+fn a_plain_loop_is_limited_only_by_the_work_budget() {
+    let source = "export function parseStdoutLine(line, ts) {\n\
+          let s = 0;\n\
+          for (let i = 0; i < 2500000; i++) s += i & 1;\n\
+          return [{ kind: 'stdout', ts, text: line + ' ' + s }];\n\
+        }";
+    let generous = SandboxOptions {
+        line_budget_ms: 2_000.0,
+        ..machine(0.0, -1)
+    };
+    let mut run = ParserModule::load(source, generous)
+        .unwrap()
+        .new_run()
+        .unwrap();
+    let entries = run.parse_line("a", TS).unwrap().entries;
+    assert_eq!(entries[0].text(), Some("a 1250000"));
+    assert!(
+        run.diagnostics().work_cycles > 2_500_000 * 3,
+        "each iteration counts work"
+    );
+    let mut run = ParserModule::load(source, machine(0.0, -1))
+        .unwrap()
+        .new_run()
+        .unwrap();
+    let f = run.parse_line("a", TS).unwrap_err();
+    assert_eq!(f.code, FailureCode::BudgetExceeded);
+    assert!(
+        f.message.contains("budget (work counted by the engine)"),
+        "{}",
+        f.message
+    );
+}

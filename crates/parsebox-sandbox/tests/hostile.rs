@@ -213,3 +213,141 @@ fn repeated_aborts_keep_the_run_usable() {
         assert_eq!(run.diagnostics().replayed_lines, 1 + 2 + 3 + 4);
     });
 }
+
+/// A parser controls what it throws: however long, the text a failed line carries (the thrown
+/// text for Paperclip's parse-error entry, the message for diagnostics' `lastError`) stays
+/// within the entry limits' string bound, cut at a character boundary and marked.
+#[test]
+fn a_thrown_text_obeys_the_string_bound() {
+    use parsebox_transcript::{settle_line, EntryLimits, FailedLineEntry, CUT_MARKER};
+    on_thread(|| {
+        let src = r#"export function parseStdoutLine(line) {
+            if (line === "error") throw new Error("E".repeat(4 << 20));
+            if (line === "string") throw "é".repeat(4 << 20);
+            if (line === "object") throw { why: "w".repeat(4 << 20) };
+            if (line === "name") { const e = new Error("m"); e.name = "N".repeat(4 << 20); throw e; }
+            if (line === "bigint") throw 10n ** 100000n;
+            if (line === "symbol") throw Symbol("s".repeat(4 << 20));
+            return [];
+        }"#;
+        for max in [EntryLimits::default().max_string_bytes, 1000] {
+            let limits = EntryLimits {
+                max_string_bytes: max,
+                ..EntryLimits::default()
+            };
+            let opts = SandboxOptions {
+                entry_limits: limits.clone(),
+                ..SandboxOptions::default()
+            };
+            let module = ParserModule::load(src, opts).unwrap();
+            let mut run = module.new_run().unwrap();
+            for line in ["error", "string", "object", "name", "bigint", "symbol"] {
+                let outcome = run.parse_line_raw(line, TS);
+                let f = outcome.clone().unwrap_err();
+                assert_eq!(f.code, "threw", "{line}: {f}");
+                for text in [Some(&f.message), f.thrown.as_ref()].into_iter().flatten() {
+                    assert!(text.len() <= max, "{line}: {} bytes > {max}", text.len());
+                }
+                // (An object too large to write as JSON is described instead: bounded, not cut.)
+                if !matches!(line, "bigint" | "object") {
+                    let cut = [Some(&f.message), f.thrown.as_ref()]
+                        .into_iter()
+                        .flatten()
+                        .any(|t| t.ends_with(CUT_MARKER));
+                    assert!(cut, "{line}: marked as cut");
+                }
+                let settled = settle_line(line, TS, outcome, &limits, FailedLineEntry::ParseError);
+                let text = settled.entries[0].text().unwrap();
+                assert!(
+                    text.len() <= max,
+                    "{line}: entry text {} > {max}",
+                    text.len()
+                );
+                assert!(text.starts_with("Chat transcript error: "), "{line}");
+                let last = run.parse_line(line, TS).unwrap_err();
+                assert!(
+                    last.message.len() <= max
+                        && run.diagnostics().last_error.as_ref().unwrap().message.len() <= max
+                );
+            }
+            let f = run.parse_line_raw("error", TS).unwrap_err();
+            assert!(f.thrown.unwrap().starts_with("EEEE"));
+        }
+    });
+}
+
+/// Building the failure's text runs no guest code: a thrown value whose `message`, `name`,
+/// `toString`, `valueOf`, `toJSON` or traps would loop forever fails its line as `threw`, at
+/// once, with the engine's work for the line no more than the throw itself.
+#[test]
+fn a_thrown_value_is_worded_without_running_guest_code() {
+    on_thread(|| {
+        let src = r#"
+            class Loud extends Error {
+              get message() { for (;;) {} }
+              get name() { for (;;) {} }
+              toString() { for (;;) {} }
+            }
+            export function parseStdoutLine(line) {
+              if (line === "class") throw new Loud("x");
+              if (line === "object") throw { get message() { for (;;) {} }, toString() { for (;;) {} },
+                valueOf() { for (;;) {} }, toJSON() { for (;;) {} }, [Symbol.toPrimitive]() { for (;;) {} } };
+              if (line === "proxy") throw new Proxy({}, { get() { for (;;) {} }, ownKeys() { for (;;) {} },
+                getOwnPropertyDescriptor() { for (;;) {} }, getPrototypeOf() { for (;;) {} } });
+              const e = new Error("own");
+              Object.defineProperty(e, "message", { get() { for (;;) {} } });
+              throw e;
+            }"#;
+        let module = ParserModule::load(src, SandboxOptions::default()).unwrap();
+        let mut run = module.new_run().unwrap();
+        for line in ["class", "object", "proxy", "getter"] {
+            let before = run.diagnostics().work_cycles;
+            let f = run.parse_line_raw(line, TS).unwrap_err();
+            assert_eq!(f.code, "threw", "{line}: {f}");
+            let work = run.diagnostics().work_cycles - before;
+            assert!(
+                work < parsebox_sandbox::WORK_PER_MS,
+                "{line}: {work} cycles of work for a throw"
+            );
+        }
+    });
+}
+
+/// Recursion through the built-ins goes as deep as real code needs (1,000 levels through
+/// `arr.map(f)`, 500 through `f.call`), and a recursion that never ends fails its line
+/// cleanly, through the bytecode built-ins and through nested host calls alike, on a 2 MiB
+/// thread of an unoptimised build: the next line of the run parses normally.
+#[test]
+fn deep_recursion_through_builtins_passes_and_endless_recursion_fails_cleanly() {
+    on_thread(|| {
+        let src = r#"let n = 0;
+            function viaMap(k) { return k < 1000 ? [k + 1].map(viaMap)[0] : k; }
+            function viaCall(k) { return k < 500 ? viaCall.call(null, k + 1) : k; }
+            function forever(k) { return [k + 1].map(forever)[0]; }
+            export function createStdoutParser() {
+              return { parseLine(line, ts) {
+                n++;
+                let text;
+                if (line === "map") text = String(viaMap(0));
+                else if (line === "call") text = String(viaCall(0));
+                else if (line === "forever") text = String(forever(0));
+                else if (line === "getter") { const o = { get x() { return this.x + 1; } }; text = String(o.x); }
+                else if (line === "callForever") { const f = (k) => f.call(null, k + 1); text = String(f(0)); }
+                else text = line + " #" + n;
+                return [{ kind: "stdout", ts, text }];
+              } };
+            }"#;
+        let module = ParserModule::load(src, SandboxOptions::default()).unwrap();
+        let mut run = module.new_run().unwrap();
+        assert_eq!(text(&run.parse_line("map", TS).unwrap().entries), "1000");
+        assert_eq!(text(&run.parse_line("call", TS).unwrap().entries), "500");
+        for endless in ["forever", "getter", "callForever"] {
+            let f = run.parse_line(endless, TS).unwrap_err();
+            assert_eq!(f.code, "budget_exceeded", "{endless}: {f}");
+            assert!(f.message.contains("engine limit"), "{endless}: {f}");
+            // The realm is rebuilt and the run's state replayed: the count goes on.
+            assert!(text(&run.parse_line("next", TS).unwrap().entries).starts_with("next #"));
+        }
+        assert_eq!(text(&run.parse_line("map", TS).unwrap().entries), "1000");
+    });
+}

@@ -48,8 +48,9 @@ pub use entry::{DiffChangeType, Extra, TranscriptEntry};
 pub use entry_text::EntryText;
 pub use follow::{ChunkTrail, Settled};
 pub use line_rule::{
-    failed_line_entry, outcome_resets_parser, settle_failure, settle_line, FailedLineEntry,
-    FailureCode, LineFailure, LineOutcome, ReturnJson, ReturnShape, SettledLine,
+    cut_text, failed_line_entry, outcome_resets_parser, settle_failure, settle_line,
+    FailedLineEntry, FailureCode, LineFailure, LineOutcome, ReturnJson, ReturnShape, SettledLine,
+    CUT_MARKER,
 };
 pub use ndjson::{read_stored_run, StoredRun};
 pub use origin::EntryOrigin;

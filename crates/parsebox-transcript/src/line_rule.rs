@@ -158,6 +158,47 @@ impl LineFailure {
     }
 }
 
+/// What ends a text [`cut_text`] shortened.
+pub const CUT_MARKER: &str = "… (cut)";
+
+/// `text` within `max_bytes` UTF-8 bytes: whole when it fits, else its longest start that ends
+/// at a character boundary and leaves room for [`CUT_MARKER`], followed by it. (With a bound
+/// smaller than the marker, the start alone.)
+pub fn cut_text(text: &str, max_bytes: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= max_bytes {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let room = max_bytes.saturating_sub(CUT_MARKER.len());
+    let marker = if room == 0 { "" } else { CUT_MARKER };
+    let keep = if room == 0 { max_bytes } else { room };
+    let mut end = keep.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut out = String::with_capacity(end + marker.len());
+    out.push_str(text.get(..end).unwrap_or(""));
+    out.push_str(marker);
+    std::borrow::Cow::Owned(out)
+}
+
+impl LineFailure {
+    /// The failure with its message and thrown text each cut to `max_bytes` ([`cut_text`]): a
+    /// parser controls what it throws, and its text must obey the entry limits' string bound
+    /// wherever it is shown (the parse-error entry, diagnostics' `lastError`).
+    #[must_use]
+    pub fn bounded(self, max_bytes: usize) -> LineFailure {
+        let cut = |s: String| match cut_text(&s, max_bytes) {
+            std::borrow::Cow::Borrowed(_) => s,
+            std::borrow::Cow::Owned(c) => c,
+        };
+        LineFailure {
+            code: self.code,
+            message: cut(self.message),
+            thrown: self.thrown.map(cut),
+        }
+    }
+}
+
 /// What the transcript shows for a line whose parser failed (it threw, ran over budget,
 /// returned something that is not entries).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -198,21 +239,46 @@ fn line_preview(line: &str) -> String {
 /// line rule, a builder's own parser, the host's fallbacks). A line the parser did not fail
 /// ([`FailureCode::is_parser_failure`]: all its entries invalid, or too long to hand over)
 /// shows the generic entry, its whole text, whatever the style.
+///
+/// The entry's text stays within the default entry limits' string bound, the error cut
+/// ([`cut_text`]) to make room for the rest: [`settle_line`] has already cut the failure to
+/// the configured bound ([`LineFailure::bounded`]); this holds for every other path too (a
+/// builder's own parser).
 pub fn failed_line_entry(
     line: &str,
     ts: &str,
     failure: &LineFailure,
     style: FailedLineEntry,
 ) -> TranscriptEntry {
+    failed_line_entry_within(
+        line,
+        ts,
+        failure,
+        style,
+        EntryLimits::default().max_string_bytes,
+    )
+}
+
+/// [`failed_line_entry`] whose text stays within `max_bytes` (at least what the entry's fixed
+/// words and the line's preview take).
+fn failed_line_entry_within(
+    line: &str,
+    ts: &str,
+    failure: &LineFailure,
+    style: FailedLineEntry,
+    max_bytes: usize,
+) -> TranscriptEntry {
     if style == FailedLineEntry::Generic || !failure.code.is_parser_failure() {
         return crate::generic_entry(line, ts);
     }
+    let preview = line_preview(line);
+    let (head, middle) = ("Chat transcript error: ", ". Falling back for line: ");
+    let room = max_bytes.saturating_sub(head.len() + middle.len() + preview.len());
     TranscriptEntry::Result(Box::new(RunResult {
         ts: ts.to_owned(),
         text: format!(
-            "Chat transcript error: {}. Falling back for line: {}",
-            failure.error_text(),
-            line_preview(line)
+            "{head}{}{middle}{preview}",
+            cut_text(failure.error_text(), room)
         ),
         info: ResultInfo {
             input_tokens: 0.into(),
@@ -300,12 +366,13 @@ pub fn settle_line(
     let checked = outcome.and_then(|value| {
         entries_from_return(value, limits).map_err(|m| LineFailure::new(FailureCode::BadReturn, m))
     });
+    let max = limits.max_string_bytes;
     match checked {
-        Err(failure) => fell_back(line, ts, failure, Vec::new(), style),
+        Err(failure) => fell_back(line, ts, failure.bounded(max), Vec::new(), style, max),
         Ok(CheckedEntries { entries, dropped }) if entries.is_empty() && !dropped.is_empty() => {
             let message = dropped.first().map(ToString::to_string).unwrap_or_default();
-            let failure = LineFailure::new(FailureCode::AllEntriesInvalid, message);
-            fell_back(line, ts, failure, dropped, style)
+            let failure = LineFailure::new(FailureCode::AllEntriesInvalid, message).bounded(max);
+            fell_back(line, ts, failure, dropped, style, max)
         }
         Ok(CheckedEntries { entries, dropped }) => SettledLine {
             entries,
@@ -367,14 +434,16 @@ pub fn outcome_resets_parser<V: ReturnShape>(outcome: &Result<V, LineFailure>) -
     }
 }
 
-/// [`settle_line`] for a line no parser answered (`failure` says why).
+/// [`settle_line`] for a line no parser answered (`failure` says why), its texts cut to the
+/// default entry limits' string bound.
 pub fn settle_failure(
     line: &str,
     ts: &str,
     failure: LineFailure,
     style: FailedLineEntry,
 ) -> SettledLine {
-    fell_back(line, ts, failure, Vec::new(), style)
+    let max = EntryLimits::default().max_string_bytes;
+    fell_back(line, ts, failure.bounded(max), Vec::new(), style, max)
 }
 
 fn fell_back(
@@ -383,9 +452,12 @@ fn fell_back(
     failure: LineFailure,
     dropped: Vec<Rejection>,
     style: FailedLineEntry,
+    max_bytes: usize,
 ) -> SettledLine {
     SettledLine {
-        entries: vec![failed_line_entry(line, ts, &failure, style)],
+        entries: vec![failed_line_entry_within(
+            line, ts, &failure, style, max_bytes,
+        )],
         fallback: Some(failure),
         dropped,
     }
@@ -679,6 +751,53 @@ mod tests {
             serde_json::to_value(FailedLineEntry::ParseError).unwrap(),
             json!("parseError")
         );
+    }
+
+    /// A parser controls what it throws: the parse-error entry and the failure kept for
+    /// diagnostics hold at most the entry limits' string bound of it, cut at a character
+    /// boundary and marked.
+    #[test]
+    fn a_thrown_text_obeys_the_string_bound() {
+        let huge = "é".repeat(2 << 20);
+        let thrown = LineFailure::threw(format!("Error: {huge}"), Some(huge.clone()));
+        for (limits, style) in [
+            (EntryLimits::default(), FailedLineEntry::ParseError),
+            (
+                EntryLimits {
+                    max_string_bytes: 1000,
+                    ..EntryLimits::default()
+                },
+                FailedLineEntry::ParseError,
+            ),
+        ] {
+            let max = limits.max_string_bytes;
+            let s = settle_line("l", TS, Err(thrown.clone()), &limits, style);
+            let f = s.fallback.unwrap();
+            for text in [f.message.as_str(), f.thrown.as_deref().unwrap()] {
+                assert!(text.len() <= max, "{} > {max}", text.len());
+                assert!(text.ends_with(CUT_MARKER), "marked");
+                assert!(
+                    text.trim_end_matches(CUT_MARKER).ends_with('é'),
+                    "whole characters"
+                );
+            }
+            let text = s.entries[0].text().unwrap();
+            assert!(text.len() <= max, "entry text {} > {max}", text.len());
+            assert!(
+                text.starts_with("Chat transcript error: éé"),
+                "{}",
+                &text[..40]
+            );
+            assert!(text.ends_with(". Falling back for line: l"));
+        }
+        // Every path that builds the entry keeps it within the default bound.
+        let entry = failed_line_entry("l", TS, &thrown, FailedLineEntry::ParseError);
+        assert!(entry.text().unwrap().len() <= EntryLimits::default().max_string_bytes);
+        let settled = settle_failure("l", TS, thrown, FailedLineEntry::ParseError);
+        assert!(settled.fallback.unwrap().message.len() <= EntryLimits::default().max_string_bytes);
+        // Short texts are left as they are.
+        assert_eq!(cut_text("short", 1000), "short");
+        assert_eq!(cut_text("abcdef", 3), "abc");
     }
 
     #[test]

@@ -5,6 +5,7 @@ use boa_engine::interner::Interner;
 use boa_engine::parser::{Parser, Source};
 
 use super::position::syntax_error;
+use super::pow_rewrite::rewrite;
 use super::regex_hoist::hoist;
 use super::{Prepared, Shape};
 use crate::LoadError;
@@ -35,7 +36,7 @@ pub(super) fn prepare(src: &str) -> Result<Prepared, LoadError> {
     };
     Ok(Prepared {
         shape: Shape::CommonJs,
-        script: hoist(script, &ast, &interner),
+        script: hoist(rewrite(script, &ast, &interner), &ast, &interner),
         export_names: Vec::new(),
     })
 }

@@ -9,6 +9,7 @@ use boa_engine::parser::{Parser, Source};
 
 use super::es_exports::collect;
 use super::position::{err, syntax_error};
+use super::pow_rewrite::rewrite;
 use super::regex_hoist::hoist;
 use super::tokenizer::{is_ident_byte, Kind, Token};
 use super::{Prepared, Shape};
@@ -135,7 +136,7 @@ pub(super) fn prepare(src: &str, toks: &[Token]) -> Result<Prepared, LoadError> 
     };
     Ok(Prepared {
         shape: Shape::EsModule,
-        script: hoist(script, &ast, &interner),
+        script: hoist(rewrite(script, &ast, &interner), &ast, &interner),
         export_names: exports.names,
     })
 }

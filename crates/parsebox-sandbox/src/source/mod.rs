@@ -8,12 +8,14 @@
 //!
 //! [`prepare`] runs the token checks ([`static_checks`]), then wraps the file by its shape:
 //! [`commonjs`] or [`es_module`] (whose exports [`es_exports`] reads); both hoist regex literals
-//! ([`regex_hoist`]). [`position`] maps errors back to the original source.
+//! ([`regex_hoist`]) and turn `**` into V8's exponentiation ([`pow_rewrite`]). [`position`]
+//! maps errors back to the original source.
 
 mod commonjs;
 mod es_exports;
 mod es_module;
 mod position;
+mod pow_rewrite;
 mod regex_hoist;
 mod static_checks;
 mod tokenizer;

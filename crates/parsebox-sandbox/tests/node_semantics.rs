@@ -1,0 +1,361 @@
+//! JavaScript semantics real parsers meet, checked against Node (SPEC §11: "JavaScript
+//! semantics follow V8 where real parsers meet them") over generated inputs: the same parser
+//! source runs in Node through the corpus runner (`tests/corpus/node-reference.mjs`, `TZ=UTC`)
+//! and in the sandbox, and every line's answer must be the same. Skipped, with a message, only
+//! when `node` is not installed.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    missing_docs
+)]
+
+mod common;
+
+use common::{node_answers, sandbox_answers, Rng};
+
+/// Runs `parser` on `lines` in Node and in the sandbox and lists the lines that differ.
+fn differences(parser: &'static str, lines: Vec<String>) -> Option<Vec<String>> {
+    let Some(node) = node_answers(parser, &lines) else {
+        eprintln!("SKIPPED: `node` is not installed; the differential tests need it");
+        return None;
+    };
+    let lines_for_sandbox = lines.clone();
+    let (tx, rx) = std::sync::mpsc::channel();
+    // boa's parser recurses deeply in unoptimised builds: the wasm build's 8 MiB stack.
+    common::on_stack(8 << 20, move || {
+        tx.send(sandbox_answers(parser, &lines_for_sandbox))
+            .unwrap();
+    });
+    let ours = rx.recv().unwrap();
+    let mut problems = Vec::new();
+    for ((line, n), s) in lines.iter().zip(&node).zip(&ours) {
+        match (n, s) {
+            (Some(n), Ok(s)) if n == s => {}
+            (n, s) => problems.push(format!("{line}\n   node:    {n:?}\n   sandbox: {s:?}")),
+        }
+    }
+    Some(problems)
+}
+
+/// Each line is pairs `xbits:ybits` (16 hex digits each); the answer per pair is the bits of
+/// `x ** y`, of `z **= y` (z = x) and of `Math.pow(x, y)` ("nan" for any NaN). A value that is
+/// an int32 is made one with `| 0`, so boa holds it as an integer (its `powi` path).
+const POW_PARSER: &str = r#"
+const dv = new DataView(new ArrayBuffer(8));
+function dec(h) {
+  dv.setUint32(0, parseInt(h.slice(0, 8), 16));
+  dv.setUint32(4, parseInt(h.slice(8), 16));
+  const v = dv.getFloat64(0);
+  return Object.is(v, v | 0) ? v | 0 : v;
+}
+function enc(v) {
+  if (v !== v) return "nan";
+  dv.setFloat64(0, v);
+  return dv.getUint32(0).toString(16).padStart(8, "0") + dv.getUint32(4).toString(16).padStart(8, "0");
+}
+export function parseStdoutLine(line) {
+  if (line === "literals") {
+    const o = { n: 3 }, a = [1.5];
+    o.n **= -0.5; a[0] **= 41;
+    return [2 ** -1074, 1.1 ** 37, 10 ** 308, 2 ** 0.5, (-8) ** 3, 0.1 ** 3, 1e10 ** -31, 3 ** 40,
+      7 ** -(2 ** 2), (2 ** 3) ** 2, o.n, a[0], "3" ** "2.5"].map(enc);
+  }
+  if (line === "operands") {
+    const order = [];
+    const v = (k, n) => ({ valueOf() { order.push(k); return n; } });
+    let mixed;
+    try { mixed = 2n ** 2; } catch (e) { mixed = e.constructor.name; }
+    return [enc(v("a", 1.1) ** v("b", 37)), order.join(""), String(2n ** 70n), mixed];
+  }
+  const out = [];
+  for (const pair of line.split(" ")) {
+    const [a, b] = pair.split(":");
+    const x = dec(a), y = dec(b);
+    let z = x;
+    z **= y;
+    out.push(enc(x ** y) + enc(z) + enc(Math.pow(x, y)));
+  }
+  return out;
+}
+"#;
+
+/// A double of one of the shapes exponentiation meets: small and large integers, random bit
+/// patterns, decimals, tiny and huge magnitudes, and the special values.
+fn double(rng: &mut Rng) -> f64 {
+    let sign = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+    #[allow(clippy::cast_precision_loss)]
+    match rng.below(8) {
+        0 => rng.below(2_200) as f64 - 1_100.0,
+        1 => f64::from_bits(rng.next()),
+        2 => sign * (rng.below(1 << 40) as f64) / (1u64 << rng.below(40)) as f64,
+        3 => sign * f64::from_bits(rng.below(1 << 52) | (rng.below(30) << 52)),
+        4 => sign * f64::from_bits((rng.below(1 << 52)) | ((2_000 + rng.below(46)) << 52)),
+        5 => *rng.pick(&[
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            -0.5,
+            2.0,
+            10.0,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+        ]),
+        6 => 1.0 + sign * (rng.below(1 << 30) as f64) * f64::EPSILON,
+        _ => sign * (rng.below(1_000_000) as f64) / 1000.0,
+    }
+}
+
+#[test]
+fn exponentiation_gives_v8s_doubles_for_every_pair() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut lines = vec!["literals".to_owned(), "operands".to_owned()];
+    for _ in 0..200 {
+        let pairs: Vec<String> = (0..100)
+            .map(|_| {
+                let (x, y) = (double(&mut rng), double(&mut rng));
+                format!("{:016x}:{:016x}", x.to_bits(), y.to_bits())
+            })
+            .collect();
+        lines.push(pairs.join(" "));
+    }
+    let Some(problems) = differences(POW_PARSER, lines) else {
+        return;
+    };
+    assert!(
+        problems.is_empty(),
+        "{} of 202 lines differ from Node:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+/// Each line is a date string; the answer is `new Date(line).getTime()`, `Date.parse(line)`
+/// (`null` for NaN) and the ISO text of the date when it is valid.
+const DATE_PARSER: &str = r#"
+export function parseStdoutLine(line) {
+  const d = new Date(line);
+  const t = d.getTime();
+  return [t, Date.parse(line), t === t ? d.toISOString() : null];
+}
+"#;
+
+/// `n` as at least `width` digits.
+fn digits(n: u64, width: usize) -> String {
+    format!("{n:0width$}")
+}
+
+/// A timestamp in one of the shapes logs carry, with random fields (sometimes out of range),
+/// random fractional digit counts, separators and zones.
+fn timestamp(rng: &mut Rng) -> String {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    const DAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+    let year = match rng.below(6) {
+        0 => rng.below(10_000),
+        1 => 1900 + rng.below(60),
+        _ => 1970 + rng.below(80),
+    };
+    let month = if rng.below(20) == 0 {
+        rng.below(14)
+    } else {
+        1 + rng.below(12)
+    };
+    let day = if rng.below(20) == 0 {
+        rng.below(33)
+    } else {
+        1 + rng.below(28)
+    };
+    let hour = if rng.below(20) == 0 {
+        rng.below(26)
+    } else {
+        rng.below(24)
+    };
+    let minute = if rng.below(30) == 0 {
+        rng.below(61)
+    } else {
+        rng.below(60)
+    };
+    let second = if rng.below(30) == 0 {
+        rng.below(61)
+    } else {
+        rng.below(60)
+    };
+    let fraction: String = (0..rng.below(13))
+        .map(|_| char::from(b'0' + u8::try_from(rng.below(10)).unwrap()))
+        .collect();
+    let zone = |rng: &mut Rng, iso: bool| -> String {
+        let (h, m) = (rng.below(15), rng.below(60));
+        let sign = if rng.below(2) == 0 { '+' } else { '-' };
+        match rng.below(if iso { 7 } else { 9 }) {
+            0 => String::new(),
+            1 => "Z".to_owned(),
+            2 => format!("{sign}{}:{}", digits(h, 2), digits(m, 2)),
+            3 => format!("{sign}{}{}", digits(h, 2), digits(m, 2)),
+            4 => format!("{sign}{}", digits(h, 2)),
+            5 => " GMT".to_owned(),
+            6 => format!(" {}", rng.pick(&["UTC", "UT", "EST", "PDT", "CET", "z"])),
+            7 => format!(" GMT{sign}{}{}", digits(h, 2), digits(m, 2)),
+            _ => format!(" {sign}{}{}", digits(h, 2), digits(m, 2)),
+        }
+    };
+    let frac = if fraction.is_empty() {
+        String::new()
+    } else {
+        format!(".{fraction}")
+    };
+    let (yyyy, mm, dd) = (digits(year, 4), digits(month, 2), digits(day, 2));
+    let (hh, mi, ss) = (digits(hour, 2), digits(minute, 2), digits(second, 2));
+    let mon = MONTHS[usize::try_from(month.clamp(1, 12) - 1).unwrap()];
+    let wd = rng.pick(&DAYS).to_string();
+    let mut s = match rng.below(10) {
+        // ISO, full or cut short, with any separator between date and time.
+        0..=3 => {
+            let sep = rng
+                .pick(&["T", "T", "T", " ", "t", "  ", "_", ""])
+                .to_string();
+            match rng.below(8) {
+                0 => yyyy.clone(),
+                1 => format!("{yyyy}-{mm}"),
+                2 => format!("{yyyy}-{mm}-{dd}"),
+                3 => format!("{yyyy}-{mm}-{dd}{sep}{hh}:{mi}{}", zone(rng, true)),
+                4 => format!(
+                    "{}{}-{mm}-{dd}{sep}{hh}:{mi}:{ss}{frac}{}",
+                    rng.pick(&["+", "-"]),
+                    digits(year, 6),
+                    zone(rng, true)
+                ),
+                _ => format!(
+                    "{yyyy}-{mm}-{dd}{sep}{hh}:{mi}:{ss}{frac}{}",
+                    zone(rng, true)
+                ),
+            }
+        }
+        // Dates with other separators, time after a space.
+        4 => {
+            let sep = rng.pick(&["/", ".", " ", "-"]).to_string();
+            let date = match rng.below(3) {
+                0 => format!("{mm}{sep}{dd}{sep}{yyyy}"),
+                1 => format!("{yyyy}{sep}{mm}{sep}{dd}"),
+                _ => format!("{}{sep}{}", month, day),
+            };
+            if rng.below(2) == 0 {
+                date
+            } else {
+                format!("{date} {hh}:{mi}:{ss}{frac}{}", zone(rng, false))
+            }
+        }
+        // RFC 2822 and toUTCString().
+        5 | 6 => {
+            let year_text = if rng.below(5) == 0 {
+                digits(year % 100, 2)
+            } else {
+                yyyy.clone()
+            };
+            format!(
+                "{}{dd} {mon} {year_text} {hh}:{mi}{}{}",
+                if rng.below(3) == 0 {
+                    String::new()
+                } else {
+                    format!("{wd}, ")
+                },
+                if rng.below(4) == 0 {
+                    String::new()
+                } else {
+                    format!(":{ss}")
+                },
+                zone(rng, false)
+            )
+        }
+        // Date.prototype.toString() and toDateString().
+        7 | 8 => format!(
+            "{wd} {mon} {dd} {yyyy}{}",
+            match rng.below(4) {
+                0 => String::new(),
+                1 => format!(" {hh}:{mi}:{ss}{}", zone(rng, false)),
+                _ => format!(
+                    " {hh}:{mi}:{ss} GMT{}{}{} (Coordinated Universal Time)",
+                    rng.pick(&["+", "-"]),
+                    digits(rng.below(15), 2),
+                    digits(rng.below(60), 2)
+                ),
+            }
+        ),
+        // US style with AM/PM and month names.
+        _ => format!(
+            "{mon} {}, {yyyy} {}:{mi}{} {}",
+            day,
+            hour % 13,
+            if rng.below(2) == 0 {
+                format!(":{ss}")
+            } else {
+                String::new()
+            },
+            rng.pick(&["AM", "PM", "am", "pm"])
+        ),
+    };
+    // Now and then a character dropped, doubled or inserted: what V8 refuses must be refused.
+    if rng.below(6) == 0 && s.len() > 2 {
+        let chars: Vec<char> = s.chars().collect();
+        let at = usize::try_from(rng.below(u64::try_from(chars.len()).unwrap())).unwrap();
+        let mut v = chars.clone();
+        match rng.below(3) {
+            0 => {
+                v.remove(at);
+            }
+            1 => v.insert(at, chars[at]),
+            _ => v.insert(
+                at,
+                *rng.pick(&[
+                    'x', '-', '+', ':', '.', '(', ')', ',', '/', 'T', 'é', '\u{a0}', '9',
+                ]),
+            ),
+        }
+        s = v.into_iter().collect();
+    }
+    let trimmed = s.trim().to_owned();
+    if trimmed.is_empty() {
+        "x".to_owned()
+    } else {
+        trimmed
+    }
+}
+
+#[test]
+fn date_strings_read_as_v8_reads_them() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut lines: Vec<String> = [
+        "2025-09-04T12:34:56.789123Z",
+        "2025-09-04T12:34:56.789123+00:00",
+        "2025-09-04T12:34:56.123456789",
+        "2025-09-04 12:34:56",
+        "Thu, 04 Sep 2025 12:34:56 GMT",
+        "Thu Sep 04 2025 12:34:56 GMT+0000 (Coordinated Universal Time)",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    lines.extend((0..4000).map(|_| timestamp(&mut rng)));
+    let Some(problems) = differences(DATE_PARSER, lines) else {
+        return;
+    };
+    assert!(
+        problems.is_empty(),
+        "{} of 4006 date strings read differently from Node:\n{}",
+        problems.len(),
+        problems
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
