@@ -1,6 +1,9 @@
 //! What a call may spend: the engine's own count of work, which decides (the same on every
 //! machine, under any load, in every browser), and the wall clock, which is only the backstop
-//! for what the engine cannot count (one long native step: a regex, a huge `replace`).
+//! for what the engine cannot count (one long native step: a regex, a huge `replace`). The
+//! clock never decides for an engine making progress (SPEC §11): its deadline moves on each
+//! time the engine counts work ([`Deadline::progressed`]), so only a stretch of the clock with
+//! no count of work in it (one native step that runs long) can pass it.
 //!
 //! Work is counted in boa's "cycles" (bytecode instructions weighted by their cost), read at
 //! each yield of the budgeted evaluation, and budgets given in milliseconds are converted at
@@ -106,11 +109,13 @@ impl Meter {
     }
 }
 
-/// A point in time on the options' clock, in milliseconds, after which a call is stopped.
+/// A point in time on the options' clock, in milliseconds, after which a call is stopped
+/// unless it made progress meanwhile ([`progressed`](Self::progressed)).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Deadline {
     started_ms: f64,
     at_ms: f64,
+    window_ms: f64,
     clock: fn() -> f64,
 }
 
@@ -119,11 +124,19 @@ impl Deadline {
     pub(crate) fn after(budget_ms: f64, opts: &SandboxOptions) -> Deadline {
         let clock = clock_of(opts);
         let started_ms = clock();
+        let window_ms = budget_ms.max(0.0);
         Deadline {
             started_ms,
-            at_ms: started_ms + budget_ms.max(0.0),
+            at_ms: started_ms + window_ms,
+            window_ms,
             clock,
         }
+    }
+
+    /// The call made progress (the engine counted work, or a replayed line ended): the
+    /// deadline is its whole length from now again.
+    pub(crate) fn progressed(&mut self) {
+        self.at_ms = (self.clock)() + self.window_ms;
     }
 
     /// When the deadline was set.
@@ -160,6 +173,27 @@ mod tests {
         assert!(!d.passed());
         NOW.with(|n| n.set(1050.0));
         assert!(d.passed());
+    }
+
+    #[test]
+    fn a_deadline_moves_on_with_progress_and_passes_only_after_a_stretch_without_any() {
+        let opts = SandboxOptions {
+            clock: Some(fake),
+            ..SandboxOptions::default()
+        };
+        NOW.with(|n| n.set(0.0));
+        let mut d = Deadline::after(50.0, &opts);
+        // Ten times the deadline by the clock, with progress every 40 ms.
+        for k in 1..=12 {
+            NOW.with(|n| n.set(f64::from(k) * 40.0));
+            assert!(!d.passed(), "progress at {k}");
+            d.progressed();
+        }
+        NOW.with(|n| n.set(480.0 + 49.0));
+        assert!(!d.passed());
+        NOW.with(|n| n.set(480.0 + 50.0));
+        assert!(d.passed(), "50 ms with no progress");
+        assert_eq!(d.started_ms(), 0.0);
     }
 
     #[test]

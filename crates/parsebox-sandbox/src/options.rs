@@ -14,9 +14,10 @@ pub struct SandboxOptions {
     /// conversion of its result, in reference milliseconds: counted by the engine, so a line
     /// gets the same outcome on every machine and under any load ([`WORK_PER_MS`]).
     pub line_budget_ms: f64,
-    /// Wall-clock backstop of one call, in milliseconds: what the work count cannot see (one
-    /// long native step, such as a regex or a huge `replace`) is stopped here, at the engine's
-    /// next count. A line stopped by the clock alone runs once more, alone, on a fresh realm
+    /// Wall-clock backstop of one call, in milliseconds: the longest the engine may go without
+    /// counting any work. What the work count cannot see (one long native step, such as a
+    /// regex or a huge `replace`) is stopped here, at the engine's next count; an engine that
+    /// keeps counting work is never stopped by the clock, however busy the machine. A line stopped by the clock alone runs once more, alone, on a fresh realm
     /// (a stalled machine is not the parser's fault) and fails only if the clock stops it
     /// again.
     pub clock_backstop_ms: f64,

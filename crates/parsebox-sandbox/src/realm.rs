@@ -642,9 +642,13 @@ impl Realm {
                         if !meter.spend(u64::from(cycles)) {
                             return Err(Stop::Work);
                         }
+                        // A stretch with no count of work in it (one native step) past the
+                        // backstop stops the call; an engine counting work is never stopped by
+                        // the clock, only by its budget.
                         if meter.deadline.passed() {
                             return Err(Stop::Clock);
                         }
+                        meter.deadline.progressed();
                         if let (Some(probe), Some(start)) = (opts.heap_probe, heap_start) {
                             let grown = probe().saturating_sub(start);
                             if grown > opts.max_heap_growth_bytes {

@@ -288,7 +288,7 @@ impl ParserRun {
         let mut attempts = 0;
         // What replays is work the history counted when it first ran, under the replay budget:
         // the clock only backstops a machine that stalls.
-        let deadline = Deadline::after(module.options.replay_budget_ms * 10.0, &module.options);
+        let mut deadline = Deadline::after(module.options.replay_budget_ms * 10.0, &module.options);
         while k < self.history.len() {
             if deadline.passed() {
                 // Bounded recovery: a fresh run now rather than a frozen thread.
@@ -309,6 +309,9 @@ impl ParserRun {
                 }
                 None => false,
             };
+            // Each replayed op ended: the replay makes progress, and only a stall (an op the
+            // backstop stops by itself) ends it.
+            deadline.progressed();
             if dirty {
                 attempts += 1;
                 self.history.remove(k);

@@ -1,9 +1,10 @@
 //! Budgets decide by the engine's own count of work, so the same line gets the same outcome on
-//! every machine and under any load; the wall clock is only a backstop, and a line stopped by
-//! the clock alone runs once more, alone, on a fresh realm before it fails.
+//! every machine and under any load; the wall clock is only a backstop for a stretch with no
+//! count of work in it (one native step that runs long), and a line stopped by the clock alone
+//! runs once more, alone, on a fresh realm before it fails.
 //!
 //! Each test drives the sandbox's clock by hand (`SandboxOptions::clock`): a machine that is
-//! frozen, one that crawls, and one that stalls once.
+//! frozen, one that crawls, and one that stalls once or every so often.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
@@ -20,6 +21,8 @@ thread_local! {
     static STEP: Cell<f64> = const { Cell::new(0.0) };
     /// Readings left before the clock jumps by `JUMP` once (a stall); negative: never.
     static STALL_IN: Cell<i64> = const { Cell::new(-1) };
+    /// After a stall, the next comes this many readings later (0: never again).
+    static STALL_EVERY: Cell<i64> = const { Cell::new(0) };
 }
 
 const JUMP: f64 = 5_000.0;
@@ -27,7 +30,14 @@ const JUMP: f64 = 5_000.0;
 fn fake_clock() -> f64 {
     let stall = STALL_IN.with(Cell::get);
     if stall >= 0 {
-        STALL_IN.with(|s| s.set(stall - 1));
+        let every = STALL_EVERY.with(Cell::get);
+        STALL_IN.with(|s| {
+            s.set(if stall == 0 && every > 0 {
+                every
+            } else {
+                stall - 1
+            })
+        });
     }
     let jump = if stall == 0 { JUMP } else { 0.0 };
     NOW.with(|n| {
@@ -41,6 +51,7 @@ fn machine(step_ms: f64, stall_in_readings: i64) -> SandboxOptions {
     NOW.with(|n| n.set(0.0));
     STEP.with(|s| s.set(step_ms));
     STALL_IN.with(|s| s.set(stall_in_readings));
+    STALL_EVERY.with(|s| s.set(0));
     SandboxOptions {
         clock: Some(fake_clock),
         ..SandboxOptions::default()
@@ -111,12 +122,26 @@ fn a_line_the_clock_stopped_once_runs_again_alone_and_keeps_the_state() {
 }
 
 #[test]
-fn a_line_the_clock_stops_twice_fails_with_the_backstop_named() {
-    // Every reading 100 ms later: the 1 s backstop passes on each try of the long line.
+fn a_line_that_keeps_counting_work_is_answered_however_slow_the_clock_says_it_is() {
+    // Every reading of the clock 100 ms later: the line takes far longer than the 1 s backstop
+    // by the clock, but the engine counts work all the while (SPEC §11).
     let module = ParserModule::load(PARSER, machine(0.0, -1)).unwrap();
     let mut run = module.new_run().unwrap();
     run.parse_line("a", TS).unwrap();
     STEP.with(|s| s.set(100.0));
+    let b = run.parse_line("b", TS).unwrap();
+    assert_eq!(b.entries[0].text(), Some("b #2 59997"));
+    assert_eq!(run.diagnostics().clock_retries, 0);
+}
+
+#[test]
+fn a_line_the_clock_stops_twice_fails_with_the_backstop_named() {
+    // A stall of 5 s with no count of work in it, on each try of the line.
+    let module = ParserModule::load(PARSER, machine(0.0, -1)).unwrap();
+    let mut run = module.new_run().unwrap();
+    run.parse_line("a", TS).unwrap();
+    STALL_IN.with(|s| s.set(3));
+    STALL_EVERY.with(|s| s.set(3));
     let f = run.parse_line("b", TS).unwrap_err();
     assert_eq!(f.code, FailureCode::BudgetExceeded);
     assert!(
@@ -145,11 +170,25 @@ fn an_initialisation_the_clock_stopped_once_runs_again_and_the_parser_loads() {
 
 #[test]
 fn an_initialisation_the_clock_stops_every_time_is_refused() {
-    // Every reading 100 ms later: the backstop passes on both tries.
-    let Err(e) = ParserModule::load(SLOW_INIT, machine(100.0, -1)) else {
-        panic!("loaded on a machine that never lets the clock backstop pass");
+    // A stall of 5 s with no count of work in it, on both tries.
+    let opts = machine(0.0, 2);
+    STALL_EVERY.with(|s| s.set(2));
+    let Err(e) = ParserModule::load(SLOW_INIT, opts) else {
+        panic!("loaded on a machine that stalls on every try");
     };
     assert_eq!(e.code.as_str(), "init_budget_exceeded", "{e}");
+}
+
+#[test]
+fn an_initialisation_that_keeps_counting_work_loads_however_slow_the_clock_says_it_is() {
+    // Every reading 100 ms later: far past the backstop by the clock, with work counted all
+    // the while.
+    let module = ParserModule::load(SLOW_INIT, machine(100.0, -1)).unwrap();
+    let mut run = module.new_run().unwrap();
+    assert_eq!(
+        run.parse_line("a", TS).unwrap().entries[0].text(),
+        Some("a 299995")
+    );
 }
 
 /// A module whose top level spends longer than the clock backstop in one native step the

@@ -9,6 +9,12 @@ import { dropWorker, keepWorker, takeWorker } from "./workers.js";
 
 let coreReady = false;
 let coreModule = null; // the compiled core module: a fresh instance after a trap is made from it
+let coreStartBytes = 0; // the core instance's memory when it started
+/**
+ * How far the core's memory may stay grown once nothing holds its objects: past it, a fresh
+ * instance gives the memory back (a wasm memory only grows).
+ */
+const KEEP_GROWN_BYTES = 32 << 20;
 const coreUsers = new Set(); // WeakRefs of the objects that hold objects of the core instance
 let usersSwept = 64; // coreUsers' size after its last sweep of collected objects (at least 64)
 let initializing = null; // init()'s promise, so concurrent calls share one download
@@ -192,7 +198,7 @@ export function initSync(options) {
 
 /** Instantiates the core module (compiled), keeping it for a fresh instance after a trap. */
 function startCore(module) {
-  initCoreSync({ module });
+  coreStartBytes = initCoreSync({ module }).memory.buffer.byteLength;
   coreModule = module;
   coreReady = true;
 }
@@ -211,7 +217,25 @@ export function holdsCore(user) {
     for (const r of coreUsers) if (r.deref() === undefined) coreUsers.delete(r);
     usersSwept = Math.max(64, coreUsers.size);
   }
-  return () => coreUsers.delete(ref);
+  return () => {
+    coreUsers.delete(ref);
+    // Checked once the call that disposed it has returned (a dispose may come from a listener
+    // the core called).
+    if (coreUsers.size === 0) queueMicrotask(giveMemoryBack);
+  };
+}
+
+/**
+ * Nothing holds objects of the core instance any more (every registry, builder and follower
+ * disposed or collected): when its memory grew far past what it started with, the instance is
+ * let go of and a fresh one starts, so the memory goes back (a wasm memory cannot shrink).
+ */
+function giveMemoryBack() {
+  for (const r of coreUsers) if (r.deref() === undefined) coreUsers.delete(r);
+  if (coreUsers.size > 0 || !coreModule) return;
+  if (initCoreSync().memory.buffer.byteLength - coreStartBytes < KEEP_GROWN_BYTES) return;
+  forgetCore();
+  coreStartBytes = initCoreSync({ module: coreModule }).memory.buffer.byteLength;
 }
 
 /**
@@ -222,7 +246,7 @@ export function holdsCore(user) {
  */
 function renewCore() {
   forgetCore();
-  initCoreSync({ module: coreModule });
+  coreStartBytes = initCoreSync({ module: coreModule }).memory.buffer.byteLength;
   const users = [...coreUsers];
   coreUsers.clear();
   for (const ref of users) ref.deref()?._coreLost();

@@ -95,9 +95,9 @@ pub(crate) fn encode(
         .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))
         // serde_json writes UTF-8 only; the check is a formality.
         .and_then(|()| {
-            std::str::from_utf8(buf).map(js_sys::JsString::from).map_err(|e| {
-                into_error("ParseboxError", format!("could not encode a result: {e}"))
-            })
+            std::str::from_utf8(buf)
+                .map(js_sys::JsString::from)
+                .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))
         });
     if buf.capacity() > KEPT_OUTPUT_BYTES {
         buf.clear();
