@@ -38,8 +38,8 @@
 //! - `parsebox_post_due() -> 0 | 1`: 1 when a Worker posts the answers it holds now: the
 //!   engine does realm work of its own before its next line (the last line answered failed
 //!   and it rebuilds its realm, or the next record opens a new run: the core then times that
-//!   work as the engine's), the frame is done, or `answer_batch_ms` has passed since the last
-//!   post.
+//!   work as the engine's), the frame is done, `answer_batch_ms` has passed since the last
+//!   post, or it holds `POST_BYTES` (256 KiB) of answers (the page reads a post in one task).
 //! - `parsebox_prepare() -> len`: makes the realm the next start loads its parser into
 //!   (`Session::prepare`); answers JSON `Result<(), LoadError>`. `build.sh` calls it once and
 //!   ships the memory that results as the module's initial memory (`snapshot.mjs`), so a fresh

@@ -46,7 +46,14 @@ pub struct Session {
     answer_batch_ms: f64,
     /// When the Worker last posted (or took a frame), on the clock [`Session::post_due`] gets.
     posted_at: f64,
+    /// Bytes of the answers produced since the Worker last posted.
+    unposted_bytes: usize,
 }
+
+/// The most bytes of answers a Worker holds before it posts them, whatever the time: the page
+/// reads each post in one task, so a post's size bounds that task's work (a burst of large
+/// answers arrives as several posts, each read in a task of its own).
+pub const POST_BYTES: usize = 256 << 10;
 
 /// Serialises `value`, or gives `fallback` (serde_json fails only on non-string map keys,
 /// which none of these types have).
@@ -138,6 +145,7 @@ impl Session {
             queued_at: 0,
             answer_batch_ms: 0.0,
             posted_at: 0.0,
+            unposted_bytes: 0,
         }
     }
 
@@ -154,15 +162,17 @@ impl Session {
 
     /// Whether a Worker posts the answers it holds now, after a record of the queued frame:
     /// the engine's own realm work comes next (so the core times it as the engine's, not a
-    /// line's), the frame is done, or `answer_batch_ms` has passed since the last post (a
-    /// line that hangs holds back at most that much). When it says yes, the wait starts again
-    /// from `now_ms`.
+    /// line's), the frame is done, `answer_batch_ms` has passed since the last post (a line
+    /// that hangs holds back at most that much), or it holds [`POST_BYTES`] of answers. When it
+    /// says yes, the wait starts again from `now_ms`.
     pub fn post_due(&mut self, now_ms: f64) -> bool {
         let due = self.work_follows
             || !self.has_next()
-            || now_ms - self.posted_at >= self.answer_batch_ms;
+            || now_ms - self.posted_at >= self.answer_batch_ms
+            || self.unposted_bytes >= POST_BYTES;
         if due {
             self.posted_at = now_ms;
+            self.unposted_bytes = 0;
         }
         due
     }
@@ -192,6 +202,7 @@ impl Session {
         } else {
             encode_answers(&answers, &reports)
         };
+        self.unposted_bytes = self.unposted_bytes.saturating_add(out.len());
         if wire::starts_realm_work(after) {
             self.work_follows = true;
         }
@@ -539,6 +550,27 @@ mod tests {
             s.run_next(|_| {});
             assert!(s.post_due(200.0));
         }
+    }
+
+    #[test]
+    fn a_worker_posts_once_it_holds_post_bytes_of_answers_whatever_the_time() {
+        let big = "y".repeat(40_000);
+        let mut ops = vec![new_run()];
+        ops.extend((1..=40).map(|i| line(i, &big)));
+        let mut s = started();
+        s.queue(&wire::ops_frame(&ops), 1e9, 0.0);
+        let (mut held, mut posts, mut largest) = (0, 0, 0);
+        while s.has_next() {
+            held += s.run_next(|_| {}).len();
+            if s.post_due(0.0) {
+                posts += 1;
+                largest = largest.max(held);
+                held = 0;
+            }
+        }
+        // Each post holds at most POST_BYTES and one answer more; the clock never moved.
+        assert!(posts >= 4, "{posts} posts");
+        assert!(largest < POST_BYTES + 50_000, "{largest}");
     }
 
     #[test]

@@ -29,6 +29,12 @@ pub struct LineUpdate {
 /// for the next frame. Lines of a few entries each stay a frame's worth at a time.
 pub const LATE_ENTRIES_PER_FRAME: usize = 1000;
 
+/// The most bytes of late answers (what they hold in the core, measured as they were read) one
+/// builder folds in at a frame, one answer at least: folding costs about what the answers
+/// hold, so a frame's task stays short however the answers are shaped (many small objects in
+/// a tool input, long strings). The rest waits for the next frame.
+pub const LATE_BYTES_PER_FRAME: usize = 1 << 20;
+
 /// What the JS side does at a frame: call these builders back (`applyLate`), in order, then
 /// tell `onChange` listeners of each type's line updates.
 #[derive(Serialize, Debug, Default, PartialEq)]
@@ -156,13 +162,14 @@ impl FrameQueue {
         let Some(waiting) = self.answers.get_mut(&run) else {
             return (Vec::new(), false);
         };
-        let mut entries = 0;
+        let (mut entries, mut bytes) = (0, 0);
         let fit = waiting
             .iter()
             .take_while(|w| {
                 let first = entries == 0;
                 entries += w.entries.len().max(1);
-                first || entries <= LATE_ENTRIES_PER_FRAME
+                bytes += usize::try_from(w.bytes).unwrap_or(0);
+                first || (entries <= LATE_ENTRIES_PER_FRAME && bytes <= LATE_BYTES_PER_FRAME)
             })
             .count()
             .max(1);
@@ -289,6 +296,25 @@ mod tests {
         );
         assert_eq!(seqs(&mut q), (vec![4], false));
         assert_eq!(seqs(&mut q), (vec![], false));
+    }
+
+    #[test]
+    fn answers_that_hold_many_bytes_are_folded_in_a_megabyte_at_a_time() {
+        let mut q = FrameQueue::default();
+        for seq in 1..=6 {
+            q.builder_answer(RunId(3), seq, Vec::new());
+            q.charge_answer(RunId(3), seq, 400 << 10);
+        }
+        let mut frames = Vec::new();
+        loop {
+            let (taken, more) = q.take_answers(RunId(3));
+            frames.push(taken.len());
+            if !more {
+                break;
+            }
+        }
+        assert_eq!(frames, [2, 2, 2], "two answers of 400 KiB a frame");
+        assert_eq!(q.bytes(), 0);
     }
 
     #[test]

@@ -25,7 +25,7 @@ mod transcript;
 
 pub use command::ExecutorCommand;
 pub use executor::{Builtin, EngineDeath, Executor};
-pub use frame::{Frame, LineUpdate, LATE_ENTRIES_PER_FRAME};
+pub use frame::{Frame, LineUpdate, LATE_BYTES_PER_FRAME, LATE_ENTRIES_PER_FRAME};
 pub use host_run::HostRunParser;
 pub use live::{LiveCore, LongLived, Polled};
 pub use paperclip::{Built, ChunkIn, FollowedRun, Paperclip, Shown, KEEP_RUNS};
