@@ -493,3 +493,22 @@ export function createStdoutParser() {
   assert.equal(registry.diagnostics("slow").host.stateLost, 1);
   registry.dispose();
 });
+
+test("one load rule in every host: a parser with a regex that can backtrack without end loads inline too; the line it hangs is stopped at the deadline and falls back alone, the run keeps its state", async (t) => {
+  // Issue 54: the same honest parser loaded in a Worker and was refused inline with
+  // `unsafe_regex`. Inline, the engine's own loops now stop a line whose count of work stopped
+  // moving for `hardDeadlineMs` (one native step), as a Worker's deadline does.
+  const source = readFileSync(fileURLToPath(new URL("../corpus/hostile/regex_literal_catastrophic.js", import.meta.url)), "utf8");
+  const registry = new ParserRegistry({ loadSource: null, host: "inline", hardDeadlineMs: 300, lineBudgetMs: 50 });
+  t.after(() => registry.dispose());
+  registry.registerSource("re", source);
+  await registry.idle();
+  assert.equal(registry.status("re").state, "ready", JSON.stringify(registry.status("re")));
+  const builder = new TranscriptBuilder(registry, "re", { failedLineEntry: "generic" });
+  builder.push({ ts: "t", stream: "stdout", chunk: "a\nattack\nb\n" });
+  assert.deepEqual(builder.entries().map((e) => e.text), ["a #1", "attack", "b #2"]);
+  const d = registry.diagnostics("re");
+  assert.equal(d.fallbacks.deadline, 1, JSON.stringify(d));
+  assert.match(d.lastError, /deadline in the inline host twice/);
+  builder.dispose();
+});

@@ -8,7 +8,7 @@ use crate::host::EngineModule;
 use crate::journal::Delivery;
 use crate::{
     check_contract_version, AdapterState, AdapterStatus, Answered, Command, EngineId, Host,
-    HostError, HostPlacement, LoadError, LoadResult, Placement,
+    HostError, LoadError, LoadResult, Placement,
 };
 
 impl Host {
@@ -176,19 +176,6 @@ impl Host {
                 if changed {
                     self.changed(&adapter_type);
                 }
-            }
-            Err(load_error)
-                if load_error.code == "unsafe_regex"
-                    && e.placement == Placement::Inline
-                    && self.options.host == HostPlacement::Auto =>
-            {
-                // Nothing in this thread could stop that regex, but a Worker's deadline can:
-                // the type loads there instead of being refused.
-                self.move_to_worker_because(
-                    now_ms,
-                    engine,
-                    "its source has a regex the inline screen refuses; in a Worker a deadline ends a line that regex hangs",
-                );
             }
             Err(load_error) => self.fail_load(&adapter_type, load_error),
         }
@@ -385,6 +372,11 @@ impl Host {
                 return;
             }
         }
+    }
+
+    /// Whether `engine` is still one of the core's (not ended).
+    pub fn has_engine(&self, engine: EngineId) -> bool {
+        self.engines.contains_key(&engine)
     }
 
     /// The executor will compile the engine module later: until

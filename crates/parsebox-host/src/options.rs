@@ -293,14 +293,17 @@ impl HostOptions {
         }
     }
 
-    /// The config of an engine started at `placement`: regexes are screened unless a deadline
-    /// can end the engine (a Worker), where a pattern the screen would refuse runs, and a line
-    /// it hangs is killed and falls back alone. In a Worker the core's deadline is the clock
-    /// backstop (the engine's own is twice as long, so the two never race).
+    /// The config of an engine started at `placement`. One load rule in every host: no regex
+    /// pattern is refused for its shape, inline or in a Worker (the `parsebox` command loads
+    /// the same way); a line a regex hangs is stopped at the deadline, in the engine's own
+    /// loops (the engine module calls the page every 16,384 loop turns, and the page stops a
+    /// line whose count of work stopped moving), and falls back alone. In a Worker the core's
+    /// deadline is the clock backstop (the engine's own is twice as long, so the two never
+    /// race).
     pub fn engine_config_at(&self, placement: Placement) -> EngineConfig {
         let worker = placement == Placement::Worker;
         EngineConfig {
-            screen_regexes: !worker,
+            screen_regexes: false,
             clock_backstop_ms: if worker {
                 self.hard_deadline_ms * 2.0
             } else {

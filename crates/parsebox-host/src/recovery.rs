@@ -31,6 +31,14 @@ enum Cause {
     Deadline(DeadlineKind),
 }
 
+/// How a deadline's message names where the engine ran.
+fn host_word(placement: Placement) -> &'static str {
+    match placement {
+        Placement::Worker => "worker",
+        Placement::Inline | Placement::Builtin => "inline",
+    }
+}
+
 impl Host {
     /// The engine died on its own (a trap, out of memory, a Worker error): the line it was
     /// running falls back (`worker_fault` for a Worker, `engine_fault` otherwise), and the
@@ -46,6 +54,25 @@ impl Host {
     ) -> Vec<Answered> {
         let mut out = Vec::new();
         self.recover(now_ms, engine, Cause::Died, reason, &mut out);
+        self.start_waiting(now_ms);
+        out
+    }
+
+    /// An engine of this thread stopped its line itself: the line ran past `hard_deadline_ms`
+    /// with the engine's count of work not moving (one native step, such as a regex that
+    /// backtracks without end), and the engine's loops threw out of the instance. As a Worker
+    /// ended at that deadline: the line runs once more on a fresh engine, after the replay, and
+    /// falls back with `deadline` when it is stopped again. Returns the settled answers of
+    /// lines whose caller waits synchronously.
+    pub fn handle_engine_stopped(&mut self, now_ms: f64, engine: EngineId) -> Vec<Answered> {
+        let mut out = Vec::new();
+        self.recover(
+            now_ms,
+            engine,
+            Cause::Deadline(DeadlineKind::Line),
+            "",
+            &mut out,
+        );
         self.start_waiting(now_ms);
         out
     }
@@ -200,8 +227,9 @@ impl Host {
             Cause::Deadline(DeadlineKind::Line) if retry => (
                 FailureCode::Deadline,
                 format!(
-                    "a line ran past its {} ms deadline in the worker host; it runs once more on a fresh engine before it fails",
-                    o.hard_deadline_ms
+                    "a line ran past its {} ms deadline in the {} host; it runs once more on a fresh engine before it fails",
+                    o.hard_deadline_ms,
+                    host_word(placement)
                 ),
             ),
             Cause::Deadline(DeadlineKind::Line) if unsure => (
@@ -214,8 +242,9 @@ impl Host {
             Cause::Deadline(DeadlineKind::Line) => (
                 FailureCode::Deadline,
                 format!(
-                    "ran past its {} ms deadline in the worker host twice, the second time on a fresh engine",
-                    o.hard_deadline_ms
+                    "ran past its {} ms deadline in the {} host twice, the second time on a fresh engine",
+                    o.hard_deadline_ms,
+                    host_word(placement)
                 ),
             ),
             Cause::Deadline(DeadlineKind::Start) => (

@@ -734,62 +734,58 @@ fn auto_placement_moves_a_type_after_an_overrun() {
     assert_eq!(text(&sim.parse(run, "d")), "d#1");
 }
 
-/// A source whose regex the inline screen refuses is not refused where a Worker can run it
-/// under a deadline: under `auto` it loads in a Worker (whose engine does not screen), and
-/// parses there; with `host: inline` it is refused with `unsafe_regex`, as nothing could stop
-/// that regex in the page's thread.
+/// One load rule in every host (issue 54): a source with a regex the screen calls catastrophic
+/// is not refused for it anywhere. Every engine starts unscreened, inline as in a Worker, and
+/// the type is ready where its host put it: a line such a regex hangs is stopped at the
+/// deadline by the engine's own loops (engine.js) and falls back alone.
 #[test]
-fn a_regex_the_screen_refuses_runs_in_a_worker_instead_of_failing_the_parser() {
-    let mut sim = Sim::new(options(|_| {}));
-    sim.start_mode = StartMode::UnsafeRegex;
-    sim.host
-        .register_source(0.0, "a", "const r = /^(a+)+$/; …", None)
-        .unwrap();
-    sim.pump();
-    let starts: Vec<(Placement, bool)> = sim
-        .log
-        .iter()
-        .filter_map(|c| match c {
-            Command::StartEngine {
-                placement, config, ..
-            } => Some((*placement, config.screen_regexes)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(
-        starts,
-        [(Placement::Inline, true), (Placement::Worker, false)],
-        "screened inline, refused, started again in a Worker without the screen"
-    );
-    let status = sim.host.status("a");
-    assert_eq!(status.state, AdapterState::Ready);
-    assert_eq!(status.placement, Some(Placement::Worker));
-    assert!(status.host_reason.unwrap().contains("regex"));
-    assert_eq!(status.error, None);
+fn a_regex_the_screen_would_refuse_loads_in_every_host() {
+    for host in [
+        HostPlacement::Auto,
+        HostPlacement::Inline,
+        HostPlacement::Worker,
+    ] {
+        let mut sim = Sim::new(options(|o| o.host = host));
+        sim.start_mode = StartMode::UnsafeRegex;
+        sim.host
+            .register_source(0.0, "a", "const r = /^(a+)+$/; …", None)
+            .unwrap();
+        sim.pump();
+        let starts: Vec<bool> = sim
+            .log
+            .iter()
+            .filter_map(|c| match c {
+                Command::StartEngine { config, .. } => Some(config.screen_regexes),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(starts, [false], "{host:?}: started once, unscreened");
+        let status = sim.host.status("a");
+        assert_eq!(status.state, AdapterState::Ready, "{host:?}");
+        assert_eq!(status.error, None, "{host:?}");
+        assert_eq!(sim.host.diagnostics(Some("a")).host.placement_moves, 0);
+    }
+}
+
+/// An inline engine that stops its own line at the deadline (its count of work stopped
+/// moving: one native step that does not return) is handled as a Worker ended there: the line
+/// runs once more on a fresh engine, and falls back with `deadline` when it is stopped again.
+#[test]
+fn an_inline_engine_that_stops_its_line_at_the_deadline_gets_one_more_try() {
+    let mut sim = Sim::with_parser(options(|o| o.host = HostPlacement::Inline), "a");
     let run = sim.host.stateless_run("a").unwrap();
-    let step = sim.host.parse_line(sim.now, run, "x", TS).unwrap();
-    assert!(matches!(step, LineStep::Deferred { .. }), "{step:?}");
-    sim.pump();
-    sim.step();
-    assert_eq!(sim.late_texts(), ["x#1"]);
-    assert_eq!(sim.host.diagnostics(Some("a")).host.placement_moves, 1);
-
-    // host: worker starts there at once, unscreened.
-    let mut sim = Sim::new(options(|o| o.host = HostPlacement::Worker));
-    sim.start_mode = StartMode::UnsafeRegex;
-    sim.host.register_source(0.0, "a", "…", None).unwrap();
-    sim.pump();
-    assert_eq!(sim.starts, 1);
-    assert_eq!(sim.host.status("a").state, AdapterState::Ready);
-
-    // host: inline refuses it, with the load error.
-    let mut sim = Sim::new(options(|o| o.host = HostPlacement::Inline));
-    sim.start_mode = StartMode::UnsafeRegex;
-    sim.host.register_source(0.0, "a", "…", None).unwrap();
-    sim.pump();
-    let status = sim.host.status("a");
-    assert_eq!(status.state, AdapterState::Failed);
-    assert_eq!(status.error.unwrap().code, "unsafe_regex");
+    let step = sim.host.parse_line(sim.now, run, "stuck", TS).unwrap();
+    let LineStep::RunNow { engine, .. } = step else {
+        panic!("an inline line runs now: {step:?}")
+    };
+    let answered = sim.host.handle_engine_stopped(0.0, engine);
+    assert!(answered.is_empty(), "not failed yet: it runs once more");
+    let d = sim.host.diagnostics(Some("a"));
+    assert_eq!((d.host.deadline_kills, d.host.deadline_retries), (1, 1));
+    assert!(
+        d.last_error.unwrap().contains("inline host"),
+        "named where it ran"
+    );
 }
 
 /// An inline engine that traps mid-line: the waiting caller gets the fallback synchronously,

@@ -12,6 +12,9 @@ pub enum EngineDeath {
     Fault(String),
     /// Its memory reached the maximum: an allocation of this many bytes did not fit.
     OutOfMemory(u64),
+    /// It stopped its line itself: the line ran past its deadline with the engine's count of
+    /// work not moving (one native step that does not return), and the instance is dead.
+    Stopped,
 }
 
 /// A trusted built-in parser (`registerBuiltin`): the engine runs its instances as it runs a
@@ -39,14 +42,15 @@ pub trait Executor {
     /// the call itself failed.
     ///
     /// # Errors
-    /// A sentence when the instance could not be made at all.
+    /// How the instance died instead of answering (it could not be made, it trapped, or it
+    /// stopped the module's evaluation at the deadline).
     fn start_inline(
         &mut self,
         engine: EngineId,
         adapter_type: &str,
         source: &str,
         config_json: &str,
-    ) -> Result<String, String>;
+    ) -> Result<String, EngineDeath>;
 
     /// Performs an ops frame (`parsebox_host::wire`) on an inline engine; its answers as JSON
     /// (`[[seq, outcome, reports?], …]`).

@@ -126,12 +126,19 @@ impl<X: Executor> LiveCore<X> {
                 });
             }
             LineStep::RunNow { engine, seq, ops } => {
+                // A line its engine stopped at the deadline runs once more on a fresh engine,
+                // which starts within the pump below: its answer is the line's, now.
+                self.answering = Some((seq, None));
                 let answered = self.run_in_thread(engine, ops);
+                self.pump();
+                let again = self.answering.take().and_then(|(_, answer)| answer);
                 let entries = answered
                     .into_iter()
                     .find(|a| a.seq == seq)
-                    .map_or_else(|| vec![generic_entry(line, ts)], |a| a.entries);
-                (entries, None)
+                    .map(|a| a.entries)
+                    .or(again)
+                    .unwrap_or_else(|| vec![generic_entry(line, ts)]);
+                return Ok((entries, None));
             }
         };
         self.pump();
@@ -142,8 +149,24 @@ impl<X: Executor> LiveCore<X> {
     /// death) to the core; returns what the core settled for waiting callers. An inline
     /// engine's call is timed on the clock the core's deadlines use: the core decides whether
     /// it ran over budget.
-    fn run_in_thread(&mut self, engine: EngineId, ops: Vec<EngineOp>) -> Vec<Answered> {
+    fn run_in_thread(&mut self, engine: EngineId, mut ops: Vec<EngineOp>) -> Vec<Answered> {
         let inline = self.placements.get(&engine) == Some(&Placement::Inline);
+        // An inline engine that stops a line loses the answers of its whole call: a replay
+        // runs in a call of its own before the live lines after it, so a live line stopped at
+        // its deadline costs the run nothing of its replayed state.
+        let replayed = ops
+            .iter()
+            .rposition(|op| matches!(op, EngineOp::Line(l) if l.replay))
+            .map(|last| last + 1);
+        if let Some(split) = replayed.filter(|&at| inline && at < ops.len()) {
+            let live = ops.split_off(split);
+            let mut out = self.run_in_thread(engine, ops);
+            // An engine the replay ended is the core's to start again, with the live lines.
+            if self.host.has_engine(engine) {
+                out.extend(self.run_in_thread(engine, live));
+            }
+            return out;
+        }
         let start = self.executor.now_ms();
         let result = self.run_ops(engine, ops);
         // A built-in's call is not timed: it is trusted page code, never moved.
@@ -162,6 +185,7 @@ impl<X: Executor> LiveCore<X> {
             Err(EngineDeath::OutOfMemory(bytes)) => {
                 self.host.handle_engine_out_of_memory(end, engine, bytes)
             }
+            Err(EngineDeath::Stopped) => self.host.handle_engine_stopped(end, engine),
         }
     }
 
@@ -244,9 +268,16 @@ impl<X: Executor> LiveCore<X> {
                     if self.placements.get(&engine) == Some(&Placement::Worker) {
                         self.send_to_worker(engine, ops);
                     } else {
-                        // Nobody waits on these lines synchronously: what the core settles
-                        // for them comes back as late answers.
-                        let _ = self.run_in_thread(engine, ops);
+                        // What the core settles for these lines comes back as late answers,
+                        // but for the line `parse_line` is answering, if it is among them (it
+                        // runs once more on a fresh engine): that answer is the call's.
+                        for answered in self.run_in_thread(engine, ops) {
+                            if let Some((seq, answer @ None)) = &mut self.answering {
+                                if *seq == answered.seq {
+                                    *answer = Some(answered.entries);
+                                }
+                            }
+                        }
                     }
                 }
                 Command::EndEngine { engine } => match self.placements.remove(&engine) {
@@ -328,7 +359,17 @@ impl<X: Executor> LiveCore<X> {
         let text = self
             .executor
             .start_inline(engine, adapter_type, &source, config)
-            .map_err(|e| LoadError::new("engine_fault", e))?;
+            .map_err(|death| match death {
+                EngineDeath::Stopped => LoadError::new(
+                    "init_budget_exceeded",
+                    "the module's evaluation ran past its deadline without counting work (one native step that does not return)",
+                ),
+                EngineDeath::OutOfMemory(bytes) => LoadError::new(
+                    "engine_fault",
+                    format!("the engine's memory reached its maximum: {bytes} more bytes did not fit"),
+                ),
+                EngineDeath::Fault(e) => LoadError::new("engine_fault", e),
+            })?;
         serde_json::from_str::<Result<String, LoadError>>(&text).unwrap_or_else(|e| {
             Err(LoadError::new(
                 "engine_fault",

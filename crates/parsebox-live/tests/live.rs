@@ -112,6 +112,39 @@ fn more_inline_types_than_live_engines_each_answer_every_line_with_their_parser(
 }
 
 #[test]
+fn an_inline_line_its_engine_stops_at_the_deadline_runs_once_more_within_the_call() {
+    // One native step that does not return (a regex backtracking without end) is stopped by
+    // the engine's own loops inline too; the line runs once more on a fresh engine, in the
+    // same call, and falls back with `deadline` only when it is stopped again.
+    let (mut live, seen) = live(HostPlacement::Inline);
+    live.register_source("i", SOURCE, None).unwrap();
+    let run = live.create_run("i", GENERIC, false).unwrap();
+    assert_eq!(
+        texts(&live.parse_line(run, "one", "t").unwrap().0),
+        ["inline:one"]
+    );
+    let (entries, late) = live.parse_line(run, "stop-once", "t").unwrap();
+    assert_eq!(
+        (texts(&entries), late),
+        (vec!["inline:stop-once".to_owned()], None)
+    );
+    assert_eq!(seen.borrow().stopped_once, 1);
+    let (entries, late) = live.parse_line(run, "stop", "t").unwrap();
+    assert_eq!(
+        (texts(&entries), late),
+        (vec!["stop".to_owned()], None),
+        "its generic entry"
+    );
+    let d = live.host().diagnostics(Some("i"));
+    assert_eq!(d.host.deadline_retries, 2, "each line got its one more try");
+    assert_eq!(d.fallbacks.get("deadline"), Some(&1));
+    assert_eq!(
+        texts(&live.parse_line(run, "two", "t").unwrap().0),
+        ["inline:two"]
+    );
+}
+
+#[test]
 fn worker_lines_travel_as_one_frame_per_drain_announced_by_one_send_and_one_wake() {
     let (mut live, seen) = live(HostPlacement::Worker);
     let engine = worker_type(&mut live);

@@ -129,6 +129,8 @@ export class EngineInstance {
   #work = 0;
   /** @type {(() => void) | undefined} */
   #onProgress;
+  /** @type {number} ms without the engine's work moving after which a line is stopped */
+  #lineDeadlineMs = Infinity;
   /** "live" | "busy" (inside a call) | "dead" (a call threw) | "disposed" */
   #state = "live";
   /** @type {unknown} why the instance died */
@@ -163,6 +165,7 @@ export class EngineInstance {
     }
     this.#onBegan = options.onBegan;
     this.#onProgress = options.onProgress;
+    this.#lineDeadlineMs = lineDeadlineMs;
     const memory = new WebAssembly.Memory({ initial, maximum });
     const env = {
       memory,
@@ -211,6 +214,12 @@ export class EngineInstance {
    *   `{"Err":{"code","message","line","column"}}`.
    */
   start(source, configJson) {
+    // The module's evaluation is stopped as a line is: when its count of work stops moving
+    // for `lineDeadlineMs` (it has its own budget of work besides).
+    const now = performance.now();
+    this.#stopAt = now + this.#lineDeadlineMs;
+    this.#checkAt = now + this.#lineDeadlineMs / 4;
+    this.#work = this.#exports?.parsebox_work_done?.() ?? 0;
     return this.#call((x, memory) => {
       const [src, srcLen] = pass(x, memory, String(source));
       let cfg;

@@ -37,7 +37,11 @@ export class Engines {
     const local = this.#local;
     return {
       startInline: (engine, type, source, config) => {
-        const instance = new EngineInstance(engineModule(), { maxMemoryBytes: local.maxMemoryBytes });
+        // The engine stops a line (or the module's evaluation) whose count of work stopped
+        // moving for the config's clock backstop: one native step that does not return, such
+        // as a regex backtracking without end, cannot hold this thread longer than that.
+        const lineDeadlineMs = JSON.parse(config).clockBackstopMs;
+        const instance = new EngineInstance(engineModule(), { maxMemoryBytes: local.maxMemoryBytes, lineDeadlineMs });
         local.inline.set(engine, { instance, type });
         return instance.start(source, config);
       },

@@ -6,7 +6,7 @@ use parsebox_host::EngineId;
 use parsebox_live::{EngineDeath, Executor, LiveCore, SharedCore};
 use wasm_bindgen::prelude::*;
 
-use crate::boundary::{describe, into_error, now_ms, out_of_memory_bytes};
+use crate::boundary::{describe, error_text, into_error, now_ms, out_of_memory_bytes};
 use crate::builtin::BuiltinParser;
 
 #[wasm_bindgen]
@@ -72,10 +72,10 @@ impl Executor for JsExecutor {
         adapter_type: &str,
         source: &str,
         config_json: &str,
-    ) -> Result<String, String> {
+    ) -> Result<String, EngineDeath> {
         self.0
             .start_inline(engine.0 as f64, adapter_type, source, config_json)
-            .map_err(|e| describe(&e))
+            .map_err(|e| death(&e))
     }
 
     fn run_inline(&mut self, engine: EngineId, ops_frame: &[u8]) -> Result<Vec<u8>, EngineDeath> {
@@ -83,10 +83,7 @@ impl Executor for JsExecutor {
         // and never decoded into JS strings on the way.
         self.0
             .run_inline(engine.0 as f64, ops_frame)
-            .map_err(|e| match out_of_memory_bytes(&e) {
-                Some(bytes) => EngineDeath::OutOfMemory(bytes),
-                None => EngineDeath::Fault(describe(&e)),
-            })
+            .map_err(|e| death(&e))
     }
 
     fn end_inline(&mut self, engine: EngineId) {
@@ -125,4 +122,15 @@ pub(crate) fn enter(core: &Core) -> Result<Entered<'_>, JsValue> {
 /// or its frame), refused as [`enter`] refuses the core.
 pub(crate) fn reentered() -> JsValue {
     into_error("ParseboxReentrancyError", parsebox_live::Reentered)
+}
+
+/// How an engine instance of this thread died, from what its call threw.
+fn death(e: &JsValue) -> EngineDeath {
+    if let Some(bytes) = out_of_memory_bytes(e) {
+        return EngineDeath::OutOfMemory(bytes);
+    }
+    if error_text(e, "name").as_deref() == Some("EngineStoppedError") {
+        return EngineDeath::Stopped;
+    }
+    EngineDeath::Fault(describe(e))
 }

@@ -28,6 +28,8 @@ pub struct Seen {
     /// Let go of posted frames instead of keeping them in `posted` (as a page's executor
     /// hands them to a Worker): what the core holds is then the core's alone.
     pub forget_posted: bool,
+    /// Lines `stop-once` the engines stopped at their deadline so far.
+    pub stopped_once: u32,
 }
 
 /// The page side: inline engines answer `inline:<line>`; the lines `die` and `oom` kill
@@ -42,7 +44,13 @@ impl Executor for FakeExecutor {
         self.0.borrow().clock
     }
 
-    fn start_inline(&mut self, _: EngineId, _: &str, _: &str, _: &str) -> Result<String, String> {
+    fn start_inline(
+        &mut self,
+        _: EngineId,
+        _: &str,
+        _: &str,
+        _: &str,
+    ) -> Result<String, EngineDeath> {
         Ok(json!({ "Ok": "parseStdoutLine" }).to_string())
     }
 
@@ -55,6 +63,11 @@ impl Executor for FakeExecutor {
                 match l.line.as_str() {
                     "die" => return Err(EngineDeath::Fault("RuntimeError: unreachable".into())),
                     "oom" => return Err(EngineDeath::OutOfMemory(1 << 20)),
+                    "stop" => return Err(EngineDeath::Stopped),
+                    "stop-once" if !l.replay && self.0.borrow().stopped_once == 0 => {
+                        self.0.borrow_mut().stopped_once += 1;
+                        return Err(EngineDeath::Stopped);
+                    }
                     line => answers.push(json!([l.seq, { "Ok": [{ "kind": "assistant", "ts": l.ts, "text": format!("inline:{line}") }] }])),
                 }
             }
