@@ -115,7 +115,8 @@ export interface ParserRegistryOptions {
    * Where sandboxed parsers run. `"worker"` (the default where Workers exist): every parser in
    * a Web Worker with a hard deadline per line, so none can block the page; lines show the
    * generic entry until their answer arrives (`onUpdate`, `onChange`). `"inline"`: in this
-   * thread, synchronous answers (Node's only choice; cannot stop one long native step).
+   * thread, synchronous answers (Node's only choice); a line whose engine's work stops moving
+   * for `hardDeadlineMs` (one long native step) is stopped by the engine itself.
    * `"auto"`: the default said out loud: `"worker"` where Workers exist, else `"inline"`.
    */
   host?: "inline" | "worker" | "auto";
