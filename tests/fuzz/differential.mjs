@@ -191,7 +191,7 @@ function sameLoosely(e, a, { ulp = 0, wellFormed = false }) {
 export const KNOWN = {
   "float-ulp": "REGRESSION (fixed in session 26): doubles come back 1 ulp off (serde_json float parsing)",
   "parseline-stateless": "REGRESSION (fixed in session 26): registry.parseLine calls parseStdoutLine instead of the createStdoutParser instance for modules exporting both",
-  "lone-surrogate": "OPEN: lone surrogates in returned strings become U+FFFD (SPEC §2 keeps them)",
+  "lone-surrogate": "REGRESSION (fixed in session 37): lone surrogates in returned strings become U+FFFD (SPEC §2 keeps them)",
   "tojson-key": "REGRESSION (fixed in session 26): a returned object with a data key named toJSON fails the line (\"converted value is not plain data\"; SPEC §2: it is plain data)",
   "empty-chunk-pair": "REGRESSION (fixed in session 26): an empty stdout chunk between the halves of a surrogate pair makes both U+FFFD (SPEC §6: it does not separate them)",
   "prelude-rangeerror": "REGRESSION (fixed in session 26): converting a value that is not plain data (Map, getter, Date, toJSON function, …) after two nested containers throws \"RangeError: bad length for array\"",
@@ -201,7 +201,7 @@ export const KNOWN = {
 };
 
 /** Findings still open: a case whose every mismatch is one of these is a TODO, not a failure. */
-export const OPEN = new Set(["lone-surrogate"]);
+export const OPEN = new Set([]);
 
 const probed = new WeakMap(); // case -> Map(line -> error) of lines that failed with a RangeError
 

@@ -23,6 +23,7 @@ use crate::render::pretty;
 use crate::style::{use_color, Painter};
 use crate::threaded::{StartError, ThreadedRun};
 use crate::watch::overran;
+use parsebox_transcript::lone_surrogates::{unmark_json, unmark_text};
 
 /// A [`ThreadedRun`] (a line that never returns is given up) that also remembers which lines
 /// fell back and which ran over the budget without being stopped, for the summary.
@@ -102,12 +103,15 @@ impl<W: Write> Output<W> {
         for e in new {
             match self.format {
                 Format::Jsonl => {
-                    serde_json::to_writer(&mut self.out, e)
+                    let json = serde_json::to_string(e)
                         .map_err(|e| CliError::write(&io::Error::from(e)))?;
+                    // A parser's lone surrogates, as JavaScript writes them.
+                    self.out.write_all(unmark_json(&json).as_bytes())?;
                     self.out.write_all(b"\n")?;
                 }
                 Format::Pretty => {
-                    self.out.write_all(pretty(e, &self.painter).as_bytes())?;
+                    let shown = pretty(e, &self.painter);
+                    self.out.write_all(unmark_text(&shown).as_bytes())?;
                     self.out.write_all(b"\n")?;
                 }
                 Format::Timeline => {}
@@ -132,8 +136,9 @@ impl<W: Write> Output<W> {
             return self.emit(entries, entries.len());
         }
         for item in Timeline::from_window(entries, 0, true, origins).items() {
-            serde_json::to_writer(&mut self.out, item)
-                .map_err(|e| CliError::write(&io::Error::from(e)))?;
+            let json =
+                serde_json::to_string(item).map_err(|e| CliError::write(&io::Error::from(e)))?;
+            self.out.write_all(unmark_json(&json).as_bytes())?;
             self.out.write_all(b"\n")?;
         }
         Ok(())

@@ -19,6 +19,8 @@ pub struct HostRunParser<X: Executor> {
     core: Rc<SharedCore<X>>,
     run: RunId,
     ledger: Rc<Ledger>,
+    /// The line just answered was not parsed: the transcript had no room left for it.
+    skipped: bool,
 }
 
 impl<X: Executor> HostRunParser<X> {
@@ -30,7 +32,12 @@ impl<X: Executor> HostRunParser<X> {
     /// The parser of `run`, a run of the shared `core`, for the transcript whose memory
     /// `ledger` counts.
     pub(crate) fn with_ledger(core: Rc<SharedCore<X>>, run: RunId, ledger: Rc<Ledger>) -> Self {
-        Self { core, run, ledger }
+        Self {
+            core,
+            run,
+            ledger,
+            skipped: false,
+        }
     }
 
     /// What waits for the page in the core, and of it for this run's transcript, in real
@@ -61,6 +68,16 @@ impl<X: Executor> LineParser for HostRunParser<X> {
     }
 
     fn answer_line(&mut self, line: &str, ts: &str) -> LineAnswer {
+        // A transcript past its budget before the line is parsed shows it generic without
+        // asking its parser: nothing of it is kept in the run's journal, and no engine works
+        // on it (a rebuild of a full transcript would otherwise add every line to the journal
+        // once more).
+        let (pending, waiting) = self.pending();
+        self.skipped = !self.ledger.fits(0, pending, waiting);
+        if self.skipped {
+            self.ledger.line_taken(line.len(), 0);
+            return LineAnswer::Now(Ok(vec![generic_entry(line, ts)]));
+        }
         // Refused (re-entered from a built-in) or gone (disposed): the generic entry.
         let meter = Meter::start();
         let answer = self
@@ -84,6 +101,9 @@ impl<X: Executor> LineParser for HostRunParser<X> {
     }
 
     fn has_room(&mut self) -> bool {
+        if std::mem::take(&mut self.skipped) {
+            return false;
+        }
         let (pending, waiting) = self.pending();
         self.ledger.fits(0, pending, waiting)
     }

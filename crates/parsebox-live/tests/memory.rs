@@ -13,166 +13,17 @@
 
 mod common;
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
+use common::page::*;
 use common::*;
-use parsebox_host::{EngineId, HostOptions, HostPlacement};
+use parsebox_host::HostOptions;
 use parsebox_live::memory::{chunk_bound, GENERIC_LINE_BYTES};
-use parsebox_live::{LiveCore, LiveTranscript, SharedCore, TranscriptError, TranscriptSettings};
+use parsebox_live::{LiveCore, TranscriptError, TranscriptSettings};
 use parsebox_meter::{Counting, Meter};
-use parsebox_transcript::{Chunk, Stream};
-use serde_json::json;
 
 #[global_allocator]
 static ALLOC: Counting<std::alloc::System> = Counting::new(std::alloc::System);
-
-type Core = Rc<SharedCore<FakeExecutor>>;
-
-/// Where the type's parser runs.
-#[derive(Clone, Copy, Debug)]
-enum Placed {
-    /// No parser: every line generic.
-    Nowhere,
-    /// In this thread: `inline:<line>` for each line.
-    Inline,
-    /// In a Worker, answered by [`Answer`].
-    Worker(Answer),
-}
-
-/// What the Worker answers each line with.
-#[derive(Clone, Copy, Debug)]
-enum Answer {
-    /// One assistant entry: `w:<line>`.
-    One,
-    /// `n` small entries.
-    Many(usize),
-    /// One tool call whose input is an array of `n` small numbers (~`2n` bytes of JSON).
-    Dense(usize),
-}
-
-struct Page {
-    core: Core,
-    seen: Rc<RefCell<Seen>>,
-    engine: Option<EngineId>,
-    answer: Option<Answer>,
-}
-
-fn page(placed: Placed) -> Page {
-    let host = match placed {
-        Placed::Worker(_) => HostPlacement::Worker,
-        _ => HostPlacement::Inline,
-    };
-    let (mut live, seen) = live_with(HostOptions {
-        host,
-        load_sources: false,
-        ..HostOptions::default()
-    });
-    seen.borrow_mut().forget_posted = true;
-    let (engine, answer) = match placed {
-        Placed::Nowhere => (None, None),
-        Placed::Inline => {
-            live.register_source("w", SOURCE, None).unwrap();
-            live.take_commands();
-            (None, None)
-        }
-        Placed::Worker(answer) => (Some(worker_type(&mut live)), Some(answer)),
-    };
-    Page {
-        core: Rc::new(SharedCore::new(live)),
-        seen,
-        engine,
-        answer,
-    }
-}
-
-fn answer_json(answer: Answer, seq: u64, line: &str) -> serde_json::Value {
-    let entries = match answer {
-        Answer::One => json!([{ "kind": "assistant", "ts": "t", "text": format!("w:{line}") }]),
-        Answer::Many(n) => (0..n)
-            .map(|i| json!({ "kind": "system", "ts": "t", "text": format!("{i}") }))
-            .collect(),
-        Answer::Dense(n) => {
-            let numbers: Vec<u32> = (0..n as u32).map(|i| i % 10).collect();
-            json!([{ "kind": "tool_call", "ts": "t", "name": "n", "input": { "v": numbers } }])
-        }
-    };
-    json!([seq, { "Ok": entries }])
-}
-
-impl Page {
-    fn transcript(&self, settings: TranscriptSettings) -> LiveTranscript<FakeExecutor> {
-        LiveTranscript::new(&self.core, "w", settings).unwrap()
-    }
-
-    /// What the page's driver does between two calls: posts ops frames (the Worker answers
-    /// every line of them), and at the frame folds the answers into `t`.
-    fn drive(&self, t: &mut LiveTranscript<FakeExecutor>) {
-        let (Some(engine), Some(answer)) = (self.engine, self.answer) else {
-            self.core.enter().unwrap().take_commands();
-            return;
-        };
-        loop {
-            let frame = {
-                let mut s = self.core.enter().unwrap();
-                s.take_commands();
-                s.take_ops(engine)
-            };
-            let lines = sent_lines(&frame);
-            drop(frame);
-            if lines.is_empty() {
-                break;
-            }
-            let batch: Vec<_> = lines
-                .iter()
-                .map(|(seq, line)| answer_json(answer, *seq, line))
-                .collect();
-            let batch = serde_json::to_string(&batch).unwrap();
-            self.core.enter().unwrap().worker_answered(engine, &[batch]);
-        }
-        loop {
-            self.core.enter().unwrap().take_frame();
-            let more = t.metered(|t| t.apply_late().unwrap().is_some());
-            if !more && self.core.read(|s| s.answers_waiting_bytes(t.run())) == Some(0) {
-                break;
-            }
-        }
-        self.core.enter().unwrap().take_commands();
-    }
-}
-
-fn chunk(text: String) -> Chunk {
-    Chunk {
-        ts: "2026-01-01T00:00:00.000Z".into(),
-        stream: Stream::Stdout,
-        chunk: text,
-        seq: None,
-    }
-}
-
-/// Pushes `lines` lines of `line` in chunks of about `chunk_bytes`, driving the page after
-/// each; stops at the first refused chunk. Returns the lines taken and the refusal.
-fn push_lines(
-    page: &Page,
-    t: &mut LiveTranscript<FakeExecutor>,
-    line: &str,
-    lines: usize,
-    chunk_bytes: usize,
-) -> (usize, Option<TranscriptError>) {
-    let per_chunk = (chunk_bytes / (line.len() + 1)).max(1);
-    let mut pushed = 0;
-    while pushed < lines {
-        let n = per_chunk.min(lines - pushed);
-        let text: String = std::iter::repeat_n(format!("{line}\n"), n).collect();
-        let c = chunk(text);
-        if let Err(e) = t.metered(|t| t.push(&c, None).map(|_| ())) {
-            return (pushed, Some(e));
-        }
-        pushed += n;
-        page.drive(t);
-    }
-    (pushed, None)
-}
 
 const SHAPES: [(&str, usize); 3] = [
     ("1-character", 1),
@@ -184,9 +35,9 @@ fn placements() -> Vec<Placed> {
     vec![
         Placed::Nowhere,
         Placed::Inline,
-        Placed::Worker(Answer::One),
-        Placed::Worker(Answer::Many(20)),
-        Placed::Worker(Answer::Dense(20_000)),
+        Placed::Worker("one", Rc::new(one)),
+        Placed::Worker("many", many(20)),
+        Placed::Worker("dense", dense(20_000)),
     ]
 }
 
@@ -194,11 +45,11 @@ fn placements() -> Vec<Placed> {
 fn held_bytes_are_what_the_transcript_really_holds_for_every_placement_and_shape() {
     for placed in placements() {
         for (name, len) in SHAPES {
-            let page = page(placed);
+            let page = page(&placed);
             let meter = Meter::start();
             let mut t = page.transcript(TranscriptSettings::default());
             let lines = match placed {
-                Placed::Worker(Answer::Dense(_)) => 200,
+                Placed::Worker("dense", _) => 200,
                 _ => 20_000_000 / (len + 400),
             };
             let (pushed, refused) = push_lines(&page, &mut t, &"a".repeat(len), lines, 200_000);
@@ -219,9 +70,13 @@ fn held_bytes_are_what_the_transcript_really_holds_for_every_placement_and_shape
 
 #[test]
 fn a_line_shown_generic_costs_no_more_than_a_chunk_is_refused_for() {
-    for placed in [Placed::Nowhere, Placed::Inline, Placed::Worker(Answer::One)] {
+    for placed in [
+        Placed::Nowhere,
+        Placed::Inline,
+        Placed::Worker("one", Rc::new(one)),
+    ] {
         for (name, len) in SHAPES {
-            let page = page(placed);
+            let page = page(&placed);
             let mut t = page.transcript(TranscriptSettings::default());
             let line = "a".repeat(len);
             let lines = 5_000;
@@ -252,7 +107,7 @@ fn a_transcript_never_holds_more_than_its_budget_and_one_answer() {
     const BUDGET: usize = 16 << 20;
     for placed in placements() {
         for (name, len) in SHAPES {
-            let page = page(placed);
+            let page = page(&placed);
             let meter = Meter::start();
             let mut t = page.transcript(TranscriptSettings {
                 max_transcript_bytes: Some(BUDGET as f64),
@@ -284,18 +139,13 @@ fn a_transcript_never_holds_more_than_its_budget_and_one_answer() {
 
 #[test]
 fn transcripts_of_one_registry_share_its_total_in_real_bytes() {
-    let (live, _) = live_with(HostOptions {
-        host: HostPlacement::Inline,
-        load_sources: false,
-        max_transcript_bytes: 24 << 20,
-        ..HostOptions::default()
-    });
-    let page = Page {
-        core: Rc::new(SharedCore::new(live)),
-        seen: Rc::default(),
-        engine: None,
-        answer: None,
-    };
+    let page = page_with(
+        &Placed::Nowhere,
+        HostOptions {
+            max_transcript_bytes: 24 << 20,
+            ..HostOptions::default()
+        },
+    );
     let meter = Meter::start();
     let mut a = page.transcript(TranscriptSettings::default());
     let mut b = page.transcript(TranscriptSettings::default());

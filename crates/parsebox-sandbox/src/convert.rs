@@ -15,7 +15,7 @@ use boa_engine::value::JsVariant;
 use boa_engine::{js_string, Context, JsString, JsValue};
 use serde_json::{Map, Number, Value};
 
-use crate::text::with_text;
+use crate::text::{with_text, with_text_keeping};
 
 /// Why the native walk stopped.
 #[derive(Debug)]
@@ -272,7 +272,7 @@ fn calls_to_json(o: &JsObject, key: &PropertyKey) -> bool {
 /// a symbol, which JSON leaves out.
 fn with_key<T>(key: &PropertyKey, f: impl FnOnce(&str) -> T) -> Option<T> {
     match key {
-        PropertyKey::String(s) => Some(with_text(s, f)),
+        PropertyKey::String(s) => Some(with_text_keeping(s, f)),
         PropertyKey::Index(i) => Some(f(&i.get().to_string())),
         PropertyKey::Symbol(_) => None,
     }
@@ -337,7 +337,7 @@ impl<'c, S: Sink> Walk<'c, S> {
                     return Err(Conv::TooLarge("string bytes"));
                 }
                 let sink = &mut self.sink;
-                with_text(&s, |t| sink.string(t));
+                with_text_keeping(&s, |t| sink.string(t));
             }
             JsVariant::Object(o) => return self.object(&o, depth),
         }

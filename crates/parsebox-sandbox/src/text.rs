@@ -5,7 +5,8 @@
 //! `String::from_utf16_lossy`); on a Claude stream-json line with one arrow in it that was a
 //! fifth of the engine's instructions. Here ASCII runs are copied as a block and only the
 //! other characters are decoded one by one. Unpaired surrogates become U+FFFD, as
-//! `to_std_string_lossy` gives.
+//! `to_std_string_lossy` gives, except in what a parser returns ([`with_text_keeping`]), where
+//! they are kept (`parsebox_transcript::lone_surrogates`).
 
 use boa_engine::string::{JsStr, JsStrVariant};
 use boa_engine::JsString;
@@ -45,6 +46,24 @@ pub(crate) fn with_text<T>(s: &JsString, f: impl FnOnce(&str) -> T) -> T {
         },
         JsStrVariant::Latin1(b) => f(&latin1_to_string(b)),
         JsStrVariant::Utf16(u) => f(&utf16_to_string(u)),
+    }
+}
+
+/// [`with_text`] for a string of a parser's return value: its lone surrogates are kept, as
+/// marked pairs the page's JSON turns back into them
+/// ([`parsebox_transcript::lone_surrogates`]), so what reaches the page is what
+/// `JSON.parse(JSON.stringify(value))` gives.
+pub(crate) fn with_text_keeping<T>(s: &JsString, f: impl FnOnce(&str) -> T) -> T {
+    match s.as_str().variant() {
+        JsStrVariant::Utf16(u)
+            if u.iter()
+                .any(|&c| (0xD800..=0xDFFF).contains(&c) || c == 0xFDD0) =>
+        {
+            let mut text = String::with_capacity(u.len() + u.len() / 2);
+            parsebox_transcript::lone_surrogates::push_utf16_keeping(u, &mut text);
+            f(&text)
+        }
+        _ => with_text(s, f),
     }
 }
 

@@ -15,6 +15,7 @@ pub mod entry_text;
 pub mod follow;
 pub mod jsstr;
 pub mod line_rule;
+pub mod lone_surrogates;
 pub mod ndjson;
 pub mod origin;
 pub mod redact;

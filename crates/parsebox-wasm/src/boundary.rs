@@ -2,7 +2,10 @@
 //! `Error`, results as JSON text (a transcript's updates into a buffer reused from call to
 //! call), a thrown value as a sentence, the clock, chunk ids.
 
+use std::borrow::Cow;
+
 use parsebox_live::Update;
+use parsebox_transcript::lone_surrogates::unmark_json;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -14,10 +17,16 @@ pub(crate) fn into_error(name: &str, message: impl std::fmt::Display) -> JsValue
     err.into()
 }
 
-/// Serialises a value to a JSON string for the JS side to `JSON.parse`.
+/// Serialises a value to a JSON string for the JS side to `JSON.parse`: a parser's lone
+/// surrogates are written as JavaScript writes them (`unmark_json`), so `JSON.parse` gives
+/// them back.
 pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<String, JsValue> {
-    serde_json::to_string(value)
-        .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))
+    let json = serde_json::to_string(value)
+        .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))?;
+    Ok(match unmark_json(&json) {
+        Cow::Borrowed(_) => json,
+        Cow::Owned(unmarked) => unmarked,
+    })
 }
 
 /// A thrown JS value as a sentence (for a line's failure or an engine's death), as
@@ -96,7 +105,7 @@ pub(crate) fn encode(
         // serde_json writes UTF-8 only; the check is a formality.
         .and_then(|()| {
             std::str::from_utf8(buf)
-                .map(js_sys::JsString::from)
+                .map(|json| js_sys::JsString::from(&*unmark_json(json)))
                 .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))
         });
     if buf.capacity() > KEPT_OUTPUT_BYTES {

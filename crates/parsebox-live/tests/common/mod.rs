@@ -4,6 +4,8 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod page;
+
 use std::cell::RefCell;
 use std::rc::Rc;
 

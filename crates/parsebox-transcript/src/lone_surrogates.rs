@@ -1,0 +1,146 @@
+//! Lone surrogates in a parser's strings, kept exactly (SPEC §2: what reaches the page equals
+//! `JSON.parse(JSON.stringify(value))`, which keeps a lone surrogate). A Rust string cannot hold
+//! one, so a parser's text carries each as two characters the engine writes and the page's
+//! JSON rewrites back: [`MARK`] (U+FDD0, a noncharacter, which Unicode sets aside for a
+//! program's internal use) and a private-use character whose offset from U+E000 is the
+//! surrogate's from U+D800. A `MARK` the parser's text had of its own is written twice.
+//!
+//! The engine writes the marks when it reads the parser's return value
+//! ([`push_utf16_keeping`]); every string the core holds carries them as ordinary characters
+//! (they compare, hash and slice as any others); and what the core writes out as JSON for the
+//! page goes through [`unmark_json`], which turns each marked pair into the `\uXXXX` escape
+//! JavaScript's `JSON.stringify` writes, so `JSON.parse` on the page gives the lone surrogate
+//! back. Text shown rather than parsed (the CLI's terminal view) goes through
+//! [`unmark_text`], which shows U+FFFD for it, as a terminal would.
+
+use std::borrow::Cow;
+
+/// The first character of a marked pair (U+FDD0).
+pub const MARK: char = '\u{FDD0}';
+
+/// `MARK` as UTF-8.
+const MARK_UTF8: [u8; 3] = [0xEF, 0xB7, 0x90];
+
+/// Where the second characters of marked pairs start: surrogate `0xD800 + k` is `U+E000 + k`.
+const FIRST: u32 = 0xE000;
+
+/// Appends UTF-16 `units` to `out` as Rust text, each lone surrogate as a marked pair and each
+/// `MARK` of the text doubled.
+pub fn push_utf16_keeping(units: &[u16], out: &mut String) {
+    for decoded in char::decode_utf16(units.iter().copied()) {
+        match decoded {
+            Ok(MARK) => {
+                out.push(MARK);
+                out.push(MARK);
+            }
+            Ok(c) => out.push(c),
+            Err(e) => {
+                let offset = u32::from(e.unpaired_surrogate()) - 0xD800;
+                out.push(MARK);
+                out.push(char::from_u32(FIRST + offset).unwrap_or(char::REPLACEMENT_CHARACTER));
+            }
+        }
+    }
+}
+
+/// The surrogate a marked pair's second character stands for, if it is one.
+fn surrogate_of(c: char) -> Option<u16> {
+    let offset = u32::from(c).checked_sub(FIRST)?;
+    (offset < 0x800).then(|| 0xD800 + offset as u16)
+}
+
+/// Whether `bytes` hold a mark at all (nearly no text does: then nothing is rewritten).
+fn has_mark(bytes: &[u8]) -> bool {
+    bytes.windows(3).any(|w| w == MARK_UTF8)
+}
+
+/// JSON text as the page reads it: each marked pair is JavaScript's `\uXXXX` escape of its
+/// lone surrogate, and each doubled `MARK` one `MARK`. Marks only ever stand inside strings
+/// (they are characters of text), so the rewrite never touches the JSON's structure.
+pub fn unmark_json(json: &str) -> Cow<'_, str> {
+    if !has_mark(json.as_bytes()) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len());
+    let mut chars = json.chars();
+    while let Some(c) = chars.next() {
+        if c != MARK {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(MARK) => out.push(MARK),
+            Some(next) => match surrogate_of(next) {
+                Some(unit) => out.push_str(&format!("\\u{unit:04x}")),
+                None => {
+                    out.push(MARK);
+                    out.push(next);
+                }
+            },
+            None => out.push(MARK),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Text as a person reads it: each marked pair is U+FFFD (a lone surrogate has no glyph), and
+/// each doubled `MARK` one `MARK`.
+pub fn unmark_text(text: &str) -> Cow<'_, str> {
+    if !has_mark(text.as_bytes()) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != MARK {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(MARK) => out.push(MARK),
+            Some(next) if surrogate_of(next).is_some() => out.push(char::REPLACEMENT_CHARACTER),
+            Some(next) => {
+                out.push(MARK);
+                out.push(next);
+            }
+            None => out.push(MARK),
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keep(units: &[u16]) -> String {
+        let mut s = String::new();
+        push_utf16_keeping(units, &mut s);
+        s
+    }
+
+    #[test]
+    fn a_lone_surrogate_travels_as_a_marked_pair_and_comes_out_as_javascripts_escape() {
+        // "a\ud800b", "\udfff", a whole pair, and a MARK of the text's own.
+        let units = [0x61, 0xD800, 0x62, 0xDFFF, 0xD83D, 0xDE80, 0xFDD0, 0x63];
+        let kept = keep(&units);
+        assert_eq!(kept.chars().filter(|&c| c == MARK).count(), 4);
+        let json = serde_json::to_string(&kept).unwrap_or_default();
+        assert_eq!(unmark_json(&json), "\"a\\ud800b\\udfff🚀\u{fdd0}c\"");
+        assert_eq!(unmark_text(&kept), "a\u{fffd}b\u{fffd}🚀\u{fdd0}c");
+    }
+
+    #[test]
+    fn text_without_marks_is_not_copied() {
+        assert!(matches!(unmark_json("{\"a\":\"é\"}"), Cow::Borrowed(_)));
+        assert!(matches!(unmark_text("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn every_surrogate_round_trips() {
+        for unit in 0xD800u16..=0xDFFF {
+            let json = serde_json::to_string(&keep(&[unit])).unwrap_or_default();
+            assert_eq!(unmark_json(&json), format!("\"\\u{unit:04x}\""));
+        }
+    }
+}
