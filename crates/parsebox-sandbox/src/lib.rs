@@ -39,6 +39,7 @@ mod history;
 mod json;
 mod load_error;
 mod module;
+mod native_method;
 mod number_format;
 mod options;
 mod pow;

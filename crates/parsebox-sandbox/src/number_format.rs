@@ -4,10 +4,10 @@
 //! every browser for tiny values and long precisions (`(1e-101).toPrecision(2)` gave
 //! `"0.0e+101"`); the realm gets these instead (issue 40's fuzzer found it).
 
-use boa_engine::object::FunctionObjectBuilder;
-use boa_engine::property::PropertyDescriptor;
 use boa_engine::value::IntegerOrInfinity;
-use boa_engine::{js_string, Context, JsNativeError, JsResult, JsString, JsValue, NativeFunction};
+use boa_engine::{js_string, Context, JsNativeError, JsResult, JsString, JsValue};
+
+use crate::native_method::{define_method, Method};
 
 /// The exact decimal value of a finite, positive double: its significant digits (no leading
 /// or trailing zero) and the power of ten of the first one.
@@ -241,9 +241,6 @@ fn js_to_precision(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsRes
     string(to_precision(x, digits_in(p, 1, "toPrecision()")?))
 }
 
-/// A native method's Rust function.
-type Method = fn(&JsValue, &[JsValue], &mut Context) -> JsResult<JsValue>;
-
 /// Puts the three methods on the realm's `Number.prototype`, where boa's were.
 pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
     let prototype = ctx.intrinsics().constructors().number().prototype();
@@ -253,19 +250,7 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
         (js_string!("toPrecision"), js_to_precision),
     ];
     for (name, f) in methods {
-        let function = FunctionObjectBuilder::new(ctx.realm(), NativeFunction::from_fn_ptr(f))
-            .name(name.clone())
-            .length(1)
-            .build();
-        prototype.define_property_or_throw(
-            name,
-            PropertyDescriptor::builder()
-                .value(function)
-                .writable(true)
-                .enumerable(false)
-                .configurable(true),
-            ctx,
-        )?;
+        define_method(&prototype, name, 1, f, ctx)?;
     }
     Ok(())
 }

@@ -19,10 +19,10 @@
 // intended double); `ln 2` is one of them on purpose, split into the pieces the algorithm needs.
 #![allow(clippy::excessive_precision, clippy::approx_constant)]
 
-use boa_engine::object::FunctionObjectBuilder;
-use boa_engine::property::PropertyDescriptor;
 use boa_engine::value::Numeric;
 use boa_engine::{js_string, Context, JsNativeError, JsResult, JsValue, NativeFunction};
+
+use crate::native_method::define_method;
 
 /// The high 32 bits of a double, as a signed word (fdlibm's `__HI`).
 fn high(x: f64) -> i32 {
@@ -361,19 +361,7 @@ fn pow_operator(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<Js
 /// as `__parsebox.pow` and the host deletes the global).
 pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
     let math = ctx.intrinsics().objects().math();
-    let function = FunctionObjectBuilder::new(ctx.realm(), NativeFunction::from_fn_ptr(math_pow))
-        .name(js_string!("pow"))
-        .length(2)
-        .build();
-    math.define_property_or_throw(
-        js_string!("pow"),
-        PropertyDescriptor::builder()
-            .value(function)
-            .writable(true)
-            .enumerable(false)
-            .configurable(true),
-        ctx,
-    )?;
+    define_method(&math, js_string!("pow"), 2, math_pow, ctx)?;
     ctx.register_global_builtin_callable(
         js_string!("__parsebox_pow"),
         2,

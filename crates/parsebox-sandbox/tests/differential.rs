@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use parsebox_sandbox::{ParserModule, ParserRun, SandboxOptions};
+use parsebox_transcript::lone_surrogates::unmark_text;
 use serde_json::Value;
 
 fn corpus() -> PathBuf {
@@ -107,6 +108,13 @@ fn sandbox(run: &mut ParserRun, lines: &[Value]) -> Vec<Result<Value, String>> {
         .collect()
 }
 
+/// `value` as the reference reads it: a lone surrogate (kept by the sandbox as a marked pair,
+/// `parsebox_transcript::lone_surrogates`) is U+FFFD.
+fn read_as_reference(value: &Value) -> Value {
+    let text = unmark_text(&value.to_string()).into_owned();
+    serde_json::from_str(&text).unwrap_or(Value::Null)
+}
+
 #[test]
 fn compat_corpus_matches_node() {
     // boa's parser is generic over the source reader, so it is compiled into this crate: at the
@@ -162,6 +170,8 @@ fn compare_all() {
         }
         for (l, ours) in lines.iter().zip(&first) {
             compared += 1;
+            // The reference reads a lone surrogate as U+FFFD; the sandbox keeps it marked.
+            let ours = &ours.as_ref().map(read_as_reference).map_err(Clone::clone);
             let line = l["line"].as_str().unwrap_or_default();
             let short: String = line.chars().take(80).collect();
             match (l.get("result"), ours) {

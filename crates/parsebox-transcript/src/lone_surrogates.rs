@@ -58,34 +58,17 @@ fn has_mark(bytes: &[u8]) -> bool {
 /// lone surrogate, and each doubled `MARK` one `MARK`. Marks only ever stand inside strings
 /// (they are characters of text), so the rewrite never touches the JSON's structure.
 pub fn unmark_json(json: &str) -> Cow<'_, str> {
-    if !has_mark(json.as_bytes()) {
-        return Cow::Borrowed(json);
-    }
-    let mut out = String::with_capacity(json.len());
-    let mut chars = json.chars();
-    while let Some(c) = chars.next() {
-        if c != MARK {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some(MARK) => out.push(MARK),
-            Some(next) => match surrogate_of(next) {
-                Some(unit) => out.push_str(&format!("\\u{unit:04x}")),
-                None => {
-                    out.push(MARK);
-                    out.push(next);
-                }
-            },
-            None => out.push(MARK),
-        }
-    }
-    Cow::Owned(out)
+    unmark(json, |unit, out| out.push_str(&format!("\\u{unit:04x}")))
 }
 
 /// Text as a person reads it: each marked pair is U+FFFD (a lone surrogate has no glyph), and
 /// each doubled `MARK` one `MARK`.
 pub fn unmark_text(text: &str) -> Cow<'_, str> {
+    unmark(text, |_, out| out.push(char::REPLACEMENT_CHARACTER))
+}
+
+/// `text` with each marked pair written by `surrogate` and each doubled `MARK` as one.
+fn unmark(text: &str, surrogate: impl Fn(u16, &mut String)) -> Cow<'_, str> {
     if !has_mark(text.as_bytes()) {
         return Cow::Borrowed(text);
     }
@@ -98,11 +81,13 @@ pub fn unmark_text(text: &str) -> Cow<'_, str> {
         }
         match chars.next() {
             Some(MARK) => out.push(MARK),
-            Some(next) if surrogate_of(next).is_some() => out.push(char::REPLACEMENT_CHARACTER),
-            Some(next) => {
-                out.push(MARK);
-                out.push(next);
-            }
+            Some(next) => match surrogate_of(next) {
+                Some(unit) => surrogate(unit, &mut out),
+                None => {
+                    out.push(MARK);
+                    out.push(next);
+                }
+            },
             None => out.push(MARK),
         }
     }

@@ -1,0 +1,33 @@
+//! A native function put on a realm's built-in object the way the built-ins' own methods are:
+//! writable, not enumerable, configurable (what `toFixed` and `Math.pow` replace).
+
+use boa_engine::object::FunctionObjectBuilder;
+use boa_engine::property::PropertyDescriptor;
+use boa_engine::{Context, JsObject, JsResult, JsString, JsValue, NativeFunction};
+
+/// A native method's Rust function.
+pub(crate) type Method = fn(&JsValue, &[JsValue], &mut Context) -> JsResult<JsValue>;
+
+/// Puts `f` on `object` as its method `name`, of `length` parameters.
+pub(crate) fn define_method(
+    object: &JsObject,
+    name: JsString,
+    length: usize,
+    f: Method,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    let function = FunctionObjectBuilder::new(ctx.realm(), NativeFunction::from_fn_ptr(f))
+        .name(name.clone())
+        .length(length)
+        .build();
+    object.define_property_or_throw(
+        name,
+        PropertyDescriptor::builder()
+            .value(function)
+            .writable(true)
+            .enumerable(false)
+            .configurable(true),
+        ctx,
+    )?;
+    Ok(())
+}
