@@ -96,6 +96,16 @@ pub fn installed() -> bool {
     INSTALLED.load(Ordering::Relaxed)
 }
 
+/// The bytes a heap buffer (a `String`'s, a `Vec<u8>`'s) of `capacity` bytes takes at the
+/// allocator ([`block_bytes`]): none while it has allocated nothing.
+pub const fn buffer_bytes(capacity: usize) -> usize {
+    if capacity == 0 {
+        0
+    } else {
+        block_bytes(capacity, 1)
+    }
+}
+
 /// The bytes the allocator really takes for a block of `size` bytes aligned to `align`: its
 /// header and rounding included. On wasm32 that is Rust's dlmalloc (a 4-byte header, 8-byte
 /// granules, 16 bytes at least); elsewhere glibc's malloc (an 8-byte header, 16-byte granules,

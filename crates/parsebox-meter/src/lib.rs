@@ -16,7 +16,7 @@
 mod counting;
 mod growth;
 
-pub use counting::{block_bytes, held_bytes, installed, Counting};
+pub use counting::{block_bytes, buffer_bytes, held_bytes, installed, Counting};
 pub use growth::{reserve_gently, reserve_gently_deque};
 
 /// Bytes held by one stretch of work: [`Meter::start`] before it, [`Meter::held`] after.

@@ -3,8 +3,11 @@
 //! what [`new_item`] of its first entry followed by [`join`] of each later entry makes it, which
 //! is what lets the timeline rebuild an item from its entries when a tail is replaced.
 
+use std::collections::HashMap;
+
 use parsebox_transcript::entry::{Diff, ToolCall, ToolResult};
-use parsebox_transcript::{EntryText, TranscriptEntry};
+use parsebox_transcript::{EntryText, RawJson, TranscriptEntry};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::item::{
@@ -12,6 +15,7 @@ use crate::item::{
     ToolOutput, ToolStatus,
 };
 use crate::kinds::tool_kind;
+use crate::ItemEntries;
 
 /// The status of a call no result has answered yet.
 pub(crate) fn waiting(finished: bool) -> ToolStatus {
@@ -33,7 +37,7 @@ pub(crate) fn new_item(
     let mut item = TimelineItem {
         id,
         item_type: TimelineItemType::Stdout,
-        timestamp: entry.ts().to_owned(),
+        timestamp: entry.ts_shared().clone(),
         content: None,
         tool_call: None,
         diff: None,
@@ -41,7 +45,7 @@ pub(crate) fn new_item(
         result: None,
         is_first: false,
         is_last: false,
-        entries: vec![index],
+        entries: ItemEntries::one(index),
     };
     match entry {
         TranscriptEntry::Assistant(b) => text(&mut item, TimelineItemType::Assistant, &b.text),
@@ -198,8 +202,10 @@ const PATHS_KEYS: &[&str] = &["paths", "file_paths", "filePaths", "files"];
 
 /// The files a call's input names at its top level, in key order of the tables above, without
 /// repeats; `None` when it names none.
-fn locations(input: Option<&Value>) -> Option<Vec<ToolLocation>> {
-    let obj = input?.as_object()?;
+fn locations(input: Option<&RawJson>) -> Option<Vec<ToolLocation>> {
+    // Only the top level is read: a large input's fields stay unparsed text.
+    let obj: HashMap<String, &RawValue> = serde_json::from_str(input?.get()).ok()?;
+    let field = |key: &str| -> Option<Value> { serde_json::from_str(obj.get(key)?.get()).ok() };
     let mut out: Vec<ToolLocation> = Vec::new();
     let mut add = |path: &str| {
         if !path.is_empty() && !out.iter().any(|l| l.path == path) {
@@ -209,12 +215,12 @@ fn locations(input: Option<&Value>) -> Option<Vec<ToolLocation>> {
         }
     };
     for key in PATH_KEYS {
-        if let Some(path) = obj.get(*key).and_then(Value::as_str) {
-            add(path);
+        if let Some(Value::String(path)) = field(key) {
+            add(&path);
         }
     }
     for key in PATHS_KEYS {
-        if let Some(paths) = obj.get(*key).and_then(Value::as_array) {
+        if let Some(Value::Array(paths)) = field(key) {
             paths.iter().filter_map(Value::as_str).for_each(&mut add);
         }
     }

@@ -5,9 +5,10 @@
 //! `result` summaries, and the transcript entries each item shows).
 
 pub use parsebox_transcript::entry::ResultInfo;
-use parsebox_transcript::{DiffChangeType, EntryText};
+use parsebox_transcript::{DiffChangeType, EntryText, RawJson, Ts};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+
+use crate::ItemEntries;
 
 /// One thing a run-log viewer draws: a message, a tool card (a call with its results and diff
 /// lines), a block of diff lines, or a session/turn marker.
@@ -26,8 +27,9 @@ pub struct TimelineItem {
     /// What the item is; decides which of the optional fields are present.
     #[serde(rename = "type")]
     pub item_type: TimelineItemType,
-    /// ISO timestamp of the item's first entry.
-    pub timestamp: String,
+    /// ISO timestamp of the item's first entry (the entry's own string, shared).
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub timestamp: Ts,
     /// The text of `user`, `assistant`, `thinking`, `system`, `stderr`, `stdout` and `result`
     /// items. A line shown as it came shares its text with its entry (and the chunk it came in):
     /// a plain run's timeline holds no copy of its lines.
@@ -58,7 +60,8 @@ pub struct TimelineItem {
     /// The transcript indices of the entries this item shows, ascending. Every entry of the
     /// transcript is in exactly one item; a tool card's entries need not be adjacent (its result
     /// may come after other items).
-    pub entries: Vec<usize>,
+    #[cfg_attr(feature = "ts", ts(type = "Array<number>"))]
+    pub entries: ItemEntries,
 }
 
 /// The `type` of a [`TimelineItem`].
@@ -107,9 +110,10 @@ pub struct ToolCallData {
     /// Where the call stands.
     pub status: ToolStatus,
     /// The call's `input`, when it had one.
+    // The entry's own JSON text, shared ([`RawJson`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub raw_input: Option<Value>,
+    #[cfg_attr(feature = "ts", ts(optional, type = "JsonValue"))]
+    pub raw_input: Option<RawJson>,
     /// Results and diff lines, in transcript order.
     pub content: Vec<ToolContent>,
     /// File paths named by the input (`file_path`, `path`, `paths`, …), when there are any.

@@ -17,6 +17,7 @@
 
 mod fold;
 pub mod item;
+pub mod item_entries;
 pub mod kinds;
 pub mod live;
 mod pairing;
@@ -28,6 +29,7 @@ pub use item::{
     DiffLine, InitInfo, ResultInfo, TimelineItem, TimelineItemType, ToolCallData, ToolContent,
     ToolKind, ToolLocation, ToolOutput, ToolStatus,
 };
+pub use item_entries::ItemEntries;
 pub use kinds::tool_kind;
 pub use live::LiveTimeline;
 pub use shared_text::entry_text;

@@ -10,7 +10,7 @@
 //! that entry's `ts`. Texts are only shared when they are equal, checked as the form is
 //! written, so the resolved item is always the item.
 
-use parsebox_transcript::{DiffChangeType, TranscriptEntry};
+use parsebox_transcript::{DiffChangeType, RawJson, TranscriptEntry};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -214,7 +214,7 @@ struct WireCall<'a> {
     title: &'a str,
     status: ToolStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
-    raw_input: Option<&'a Value>,
+    raw_input: Option<&'a RawJson>,
     content: Vec<WirePiece<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     locations: Option<&'a [ToolLocation]>,

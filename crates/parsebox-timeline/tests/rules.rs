@@ -40,7 +40,7 @@ fn a_call_and_its_result_are_one_card() {
     assert_eq!(c.tool_call_id.as_deref(), Some("c1"));
     assert_eq!(c.title, "Read");
     assert_eq!(c.kind, ToolKind::Read);
-    assert_eq!(c.raw_input, Some(json!({"file_path": "src/a.rs"})));
+    assert_eq!(c.raw_input, Some(json!({"file_path": "src/a.rs"}).into()));
     assert_eq!(
         c.locations,
         Some(vec![ToolLocation {
@@ -111,7 +111,7 @@ fn a_result_before_its_call_is_an_orphan_until_the_call_claims_it() {
     assert_eq!(status(&got[0]), ToolStatus::Completed);
     assert_eq!(
         card(&got[0]).raw_input,
-        Some(json!({"file_path": "src/a.rs"}))
+        Some(json!({"file_path": "src/a.rs"}).into())
     );
     assert_eq!(got[0].entries, [0, 2]);
 }

@@ -7,7 +7,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Number, Value};
 
-use crate::EntryText;
+use crate::{EntryText, RawJson, Ts};
 
 /// How a key of an entry kind's table may be given (SPEC §2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -296,10 +296,10 @@ impl<'de> Deserialize<'de> for Extra {
     }
 }
 
-/// Deserialises a present value, `null` included, as `Some` (an absent one is `None` by
-/// `#[serde(default)]`): `input: null` and no `input` are different entries.
-fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(deserializer).map(Some)
+/// Deserialises a present value, `null` included, as `Some` of its JSON text (an absent one is
+/// `None` by `#[serde(default)]`): `input: null` and no `input` are different entries.
+fn present_raw<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<RawJson>, D::Error> {
+    RawJson::deserialize(deserializer).map(Some)
 }
 
 /// One rendered item of a run's transcript. Serialises to exactly the object shape Paperclip's
@@ -339,7 +339,8 @@ pub enum TranscriptEntry {
 #[cfg_attr(feature = "ts", ts(rename = "DeltaTextBody"))]
 pub struct DeltaText {
     /// ISO timestamp of the line that produced the entry.
-    pub ts: String,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub ts: Ts,
     /// The text.
     pub text: String,
     /// `delta` when the parser gave a boolean. Any other `delta` value is kept as it came among
@@ -379,7 +380,8 @@ fn js_truthy(value: &Value) -> bool {
 #[cfg_attr(feature = "ts", ts(rename = "TextBody"))]
 pub struct Text {
     /// ISO timestamp of the line or chunk that produced the entry.
-    pub ts: String,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub ts: Ts,
     /// The text.
     // A line as it came is a slice of the chunk the builder retains ([`EntryText`]).
     #[cfg_attr(feature = "ts", ts(type = "string"))]
@@ -396,17 +398,19 @@ pub struct Text {
 #[cfg_attr(feature = "ts", ts(rename = "ToolCallBody"))]
 pub struct ToolCall {
     /// ISO timestamp.
-    pub ts: String,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub ts: Ts,
     /// Tool name, e.g. `shell` or `read`.
     pub name: String,
     /// The tool's input: any JSON value, `None` when the parser left it out (or `undefined`).
+    // Kept as its JSON text ([`RawJson`]): a parsed value costs about ten times as much.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
+        deserialize_with = "present_raw"
     )]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub input: Option<Value>,
+    #[cfg_attr(feature = "ts", ts(optional, type = "JsonValue"))]
+    pub input: Option<RawJson>,
     /// Pairs the call with its `tool_result`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
@@ -431,7 +435,8 @@ pub struct ToolCall {
 #[cfg_attr(feature = "ts", ts(rename = "ToolResultBody"))]
 pub struct ToolResult {
     /// ISO timestamp.
-    pub ts: String,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub ts: Ts,
     /// The `toolUseId` of the call this answers.
     pub tool_use_id: String,
     /// The result text.
@@ -454,7 +459,8 @@ pub struct ToolResult {
 #[cfg_attr(feature = "ts", ts(rename = "InitBody"))]
 pub struct Init {
     /// ISO timestamp.
-    pub ts: String,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub ts: Ts,
     /// The model the agent runs.
     pub model: String,
     /// The agent's session id.
@@ -471,7 +477,8 @@ pub struct Init {
 #[cfg_attr(feature = "ts", ts(rename = "ResultBody"))]
 pub struct RunResult {
     /// ISO timestamp.
-    pub ts: String,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub ts: Ts,
     /// The turn's final text.
     pub text: String,
     /// Usage, cost and outcome: the entry's keys after `text`.
@@ -530,7 +537,8 @@ pub enum DiffChangeType {
 #[cfg_attr(feature = "ts", ts(rename = "DiffBody"))]
 pub struct Diff {
     /// ISO timestamp.
-    pub ts: String,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub ts: Ts,
     /// What this diff line is.
     pub change_type: DiffChangeType,
     /// The line's text.
@@ -544,7 +552,7 @@ impl TranscriptEntry {
     /// A `stdout` entry: what the generic parser makes of a line.
     pub fn stdout(ts: &str, text: &str) -> Self {
         Self::Stdout(Text {
-            ts: ts.to_owned(),
+            ts: ts.into(),
             text: text.into(),
             extra: Extra::new(),
         })
@@ -553,7 +561,7 @@ impl TranscriptEntry {
     /// A `stderr` entry.
     pub fn stderr(ts: &str, text: &str) -> Self {
         Self::Stderr(Text {
-            ts: ts.to_owned(),
+            ts: ts.into(),
             text: text.into(),
             extra: Extra::new(),
         })
@@ -562,7 +570,7 @@ impl TranscriptEntry {
     /// A `system` entry.
     pub fn system(ts: &str, text: &str) -> Self {
         Self::System(Text {
-            ts: ts.to_owned(),
+            ts: ts.into(),
             text: text.into(),
             extra: Extra::new(),
         })
@@ -585,8 +593,8 @@ impl TranscriptEntry {
         }
     }
 
-    /// The entry's timestamp.
-    pub fn ts(&self) -> &str {
+    /// The entry's timestamp, as the shared string it is ([`Ts`]).
+    pub fn ts_shared(&self) -> &Ts {
         match self {
             Self::Assistant(b) | Self::Thinking(b) => &b.ts,
             Self::User(b) | Self::Stderr(b) | Self::System(b) | Self::Stdout(b) => &b.ts,
@@ -596,6 +604,26 @@ impl TranscriptEntry {
             Self::Result(b) => &b.ts,
             Self::Diff(b) => &b.ts,
         }
+    }
+
+    /// Makes the entry's timestamp share `ts`'s string when the two are equal ([`Ts::share`]):
+    /// the builder gives the entries a chunk's lines make the chunk's one copy.
+    pub fn share_ts(&mut self, ts: &Ts) {
+        let own = match self {
+            Self::Assistant(b) | Self::Thinking(b) => &mut b.ts,
+            Self::User(b) | Self::Stderr(b) | Self::System(b) | Self::Stdout(b) => &mut b.ts,
+            Self::ToolCall(b) => &mut b.ts,
+            Self::ToolResult(b) => &mut b.ts,
+            Self::Init(b) => &mut b.ts,
+            Self::Result(b) => &mut b.ts,
+            Self::Diff(b) => &mut b.ts,
+        };
+        own.share(ts);
+    }
+
+    /// The entry's timestamp.
+    pub fn ts(&self) -> &str {
+        self.ts_shared()
     }
 
     /// The entry's text for kinds that carry one (`text` field), else `None`.
@@ -638,7 +666,7 @@ impl TranscriptEntry {
 
     /// The value of each slot of the kind's table (`None` for an absent optional field).
     fn slot_values(&self) -> [Option<Field<'_>>; MAX_KEYS] {
-        use Field::{Bool, Json, Num, Str, Strs};
+        use Field::{Bool, Num, Raw, Str, Strs};
         let kind = Some(Str(self.kind()));
         let given: &[Option<Field<'_>>] = match self {
             Self::Assistant(b) | Self::Thinking(b) => &[
@@ -654,7 +682,7 @@ impl TranscriptEntry {
                 kind,
                 Some(Str(&b.ts)),
                 Some(Str(&b.name)),
-                b.input.as_ref().map(Json),
+                b.input.as_ref().map(Raw),
                 b.tool_use_id.as_deref().map(Str),
                 b.invocation_id.as_deref().map(Str),
                 b.action_request_id.as_deref().map(Str),
@@ -706,7 +734,7 @@ enum Field<'a> {
     Str(&'a str),
     Bool(bool),
     Num(&'a Number),
-    Json(&'a Value),
+    Raw(&'a RawJson),
     Strs(&'a [String]),
     Change(DiffChangeType),
 }
@@ -717,7 +745,7 @@ impl Serialize for Field<'_> {
             Self::Str(s) => serializer.serialize_str(s),
             Self::Bool(b) => serializer.serialize_bool(*b),
             Self::Num(n) => n.serialize(serializer),
-            Self::Json(v) => v.serialize(serializer),
+            Self::Raw(v) => v.serialize(serializer),
             Self::Strs(v) => v.serialize(serializer),
             Self::Change(c) => c.serialize(serializer),
         }

@@ -18,7 +18,9 @@ pub mod line_rule;
 pub mod lone_surrogates;
 pub mod ndjson;
 pub mod origin;
+pub mod raw_json;
 pub mod redact;
+pub mod ts;
 pub mod validate;
 
 pub use builder::{
@@ -55,6 +57,8 @@ pub use line_rule::{
 };
 pub use ndjson::{read_stored_run, StoredRun};
 pub use origin::EntryOrigin;
+pub use raw_json::RawJson;
+pub use ts::Ts;
 pub use validate::{
     entries_from_return, validate_entry, CheckedEntries, EntryLimits, LimitError, Rejection,
 };

@@ -275,7 +275,7 @@ fn failed_line_entry_within(
     let (head, middle) = ("Chat transcript error: ", ". Falling back for line: ");
     let room = max_bytes.saturating_sub(head.len() + middle.len() + preview.len());
     TranscriptEntry::Result(Box::new(RunResult {
-        ts: ts.to_owned(),
+        ts: ts.into(),
         text: format!(
             "{head}{}{middle}{preview}",
             cut_text(failure.error_text(), room)

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::entry::TranscriptEntry;
 use crate::jsstr::is_js_whitespace;
+use crate::RawJson;
 
 /// Redacts home paths in the fields of `entry` that Paperclip redacts, and only those:
 ///
@@ -22,20 +23,26 @@ use crate::jsstr::is_js_whitespace;
 ///
 /// Ids (`toolUseId`, …), `toolName`, `ts` and extra fields are left as the parser gave them.
 pub fn redact_entry_paths(entry: &mut TranscriptEntry) {
-    fn redact(s: &mut String) {
+    /// Redacts `s`; whether that changed it.
+    fn redact(s: &mut String) -> bool {
         let r = redact_home_paths(s);
+        let changed = r != *s;
         *s = r;
+        changed
     }
-    fn redact_value(v: &mut Value) {
+    /// Redacts every string inside `v`; whether that changed any.
+    fn redact_value(v: &mut Value) -> bool {
         match v {
             Value::String(s) => redact(s),
-            Value::Array(items) => items.iter_mut().for_each(redact_value),
-            Value::Object(obj) => obj.values_mut().for_each(redact_value),
-            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+            Value::Array(items) => items.iter_mut().fold(false, |c, v| redact_value(v) | c),
+            Value::Object(obj) => obj.values_mut().fold(false, |c, v| redact_value(v) | c),
+            Value::Null | Value::Bool(_) | Value::Number(_) => false,
         }
     }
     match entry {
-        TranscriptEntry::Assistant(b) | TranscriptEntry::Thinking(b) => redact(&mut b.text),
+        TranscriptEntry::Assistant(b) | TranscriptEntry::Thinking(b) => {
+            redact(&mut b.text);
+        }
         TranscriptEntry::User(b)
         | TranscriptEntry::Stderr(b)
         | TranscriptEntry::System(b)
@@ -46,14 +53,22 @@ pub fn redact_entry_paths(entry: &mut TranscriptEntry) {
                 b.text = r.into();
             }
         }
-        TranscriptEntry::Diff(b) => redact(&mut b.text),
+        TranscriptEntry::Diff(b) => {
+            redact(&mut b.text);
+        }
         TranscriptEntry::ToolCall(b) => {
             redact(&mut b.name);
             if let Some(input) = &mut b.input {
-                redact_value(input);
+                // Kept as text: read, redacted, and written again when that changed it.
+                let mut value = input.value();
+                if redact_value(&mut value) {
+                    *input = RawJson::from_value(&value);
+                }
             }
         }
-        TranscriptEntry::ToolResult(b) => redact(&mut b.content),
+        TranscriptEntry::ToolResult(b) => {
+            redact(&mut b.content);
+        }
         TranscriptEntry::Init(b) => {
             redact(&mut b.model);
             redact(&mut b.session_id);
@@ -61,7 +76,9 @@ pub fn redact_entry_paths(entry: &mut TranscriptEntry) {
         TranscriptEntry::Result(b) => {
             redact(&mut b.text);
             redact(&mut b.info.subtype);
-            b.info.errors.iter_mut().for_each(redact);
+            for error in &mut b.info.errors {
+                redact(error);
+            }
         }
     }
 }

@@ -15,6 +15,7 @@ use crate::entry::{
     kind_keys, DeltaText, Diff, DiffChangeType, Extra, Init, Layout, Need, ResultInfo, RunResult,
     Text, ToolCall, ToolResult, TranscriptEntry, MAX_KEYS,
 };
+use crate::RawJson;
 
 /// Bounds on what one line's entries may hold. The defaults are generous for real runs (a tool
 /// result carrying a whole file) and small enough that a hostile value cannot hurt the page.
@@ -277,7 +278,7 @@ pub fn validate_entry(value: Value, limits: &EntryLimits) -> Result<TranscriptEn
     let mut entry = match kind {
         "assistant" | "thinking" => {
             let body = DeltaText {
-                ts: f.string("ts")?,
+                ts: f.string("ts")?.into(),
                 text: f.string("text")?,
                 delta: f.opt_bool("delta"),
                 extra: Extra::new(),
@@ -290,7 +291,7 @@ pub fn validate_entry(value: Value, limits: &EntryLimits) -> Result<TranscriptEn
         }
         "user" | "stderr" | "system" | "stdout" => {
             let body = Text {
-                ts: f.string("ts")?,
+                ts: f.string("ts")?.into(),
                 text: f.string("text")?.into(),
                 extra: Extra::new(),
             };
@@ -302,17 +303,17 @@ pub fn validate_entry(value: Value, limits: &EntryLimits) -> Result<TranscriptEn
             }
         }
         "tool_call" => TranscriptEntry::ToolCall(Box::new(ToolCall {
-            ts: f.string("ts")?,
+            ts: f.string("ts")?.into(),
             name: f.string("name")?,
             // `input: unknown`: any JSON value, or absent (four real parsers leave it unset).
-            input: f.opt_any("input"),
+            input: f.opt_any("input").map(RawJson::from),
             tool_use_id: f.opt_string("toolUseId"),
             invocation_id: f.opt_string("invocationId"),
             action_request_id: f.opt_string("actionRequestId"),
             extra: Extra::new(),
         })),
         "tool_result" => TranscriptEntry::ToolResult(Box::new(ToolResult {
-            ts: f.string("ts")?,
+            ts: f.string("ts")?.into(),
             tool_use_id: f.string("toolUseId")?,
             content: f.string("content")?,
             is_error: f.bool("isError")?,
@@ -320,13 +321,13 @@ pub fn validate_entry(value: Value, limits: &EntryLimits) -> Result<TranscriptEn
             extra: Extra::new(),
         })),
         "init" => TranscriptEntry::Init(Box::new(Init {
-            ts: f.string("ts")?,
+            ts: f.string("ts")?.into(),
             model: f.string("model")?,
             session_id: f.string("sessionId")?,
             extra: Extra::new(),
         })),
         "result" => TranscriptEntry::Result(Box::new(RunResult {
-            ts: f.string("ts")?,
+            ts: f.string("ts")?.into(),
             text: f.string("text")?,
             info: ResultInfo {
                 input_tokens: f.number("inputTokens")?,
@@ -340,7 +341,7 @@ pub fn validate_entry(value: Value, limits: &EntryLimits) -> Result<TranscriptEn
             extra: Extra::new(),
         })),
         _ => TranscriptEntry::Diff(Box::new(Diff {
-            ts: f.string("ts")?,
+            ts: f.string("ts")?.into(),
             change_type: f.change_type("changeType")?,
             text: f.string("text")?,
             extra: Extra::new(),

@@ -414,3 +414,37 @@ fn the_first_entry_of_a_chunk_is_where_its_window_starts() {
     b.rebuild();
     assert_eq!(b.first_entry_of_chunk(4), 5, "the same after a rebuild");
 }
+
+#[test]
+fn the_entries_of_one_chunk_share_its_timestamp() {
+    // Issue 54: each entry held its own copy of the chunk's timestamp, more bytes than a short
+    // line itself. The entries a chunk's lines make (and a parser's entries dated with the
+    // line's ts) now hold one shared string.
+    use parsebox_transcript::{GenericParser, TranscriptBuilder, TranscriptOptions};
+    for track_lines in [false, true] {
+        let options = TranscriptOptions {
+            track_lines,
+            retain_chunks: track_lines,
+            ..TranscriptOptions::default()
+        };
+        shares_the_chunks_timestamp(TranscriptBuilder::new(GenericParser, options));
+    }
+}
+
+fn shares_the_chunks_timestamp(
+    mut b: parsebox_transcript::TranscriptBuilder<parsebox_transcript::GenericParser>,
+) {
+    b.push(&Chunk::stdout("2026-01-01T00:00:00Z", "a\nb\nc\n"));
+    b.push(&Chunk::stderr("2026-01-01T00:00:00Z", "oops"));
+    b.push(&Chunk::stdout("2026-01-01T00:00:01Z", "d\n"));
+    let e = b.entries();
+    assert_eq!(e.len(), 5);
+    for pair in [(0, 1), (1, 2), (2, 3)] {
+        assert!(
+            e[pair.0].ts_shared().is_shared_with(e[pair.1].ts_shared()),
+            "{pair:?}"
+        );
+    }
+    assert_eq!(e[4].ts(), "2026-01-01T00:00:01Z");
+    assert!(!e[3].ts_shared().is_shared_with(e[4].ts_shared()));
+}

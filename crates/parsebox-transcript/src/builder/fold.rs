@@ -16,6 +16,16 @@ impl<P: LineParser> TranscriptBuilder<P> {
         entry
     }
 
+    /// Gives `entries` whose timestamp is the last chunk's that chunk's one copy of it
+    /// ([`TranscriptEntry::share_ts`]): once for each entry a unit produced, as it joins.
+    fn share_last_ts(&self, entries: &mut [TranscriptEntry]) {
+        if let Some(ts) = &self.last_ts {
+            for entry in entries {
+                entry.share_ts(ts);
+            }
+        }
+    }
+
     /// Appends what one line or stderr/system chunk produced, remembering it (unredacted)
     /// when `track_lines` is on.
     pub(super) fn append_unit(
@@ -24,6 +34,8 @@ impl<P: LineParser> TranscriptBuilder<P> {
         first_changed: &mut usize,
     ) {
         if !self.options.track_lines {
+            let mut produced = produced;
+            self.share_last_ts(&mut produced);
             for entry in produced {
                 let entry = self.folded(entry);
                 self.append(entry, first_changed, None);
@@ -51,6 +63,8 @@ impl<P: LineParser> TranscriptBuilder<P> {
         produced: Vec<TranscriptEntry>,
         first_changed: &mut usize,
     ) -> (Produced, Option<Box<TranscriptEntry>>) {
+        let mut produced = produced;
+        self.share_last_ts(&mut produced);
         let merges_in = self
             .entries
             .last()

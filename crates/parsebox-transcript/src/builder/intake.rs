@@ -10,6 +10,7 @@ use crate::entry::TranscriptEntry;
 use crate::entry_text::EntryText;
 use crate::jsstr::js_trim;
 use crate::line_rule::failed_line_entry;
+use crate::Ts;
 
 use super::{Chunk, LineAnswer, LineParser, PushChange, Retained, Stream, TranscriptBuilder};
 
@@ -182,7 +183,9 @@ impl<P: LineParser> TranscriptBuilder<P> {
             self.chunk_starts.push(self.items.len());
         }
         // `finish` uses the ts of the last chunk of any stream, as upstream does.
-        self.last_ts = Some(ts.to_owned());
+        if self.last_ts.as_ref().is_none_or(|last| *last != ts) {
+            self.last_ts = Some(Ts::from(ts));
+        }
         match stream {
             Stream::Stderr => {
                 let mut entry = vec![TranscriptEntry::stderr(ts, text)];

@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use crate::entry::TranscriptEntry;
 use crate::line_rule::{FailedLineEntry, LineFailure};
 use crate::origin::EntryOrigin;
+use crate::Ts;
 
 /// Which stream a chunk of run output came from.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -328,7 +329,9 @@ pub struct TranscriptBuilder<P> {
     /// A high surrogate that ended a UTF-16 stdout chunk: the first half of a pair whose
     /// second half may start the next chunk.
     pending_high: Option<u16>,
-    last_ts: Option<String>,
+    /// The last chunk's timestamp: what `finish` dates its line with, and the one copy the
+    /// entries appended while that chunk is ingested share (`fold`'s `append`).
+    last_ts: Option<Ts>,
     chunks: VecDeque<Retained>,
     /// Hashes of the retained chunks' (ts, stream, text) → the chunks that have it, numbered
     /// from the run's first chunk (with `drop_duplicate_chunks`).
