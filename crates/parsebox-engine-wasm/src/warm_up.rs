@@ -36,6 +36,7 @@ pub fn warm_up(session: &mut Session, max_memory_bytes: u64) -> String {
         max_line_bytes: 1 << 20,
         max_memory_bytes,
         screen_regexes: true,
+        max_string_bytes: parsebox_protocol::DEFAULT_MAX_STRING_BYTES,
     };
     let started = session.start(
         SOURCE.as_bytes(),

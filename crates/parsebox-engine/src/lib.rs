@@ -19,7 +19,7 @@ use parsebox_protocol::{
     ParserInstance, Seq,
 };
 use parsebox_sandbox::{BlankRealm, ParserModule, ParserRun, SandboxOptions};
-use parsebox_transcript::{FailureCode, LineFailure, ReturnJson};
+use parsebox_transcript::{EntryLimits, FailureCode, LineFailure, ReturnJson};
 
 /// The sandbox's load error as the host core's data: the one conversion, for every host.
 pub fn load_error(e: parsebox_sandbox::LoadError) -> LoadError {
@@ -45,6 +45,10 @@ pub fn sandbox_options(config: &EngineConfig) -> Result<SandboxOptions, LoadErro
         max_source_bytes: config.max_source_bytes,
         max_line_bytes: config.max_line_bytes,
         screen_regexes: config.screen_regexes,
+        entry_limits: EntryLimits {
+            max_string_bytes: config.max_string_bytes,
+            ..EntryLimits::default()
+        },
         ..SandboxOptions::default()
     };
     options

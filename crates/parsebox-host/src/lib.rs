@@ -106,6 +106,13 @@
 //!   ready or could not be loaded. Meanwhile sandboxed parsers stay `loading` and their
 //!   `StartEngine`s are held (no start deadline runs); built-in parsers start as usual.
 
+// The unit tests count the allocator's bytes as the core module does: the memo measures
+// itself in real bytes where a counting allocator is installed.
+#[cfg(test)]
+#[global_allocator]
+static ALLOC: parsebox_meter::Counting<std::alloc::System> =
+    parsebox_meter::Counting::new(std::alloc::System);
+
 mod adapter;
 mod answers;
 mod command;
@@ -117,6 +124,7 @@ mod host;
 mod journal;
 mod layers;
 mod lifecycle;
+mod loaded;
 mod memo;
 mod options;
 mod parking;
@@ -132,6 +140,7 @@ pub use command::{Answered, Command, LineStep, LoadResult, Placement};
 pub use diagnostics::{count_line, AnsweredBy, Diagnostics, HostCounters};
 pub use dynamic::DynamicLoad;
 pub use host::{Host, REBUILD_AHEAD_LINES};
+pub use loaded::{Field, Loaded};
 pub use options::{
     HostOptions, HostPlacement, OptionsError, ANSWER_BATCH_MS, DEFAULT_LIVE_ENGINES,
     DEFAULT_MEMORY_BYTES, DEFAULT_TRANSCRIPT_BYTES, DEFAULT_TRANSCRIPT_BYTES_TOTAL,

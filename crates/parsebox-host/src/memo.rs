@@ -14,6 +14,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
+use parsebox_meter::{buffer_bytes, Meter};
 use parsebox_transcript::TranscriptEntry;
 
 use crate::journal::JournalLine;
@@ -22,8 +23,11 @@ use crate::Seq;
 /// Most answers remembered per type; the oldest go first.
 pub(crate) const MEMO_LINES: usize = 20_000;
 
-/// Most bytes of remembered answers per type (each counted as its line and ts and the JSON of
-/// its entries); the oldest go first. Long Claude lines reach it before the count.
+/// Most bytes of remembered answers per type, as the core's allocator counts them (each
+/// answer's line, ts and entries, and the memo's tables); the oldest go first. Long Claude
+/// lines reach it before the count. The memo is not a transcript's: it draws from the core's
+/// room beside them, and is left out of what a transcript's calls are charged
+/// ([`Host::memo_bytes`](crate::Host::memo_bytes)).
 pub(crate) const MEMO_BYTES: usize = 16 << 20;
 
 /// The history key before every line of a stateless run (a type's stateless run, answered by
@@ -61,15 +65,8 @@ struct Remembered {
     line: String,
     ts: String,
     entries: Vec<TranscriptEntry>,
-    /// What it is counted as against [`MEMO_BYTES`]: the line, the ts and the entries' JSON
-    /// (a parser may answer a short line with megabytes).
-    bytes: usize,
-}
-
-impl Remembered {
-    fn bytes(&self) -> usize {
-        self.bytes
-    }
+    /// What it holds (see [`Memo::bytes`]): a parser may answer a short line with megabytes.
+    bytes: isize,
 }
 
 /// A type's remembered answers, by the key after their line, valid for one parser generation.
@@ -79,7 +76,8 @@ pub(crate) struct Memo {
     answers: HashMap<u64, Remembered>,
     /// Keys in insertion order, for evicting the oldest.
     order: VecDeque<u64>,
-    bytes: usize,
+    /// What the memo holds (see [`Memo::bytes`]).
+    bytes: isize,
 }
 
 impl Memo {
@@ -94,30 +92,53 @@ impl Memo {
         entries: &[TranscriptEntry],
     ) {
         if generation != self.generation {
+            // The old answers go with the old memo, and their bytes with them.
             *self = Self {
                 generation,
                 ..Self::default()
             };
         }
-        let remembered = Remembered {
+        let counted = parsebox_meter::installed();
+        let meter = Meter::start();
+        let mut remembered = Remembered {
             line: line.to_owned(),
             ts: ts.to_owned(),
             entries: entries.to_vec(),
-            bytes: line.len() + ts.len() + parsebox_transcript::entries_json_bytes(entries),
+            bytes: 0,
         };
-        self.bytes += remembered.bytes();
-        match self.answers.insert(key, remembered) {
-            Some(replaced) => self.bytes = self.bytes.saturating_sub(replaced.bytes()),
-            None => self.order.push_back(key),
+        remembered.bytes = if counted {
+            meter.held()
+        } else {
+            let json = parsebox_transcript::entries_json_bytes(entries);
+            isize::try_from(line.len() + ts.len() + json).unwrap_or(isize::MAX)
+        };
+        let added = remembered.bytes;
+        let replaced = self.answers.insert(key, remembered).map(|r| r.bytes);
+        if replaced.is_none() {
+            self.order.push_back(key);
         }
-        while self.order.len() > MEMO_LINES || self.bytes > MEMO_BYTES {
+        // Counted: all the insertion left held (the answer, the tables' growth, less an
+        // answer it replaced).
+        self.bytes += if counted {
+            meter.held()
+        } else {
+            added - replaced.unwrap_or(0)
+        };
+        while self.order.len() > MEMO_LINES || self.bytes() > MEMO_BYTES {
             let Some(old) = self.order.pop_front() else {
                 break;
             };
-            if let Some(gone) = self.answers.remove(&old) {
-                self.bytes = self.bytes.saturating_sub(gone.bytes());
-            }
+            let meter = Meter::start();
+            let gone = self.answers.remove(&old).map_or(0, |g| g.bytes);
+            self.bytes += if counted { meter.held() } else { -gone };
         }
+    }
+
+    /// What the memo holds, in bytes: as the core's allocator counts them (the answers' lines,
+    /// ts and entries, and the memo's tables), or where no counting allocator is installed (a
+    /// native command, which never re-renders) the answers' lines, ts and entries' JSON.
+    pub(crate) fn bytes(&self) -> usize {
+        usize::try_from(self.bytes).unwrap_or(0)
     }
 
     /// The remembered answer for history key `key` (after the line), if the parser of
@@ -142,6 +163,10 @@ impl Memo {
 /// Most lines of dropped runs kept waiting for their answer; past it the oldest are forgotten.
 pub(crate) const MAX_ORPHANS: usize = 10_000;
 
+/// Most bytes the lines of dropped runs kept waiting for their answer hold (a slow parser's
+/// long lines: each may be `maxLineBytes`); past it the oldest are forgotten.
+pub(crate) const ORPHAN_BYTES: usize = 16 << 20;
+
 /// A line of a dropped run that its engine still owes.
 #[derive(Debug)]
 pub(crate) struct Orphan {
@@ -149,11 +174,23 @@ pub(crate) struct Orphan {
     pub(crate) line: JournalLine,
 }
 
+impl Orphan {
+    /// The blocks it holds, as the allocator sizes them ([`buffer_bytes`]): its line, ts and
+    /// type. It was moved here, not allocated, so there is no allocation to measure.
+    fn bytes(&self) -> usize {
+        buffer_bytes(self.line.line.capacity())
+            + buffer_bytes(self.line.ts.capacity())
+            + buffer_bytes(self.adapter_type.capacity())
+    }
+}
+
 /// Lines of dropped runs by `seq`, waiting for their answers to be remembered.
 #[derive(Debug, Default)]
 pub(crate) struct Orphans {
     lines: HashMap<Seq, Orphan>,
     order: VecDeque<Seq>,
+    /// What the lines hold ([`Orphan::bytes`]).
+    bytes: usize,
 }
 
 impl Orphans {
@@ -162,12 +199,17 @@ impl Orphans {
             adapter_type: adapter_type.to_owned(),
             line,
         };
-        if self.lines.insert(seq, orphan).is_none() {
-            self.order.push_back(seq);
+        self.bytes += orphan.bytes();
+        match self.lines.insert(seq, orphan) {
+            Some(replaced) => self.bytes = self.bytes.saturating_sub(replaced.bytes()),
+            None => self.order.push_back(seq),
         }
-        while self.order.len() > MAX_ORPHANS {
-            if let Some(old) = self.order.pop_front() {
-                self.lines.remove(&old);
+        while self.order.len() > MAX_ORPHANS || self.bytes > ORPHAN_BYTES {
+            let Some(old) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(gone) = self.lines.remove(&old) {
+                self.bytes = self.bytes.saturating_sub(gone.bytes());
             }
         }
     }
@@ -175,6 +217,7 @@ impl Orphans {
     /// Takes the orphan `seq`, if it is one.
     pub(crate) fn take(&mut self, seq: Seq) -> Option<Orphan> {
         let orphan = self.lines.remove(&seq)?;
+        self.bytes = self.bytes.saturating_sub(orphan.bytes());
         // Answers come in order: the taken one is almost always at the front.
         if self.order.front() == Some(&seq) {
             self.order.pop_front();
@@ -183,10 +226,20 @@ impl Orphans {
         }
         Some(orphan)
     }
+
+    /// What the lines waiting hold, in bytes.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    #![allow(
+        clippy::indexing_slicing,
+        clippy::cast_possible_wrap,
+        clippy::unwrap_used
+    )]
     use super::*;
 
     fn line_key(before: u64, line: &str) -> u64 {
@@ -263,9 +316,67 @@ mod tests {
         for i in 0..16 {
             m.insert(1, k(i), &long, &i.to_string(), &e);
         }
-        assert!(m.bytes <= MEMO_BYTES);
+        assert!(m.bytes() <= MEMO_BYTES);
         assert_eq!(m.get(1, k(0), &long, "0"), None, "evicted");
         assert!(m.get(1, k(15), &long, "15").is_some());
+    }
+
+    /// The memo's bytes are what the allocator holds for it, through inserts, replacements,
+    /// evictions and a new parser's reset, whatever the answers' shape.
+    #[test]
+    fn the_memo_counts_the_real_bytes_it_holds() {
+        let shapes = [
+            parsebox_transcript::generic_entry("x", "t"),
+            parsebox_transcript::generic_entry(&"y".repeat(100_000), "t"),
+        ];
+        let meter = parsebox_meter::Meter::start();
+        let mut m = Memo::default();
+        for i in 0..3_000usize {
+            let entries = vec![shapes[i % 2].clone(); 1 + i % 7];
+            let line = "l".repeat(i % 50);
+            // Every tenth key again: a replacement.
+            let k = if i % 10 == 0 { 7 } else { i as u64 };
+            m.insert(1, k, &line, "t", &entries);
+            drop((entries, line));
+            let real = meter.held();
+            assert_eq!(m.bytes() as isize, real, "insert {i}");
+            assert!(m.bytes() <= MEMO_BYTES + (1 << 20), "{}", m.bytes());
+        }
+        m.insert(2, 1, "l", "t", &shapes[..1]);
+        assert_eq!(
+            m.bytes() as isize,
+            meter.held(),
+            "after a new parser's reset"
+        );
+    }
+
+    /// Lines of dropped runs are bounded in bytes as well as in number, and say what they hold
+    /// as the allocator counts it.
+    #[test]
+    fn orphans_are_bounded_in_real_bytes() {
+        let mut o = Orphans::default();
+        let meter = parsebox_meter::Meter::start();
+        for seq in 0..40u64 {
+            let line = JournalLine {
+                seq,
+                line: "x".repeat(1 << 20),
+                ts: "t".to_owned(),
+                pending: None,
+                memo_key: 0,
+                killed_once: false,
+            };
+            o.insert(seq, "type", line);
+            assert!(o.bytes() <= ORPHAN_BYTES, "{}", o.bytes());
+        }
+        assert!(o.take(0).is_none(), "the oldest went first");
+        assert!(o.take(39).is_some());
+        // The lines' blocks: the tables themselves are a few hundred bytes besides.
+        let real = usize::try_from(meter.held()).unwrap();
+        assert!(
+            real.abs_diff(o.bytes()) < 4 << 10,
+            "{real} real, {} counted",
+            o.bytes()
+        );
     }
 
     /// A short line answered with megabytes counts its entries: the memo stays within its
@@ -280,7 +391,7 @@ mod tests {
         for i in 0..64u64 {
             m.insert(1, i, "l", "t", &e);
         }
-        assert!(m.bytes <= MEMO_BYTES, "{}", m.bytes);
+        assert!(m.bytes() <= MEMO_BYTES, "{}", m.bytes());
         assert!(m.order.len() < 17, "{}", m.order.len());
     }
 }

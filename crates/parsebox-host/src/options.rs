@@ -290,6 +290,7 @@ impl HostOptions {
             max_line_bytes: self.max_line_bytes,
             max_memory_bytes: self.max_memory_bytes,
             screen_regexes: true,
+            max_string_bytes: self.entry_limits.max_string_bytes,
         }
     }
 

@@ -20,6 +20,18 @@ impl Host {
         self.options.max_transcript_bytes.saturating_sub(others)
     }
 
+    /// What the registry keeps for a re-render's fresh run ([`crate::memo`]): its memos of
+    /// answers, in real bytes where the core's allocator is counted, and the lines of dropped
+    /// runs waiting for their answers to be remembered. No transcript's: a transcript's call
+    /// leaves what it adds to them out of what it is charged, and the core's room holds them
+    /// beside the transcripts.
+    pub fn memo_bytes(&self) -> usize {
+        self.adapters
+            .values()
+            .map(|a| a.memo.bytes())
+            .fold(self.orphans.bytes(), usize::saturating_add)
+    }
+
     /// Transcript `run` holds `held` bytes now, and showed `over_budget_lines` more lines with
     /// the generic entry for its budget since it last said. Counted against its type.
     pub fn record_transcript(&mut self, run: RunId, held: usize, over_budget_lines: u64) {

@@ -17,6 +17,25 @@ pub enum EngineDeath {
     Stopped,
 }
 
+impl EngineDeath {
+    /// How an engine died, from what it threw or reported: the error's `name` (empty for a
+    /// value that is not an `Error`), its `description` as a sentence, and `requested_bytes`,
+    /// the allocation that did not fit when its memory reached the maximum (engine.js's
+    /// `EngineMemoryError`; 0 otherwise). The one rule for an engine of this thread (the
+    /// binding reads the thrown value) and a Worker's (the Worker reports the same three).
+    pub fn classify(name: &str, description: String, requested_bytes: f64) -> Self {
+        match name {
+            "EngineMemoryError" if requested_bytes >= 1.0 => {
+                // A byte count from the engine: whole, and far below 2^53.
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                Self::OutOfMemory(requested_bytes as u64)
+            }
+            "EngineStoppedError" => Self::Stopped,
+            _ => Self::Fault(description),
+        }
+    }
+}
+
 /// A trusted built-in parser (`registerBuiltin`): the engine runs its instances as it runs a
 /// sandboxed parser's.
 pub trait Builtin:
@@ -69,4 +88,46 @@ pub trait Executor {
     /// Commands wait: take them ([`LiveCore::take_commands`](crate::LiveCore::take_commands))
     /// once the call under way has returned.
     fn wake(&mut self);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EngineDeath;
+
+    #[test]
+    fn a_death_is_classified_by_the_error_name_and_the_bytes_that_did_not_fit() {
+        let fault = |s: &str| EngineDeath::Fault(s.to_owned());
+        let table = [
+            (
+                "EngineMemoryError",
+                "EngineMemoryError: full",
+                65_536.0,
+                EngineDeath::OutOfMemory(65_536),
+            ),
+            // No bytes to name: not known to be out of memory.
+            (
+                "EngineMemoryError",
+                "EngineMemoryError: full",
+                0.0,
+                fault("EngineMemoryError: full"),
+            ),
+            ("EngineStoppedError", "stopped", 0.0, EngineDeath::Stopped),
+            (
+                "RuntimeError",
+                "RuntimeError: unreachable",
+                0.0,
+                fault("RuntimeError: unreachable"),
+            ),
+            // Bytes reported with another name are not an out-of-memory verdict.
+            ("RangeError", "RangeError: x", 8.0, fault("RangeError: x")),
+            ("", "worker error: boom", 0.0, fault("worker error: boom")),
+        ];
+        for (name, description, bytes, death) in table {
+            assert_eq!(
+                EngineDeath::classify(name, description.to_owned(), bytes),
+                death,
+                "{name} {bytes}"
+            );
+        }
+    }
 }

@@ -22,6 +22,7 @@ pub mod memory;
 mod paperclip;
 mod shared;
 mod transcript;
+mod warm_up;
 
 pub use command::ExecutorCommand;
 pub use executor::{Builtin, EngineDeath, Executor};
@@ -31,6 +32,7 @@ pub use live::{LiveCore, LongLived, Polled};
 pub use paperclip::{Built, ChunkIn, FollowedRun, Paperclip, Shown, KEEP_RUNS};
 pub use shared::{Entered, Reentered, SharedCore};
 pub use transcript::{
-    Changes, FoldsLate, FollowedWindow, LiveTranscript, PendingTail, TimelineChanges,
-    TranscriptError, TranscriptSettings, Transcripts, Update,
+    Changes, FoldsLate, FollowedWindow, LiveTranscript, MemoryRefusal, PendingTail,
+    TimelineChanges, TranscriptError, TranscriptSettings, Transcripts, Update,
 };
+pub use warm_up::parsers_wait_for_warm_up;

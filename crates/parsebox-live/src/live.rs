@@ -17,7 +17,7 @@ use parsebox_host::{AdapterStatus, DynamicLoad, HostError};
 use parsebox_transcript::FailedLineEntry;
 use serde::Serialize;
 
-use parsebox_meter::{block_bytes, Meter};
+use parsebox_meter::Meter;
 
 use crate::command::ExecutorCommand;
 use crate::executor::{Builtin, EngineDeath, Executor};
@@ -181,11 +181,18 @@ impl<X: Executor> LiveCore<X> {
                     .handle_inline_answers(end, engine, answers, end - start)
             }
             Ok(answers) => self.host.handle_answers(end, engine, answers),
-            Err(EngineDeath::Fault(reason)) => self.host.handle_engine_died(end, engine, &reason),
-            Err(EngineDeath::OutOfMemory(bytes)) => {
-                self.host.handle_engine_out_of_memory(end, engine, bytes)
+            Err(death) => self.engine_died(end, engine, death),
+        }
+    }
+
+    /// Engine `engine` died as `death` says, at `now`: the host core's recovery for it.
+    fn engine_died(&mut self, now: f64, engine: EngineId, death: EngineDeath) -> Vec<Answered> {
+        match death {
+            EngineDeath::Fault(reason) => self.host.handle_engine_died(now, engine, &reason),
+            EngineDeath::OutOfMemory(bytes) => {
+                self.host.handle_engine_out_of_memory(now, engine, bytes)
             }
-            Err(EngineDeath::Stopped) => self.host.handle_engine_stopped(end, engine),
+            EngineDeath::Stopped => self.host.handle_engine_stopped(now, engine),
         }
     }
 
@@ -408,12 +415,16 @@ impl<X: Executor> LiveCore<X> {
         frame
     }
 
-    /// The real bytes of what waits for the page to take it: ops frames for Workers, late
-    /// answers for builders, line updates for `onChange`. A transcript's call that leaves
-    /// something waiting is not charged for it ([`LiveTranscript`](crate::LiveTranscript)'s
-    /// memory); the answers are charged to their run when its transcript folds them in.
+    /// The real bytes the core holds for no transcript: what waits for the page to take it
+    /// (ops frames for Workers, late answers for builders, line updates for `onChange`), and
+    /// the answers the registry remembers for a re-render
+    /// ([`Host::memo_bytes`](parsebox_host::Host::memo_bytes)). A
+    /// transcript's call that adds to them is not charged for it
+    /// ([`LiveTranscript`](crate::LiveTranscript)'s memory); the late answers are charged to
+    /// their run when its transcript folds them in.
     pub fn pending_bytes(&self) -> isize {
-        self.frames_bytes + self.frame.bytes()
+        let memo = isize::try_from(self.host.memo_bytes()).unwrap_or(isize::MAX);
+        self.frames_bytes + self.frame.bytes() + memo
     }
 
     /// The real bytes of the late answers waiting for the builder of `run`.
@@ -576,20 +587,11 @@ impl<X: Executor> LiveCore<X> {
         }
     }
 
-    /// A Worker engine's memory reached its maximum: an allocation of `requested_bytes` did
-    /// not fit.
-    pub fn worker_out_of_memory(&mut self, engine: EngineId, requested_bytes: u64) {
+    /// A Worker engine died, as `death` says ([`EngineDeath::classify`] reads what the Worker
+    /// reported, as the binding reads what an engine of this thread threw).
+    pub fn worker_died(&mut self, engine: EngineId, death: EngineDeath) {
         let now = self.executor.now_ms();
-        let _ = self
-            .host
-            .handle_engine_out_of_memory(now, engine, requested_bytes.max(1));
-        self.pump();
-    }
-
-    /// A Worker engine died (`reason` says how: an `error` event, a trap it reported).
-    pub fn worker_died(&mut self, engine: EngineId, reason: &str) {
-        let now = self.executor.now_ms();
-        let _ = self.host.handle_engine_died(now, engine, reason);
+        let _ = self.engine_died(now, engine, death);
         self.pump();
     }
 
@@ -833,12 +835,10 @@ enum Queued {
     Line,
 }
 
-/// The real bytes of a byte buffer's block.
+/// The real bytes of a byte buffer's block ([`parsebox_meter::buffer_bytes`]), signed as the
+/// frames' count is.
 fn buffer_bytes(buffer: &Vec<u8>) -> isize {
-    if buffer.capacity() == 0 {
-        return 0;
-    }
-    isize::try_from(block_bytes(buffer.capacity(), 1)).unwrap_or(isize::MAX)
+    isize::try_from(parsebox_meter::buffer_bytes(buffer.capacity())).unwrap_or(isize::MAX)
 }
 
 /// Reads a batch of answers, `[[seq, outcome, reports?], …]`, one answer at a time, each with

@@ -62,7 +62,7 @@ fn many_registries_share_the_cores_room_and_the_one_past_it_is_refused_alone() {
         let TranscriptError::Memory(m) = e else {
             panic!("{e:?}")
         };
-        assert!(m.contains("the page's transcripts hold"), "{m}");
+        assert!(m.to_string().contains("the page's transcripts hold"), "{m}");
     }
     // The transcripts made before keep what they hold, and a registry let go of gives its room
     // back: the one refused last takes the chunk now.

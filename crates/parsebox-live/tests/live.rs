@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use common::*;
 use parsebox_host::{HostOptions, HostPlacement};
-use parsebox_live::{ExecutorCommand, HostRunParser, LiveCore, Reentered, SharedCore};
+use parsebox_live::{EngineDeath, ExecutorCommand, HostRunParser, LiveCore, Reentered, SharedCore};
 
 #[test]
 fn a_builtin_answers_its_line_at_once_with_nothing_for_the_executor() {
@@ -363,7 +363,7 @@ fn a_worker_out_of_memory_is_named_so_and_its_line_falls_back() {
     let (mut live, _seen) = live(HostPlacement::Worker);
     let engine = worker_type(&mut live);
     line_begun(&mut live, engine, "big");
-    live.worker_out_of_memory(engine, 1 << 20);
+    live.worker_died(engine, EngineDeath::OutOfMemory(1 << 20));
     assert_eq!(line_updates(&mut live), [["big"]]);
     let d = live.host().diagnostics(Some("w"));
     assert_eq!(d.fallbacks.get("memory_exceeded"), Some(&1), "{d:?}");

@@ -137,6 +137,31 @@ fn a_transcript_never_holds_more_than_its_budget_and_one_answer() {
     }
 }
 
+/// A refused chunk leaves the transcript as it was: the refusal's message is written only when
+/// it is shown, so a page that keeps pushing into a full transcript does not creep up its
+/// `heldBytes` (each refusal held 288 bytes of formatted text before).
+#[test]
+fn refused_chunks_leave_nothing_held() {
+    let page = page(&Placed::Nowhere);
+    let mut t = page.transcript(TranscriptSettings {
+        max_transcript_bytes: Some(f64::from(1 << 20)),
+        ..TranscriptSettings::default()
+    });
+    let (_, refused) = push_lines(&page, &mut t, "a", usize::MAX >> 1, 16 << 10);
+    assert!(matches!(refused, Some(TranscriptError::Memory(_))));
+    let meter = Meter::start();
+    let held = t.counts().held_bytes;
+    let c = chunk("a\n".repeat(8 << 10));
+    for _ in 0..1_000 {
+        let e = t.metered(|t| t.push(&c, None).map(|_| ()));
+        let e = e.expect_err("still full");
+        assert!(e.to_string().contains("maxTranscriptBytes"), "{e}");
+    }
+    drop(c);
+    assert_eq!(t.counts().held_bytes, held, "counted");
+    assert!(meter.held() < 4 << 10, "real: {}", meter.held());
+}
+
 #[test]
 fn transcripts_of_one_registry_share_its_total_in_real_bytes() {
     let page = page_with(
@@ -178,4 +203,36 @@ fn transcripts_of_one_registry_share_its_total_in_real_bytes() {
     );
     assert!(a.counts().held_bytes + b.counts().held_bytes <= 24 << 20);
     let _: &LiveCore<FakeExecutor> = &page.core.enter().unwrap();
+}
+
+#[test]
+fn a_dense_tool_input_costs_about_its_json_text_with_its_timeline() {
+    // Issue 54: a parsed `serde_json::Value` of small numbers held ~10 times its JSON (a
+    // value enum for each number), and the timeline's tool card held a second copy: a parser
+    // of dense tool inputs filled its transcript's budget (and, before budgets counted real
+    // bytes, trapped the core) after a hundred lines. The input is kept as its JSON text, once.
+    // 10,000 numbers: the default `maxArrayLen`.
+    let page = page(&Placed::Worker("dense", dense(10_000)));
+    let mut t = page.transcript(TranscriptSettings::default());
+    let lines = 100;
+    let (pushed, refused) = push_lines(&page, &mut t, "a", lines, 200_000);
+    assert!(refused.is_none(), "{refused:?}");
+    assert_eq!(pushed, lines);
+    let json_bytes = 2 * 10_000 + 40; // "[0,1,…]" and the object around it
+    let per_line = t.counts().held_bytes / lines;
+    eprintln!("{per_line} bytes held a line for {json_bytes} bytes of input JSON");
+    assert!(
+        per_line < json_bytes * 3 / 2,
+        "{per_line} bytes held a line for {json_bytes} bytes of input JSON"
+    );
+    let kinds: Vec<&str> = t
+        .entries()
+        .iter()
+        .map(parsebox_transcript::TranscriptEntry::kind)
+        .collect();
+    assert!(
+        kinds.iter().all(|k| *k == "tool_call"),
+        "{:?} {kinds:?}",
+        t.counts()
+    );
 }

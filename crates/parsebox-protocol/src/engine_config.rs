@@ -28,6 +28,20 @@ pub struct EngineConfig {
     /// line, not the whole parser (the core's `HostOptions::engine_config_at`). Absent: on.
     #[serde(default = "screen_by_default")]
     pub screen_regexes: bool,
+    /// Longest text the engine keeps of what a parser throws (and of a failure's message), in
+    /// UTF-8 bytes: the host's `maxStringBytes`, so the thrown text is cut where every other
+    /// string a parser controls is, and no longer text crosses to the host. Absent:
+    /// [`DEFAULT_MAX_STRING_BYTES`].
+    #[serde(default = "default_max_string_bytes")]
+    pub max_string_bytes: usize,
+}
+
+/// The engine's longest kept thrown text when a config does not say: 1 MiB, the host's
+/// default `maxStringBytes`.
+pub const DEFAULT_MAX_STRING_BYTES: usize = 1 << 20;
+
+fn default_max_string_bytes() -> usize {
+    DEFAULT_MAX_STRING_BYTES
 }
 
 fn screen_by_default() -> bool {

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 pub use answer::{EngineAnswer, EngineReports};
 pub use began::{engine_work_follows, LineStart};
-pub use engine_config::{EngineConfig, DEFAULT_CLOCK_BACKSTOP_MS};
+pub use engine_config::{EngineConfig, DEFAULT_CLOCK_BACKSTOP_MS, DEFAULT_MAX_STRING_BYTES};
 pub use engine_runs::{EngineRuns, InstanceFactory, OutcomeOf, ParserInstance};
 pub use load_error::LoadError;
 pub use ops::{EngineOp, LineOp};

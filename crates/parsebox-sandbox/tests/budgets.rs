@@ -245,3 +245,38 @@ fn a_plain_loop_is_limited_only_by_the_work_budget() {
         f.message
     );
 }
+
+/// The compatibility corpus has a line at ~95 % of the default line budget (issue 54): the
+/// differential test and the corpus runs of every host then show that an honest line near its
+/// budget gets Node's answer, and the busy-machine runs that it gets it with the cores busy.
+/// Work is counted, so the share is the same on every machine; this keeps the line where it
+/// should be when the engine's count changes.
+#[test]
+fn the_corpus_line_near_its_budget_takes_95_percent_of_it() {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/corpus/compat/near-budget-scanner/"
+    );
+    let source = std::fs::read_to_string(format!("{dir}ui-parser.js")).unwrap();
+    let log = std::fs::read_to_string(format!("{dir}sample.log")).unwrap();
+    let options = SandboxOptions::default();
+    #[allow(clippy::cast_precision_loss)]
+    let budget = options.line_budget_ms * parsebox_sandbox::WORK_PER_MS as f64;
+    let mut run = ParserModule::load(&source, options)
+        .unwrap()
+        .new_run()
+        .unwrap();
+    let mut largest = 0u64;
+    for line in log.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let before = run.diagnostics().work_cycles;
+        run.parse_line(line, TS).unwrap();
+        largest = largest.max(run.diagnostics().work_cycles - before);
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let share = largest as f64 / budget;
+    eprintln!("the corpus line near its budget took {share:.3} of it");
+    assert!(
+        (0.92..=0.97).contains(&share),
+        "the largest line took {share:.3} of its budget"
+    );
+}

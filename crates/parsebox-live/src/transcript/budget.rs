@@ -12,17 +12,9 @@
 use parsebox_transcript::BuilderCounts;
 
 use super::ledger::Short;
-use super::{LiveTranscript, TranscriptError};
+use super::{LiveTranscript, MemoryRefusal, TranscriptError};
 use crate::executor::Executor;
 use crate::memory::{chunk_bound, core_held_limit, core_room};
-
-/// `b` bytes as the refusal says them.
-fn mib(b: usize) -> String {
-    // Display only: a byte count is far below 2^52.
-    #[allow(clippy::cast_precision_loss)]
-    let m = b as f64 / f64::from(1 << 20);
-    format!("{m:.1} MiB")
-}
 
 impl<X: Executor> LiveTranscript<X> {
     /// Runs `call` as one call of the page into this transcript: what it keeps in the core,
@@ -104,26 +96,18 @@ impl<X: Executor> LiveTranscript<X> {
         let held = self.held_bytes();
         let room = self.ledger.room();
         Err(TranscriptError::Memory(if short == Short::Core {
-            format!(
-                "the page's transcripts hold {} in the core together, and it holds {} at most; \
-                 a chunk that may take {} more does not fit. Dispose transcripts no longer shown",
-                mib(core_held_limit() - core_room()),
-                mib(core_held_limit()),
-                mib(need)
-            )
+            MemoryRefusal::Core {
+                held: core_held_limit() - core_room(),
+                limit: core_held_limit(),
+                need,
+            }
         } else {
-            format!(
-                "this transcript holds {} and may hold {} ({}); a chunk that may take {} more \
-                 does not fit. Dispose transcripts no longer shown, or raise the budget",
-                mib(held),
-                mib(room),
-                if room < self.max_bytes {
-                    "what the registry's maxTranscriptBytesTotal leaves it beside its other transcripts"
-                } else {
-                    "maxTranscriptBytes"
-                },
-                mib(need)
-            )
+            MemoryRefusal::Transcript {
+                held,
+                room,
+                narrowed: room < self.max_bytes,
+                need,
+            }
         }))
     }
 

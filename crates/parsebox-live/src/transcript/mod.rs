@@ -33,7 +33,7 @@ use crate::shared::SharedCore;
 
 pub use at_frame::{FoldsLate, Transcripts};
 pub use follow::{FollowedWindow, PendingTail};
-pub use settings::{TranscriptError, TranscriptSettings};
+pub use settings::{MemoryRefusal, TranscriptError, TranscriptSettings};
 pub use update::{Changes, TimelineChanges, Update};
 
 pub(crate) use ledger::Ledger;

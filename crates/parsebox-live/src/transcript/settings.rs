@@ -60,13 +60,85 @@ pub enum TranscriptError {
     /// A chunk, or a list of chunks, that cannot be taken.
     Chunk(String),
     /// The chunk does not fit the transcript's budget.
-    Memory(String),
+    Memory(MemoryRefusal),
+}
+
+/// Why a chunk did not fit, in numbers: written out only when the error is shown, so that a
+/// refused call leaves nothing held in the transcript it measures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MemoryRefusal {
+    /// The page's transcripts together fill what the core may hold.
+    Core {
+        /// What the core's transcripts hold.
+        held: usize,
+        /// What they may hold at most.
+        limit: usize,
+        /// What the chunk may take.
+        need: usize,
+    },
+    /// The transcript's own budget is full.
+    Transcript {
+        /// What the transcript holds.
+        held: usize,
+        /// What it may hold.
+        room: usize,
+        /// Whether the registry's shared total narrowed `room` below `maxTranscriptBytes`.
+        narrowed: bool,
+        /// What the chunk may take.
+        need: usize,
+    },
+}
+
+/// `b` bytes as a refusal says them.
+struct Mib(usize);
+
+impl fmt::Display for Mib {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Display only: a byte count is far below 2^52.
+        #[allow(clippy::cast_precision_loss)]
+        let m = self.0 as f64 / f64::from(1 << 20);
+        write!(f, "{m:.1} MiB")
+    }
+}
+
+impl fmt::Display for MemoryRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Core { held, limit, need } => write!(
+                f,
+                "the page's transcripts hold {} in the core together, and it holds {} at most; \
+                 a chunk that may take {} more does not fit. Dispose transcripts no longer shown",
+                Mib(held),
+                Mib(limit),
+                Mib(need)
+            ),
+            Self::Transcript {
+                held,
+                room,
+                narrowed,
+                need,
+            } => write!(
+                f,
+                "this transcript holds {} and may hold {} ({}); a chunk that may take {} more \
+                 does not fit. Dispose transcripts no longer shown, or raise the budget",
+                Mib(held),
+                Mib(room),
+                if narrowed {
+                    "what the registry's maxTranscriptBytesTotal leaves it beside its other transcripts"
+                } else {
+                    "maxTranscriptBytes"
+                },
+                Mib(need)
+            ),
+        }
+    }
 }
 
 impl fmt::Display for TranscriptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Options(m) | Self::Chunk(m) | Self::Memory(m) => f.write_str(m),
+            Self::Options(m) | Self::Chunk(m) => f.write_str(m),
+            Self::Memory(r) => r.fmt(f),
             Self::Disposed => f.write_str("ParserRegistry used after dispose()"),
             Self::Reentered => Reentered.fmt(f),
         }
