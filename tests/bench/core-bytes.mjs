@@ -9,7 +9,7 @@
 // refuses a chunk), and `counts().heldBytes` (what the budget counts: the real bytes the core's
 // allocator holds for the transcript) per byte of log and per line. At the end, the core
 // module's linear memory (it only grows: the peak of all of them, the allocator's slack
-// included).
+// included). Then what a dense tool input costs per entry, against its JSON.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -62,3 +62,22 @@ for (const [name, line] of shapes) {
   }
 }
 console.log(`\nThe core's memory at the end: ${(core.memory.buffer.byteLength / MIB).toFixed(0)} MiB, for at most ${(peakHeld / MIB).toFixed(0)} MiB held at once.`);
+
+// Tool inputs: a parser (inline) whose lines give 19 tool calls of a 999-key input each, the
+// dense shape that filled budgets when an input was held as a parsed value.
+const DENSE = "export function parseStdoutLine(line, ts) { const out = []; for (let e = 0; e < 19; e++) { const input = {}; for (let k = 0; k < 999; k++) input['key' + k] = k; out.push({ kind: 'tool_call', ts, name: 't' + e, input }); } return out; }";
+console.log("\n| tool inputs (999 keys each) | timeline | entries | input JSON bytes per entry | heldBytes per entry |");
+console.log("|---|---|---|---|---|");
+for (const timeline of [true, false]) {
+  const registry = new pb.ParserRegistry({ loadSource: null, host: "inline", lineBudgetMs: 5000 });
+  registry.registerSource("dense", DENSE);
+  await registry.idle();
+  const builder = new pb.TranscriptBuilder(registry, "dense", { timeline });
+  builder.push({ ts: "2026-01-01T00:00:00Z", stream: "stdout", chunk: Array.from({ length: 10 }, (_, i) => `line ${i}`).join("\n") + "\n" });
+  await registry.idle();
+  const entries = builder.entries();
+  const json = JSON.stringify(entries[0].input).length;
+  console.log(`| tool_call | ${timeline ? "yes" : "no"} | ${entries.length} | ${json} | ${(builder.counts().heldBytes / entries.length).toFixed(0)} |`);
+  builder.dispose();
+  registry.dispose();
+}

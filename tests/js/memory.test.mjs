@@ -100,12 +100,16 @@ export function parseStdoutLine(line, ts) {
     registry.registerSource("dense", DENSE);
     await registry.idle();
     assert.equal(registry.status("dense").state, "ready");
-    const builder = new TranscriptBuilder(registry, "dense", { maxTranscriptBytes: 64 * MIB });
+    // Each line's input is ~180 KB of JSON, and costs about that (kept as its text): 200 lines
+    // pass a 16 MiB budget.
+    const builder = new TranscriptBuilder(registry, "dense", { maxTranscriptBytes: 16 * MIB });
     const { taken, refused } = pushAll(builder, "x\n", 200);
     await registry.idle();
     assert.equal(core(), before, "no trap");
     const counts = builder.counts();
-    assert.ok(counts.heldBytes <= 64 * MIB, `${counts.heldBytes}`);
+    assert.ok(counts.heldBytes <= 16 * MIB, `${counts.heldBytes}`);
+    const parsed = builder.entries().filter((e) => e.kind === "tool_call").length;
+    assert.ok(counts.heldBytes / parsed < 400_000, `${counts.heldBytes} bytes for ${parsed} inputs of ~180 KB of JSON`);
     // Past the budget a line shows generic, or its chunk is refused: never a trap.
     assert.ok(counts.overBudgetLines + refused > 0, `${JSON.stringify(counts)}, ${refused} refused`);
     const kinds = builder.entries().map((e) => e.kind);

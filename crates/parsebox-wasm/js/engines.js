@@ -87,13 +87,13 @@ export class Engines {
         if (live()) this.#driver.progress(engine);
       } else if ("answers" in m) report((core) => core.handleAnswers(engine, m.answers));
       else if ("started" in m) report((core) => core.handleEngineStarted(engine, m.started));
-      else if ("died" in m) report((core) => (m.outOfMemoryBytes > 0 ? core.handleEngineOutOfMemory(engine, m.outOfMemoryBytes) : core.handleEngineDied(engine, m.died)));
+      else if ("died" in m) report((core) => core.handleEngineDied(engine, m.name, m.died, m.requestedBytes));
       // "stopped": it stopped a line at the deadline; the core's own deadline, armed from the
       // same start, ends the engine (workers.js).
     };
     worker.onerror = (event) => {
       event.preventDefault?.();
-      report((core) => core.handleEngineDied(engine, `worker error: ${event.message ?? "unknown"}`));
+      report((core) => core.handleEngineDied(engine, "", `worker error: ${event.message ?? "unknown"}`, 0));
     };
     worker.postMessage({ module: engineModule(), source, config, answerBatchMs, lineDeadlineMs, maxMemoryBytes: this.#local.maxMemoryBytes });
   }

@@ -308,7 +308,7 @@ export interface TranscriptBuilderOptions<WithTimeline extends boolean = boolean
    * `counts().heldBytes`: the real bytes the core's allocator holds for it (its entries,
    * timeline, kept chunks, indexes, its run's journal and the answers waiting for it), measured
    * as each call runs. A chunk is taken in only when every line of it fits as its generic
-   * entry (about 250 bytes a line besides its text, in the core); otherwise it is
+   * entry (about 180 bytes a line besides its text, in the core); otherwise it is
    * refused with a `ParseboxMemoryError`. A line whose entries would take it past shows the
    * generic entry, its whole text, and a Worker's answer past it is let go of
    * (`counts().overBudgetLines`). The registry's `maxTranscriptBytesTotal` bounds all its
@@ -423,7 +423,7 @@ export type WasmInput = URL | string | Response | Promise<Response> | BufferSour
  * Loads the core module (browser, or Node with URLs/bytes), then starts loading the engine
  * module in the background. Resolves when the core is ready: registries answer every line with
  * the generic parser at once, and adapters' parsers stay `loading` until the engine module is
- * compiled (in a browser, and its code warmed: see `engineReady`), then start by themselves
+ * compiled (in WebKit, and its code warmed: see `engineReady`), then start by themselves
  * (their `onChange` fires). If the engine module cannot be
  * loaded, sandboxed parsers fail with an `engine_fault` load error that says why; built-in
  * parsers are unaffected. Defaults: `parsebox_wasm_bg.wasm` and `parsebox_engine.wasm` next to
@@ -435,10 +435,11 @@ export default function init(input?: WasmInput, engineInput?: WasmInput): Promis
  * (at most 5 s; in a browser the warm-up starts as the module compiles and the first Worker
  * engine then takes that Worker; in Node the first call starts a worker thread, which ends
  * after it), so a parser registered from then on loads at full speed (rejects with a `ParseboxInitError` or the download's error when the module cannot be
- * loaded). In a browser, registries wait for the same warm-up before they start parsers (a
- * Worker ended while the module's code is still being compiled can leave that code slow for
- * the rest of the page in WebKit); this is for a page that wants to wait on purpose (a test, a
- * preload).
+ * loaded). In WebKit (JavaScriptCore: Safari, every iOS browser), registries wait for the
+ * same warm-up before they start parsers (a Worker ended while the module's code is still being
+ * compiled can leave that code slow for the rest of the page there); in other browsers parsers
+ * start at once, beside the warm-up. This is for a page that wants to wait on purpose (a test,
+ * a preload).
  */
 export declare function engineReady(): Promise<void>;
 /** Synchronous init from the `.wasm` bytes or compiled modules of the core and the engine (Node). */

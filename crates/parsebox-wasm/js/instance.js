@@ -2,7 +2,7 @@
 // engine module (compiled once; every adapter's parser gets an instance of its own). `init()`
 // waits for the core alone, so generic entries render after its download; the engine module is
 // fetched and compiled next, in the background, and registries start their parsers when it is.
-import { __parsebox_forget_core as forgetCore, initSync as initCoreSync } from "./parsebox_wasm.js";
+import { __parsebox_forget_core as forgetCore, initSync as initCoreSync, parsersWaitForWarmUp } from "./parsebox_wasm.js";
 import { compileEngine, compileWasm, inNode, initialPages } from "./engine.js";
 import { ParseboxInitError, ParseboxOptionsError, onCoreTrap } from "./errors.js";
 import { dropWorker, keepWorker, takeWorker } from "./workers.js";
@@ -40,8 +40,8 @@ const WARM_UP_TIMEOUT_MS = 5000;
  * WebKit (JavaScriptCore, 2.50), ending a Worker while one of the module's functions is being
  * compiled for a faster tier leaves that function in the interpreter for every later instance
  * of the module: a page then ran its parsers 4-25x slower for good (session 32). That is also
- * why registries wait for the warm-up: a page's first Workers, on code not compiled yet, are
- * the ones a tight deadline would end mid-compile.
+ * why, in JavaScriptCore only, registries wait for the warm-up: a page's first Workers, on code
+ * not compiled yet, are the ones a tight deadline would end mid-compile.
  * @param {WebAssembly.Module} module
  */
 function warmUpInWorker(module) {
@@ -120,11 +120,13 @@ function engineSettled(module, error) {
   }
   engine = module;
   engineError = error;
-  // Where there are Workers, the warm-up starts now, and registries are told the module is
-  // ready once it is over (warmUpInWorker says why). Node has none and warms in a thread only
-  // when engineReady() asks: a thread started here would hold a short script's exit until it ends.
+  // Where there are Workers, the warm-up starts now. In JavaScriptCore registries are told the
+  // module is ready once it is over (warmUpInWorker says why); elsewhere at once, and the
+  // warm-up goes on beside the first parsers (the core's parsersWaitForWarmUp decides from the
+  // user agent). Node has no Workers and warms in a thread only when engineReady() asks: a
+  // thread started here would hold a short script's exit until it ends.
   warming = module && typeof Worker === "function" ? warmUpInWorker(module) : null;
-  if (warming) warming.then(engineUsable);
+  if (warming && parsersWaitForWarmUp(globalThis.navigator?.userAgent ?? "")) warming.then(engineUsable);
   else engineUsable();
 }
 
@@ -165,9 +167,9 @@ export function init(input, engineInput) {
 /**
  * Resolves when the engine module is compiled and its code warmed by a small parser in a Worker
  * (in Node, a worker thread that the first call starts; at most 5 s), so parsers registered
- * from then on load at full speed; rejects with why the module could not be loaded. In a
- * browser registries wait for the same warm-up before they start parsers; they need not call
- * this.
+ * from then on load at full speed; rejects with why the module could not be loaded. In
+ * JavaScriptCore registries wait for the same warm-up before they start parsers; they need not
+ * call this.
  */
 export function engineReady() {
   if (!coreReady && !initializing) return Promise.reject(new ParseboxInitError("parsebox is not initialised: call init() first"));

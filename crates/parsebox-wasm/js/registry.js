@@ -31,7 +31,7 @@ export class ParserRegistry {
     const { loadSource, ...rest } = checkOptions("ParserRegistry", options);
     const loader = loadSource === undefined ? (typeof fetch === "function" ? defaultLoadSource : null) : loadSource;
     this.#driver = new Driver(loader, ParserRegistry.#page(this));
-    // Made before the engine module is compiled (and, in a browser, warmed): parsers stay
+    // Made before the engine module is compiled (and, in JavaScriptCore, warmed): parsers stay
     // `loading` until it is (the driver tells the core).
     const json = JSON.stringify({ ...rest, loadSources: loader !== null, workersAvailable: typeof Worker === "function", engineReady: hasEngine() });
     this.#core = guarded(() => new HostCore(json, this.#driver.callbacks()));

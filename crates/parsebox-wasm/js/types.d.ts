@@ -434,7 +434,7 @@ id: string,
  */
 type: TimelineItemType, 
 /**
- * ISO timestamp of the item's first entry.
+ * ISO timestamp of the item's first entry (the entry's own string, shared).
  */
 timestamp: string, 
 /**

@@ -16,8 +16,8 @@ let held = []; // answer batches (JSON text) not posted yet
 
 const decoder = new TextDecoder();
 const describe = (e) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
-/** The death report of `e`: out of memory carries the bytes that did not fit. */
-const death = (e) => (e instanceof EngineMemoryError ? { died: describe(e), outOfMemoryBytes: e.requestedBytes } : { died: describe(e) });
+/** The death report of `e`: its name and description, and the bytes that did not fit if it has them (the core classifies it). */
+const death = (e) => ({ died: describe(e), name: e instanceof Error ? e.name : "", requestedBytes: e instanceof EngineMemoryError ? e.requestedBytes : 0 });
 
 self.onmessage = ({ data: m }) => {
   if (m.warmUp) {

@@ -47,17 +47,13 @@ pub(crate) fn describe(e: &JsValue) -> String {
     }
 }
 
-/// The bytes an engine instance could not allocate, when `e` is the `EngineMemoryError`
-/// engine.js throws for a trap after a failed allocation (its memory reached the maximum).
-pub(crate) fn out_of_memory_bytes(e: &JsValue) -> Option<u64> {
-    if error_text(e, "name").as_deref() != Some("EngineMemoryError") {
-        return None;
-    }
-    let bytes = js_sys::Reflect::get(e, &JsValue::from_str("requestedBytes"))
-        .ok()?
-        .as_f64()?;
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    (bytes >= 1.0).then_some(bytes as u64)
+/// The `requestedBytes` of a thrown value (engine.js's `EngineMemoryError` names the
+/// allocation that did not fit); 0 when it has none.
+pub(crate) fn requested_bytes(e: &JsValue) -> f64 {
+    js_sys::Reflect::get(e, &JsValue::from_str("requestedBytes"))
+        .ok()
+        .and_then(|b| b.as_f64())
+        .unwrap_or(0.0)
 }
 
 /// An `Error`'s `name` or `message` when it is a string; `None` when it is not, or its getter

@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use parsebox_host::{DynamicLoad, EngineId, Host, HostError, LoadResult, RunId, Seq};
+use parsebox_host::{DynamicLoad, EngineId, Field, Host, HostError, LoadResult, RunId, Seq};
 use parsebox_live::{FollowedRun, LiveTranscript, LongLived, Paperclip, Transcripts};
 use parsebox_transcript::{FailedLineEntry, TranscriptEntry};
 use serde::Serialize;
@@ -349,9 +349,10 @@ impl HostCore {
         }
     }
 
-    /// What the `loadSource` hook resolved to for a `load` command: the source text,
-    /// `{ source, contractVersion? }`, or `null`/`undefined` for "this type has no parser";
-    /// anything else fails the type with a sentence saying what came back.
+    /// What the `loadSource` hook resolved to for a `load` command, read as a
+    /// [`Loaded`](parsebox_host::Loaded); the core says what it means
+    /// ([`LoadResult::from_loaded`]: source text, `{ source, contractVersion? }`, or
+    /// `null`/`undefined` for "this type has no parser"; anything else fails the type).
     #[wasm_bindgen(js_name = handleLoaded)]
     pub fn handle_loaded(
         &self,
@@ -361,9 +362,6 @@ impl HostCore {
     ) -> Result<(), JsValue> {
         // `null` and `undefined` arrive as `None`: "this type has no parser".
         let value: JsValue = value.map_or(JsValue::NULL, Into::into);
-        let field = |key: &str| {
-            js_sys::Reflect::get(&value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-        };
         // What a value is, as a message says it (`typeof`, with `null` for null).
         let kind = |v: &JsValue| {
             if v.is_null() {
@@ -372,42 +370,29 @@ impl HostCore {
                 v.js_typeof().as_string().unwrap_or_default()
             }
         };
-        let expected = "expected source text, { source, contractVersion? } or null";
-        let result = if value.is_null() || value.is_undefined() {
-            LoadResult::NoParser
-        } else if let Some(source) = value.as_string() {
-            LoadResult::Source {
-                source,
-                contract_version: None,
+        let field = |key: &str| {
+            let v =
+                js_sys::Reflect::get(&value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+            match v.as_string() {
+                Some(text) => Field::Text(text),
+                None if v.is_null() => Field::Nothing { shown: "null" },
+                None if v.is_undefined() => Field::Nothing { shown: "undefined" },
+                None => Field::Other(kind(&v)),
             }
+        };
+        let loaded = if value.is_null() || value.is_undefined() {
+            parsebox_host::Loaded::Nothing
+        } else if let Some(source) = value.as_string() {
+            parsebox_host::Loaded::Text(source)
         } else if value.is_object() {
-            let (source, contract) = (field("source"), field("contractVersion"));
-            match (source.as_string(), contract.as_string()) {
-                (None, _) => LoadResult::Failed(format!(
-                    "loadSource({adapter_type:?}) returned an object whose source is {}, {expected}",
-                    kind(&source)
-                )),
-                (Some(source), contract_version)
-                    if contract_version.is_some()
-                        || contract.is_null()
-                        || contract.is_undefined() =>
-                {
-                    LoadResult::Source {
-                        source,
-                        contract_version,
-                    }
-                }
-                (Some(_), _) => LoadResult::Failed(format!(
-                    "loadSource({adapter_type:?}) returned a contractVersion that is {}, expected a string such as \"1.0.0\"",
-                    kind(&contract)
-                )),
+            parsebox_host::Loaded::Object {
+                source: field("source"),
+                contract_version: field("contractVersion"),
             }
         } else {
-            LoadResult::Failed(format!(
-                "loadSource({adapter_type:?}) returned {}, {expected}",
-                kind(&value)
-            ))
+            parsebox_host::Loaded::Other(kind(&value))
         };
+        let result = LoadResult::from_loaded(adapter_type, loaded);
         self.load_result(adapter_type, token, result)
     }
 
@@ -478,25 +463,20 @@ impl HostCore {
         Ok(())
     }
 
-    /// A Worker engine's memory reached its maximum: an allocation of `requested_bytes` did
-    /// not fit (engine.js's `EngineMemoryError`, reported by the Worker).
-    #[wasm_bindgen(js_name = handleEngineOutOfMemory)]
-    pub fn handle_engine_out_of_memory(
+    /// A Worker engine died: `name` and `description` of what it threw (`name` empty for an
+    /// `error` event), and `requestedBytes`, the allocation that did not fit when its memory
+    /// reached the maximum (0 otherwise). The core classifies it
+    /// ([`EngineDeath::classify`](parsebox_live::EngineDeath::classify)).
+    #[wasm_bindgen(js_name = handleEngineDied)]
+    pub fn handle_engine_died(
         &self,
         engine: f64,
+        name: &str,
+        description: String,
         requested_bytes: f64,
     ) -> Result<(), JsValue> {
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let bytes = requested_bytes.max(1.0) as u64;
-        self.enter()?
-            .worker_out_of_memory(EngineId(engine as u64), bytes);
-        Ok(())
-    }
-
-    /// A Worker engine died (an `error` event, a trap it reported).
-    #[wasm_bindgen(js_name = handleEngineDied)]
-    pub fn handle_engine_died(&self, engine: f64, reason: &str) -> Result<(), JsValue> {
-        self.enter()?.worker_died(EngineId(engine as u64), reason);
+        let death = parsebox_live::EngineDeath::classify(name, description, requested_bytes);
+        self.enter()?.worker_died(EngineId(engine as u64), death);
         Ok(())
     }
 

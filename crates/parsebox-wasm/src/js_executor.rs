@@ -6,7 +6,7 @@ use parsebox_host::EngineId;
 use parsebox_live::{EngineDeath, Executor, LiveCore, SharedCore};
 use wasm_bindgen::prelude::*;
 
-use crate::boundary::{describe, error_text, into_error, now_ms, out_of_memory_bytes};
+use crate::boundary::{describe, error_text, into_error, now_ms, requested_bytes};
 use crate::builtin::BuiltinParser;
 
 #[wasm_bindgen]
@@ -124,13 +124,9 @@ pub(crate) fn reentered() -> JsValue {
     into_error("ParseboxReentrancyError", parsebox_live::Reentered)
 }
 
-/// How an engine instance of this thread died, from what its call threw.
+/// How an engine instance of this thread died, from what its call threw
+/// ([`EngineDeath::classify`], as for a Worker's report).
 fn death(e: &JsValue) -> EngineDeath {
-    if let Some(bytes) = out_of_memory_bytes(e) {
-        return EngineDeath::OutOfMemory(bytes);
-    }
-    if error_text(e, "name").as_deref() == Some("EngineStoppedError") {
-        return EngineDeath::Stopped;
-    }
-    EngineDeath::Fault(describe(e))
+    let name = error_text(e, "name").unwrap_or_default();
+    EngineDeath::classify(&name, describe(e), requested_bytes(e))
 }

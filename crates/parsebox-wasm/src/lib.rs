@@ -42,5 +42,14 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
+/// Whether a page's first parsers wait for the engine module's warm-up in the JavaScript
+/// engine `user_agent` names (`navigator.userAgent`): only where a Worker ended mid-compile
+/// slows the module for good ([`parsebox_live::parsers_wait_for_warm_up`]).
+#[wasm_bindgen(js_name = parsersWaitForWarmUp)]
+#[must_use]
+pub fn parsers_wait_for_warm_up(user_agent: &str) -> bool {
+    parsebox_live::parsers_wait_for_warm_up(user_agent)
+}
+
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = include_str!("../js/types.d.ts");
