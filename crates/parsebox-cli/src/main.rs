@@ -16,6 +16,7 @@ mod cli;
 mod error;
 #[cfg(target_os = "wasi")]
 mod given_up;
+mod input;
 mod inspect;
 mod lines;
 mod package;

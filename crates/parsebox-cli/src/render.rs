@@ -41,7 +41,7 @@ pub fn pretty(entry: &TranscriptEntry, p: &Painter) -> String {
             let mut out = p.paint(Style::Yellow, &format!("tool_call: {}{id}", b.name));
             if let Some(input) = b.input.as_ref().filter(|v| !v.is_null()) {
                 out.push('\n');
-                out.push_str(&p.paint(Style::Gray, &json_pretty(input)));
+                out.push_str(&p.paint(Style::Gray, &json_pretty(&input.value())));
             }
             out
         }

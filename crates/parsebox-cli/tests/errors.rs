@@ -354,3 +354,61 @@ fn an_empty_log_is_a_warning() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A file larger than its use can need, or a device that never ends, is refused before it is
+/// read whole (it was read whole first: a 1.5 GB file took ~3 GB, `/dev/zero` grew without end).
+#[test]
+fn oversized_inputs_are_refused_before_they_are_read_whole() {
+    let dir = std::env::temp_dir().join(format!("parsebox-oversized-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A sparse 2 GiB file: no disk is used, and reading it whole would take 2 GiB.
+    let big = dir.join("big.js");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+    let big = big.to_string_lossy().into_owned();
+    let cases: [(Vec<&str>, String); 5] = [
+        (
+            vec!["check", &big],
+            format!("{big} is 2,147,483,648 bytes; a parser to check may be at most 819,200 bytes (Paperclip refuses one over 51,200)"),
+        ),
+        (
+            vec!["parse", "--parser", "/dev/zero", "tests/fixtures/attack.log"],
+            "/dev/zero has more than 819,200 bytes; a parser may be at most 819,200 bytes (Paperclip refuses one over 51,200)".into(),
+        ),
+        (
+            vec!["check", GOOD, "--log", "/dev/zero"],
+            "/dev/zero has more than 67,108,864 bytes; a sample log may be at most 67,108,864 bytes (`parsebox parse` reads a log of any length)".into(),
+        ),
+        (
+            vec!["check", GOOD, "--package", "/dev/zero"],
+            "/dev/zero has more than 16,777,216 bytes; a package.json may be at most 16,777,216 bytes".into(),
+        ),
+        (
+            // Past the limit but within what is read: every other check still runs.
+            vec!["check", "--max-source-bytes", "1000", GOOD],
+            String::new(),
+        ),
+    ];
+    for (args, message) in cases {
+        let run = parsebox(&args);
+        if message.is_empty() {
+            assert_eq!(run.code, 1, "{args:?}: {}", run.stderr);
+            assert!(
+                run.stdout.contains("over the 1,000-byte limit"),
+                "{}",
+                run.stdout
+            );
+            continue;
+        }
+        assert_eq!(run.code, 2, "{args:?}");
+        assert_eq!(
+            run.stderr,
+            format!("parsebox: error: {message}\n"),
+            "{args:?}"
+        );
+        assert!(run.stdout.is_empty());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

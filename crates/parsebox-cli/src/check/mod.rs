@@ -20,7 +20,6 @@ mod options;
 mod order;
 mod watchdog;
 
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -28,6 +27,9 @@ use serde_json::Value;
 
 use crate::cli::CheckArgs;
 use crate::error::CliError;
+use crate::input::{
+    read_capped, read_text_capped, MAX_PACKAGE_BYTES, MAX_SAMPLE_LOG_BYTES, PARSER_READ_FACTOR,
+};
 use crate::package::package_checks;
 use crate::report::{Check, Report, Status};
 
@@ -40,32 +42,36 @@ use order::{ordered, BEHAVIOUR_CHECKS};
 pub use watchdog::Presentation;
 use watchdog::{spawn_watchdog, Subject};
 
-/// The file at `path` as text, and whether it was valid UTF-8 (invalid bytes become U+FFFD).
-fn read_text(path: &Path) -> Result<(String, bool), CliError> {
-    let bytes = std::fs::read(path).map_err(|e| CliError::read(path, &e))?;
-    match String::from_utf8(bytes) {
-        Ok(s) => Ok((s, true)),
-        Err(e) => Ok((String::from_utf8_lossy(e.as_bytes()).into_owned(), false)),
-    }
-}
-
 /// Runs every check.
 ///
 /// # Errors
 /// A [`CliError::Input`] when the parser, package.json or log cannot be read.
 pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report, CliError> {
     let options = sandbox_options(&args.shared.sandbox)?;
-    let (source, utf8) = read_text(&args.parser)?;
+    let (source, utf8) = read_text_capped(
+        &args.parser,
+        options.max_source_bytes.saturating_mul(PARSER_READ_FACTOR),
+        "a parser to check",
+        &format!(
+            " (Paperclip refuses one over {})",
+            thousands(options.max_source_bytes)
+        ),
+    )?;
     let package = match &args.package {
         None => None,
         Some(p) => {
-            let (text, _) = read_text(p)?;
+            let (text, _) = read_text_capped(p, MAX_PACKAGE_BYTES, "a package.json", "")?;
             Some((p, serde_json::from_str::<Value>(&text)))
         }
     };
     let log = match &args.log {
         None => None,
-        Some(p) => Some(std::fs::read(p).map_err(|e| CliError::read(p, &e))?),
+        Some(p) => Some(read_capped(
+            p,
+            MAX_SAMPLE_LOG_BYTES,
+            "a sample log",
+            " (`parsebox parse` reads a log of any length)",
+        )?),
     };
     let max = args.max_examples;
     let parser_name = args.parser.display().to_string();

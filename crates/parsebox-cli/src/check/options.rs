@@ -4,11 +4,18 @@ use parsebox_sandbox::{
     check_budget_ms, check_range, SandboxOptions, LINE_BYTES_LIMIT, SOURCE_BYTES_LIMIT,
 };
 
+use parsebox_host::{HostOptions, Placement};
+
 use crate::error::CliError;
 
-/// The options the user asked for.
+/// The options the user asked for, laid out as the package lays out an engine's: the page's
+/// defaults, and its one load rule ([`HostOptions::engine_config_at`]: no regex pattern is
+/// refused for its shape; a line one hangs is given up at `--hang-timeout-ms`, as the page's
+/// engine stops it at its deadline).
 pub fn sandbox_options(args: &crate::cli::SandboxArgs) -> Result<SandboxOptions, CliError> {
-    let mut o = SandboxOptions::default();
+    let defaults = HostOptions::default();
+    let mut o = parsebox_engine::sandbox_options(&defaults.engine_config_at(Placement::Inline))
+        .map_err(|e| CliError::Input(e.message))?;
     for (flag, v) in [
         ("--line-budget-ms", args.line_budget_ms),
         ("--init-budget-ms", args.init_budget_ms),

@@ -75,8 +75,8 @@ pub(super) fn spawn_watchdog<'a>(
             .with_details(vec![
                 text,
                 "one native operation (a regex, split or replace over a long line, JSON.parse, building a \
-                 huge string) runs to its end inside the engine; in the browser the Worker host kills the \
-                 parser and the line falls back, but the page waits for it first"
+                 huge string) runs to its end inside this command's engine; in the page the engine stops \
+                 it at the line's deadline and the line falls back alone, after the page waited that long"
                     .into(),
                 "bound the work per line: e.g. hand very long lines back as plain stdout before running \
                  regexes over them"
