@@ -30,6 +30,9 @@ bash crates/parsebox-wasm/package.sh >/dev/null
 say "package tests (Node)"
 node --test tests/js/
 
+say "the differential corpus and the fuzzer's slice with two CPU hogs (the same answers as idle)"
+bash tests/busy.sh
+
 say "type test (tsc)"
 tests/node_modules/.bin/tsc -p tests/types/tsconfig.json
 
