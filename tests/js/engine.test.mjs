@@ -114,15 +114,13 @@ test("an instance with lineDeadlineMs stops a live line itself, inside a native 
   const answers = JSON.parse(engine.run(JSON.stringify(ops)));
   assert.deepEqual(answers.map(([, o]) => text(o)[0]), ["1:a", "2:b", "3:c", "4:d"]);
   assert.deepEqual(began, [3], "only the first live line of the batch is reported to the page");
-  const started = performance.now();
+  // 2^40 ways to split the a's: it would run for hours; that the call returns at all is the
+  // stop (the clock is the deadline's, not this test's).
   assert.throws(() => engine.run(JSON.stringify([{ op: "line", seq: 5, run: 1, line: "stuck", ts: "t", replay: false }])), (e) => {
     assert.ok(e instanceof EngineStoppedError, String(e));
     assert.match(e.message, /stopped a line that ran past its 200 ms deadline/);
     return true;
   });
-  const ms = performance.now() - started;
-  // 2^40 ways to split the a's: it would run for hours. (Not a timing test: any stop will do.)
-  assert.ok(ms < 60_000, `stopped after ${Math.round(ms)} ms`);
   assert.throws(() => engine.run("[]"), /engine instance is dead: an earlier call threw \(EngineStoppedError: the engine stopped a line/);
   engine.dispose();
 });

@@ -21,8 +21,9 @@ export function installHostile({ ParserRegistry, TranscriptBuilder }) {
   /**
    * Loads `source` as type `name`; if it is ready, pushes "before", "attack" and "after" and
    * waits for every answer. Returns `{ refused }` (the load's reason) or what the page saw:
-   * the first push's texts, the texts at the end, the longest frame gap, the time from the
-   * push to idle, the host and the type's counters.
+   * the first push's texts, the texts at the end, the longest frame gap, the entries and
+   * timeline items the frames' updates sent, the time from the push to idle, the host and the
+   * type's counters.
    */
   window.runHostile = async (name, source) => {
     const registry = new ParserRegistry({ loadSource: null, lineBudgetMs: 50, hardDeadlineMs: 100 });
@@ -34,6 +35,15 @@ export function installHostile({ ParserRegistry, TranscriptBuilder }) {
       return { refused: status.reason };
     }
     const builder = new TranscriptBuilder(registry, name);
+    // The work the frames' folds did for this run, counted: the entries they made anew (an
+    // update's entries are every entry from \`from\` on; those it did not change are the
+    // objects the page holds already) and the timeline items they sent.
+    const seen = new WeakSet();
+    let updateWork = 0;
+    builder.onUpdate((u) => {
+      for (const e of u.entries) if (!seen.has(e)) { seen.add(e); updateWork++; }
+      updateWork += u.timeline.changed.length + u.timeline.added.length + u.timeline.removed.length;
+    });
     await nextFrame();
     window.measuring = true;
     const gapBefore = window.maxGap;
@@ -46,7 +56,7 @@ export function installHostile({ ParserRegistry, TranscriptBuilder }) {
     const gap = window.maxGap;
     window.maxGap = Math.max(gapBefore, gap);
     const ms = performance.now() - started;
-    const out = { gap, first, texts: builder.entries().map((e) => e.text), ms, host: registry.status(name).host, counters: registry.diagnostics(name).host };
+    const out = { gap, updateWork, first, texts: builder.entries().map((e) => e.text), ms, host: registry.status(name).host, counters: registry.diagnostics(name).host };
     registry.dispose();
     return out;
   };
