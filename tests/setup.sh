@@ -25,6 +25,24 @@ if ! command -v node >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm
 fi
 
+# Debian packages: Chromium and its driver, Firefox ESR and WebKitGTK, for the browser tests.
+# They download while wasm-bindgen-cli compiles (below): on a fresh machine the two are most of
+# the set-up's time, one waiting on the network and the other on the CPU.
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v chromedriver >/dev/null || missing+=(chromium-driver)
+command -v firefox-esr >/dev/null || missing+=(firefox-esr)
+# WebKit: WebKitGTK's WebDriver (it brings the MiniBrowser) and a virtual display for it.
+command -v WebKitWebDriver >/dev/null || missing+=(webkit2gtk-driver)
+command -v Xvfb >/dev/null || missing+=(xvfb)
+apt_pid=
+if [ ${#missing[@]} -gt 0 ]; then
+  say "apt-get install ${missing[*]} (in the background)"
+  export DEBIAN_FRONTEND=noninteractive
+  (apt-get update -qq && apt-get install -y -qq "${missing[@]}") &
+  apt_pid=$!
+fi
+
 # wasm-bindgen-cli must be exactly the wasm-bindgen version in Cargo.lock.
 want=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/, ""); print; exit}' Cargo.lock)
 have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
@@ -33,18 +51,8 @@ if [ -n "$want" ] && [ "$want" != "$have" ]; then
   cargo install wasm-bindgen-cli --version "$want"
 fi
 
-# Debian packages: Chromium and its driver, Firefox ESR and WebKitGTK, for the browser tests.
-missing=()
-command -v chromium >/dev/null || missing+=(chromium)
-command -v chromedriver >/dev/null || missing+=(chromium-driver)
-command -v firefox-esr >/dev/null || missing+=(firefox-esr)
-# WebKit: WebKitGTK's WebDriver (it brings the MiniBrowser) and a virtual display for it.
-command -v WebKitWebDriver >/dev/null || missing+=(webkit2gtk-driver)
-command -v Xvfb >/dev/null || missing+=(xvfb)
-if [ ${#missing[@]} -gt 0 ]; then
-  say "apt-get install ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq "${missing[@]}"
+if [ -n "$apt_pid" ]; then
+  wait "$apt_pid" || { echo "apt-get install ${missing[*]} failed" >&2; exit 1; }
 fi
 
 # npm tools: binaryen (wasm-opt) for the package build, typescript for the type test,
