@@ -11,7 +11,7 @@ use crate::error::CliError;
 /// The most bytes of a parser file read: this many times `--max-source-bytes`. A file between
 /// the limit and this still gets every check (its size check fails); past it, there is nothing
 /// a check could tell its author that the size does not.
-pub const PARSER_READ_FACTOR: usize = 16;
+pub(crate) const PARSER_READ_FACTOR: usize = 16;
 
 /// The most bytes of a `--log` sample `check` reads (`parse` streams a log of any length).
 pub const MAX_SAMPLE_LOG_BYTES: usize = 64 << 20;
@@ -53,19 +53,27 @@ pub fn read_capped(path: &Path, cap: usize, what: &str, note: &str) -> Result<Ve
     )))
 }
 
-/// [`read_capped`] as text, and whether it was valid UTF-8 (invalid bytes become U+FFFD).
+/// The parser file at `path` ([`read_capped`] at [`PARSER_READ_FACTOR`] times
+/// `max_source_bytes`), for `check` and `parse` alike: `what` the command reads it as.
 ///
 /// # Errors
 /// As [`read_capped`].
-pub fn read_text_capped(
-    path: &Path,
-    cap: usize,
-    what: &str,
-    note: &str,
-) -> Result<(String, bool), CliError> {
-    let bytes = read_capped(path, cap, what, note)?;
-    Ok(match String::from_utf8(bytes) {
+pub fn read_parser(path: &Path, max_source_bytes: usize, what: &str) -> Result<Vec<u8>, CliError> {
+    read_capped(
+        path,
+        max_source_bytes.saturating_mul(PARSER_READ_FACTOR),
+        what,
+        &format!(
+            " (Paperclip refuses one over {})",
+            crate::check::thousands(max_source_bytes)
+        ),
+    )
+}
+
+/// `bytes` as text, and whether they were valid UTF-8 (invalid bytes become U+FFFD).
+pub fn into_text(bytes: Vec<u8>) -> (String, bool) {
+    match String::from_utf8(bytes) {
         Ok(s) => (s, true),
         Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), false),
-    })
+    }
 }

@@ -17,7 +17,7 @@ use parsebox_transcript::{
 use crate::check::{describe_load_error, sandbox_options, thousands};
 use crate::cli::{Format, ParseArgs};
 use crate::error::CliError;
-use crate::input::{read_capped, PARSER_READ_FACTOR};
+use crate::input::read_parser;
 use crate::lines::{is_fed, line_ts, preview, read_line_bounded};
 use crate::progress::Progress;
 use crate::render::pretty;
@@ -153,15 +153,7 @@ impl<W: Write> Output<W> {
 /// does not load, [`CliError::BrokenPipe`] / [`CliError::Output`] when stdout fails.
 pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
     let options = sandbox_options(&args.shared.sandbox)?;
-    let source_bytes = read_capped(
-        &args.parser,
-        options.max_source_bytes.saturating_mul(PARSER_READ_FACTOR),
-        "a parser",
-        &format!(
-            " (Paperclip refuses one over {})",
-            thousands(options.max_source_bytes)
-        ),
-    )?;
+    let source_bytes = read_parser(&args.parser, options.max_source_bytes, "a parser")?;
     let source = String::from_utf8_lossy(&source_bytes);
     let budget_ms = options.line_budget_ms;
     let max_line_bytes = options.max_line_bytes;

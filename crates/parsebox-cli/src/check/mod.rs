@@ -27,9 +27,7 @@ use serde_json::Value;
 
 use crate::cli::CheckArgs;
 use crate::error::CliError;
-use crate::input::{
-    read_capped, read_text_capped, MAX_PACKAGE_BYTES, MAX_SAMPLE_LOG_BYTES, PARSER_READ_FACTOR,
-};
+use crate::input::{into_text, read_capped, read_parser, MAX_PACKAGE_BYTES, MAX_SAMPLE_LOG_BYTES};
 use crate::package::package_checks;
 use crate::report::{Check, Report, Status};
 
@@ -48,19 +46,15 @@ use watchdog::{spawn_watchdog, Subject};
 /// A [`CliError::Input`] when the parser, package.json or log cannot be read.
 pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report, CliError> {
     let options = sandbox_options(&args.shared.sandbox)?;
-    let (source, utf8) = read_text_capped(
+    let (source, utf8) = into_text(read_parser(
         &args.parser,
-        options.max_source_bytes.saturating_mul(PARSER_READ_FACTOR),
+        options.max_source_bytes,
         "a parser to check",
-        &format!(
-            " (Paperclip refuses one over {})",
-            thousands(options.max_source_bytes)
-        ),
-    )?;
+    )?);
     let package = match &args.package {
         None => None,
         Some(p) => {
-            let (text, _) = read_text_capped(p, MAX_PACKAGE_BYTES, "a package.json", "")?;
+            let (text, _) = into_text(read_capped(p, MAX_PACKAGE_BYTES, "a package.json", "")?);
             Some((p, serde_json::from_str::<Value>(&text)))
         }
     };
