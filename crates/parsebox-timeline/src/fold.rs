@@ -15,7 +15,7 @@ use crate::item::{
     ToolOutput, ToolStatus,
 };
 use crate::kinds::tool_kind;
-use crate::ItemEntries;
+use crate::{ItemEntries, ItemId};
 
 /// The status of a call no result has answered yet.
 pub(crate) fn waiting(finished: bool) -> ToolStatus {
@@ -29,7 +29,7 @@ pub(crate) fn waiting(finished: bool) -> ToolStatus {
 /// The item with id `id` that entry `index` starts. Positions are left `false`; the timeline
 /// sets them.
 pub(crate) fn new_item(
-    id: String,
+    id: ItemId,
     index: usize,
     entry: &TranscriptEntry,
     finished: bool,
@@ -81,7 +81,7 @@ pub(crate) fn new_item(
         }
         TranscriptEntry::Diff(d) => {
             item.item_type = TimelineItemType::Diff;
-            item.diff = Some(vec![diff_line(d)]);
+            item.diff = Some(Box::new(vec![diff_line(d)]));
         }
         TranscriptEntry::Init(b) => {
             item.item_type = TimelineItemType::Init;

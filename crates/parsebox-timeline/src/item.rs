@@ -8,7 +8,7 @@ pub use parsebox_transcript::entry::ResultInfo;
 use parsebox_transcript::{DiffChangeType, EntryText, RawJson, Ts};
 use serde::{Deserialize, Serialize};
 
-use crate::ItemEntries;
+use crate::{ItemEntries, ItemId};
 
 /// One thing a run-log viewer draws: a message, a tool card (a call with its results and diff
 /// lines), a block of diff lines, or a session/turn marker.
@@ -23,7 +23,9 @@ pub struct TimelineItem {
     /// Stable id: where the item's first entry came from, `e` and the run's line (or
     /// stderr/system chunk) number that made it, e.g. `"e12"`, with `.<nth>` for that line's
     /// second and later entries, e.g. `"e12.1"`.
-    pub id: String,
+    // Kept as its numbers (`ItemId`), written as that text.
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub id: ItemId,
     /// What the item is; decides which of the optional fields are present.
     #[serde(rename = "type")]
     pub item_type: TimelineItemType,
@@ -43,7 +45,8 @@ pub struct TimelineItem {
     /// The lines of a `diff` item (diff lines that follow no tool call).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
-    pub diff: Option<Vec<DiffLine>>,
+    // Boxed: most items have none, and a plain run has an item a line.
+    pub diff: Option<Box<Vec<DiffLine>>>,
     /// Model and session of an `init` item.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]

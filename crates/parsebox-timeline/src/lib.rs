@@ -18,6 +18,7 @@
 mod fold;
 pub mod item;
 pub mod item_entries;
+pub mod item_id;
 pub mod kinds;
 pub mod live;
 mod pairing;
@@ -30,6 +31,7 @@ pub use item::{
     ToolKind, ToolLocation, ToolOutput, ToolStatus,
 };
 pub use item_entries::ItemEntries;
+pub use item_id::ItemId;
 pub use kinds::tool_kind;
 pub use live::LiveTimeline;
 pub use shared_text::entry_text;

@@ -18,6 +18,7 @@ use crate::item::{
     InitInfo, ResultInfo, TimelineItem, TimelineItemType, ToolCallData, ToolContent, ToolKind,
     ToolLocation, ToolStatus,
 };
+use crate::ItemId;
 
 /// The text an entry shows: a tool result's `content`, the `text` of a message, a system,
 /// stderr or stdout line, a run result or a diff line; `None` for a tool call and `init`.
@@ -67,8 +68,8 @@ impl TimelineItem {
             .copied()
             .filter(|&e| source.is_piece(e))
             .collect();
-        let total =
-            tool_call.as_ref().map_or(0, |c| c.content.len()) + diff.as_ref().map_or(0, Vec::len);
+        let total = tool_call.as_ref().map_or(0, |c| c.content.len())
+            + diff.as_ref().map_or(0, |lines| lines.len());
         let mut next = 0;
         let mut piece = |text: &'a str| {
             let from = (next + in_window.len()).checked_sub(total);
@@ -185,7 +186,7 @@ enum Text<'a> {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct WireItem<'a> {
-    id: &'a str,
+    id: &'a ItemId,
     #[serde(rename = "type")]
     item_type: TimelineItemType,
     timestamp: Text<'a>,

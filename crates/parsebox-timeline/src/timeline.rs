@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::fold::{join, new_item};
 use crate::item::{TimelineItem, ToolStatus};
+use crate::item_id::ItemId;
 use crate::pairing::{PairKey, Pairing};
 use crate::positions::position;
 
@@ -208,7 +209,7 @@ pub struct Timeline {
     item_of: Vec<usize>,
     /// Per transcript entry of the window: the tool card or diff block that a diff line after
     /// it joins.
-    diff_target: Vec<Option<usize>>,
+    diff_target: Vec<DiffTarget>,
     /// What `diff_target` said for the entry just before the window.
     diff_target_before: Option<usize>,
     /// Entries before the window that kept items still show (a call whose result is in the
@@ -364,7 +365,7 @@ impl Timeline {
         let old_base = self.base;
         let new_base = old_base + dropped.len();
         self.diff_target_before = match n.checked_sub(1) {
-            Some(last) if n == dropped.len() => self.diff_target.get(last).copied().flatten(),
+            Some(last) if n == dropped.len() => self.diff_target.get(last).and_then(|t| t.get()),
             _ => None,
         };
         self.item_of.drain(..n);
@@ -382,7 +383,7 @@ impl Timeline {
             for e in &item.entries {
                 self.held.remove(e);
             }
-            update.removed.push(item.id.clone());
+            update.removed.push(item.id.to_string());
         }
         self.dead += gone;
         self.pos_base += gone;
@@ -405,7 +406,7 @@ impl Timeline {
             if (item.is_first, item.is_last) != (first, last) {
                 item.is_first = first;
                 item.is_last = last;
-                update.changed.push(item.id.clone());
+                update.changed.push(item.id.to_string());
             }
         }
         update
@@ -425,7 +426,7 @@ impl Timeline {
             if let Some(call) = item.tool_call.as_mut() {
                 if call.status == ToolStatus::Pending {
                     call.status = ToolStatus::Unanswered;
-                    update.changed.push(item.id.clone());
+                    update.changed.push(item.id.to_string());
                 }
             }
         }
@@ -489,15 +490,14 @@ impl Timeline {
 
     /// The item with id `id` (as [`TimelineUpdate`] names it), if there is one now.
     pub fn item(&self, id: &str) -> Option<&TimelineItem> {
-        self.live().get(self.live_position(id)?)
+        self.live().get(self.position_of_id(ItemId::parse(id)?)?)
     }
 
     /// Where the item with id `id` is in [`live`](Self::live): a binary search over the items'
     /// origins, which are in timeline order.
-    fn live_position(&self, id: &str) -> Option<usize> {
-        let origin = EntryOrigin::parse(id)?;
+    fn position_of_id(&self, id: ItemId) -> Option<usize> {
         let live = self.live();
-        let at = live.partition_point(|item| EntryOrigin::parse(&item.id) < Some(origin));
+        let at = live.partition_point(|item| item.id < id);
         live.get(at).filter(|item| item.id == id).map(|_| at)
     }
 
@@ -508,24 +508,24 @@ impl Timeline {
         let live = self.live();
         let mut found = Vec::with_capacity(ids.len());
         let mut at = 0;
-        for id in ids {
+        for id in ids.iter().filter_map(|id| ItemId::parse(id)) {
             // The next named item is usually a few places on, and a push's are among the last
             // few; else (an id out of order, or gone) one binary search.
             let within = |from: usize| {
                 let mut near = live.get(from..).unwrap_or_default().iter().take(8);
-                near.position(|item| &item.id == id).map(|k| from + k)
+                near.position(|item| item.id == id).map(|k| from + k)
             };
             let last_few = live.len().saturating_sub(8).max(at);
             let from_the_end = || {
                 let mut last = live.get(last_few..).unwrap_or_default().iter();
-                last.rposition(|item| &item.id == id).map(|k| last_few + k)
+                last.rposition(|item| item.id == id).map(|k| last_few + k)
             };
             let pos = if found.is_empty() {
                 from_the_end().or_else(|| within(at))
             } else {
                 within(at).or_else(from_the_end)
             }
-            .or_else(|| self.live_position(id));
+            .or_else(|| self.position_of_id(id));
             if let Some(pos) = pos {
                 found.extend(live.get(pos));
                 at = pos + 1;
@@ -594,13 +594,13 @@ impl Timeline {
         parsebox_meter::reserve_gently(&mut self.item_of, n);
         self.item_of.extend(boundary..boundary + n);
         let mut carried = match self.diff_target.last() {
-            Some(target) => *target,
+            Some(target) => target.get(),
             None => self.diff_target_before,
         };
         for (k, entry) in entries.iter().skip(end).enumerate() {
             carried = diff_target_after(entry, boundary + k, carried);
             parsebox_meter::reserve_gently(&mut self.diff_target, 1);
-            self.diff_target.push(carried);
+            self.diff_target.push(DiffTarget::of(carried));
         }
         // Flags from the item before the new ones to the first kept tail item (past it, they
         // follow from neighbours that did not change).
@@ -658,7 +658,7 @@ impl Timeline {
                     Some(local) => entries.get(local),
                     None => held.get(&index),
                 };
-                if let Some(mut rebuilt) = rebuild(entry, members, finished, item.id.clone()) {
+                if let Some(mut rebuilt) = rebuild(entry, members, finished, item.id) {
                     rebuilt.is_first = item.is_first;
                     rebuilt.is_last = item.is_last;
                     let old = std::mem::replace(item, rebuilt);
@@ -687,7 +687,7 @@ impl Timeline {
     fn place(&mut self, index: usize, entry: &TranscriptEntry, origins: Origins<'_>) -> usize {
         let run_index = self.base + index;
         let carried = match index.checked_sub(1) {
-            Some(p) => self.diff_target.get(p).copied().flatten(),
+            Some(p) => self.diff_target.get(p).and_then(|t| t.get()),
             None => self.diff_target_before,
         };
         let joins = match entry {
@@ -700,12 +700,13 @@ impl Timeline {
         };
         let pos = match joins.filter(|&pos| self.at(pos).is_some()) {
             Some(pos) => self.join_at(pos, run_index, entry),
-            None => self.push_new(origins(index).to_string(), run_index, entry),
+            None => self.push_new(ItemId::of(origins(index)), run_index, entry),
         };
         parsebox_meter::reserve_gently(&mut self.item_of, 1);
         self.item_of.push(pos);
+        parsebox_meter::reserve_gently(&mut self.diff_target, 1);
         self.diff_target
-            .push(diff_target_after(entry, pos, carried));
+            .push(DiffTarget::of(diff_target_after(entry, pos, carried)));
         pos
     }
 
@@ -725,7 +726,7 @@ impl Timeline {
     }
 
     /// Entry `index` starts a new item with id `id` at the end.
-    fn push_new(&mut self, id: String, index: usize, entry: &TranscriptEntry) -> usize {
+    fn push_new(&mut self, id: ItemId, index: usize, entry: &TranscriptEntry) -> usize {
         let item = new_item(id, index, entry, self.finished);
         let pos = self.end();
         if let Some(key) = PairKey::of(&item) {
@@ -758,10 +759,7 @@ impl Timeline {
         touched.dedup();
         let mut matched = vec![false; before.len()];
         // `before` is in timeline order, which is the order of the items' origins.
-        let before_origins: Vec<Option<EntryOrigin>> = before
-            .iter()
-            .map(|(_, old)| EntryOrigin::parse(&old.id))
-            .collect();
+        let before_ids: Vec<ItemId> = before.iter().map(|(_, old)| old.id).collect();
         for &pos in touched.iter() {
             if pos >= new_items.end && !flagged.contains(&pos) {
                 continue;
@@ -769,27 +767,49 @@ impl Timeline {
             let Some(item) = self.at(pos) else {
                 continue;
             };
-            let same_id = before_origins.binary_search(&EntryOrigin::parse(&item.id));
+            let same_id = before_ids.binary_search(&item.id);
             match same_id {
                 Ok(k) => {
                     if let Some(seen) = matched.get_mut(k) {
                         *seen = true;
                     }
                     if before.get(k).is_some_and(|(_, old)| old != item) {
-                        update.changed.push(item.id.clone());
+                        update.changed.push(item.id.to_string());
                     }
                 }
-                Err(_) if new_items.contains(&pos) => update.added.push(item.id.clone()),
-                Err(_) => update.changed.push(item.id.clone()),
+                Err(_) if new_items.contains(&pos) => update.added.push(item.id.to_string()),
+                Err(_) => update.changed.push(item.id.to_string()),
             }
         }
         update.removed = before
             .iter()
             .zip(&matched)
             .filter(|(_, seen)| !**seen)
-            .map(|((_, old), _)| old.id.clone())
+            .map(|((_, old), _)| old.id.to_string())
             .collect();
         update
+    }
+}
+
+/// A [`Timeline::diff_target`] entry: an item's position, or none, in four bytes (a plain run
+/// has one a line). Positions past `u32::MAX - 1` cannot occur: a transcript's budget holds far
+/// fewer items.
+#[derive(Clone, Copy, Debug, Default)]
+struct DiffTarget(u32);
+
+impl DiffTarget {
+    const NONE: u32 = u32::MAX;
+
+    fn of(pos: Option<usize>) -> Self {
+        Self(
+            pos.and_then(|p| u32::try_from(p).ok())
+                .filter(|&p| p != Self::NONE)
+                .unwrap_or(Self::NONE),
+        )
+    }
+
+    fn get(self) -> Option<usize> {
+        (self.0 != Self::NONE).then_some(self.0 as usize)
     }
 }
 
@@ -834,7 +854,7 @@ fn rebuild<'a>(
     entry: impl Fn(usize) -> Option<&'a TranscriptEntry>,
     members: &[usize],
     finished: bool,
-    id: String,
+    id: ItemId,
 ) -> Option<TimelineItem> {
     let (&first, rest) = members.split_first()?;
     let mut item = new_item(id, first, entry(first)?, finished);

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use common::entry;
 use parsebox_timeline::{
-    EntriesMoved, LiveTimeline, Timeline, TimelineItem, TimelineItemType, TimelineUpdate,
+    EntriesMoved, ItemId, LiveTimeline, Timeline, TimelineItem, TimelineItemType, TimelineUpdate,
 };
 use parsebox_transcript::{
     Chunk, EntryOrigin, LineAnswer, LineFailure, LineParser, TranscriptBuilder, TranscriptEntry,
@@ -118,23 +118,23 @@ fn diff_of_moved(
     moved: &[EntriesMoved],
 ) -> TimelineUpdate {
     let prev = moved_items(prev, moved);
-    let old: HashMap<&str, &TimelineItem> = prev.iter().map(|i| (i.id.as_str(), i)).collect();
-    let new: HashMap<&str, &TimelineItem> = next.iter().map(|i| (i.id.as_str(), i)).collect();
+    let old: HashMap<ItemId, &TimelineItem> = prev.iter().map(|i| (i.id, i)).collect();
+    let new: HashMap<ItemId, &TimelineItem> = next.iter().map(|i| (i.id, i)).collect();
     TimelineUpdate {
         changed: next
             .iter()
-            .filter(|i| old.get(i.id.as_str()).is_some_and(|o| *o != *i))
-            .map(|i| i.id.clone())
+            .filter(|i| old.get(&i.id).is_some_and(|o| *o != *i))
+            .map(|i| i.id.to_string())
             .collect(),
         added: next
             .iter()
-            .filter(|i| !old.contains_key(i.id.as_str()))
-            .map(|i| i.id.clone())
+            .filter(|i| !old.contains_key(&i.id))
+            .map(|i| i.id.to_string())
             .collect(),
         removed: prev
             .iter()
-            .filter(|i| !new.contains_key(i.id.as_str()))
-            .map(|i| i.id.clone())
+            .filter(|i| !new.contains_key(&i.id))
+            .map(|i| i.id.to_string())
             .collect(),
         moved: moved.to_vec(),
     }
@@ -164,7 +164,7 @@ fn mirrored(
 ) -> Vec<TimelineItem> {
     let mut held: Vec<TimelineItem> = moved_items(prev, &update.moved)
         .into_iter()
-        .filter(|i| !update.removed.contains(&i.id))
+        .filter(|i| !update.removed.contains(&i.id.to_string()))
         .collect();
     for id in update.changed.iter().chain(&update.added) {
         let now = timeline.item(id).unwrap().clone();
@@ -173,7 +173,7 @@ fn mirrored(
             None => held.push(now),
         }
     }
-    held.sort_by_key(|i| EntryOrigin::parse(&i.id));
+    held.sort_by_key(|i| i.id);
     held
 }
 
@@ -244,7 +244,7 @@ fn run_script(target: &[TranscriptEntry], ops: &[Op]) {
         let named: Vec<&TimelineItem> = timeline
             .items()
             .iter()
-            .filter(|i| update.changed.contains(&i.id))
+            .filter(|i| update.changed.contains(&i.id.to_string()))
             .collect();
         assert_eq!(timeline.items_named(&update.changed), named);
     }
@@ -373,7 +373,7 @@ proptest! {
         prop_assert_eq!(timeline.items(), &expected[..]);
         prop_assert_eq!(&update, &diff_of(&whole, timeline.items()));
         for item in timeline.items() {
-            prop_assert_eq!(timeline.item(&item.id), Some(item));
+            prop_assert_eq!(timeline.item(&item.id.to_string()), Some(item));
         }
         // The window grows at the end.
         let before = timeline.items().to_vec();
@@ -611,8 +611,8 @@ proptest! {
                 prop_assert_eq!(timeline.items_named(ids), one_by_one);
             }
             for item in timeline.items() {
-                prop_assert_eq!(&item.id, &builder.entry_origin(item.entries[0]).to_string());
-                prop_assert_eq!(timeline.item(&item.id), Some(item));
+                prop_assert_eq!(item.id.to_string(), builder.entry_origin(item.entries[0]).to_string());
+                prop_assert_eq!(timeline.item(&item.id.to_string()), Some(item));
             }
             // Items wholly in the untouched head or the kept tail are there under their ids.
             let moved = builder.entries().len() as isize - old_len as isize;
@@ -620,7 +620,7 @@ proptest! {
                 let untouched = old.entries.iter().all(|&e| e < changed.start)
                     || old.entries.iter().all(|&e| e >= old_len - (builder.entries().len() - changed.end));
                 if untouched && !matches!(old.item_type, TimelineItemType::ToolCall | TimelineItemType::ToolResult | TimelineItemType::Diff) {
-                    let now = timeline.item(&old.id);
+                    let now = timeline.item(&old.id.to_string());
                     prop_assert!(now.is_some(), "{} is gone", old.id);
                     let shift = if old.entries[0] < changed.start { 0 } else { moved };
                     prop_assert_eq!(now.unwrap().entries[0] as isize, old.entries[0] as isize + shift);

@@ -450,7 +450,7 @@ fn ids_do_not_change_as_the_run_grows() {
             if let Some((_, id)) = seen.iter().find(|(pos, _)| *pos == i) {
                 assert_eq!(&item.id, id, "item {i} changed its id");
             } else {
-                seen.push((i, item.id.clone()));
+                seen.push((i, item.id.to_string()));
             }
             assert_eq!(item.id, format!("e{}", item.entries[0]));
         }
@@ -629,7 +629,7 @@ fn an_update_names_items_that_item_finds() {
     let mut timeline = parsebox_timeline::Timeline::new();
     let up = timeline.update(&entries, 0..2);
     for id in &up.added {
-        assert_eq!(&timeline.item(id).unwrap().id, id);
+        assert_eq!(timeline.item(id).unwrap().id, *id);
     }
     assert!(timeline.item("e2").is_none());
     assert!(timeline.item("x1").is_none());

@@ -308,7 +308,7 @@ export interface TranscriptBuilderOptions<WithTimeline extends boolean = boolean
    * `counts().heldBytes`: the real bytes the core's allocator holds for it (its entries,
    * timeline, kept chunks, indexes, its run's journal and the answers waiting for it), measured
    * as each call runs. A chunk is taken in only when every line of it fits as its generic
-   * entry (about 180 bytes a line besides its text, in the core); otherwise it is
+   * entry (about 140 bytes a line besides its text, in the core); otherwise it is
    * refused with a `ParseboxMemoryError`. A line whose entries would take it past shows the
    * generic entry, its whole text, and a Worker's answer past it is let go of
    * (`counts().overBudgetLines`). The registry's `maxTranscriptBytesTotal` bounds all its

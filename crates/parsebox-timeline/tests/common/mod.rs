@@ -81,7 +81,10 @@ pub fn card(item: &TimelineItem) -> &ToolCallData {
 
 /// `(id, type)` of every item, to read a timeline's outline at a glance.
 pub fn outline(items: &[TimelineItem]) -> Vec<(String, TimelineItemType)> {
-    items.iter().map(|i| (i.id.clone(), i.item_type)).collect()
+    items
+        .iter()
+        .map(|i| (i.id.to_string(), i.item_type))
+        .collect()
 }
 
 /// The result texts of a card, in order.

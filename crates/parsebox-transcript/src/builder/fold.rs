@@ -86,7 +86,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             let entry = self.folded(entry.clone());
             self.append(entry, first_changed, Some((unit, len_before, &mut saved)));
         }
-        (Produced::Kept(produced), saved)
+        (Produced::Kept(Box::new(produced)), saved)
     }
 
     /// Before a delta merges into entry `index`, which an earlier unit than `unit` made: that
@@ -110,7 +110,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
                 .unwrap_or_default()
                 .to_vec();
             if let Some(item) = self.items.get_mut(owner) {
-                item.produced = Produced::Kept(copy);
+                item.produced = Produced::Kept(Box::new(copy));
             }
         }
     }

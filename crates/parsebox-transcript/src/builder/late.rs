@@ -51,7 +51,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
                 continue;
             }
             if let Some(unit) = self.items.get_mut(item) {
-                unit.produced = Produced::Kept(entries);
+                unit.produced = Produced::Kept(Box::new(entries));
                 span = Some(span.map_or((item, item), |(f, l)| (f.min(item), l.max(item))));
             }
         }
@@ -125,7 +125,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             let was = unit.len_before;
             unit.len_before = len_before;
             let produced = match std::mem::replace(&mut unit.produced, Produced::Shown(0)) {
-                Produced::Kept(entries) => entries,
+                Produced::Kept(entries) => *entries,
                 // Its entries are the old fold's, unchanged.
                 Produced::Shown(n) => {
                     let from = was - start;

@@ -294,7 +294,9 @@ enum Produced {
     /// the last of them (a merge makes the unit keep a copy first: [`TranscriptBuilder::append`]).
     Shown(usize),
     /// A copy, for a unit whose shown entries differ from what it produced.
-    Kept(Vec<TranscriptEntry>),
+    // Boxed: one word where a `Vec` is three, and a run has a unit a line, most with no copy.
+    #[allow(clippy::box_collection)]
+    Kept(Box<Vec<TranscriptEntry>>),
 }
 
 impl Item {
