@@ -512,3 +512,36 @@ test("one load rule in every host: a parser with a regex that can backtrack with
   assert.match(d.lastError, /deadline in the inline host twice/);
   builder.dispose();
 });
+
+test("nesting is bounded before parsing, within what the page's stack parses: 24,000 parentheses are refused as too_large, 63 levels of every shape load and answer", async (t) => {
+  // Issue 56: boa's parser descends one native call chain a nesting level. The native command
+  // aborted on a 48 KB source of parentheses, and an inline engine died (engine_fault) at
+  // 120-400 levels, depending on the shape.
+  const deep = readFileSync(fileURLToPath(new URL("../corpus/hostile/deep_nesting.js", import.meta.url)), "utf8");
+  const registry = new ParserRegistry({ loadSource: null, host: "inline" });
+  t.after(() => registry.dispose());
+  registry.registerSource("deep", deep);
+  await registry.idle();
+  const refused = registry.status("deep");
+  assert.equal(refused.state, "failed", JSON.stringify(refused));
+  assert.equal(refused.error.code, "too_large");
+  assert.match(refused.error.message, /nests deeper than 64 levels/);
+  // The line shows the generic entry, and the registry goes on.
+  assert.deepEqual(registry.parseLine("deep", "x", "t"), [{ kind: "stdout", ts: "t", text: "x" }]);
+  const d = 63;
+  const shapes = {
+    calls: `const f = (v) => v; const x = ${"f(".repeat(d)}1${")".repeat(d)};`,
+    objects: `const x = ${"{a:".repeat(d)}1${"}".repeat(d)};`,
+    arrays: `const x = ${"[".repeat(d)}1${"]".repeat(d)};`,
+    arrows: `const x = ${"() => ".repeat(d)}1;`,
+    functions: `${"function g() {".repeat(d)}${"}".repeat(d)}`,
+    unary: `const x = ${"!".repeat(3 * d)}1;`,
+    conditionals: `const x = ${"1 ? 1 : ".repeat(3 * d)}1;`,
+  };
+  for (const [name, body] of Object.entries(shapes)) {
+    registry.registerSource(name, `${body}\nexport function parseStdoutLine(line, ts) { return [{ kind: "assistant", ts, text: line }]; }`);
+    await registry.idle();
+    assert.equal(registry.status(name).state, "ready", `${name}: ${JSON.stringify(registry.status(name))}`);
+    assert.deepEqual(registry.parseLine(name, "x", "t"), [{ kind: "assistant", ts: "t", text: "x" }], name);
+  }
+});

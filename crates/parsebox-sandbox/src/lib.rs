@@ -58,6 +58,7 @@ pub use options::{
     check_budget_ms, check_range, SandboxOptions, LINE_BYTES_LIMIT, SOURCE_BYTES_LIMIT,
 };
 pub use run::{ParserRun, RunDiagnostics};
+pub use source::MAX_SOURCE_NESTING;
 
 #[cfg(test)]
 mod tests;

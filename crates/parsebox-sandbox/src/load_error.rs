@@ -30,7 +30,9 @@ pub enum LoadErrorCode {
     NoExport,
     /// The source does not parse (the position is in the original source).
     SyntaxError,
-    /// The source is larger than `max_source_bytes`.
+    /// The source is larger than `max_source_bytes`, or nests deeper than
+    /// [`MAX_SOURCE_NESTING`](crate::MAX_SOURCE_NESTING) levels (no host could parse it on its
+    /// stack).
     TooLarge,
     /// An ES module awaits at its top level.
     TopLevelAwait,

@@ -162,6 +162,8 @@ attacks! {
     dynamic_import => load_refused("dynamic_import", "imports");
     require_fs => load_refused("require_fs", "imports");
     static_import => load_refused("static_import", "imports");
+    // 24,000 parentheses: refused before boa's parser descends them (it aborted natively).
+    deep_nesting => load_refused("deep_nesting", "too_large");
 }
 
 // Not run: `string_concat_forever.js` (`for (;;) s += s`). Each doubling is one bytecode

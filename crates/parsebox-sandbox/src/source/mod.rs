@@ -14,11 +14,14 @@
 mod commonjs;
 mod es_exports;
 mod es_module;
+mod nesting;
 mod position;
 mod pow_rewrite;
 mod regex_hoist;
 mod static_checks;
 mod tokenizer;
+
+pub use nesting::MAX_SOURCE_NESTING;
 
 use crate::LoadError;
 
@@ -47,14 +50,16 @@ pub(crate) struct Prepared {
 /// Runs every static check of SPEC §3 and wraps the source.
 ///
 /// # Errors
-/// The first check that fails: `imports`, `unsafe_regex`, `syntax_error`, `top_level_await` or
-/// `unsupported_module`.
+/// The first check that fails: `too_large` (nesting deeper than
+/// [`MAX_SOURCE_NESTING`](nesting::MAX_SOURCE_NESTING)), `imports`, `unsafe_regex`,
+/// `syntax_error`, `top_level_await` or `unsupported_module`.
 pub(crate) fn prepare(
     src: &str,
     max_regex_source: usize,
     screen_regexes: bool,
 ) -> Result<Prepared, LoadError> {
     let toks = tokenizer::tokenize(src);
+    nesting::check(src, &toks)?;
     match static_checks::scan(src, &toks, max_regex_source, screen_regexes)? {
         Shape::CommonJs => commonjs::prepare(src),
         Shape::EsModule => es_module::prepare(src, &toks),
