@@ -7,6 +7,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { BROWSER, serve, launch, newPage, descendantCpuTicks } from "./harness.mjs";
 import { claudeLog, logLines } from "../bench/gen-log.mjs";
+import { nestedSources } from "../corpus/nesting-shapes.mjs";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const hostileDir = new URL("../corpus/hostile/", import.meta.url);
@@ -368,19 +369,8 @@ for (const [name, source] of Object.entries(hostile)) {
 // host's stack is the sandbox's to choose. 63 levels of the shapes that take the most stack a
 // level must then parse on this browser's stacks: its Worker's and its page's (inline).
 test("63 levels of nesting of every shape load and answer in this browser's Worker and on its page", async () => {
-  const d = 63;
-  const shapes = {
-    calls: `const f = (v) => v; const x = ${"f(".repeat(d)}1${")".repeat(d)};`,
-    objects: `const x = ${"{a:".repeat(d)}1${"}".repeat(d)};`,
-    arrays: `const x = ${"[".repeat(d)}1${"]".repeat(d)};`,
-    arrows: `const x = ${"() => ".repeat(d)}1;`,
-    functions: `${"function g() {".repeat(d)}${"}".repeat(d)}`,
-    unary: `const x = ${"!".repeat(3 * d)}1;`,
-    conditionals: `const x = ${"1 ? 1 : ".repeat(3 * d)}1;`,
-  };
   for (const host of ["worker", "inline"]) {
-    for (const [name, body] of Object.entries(shapes)) {
-      const source = `${body}\nexport function parseStdoutLine(line, ts) { return [{ kind: "assistant", ts, text: line + "!" }]; }`;
+    for (const [name, source] of Object.entries(nestedSources(63))) {
       const out = await page.evaluate(([s, h]) => window.runAuto(s, ["x"], { waitReady: true, options: { host: h } }), [source, host]);
       assert.deepEqual(out.texts, ["x!"], `${host}, ${name}: ${JSON.stringify(out)}`);
     }

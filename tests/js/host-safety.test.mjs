@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 import vm from "node:vm";
 
+import { nestedSources } from "../corpus/nesting-shapes.mjs";
 import { initSync, ParserRegistry, TranscriptBuilder, ParseboxChunkError, ParseboxMemoryError, ParseboxOptionsError, ParseboxReentrancyError } from "../../pkg/index.js";
 
 const pkg = (p) => readFileSync(fileURLToPath(new URL(`../../pkg/${p}`, import.meta.url)));
@@ -528,20 +529,10 @@ test("nesting is bounded before parsing, within what the page's stack parses: 24
   assert.match(refused.error.message, /nests deeper than 64 levels/);
   // The line shows the generic entry, and the registry goes on.
   assert.deepEqual(registry.parseLine("deep", "x", "t"), [{ kind: "stdout", ts: "t", text: "x" }]);
-  const d = 63;
-  const shapes = {
-    calls: `const f = (v) => v; const x = ${"f(".repeat(d)}1${")".repeat(d)};`,
-    objects: `const x = ${"{a:".repeat(d)}1${"}".repeat(d)};`,
-    arrays: `const x = ${"[".repeat(d)}1${"]".repeat(d)};`,
-    arrows: `const x = ${"() => ".repeat(d)}1;`,
-    functions: `${"function g() {".repeat(d)}${"}".repeat(d)}`,
-    unary: `const x = ${"!".repeat(3 * d)}1;`,
-    conditionals: `const x = ${"1 ? 1 : ".repeat(3 * d)}1;`,
-  };
-  for (const [name, body] of Object.entries(shapes)) {
-    registry.registerSource(name, `${body}\nexport function parseStdoutLine(line, ts) { return [{ kind: "assistant", ts, text: line }]; }`);
+  for (const [name, source] of Object.entries(nestedSources(63))) {
+    registry.registerSource(name, source);
     await registry.idle();
     assert.equal(registry.status(name).state, "ready", `${name}: ${JSON.stringify(registry.status(name))}`);
-    assert.deepEqual(registry.parseLine(name, "x", "t"), [{ kind: "assistant", ts: "t", text: "x" }], name);
+    assert.deepEqual(registry.parseLine(name, "x", "t"), [{ kind: "assistant", ts: "t", text: "x!" }], name);
   }
 });
