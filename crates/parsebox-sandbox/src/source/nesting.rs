@@ -88,7 +88,7 @@ pub(super) fn check(src: &str, toks: &[Token]) -> Result<(), LoadError> {
                 prefix = true;
                 0
             }
-            (Kind::Ident, keyword) if starts_statement(keyword) => {
+            (Kind::Ident, keyword) if starts_statement(keyword) && punct(prev) != Some(b'.') => {
                 open = open.saturating_sub(end_expression(&mut levels));
                 0
             }
@@ -132,7 +132,9 @@ fn end_expression(levels: &mut [u32]) -> u32 {
 }
 
 /// Whether `word` begins a statement, which ends the expression before it (a file without
-/// semicolons).
+/// semicolons). Not `function` or `class`, which may be expressions inside one, nor a keyword
+/// after a `.`, which is a property's name: either would let a chain of conditionals go
+/// uncounted.
 fn starts_statement(word: &str) -> bool {
     matches!(
         word,
@@ -154,8 +156,6 @@ fn starts_statement(word: &str) -> bool {
             | "try"
             | "catch"
             | "finally"
-            | "function"
-            | "class"
             | "export"
     )
 }
@@ -211,6 +211,22 @@ mod tests {
                 "{name}: {e}"
             );
             assert_eq!(e.line, Some(1), "{name}");
+        }
+    }
+
+    /// What would end an expression's count in the middle of one does not.
+    #[test]
+    fn keywords_inside_an_expression_do_not_end_its_count() {
+        let n = 3 * MAX_SOURCE_NESTING as usize + 3;
+        for piece in [
+            "a.return ? 1 : ",
+            "function () {} ? 1 : ",
+            "class {} ? 1 : ",
+            "a?.if ? 1 : ",
+        ] {
+            let src = format!("x = {}1;", piece.repeat(n));
+            let e = nests(&src).unwrap_err();
+            assert_eq!(e.code, LoadErrorCode::TooLarge, "{piece}");
         }
     }
 
