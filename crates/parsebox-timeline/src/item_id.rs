@@ -38,9 +38,12 @@ impl ItemId {
         }
     }
 
-    /// Reads the text form back (`e<unit>` or `e<unit>.<nth>`).
+    /// Reads the text form back (`e<unit>` or `e<unit>.<nth>`); `None` for an `nth` no id
+    /// holds (past `u32::MAX`), which names no item.
     pub fn parse(text: &str) -> Option<Self> {
-        EntryOrigin::parse(text).map(Self::of)
+        EntryOrigin::parse(text)
+            .filter(|o| u32::try_from(o.nth).is_ok())
+            .map(Self::of)
     }
 }
 
@@ -122,6 +125,11 @@ mod tests {
             );
         }
         assert!(serde_json::from_str::<ItemId>("\"x1\"").is_err());
+        assert_eq!(
+            ItemId::parse("e1.4294967296"),
+            None,
+            "an nth past u32::MAX names no item"
+        );
         assert!(ItemId::parse("e1") != Some(ItemId::of(EntryOrigin { unit: 1, nth: 1 })));
     }
 
