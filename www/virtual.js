@@ -211,6 +211,7 @@ export class VirtualList {
       if (!this.#measure(start, end) && !moved) break;
     }
     let clamped = false;
+    let onAnchor = false;
     if (follow) scroller.scrollTop = scroller.scrollHeight;
     else {
       const want = this.#rootTop + this.#anchorY();
@@ -219,10 +220,15 @@ export class VirtualList {
       // rows taken away at the end): the pane clamps to the bottom. The reader's place is still
       // their row, not whatever the clamp shows, and the clamp does not make the list follow.
       clamped = want - scroller.scrollTop >= 1;
+      // Browsers scroll by whole pixels and rows are laid out in fractions: the scroller sits
+      // within a pixel of the anchor. The anchor stays the exact place; taken back from the
+      // rounded scroll position, it would lose the fraction at every draw and the reader's row
+      // would creep down the screen by the sum of them.
+      onAnchor = Math.abs(want - scroller.scrollTop) < 1 && this.#anchor.i < this.length;
     }
     this.#ownScrollTop = scroller.scrollTop;
     this.#clampedTop = clamped ? scroller.scrollTop : null;
-    if (!clamped) this.#anchorFromScroll();
+    if (!clamped) this.#anchorFromScroll({ keepAnchor: onAnchor });
   }
 
   /**
@@ -242,12 +248,14 @@ export class VirtualList {
     return l ? l.sum / l.n : this.#defaultHeight;
   }
 
-  #anchorFromScroll() {
+  /** Whether the reader is at the end, and (unless `keepAnchor`) the anchor, from the scroll position. */
+  #anchorFromScroll({ keepAnchor = false } = {}) {
     const scroller = this.#scroller;
     const atBottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1;
     // Until the wheel's scroll has moved the view off the bottom, the reader is leaving it.
     if (!atBottom) this.#leavingEnd = false;
     this.#atEnd = atBottom && !this.#leavingEnd;
+    if (keepAnchor) return;
     const y = scroller.scrollTop - this.#rootTop;
     const i = this.#heights.indexAt(y);
     this.#anchor = { i, off: y - this.#heights.start(i) };

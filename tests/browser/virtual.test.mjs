@@ -1,0 +1,94 @@
+// The viewer's windowed list (www/virtual.js) alone, in each browser: the reader's row stays where
+// it is while rows above it change height by fractions of a pixel, draw after draw. WebKit
+// scrolls by whole pixels while rows are laid out in fractions; a list that took its place back
+// from the rounded scroll position after each draw lost the fraction every time, and the reader's
+// row crept down the screen (issue 56: "the row above ended 1.016 px into the view").
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { launch, newPage, serve } from "./harness.mjs";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const ROWS = 2000;
+const server = await serve(ROOT, {
+  "/virtual.html": () => ({
+    type: "text/html; charset=utf-8",
+    body: `<!doctype html><meta charset="utf-8">
+<style>body { margin: 0 } #pane { height: 600px; overflow-y: auto; overflow-anchor: none } #root > div { box-sizing: border-box; overflow: hidden }</style>
+<div id="pane"><div id="root"></div></div>
+<script type="module">
+  import { VirtualList } from "/www/virtual.js";
+  const pane = document.getElementById("pane");
+  const root = document.getElementById("root");
+  // Row heights in fractions of a pixel, as text wrapped in a proportional font gives.
+  const heights = Array.from({ length: ${ROWS} }, (_, i) => 30 + ((i * 7) % 10) / 8);
+  const list = new VirtualList(root, pane, {
+    key: (i) => i,
+    build: (i) => {
+      const el = document.createElement("div");
+      el.dataset.row = String(i);
+      el.style.height = heights[i] + "px";
+      el.textContent = "row " + i;
+      return el;
+    },
+  });
+  list.reset(heights.length);
+  list.draw();
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  /** Where row i's top is, in px from the pane's top (negative: above it). */
+  const topOf = (i) => {
+    const el = root.querySelector('[data-row="' + i + '"]');
+    return el ? el.getBoundingClientRect().top - pane.getBoundingClientRect().top : null;
+  };
+  /** The reader scrolls to y; the row at the top then is theirs. */
+  window.scrollReader = async (y) => {
+    pane.scrollTop = y;
+    await frame();
+    await frame();
+    list.draw();
+    const held = list.place();
+    return { held, top: topOf(held.i), scrollTop: pane.scrollTop };
+  };
+  /** Rows in the DOM above row i grow by dy px each (their content changed), then a draw. */
+  window.growAbove = (i, dy) => {
+    for (const el of root.children) {
+      const r = Number(el.dataset.row);
+      if (r >= i) continue;
+      heights[r] += dy;
+      list.changed(r);
+    }
+    list.draw();
+    return { top: topOf(i), scrollTop: pane.scrollTop, place: list.place() };
+  };
+  window.ready = true;
+</script>`,
+  }),
+});
+const browser = await launch();
+after(async () => {
+  await browser.close();
+  await server.close();
+});
+
+test("the reader's row holds within a pixel while rows above it grow by fractions, draw after draw", async () => {
+  const errors = [];
+  const page = await newPage(browser, errors);
+  await page.goto(`${server.url}/virtual.html`);
+  await page.waitForFunction(() => window.ready === true, null, { timeout: 30_000 });
+  const start = await page.evaluate(() => window.scrollReader(20_000));
+  assert.ok(start.held && start.top !== null, `a row is at the top (${JSON.stringify(start)})`);
+  // Each draw's change is under a pixel (a few rows of the margin above, 0.05 px each); forty
+  // of them move the rows above by many pixels in all.
+  const tops = [];
+  for (let step = 0; step < 40; step++) {
+    const now = await page.evaluate(([i]) => window.growAbove(i, 0.05), [start.held.i]);
+    tops.push(now.top);
+    const where = `draw ${step + 1}: row ${start.held.i} at ${now.top} px, its place ${-start.held.off} px (scrollTop ${start.scrollTop} → ${now.scrollTop}; tops ${tops.map((t) => t.toFixed(2)).join(" ")})`;
+    // The place is the reader's row and how far into it, unchanged; the row shows there to within
+    // the pixel the browser rounds the scroll position to.
+    assert.deepEqual(now.place, start.held, `${where}: the reader's place changed`);
+    assert.ok(Math.abs(now.top + start.held.off) < 1, `${where}: the row crept away from its place`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
