@@ -46,6 +46,9 @@ pub(super) fn check(src: &str, toks: &[Token]) -> Result<(), LoadError> {
         let next = toks.get(k + 1);
         let adjacent = |other: Option<&Token>| other.is_some_and(|o| o.start == t.end);
         let mut prefix = false;
+        if prev.is_some_and(|p| statement_ends_between(src, p, t)) {
+            open = open.saturating_sub(end_expression(&mut levels));
+        }
         let units = match (t.kind, text(t)) {
             (Kind::Punct(b'(' | b'[' | b'{'), _) => {
                 levels.push(0);
@@ -86,6 +89,16 @@ pub(super) fn check(src: &str, toks: &[Token]) -> Result<(), LoadError> {
             }
             (Kind::Ident, "typeof" | "void" | "delete" | "await" | "new" | "yield") => {
                 prefix = true;
+                0
+            }
+            // A template's `}` closes a substitution and its `${` opens one, as brackets do.
+            (Kind::Literal, part) if part.starts_with(['`', '}']) => {
+                if part.starts_with('}') && levels.len() > 1 {
+                    open = open.saturating_sub(levels.pop().unwrap_or(0));
+                }
+                if part.len() > 1 && part.ends_with("${") {
+                    levels.push(0);
+                }
                 0
             }
             (Kind::Ident, keyword) if starts_statement(keyword) && punct(prev) != Some(b'.') => {
@@ -133,13 +146,12 @@ fn end_expression(levels: &mut [u32]) -> u32 {
 
 /// Whether `word` begins a statement, which ends the expression before it (a file without
 /// semicolons). Not `function` or `class`, which may be expressions inside one, nor a keyword
-/// after a `.`, which is a property's name: either would let a chain of conditionals go
-/// uncounted.
+/// after a `.`, which is a property's name, nor `let`, an identifier in a script: each would
+/// let a chain of conditionals go uncounted.
 fn starts_statement(word: &str) -> bool {
     matches!(
         word,
         "const"
-            | "let"
             | "var"
             | "return"
             | "if"
@@ -158,6 +170,32 @@ fn starts_statement(word: &str) -> bool {
             | "finally"
             | "export"
     )
+}
+
+/// Whether a line break between `prev` and `next` ends the statement before it, as JavaScript
+/// inserts a semicolon there: `prev` can end an expression and `next` cannot go on with it (a
+/// name or a string or number literal). What can go on with it (an operator, a bracket, a
+/// template that tags, `in`, `instanceof`, `of`) never ends the count, so the parser cannot
+/// still be inside the expression whose units were let go.
+fn statement_ends_between(src: &str, prev: &Token, next: &Token) -> bool {
+    let text = |t: &Token| src.get(t.start..t.end).unwrap_or("");
+    let gap = src.get(prev.end..next.start).unwrap_or("");
+    let line_break = gap.contains(['\n', '\r', '\u{2028}', '\u{2029}']);
+    let ends = match prev.kind {
+        Kind::Ident => !matches!(
+            text(prev),
+            "typeof" | "void" | "delete" | "await" | "new" | "yield" | "in" | "instanceof" | "of"
+        ),
+        Kind::Literal => !text(prev).ends_with("${"),
+        Kind::Regex { .. } | Kind::Punct(b')' | b']' | b'}') => true,
+        Kind::Punct(_) => false,
+    };
+    let starts = match next.kind {
+        Kind::Ident => !matches!(text(next), "in" | "instanceof" | "of"),
+        Kind::Literal => !text(next).starts_with(['`', '}']),
+        Kind::Regex { .. } | Kind::Punct(_) => false,
+    };
+    line_break && ends && starts
 }
 
 #[cfg(test)]
@@ -227,6 +265,56 @@ mod tests {
             let src = format!("x = {}1;", piece.repeat(n));
             let e = nests(&src).unwrap_err();
             assert_eq!(e.code, LoadErrorCode::TooLarge, "{piece}");
+        }
+    }
+
+    /// A sloppy script's `let` is a name, and a line break inside an expression ends nothing:
+    /// neither lets a chain of conditionals or arrows go uncounted.
+    #[test]
+    fn names_and_line_breaks_inside_an_expression_do_not_end_its_count() {
+        let n = 3 * MAX_SOURCE_NESTING as usize + 3;
+        for piece in [
+            "let ? 1 : ",
+            "let[0] ? 1 : ",
+            "a\n? 1\n: ",
+            "a ?\n1 :\n",
+            "a ? b\n: ",
+            "a ? `x`\n: ",
+            "a ? b\nin c : ",
+            "a ? b\n`t` : ",
+            "a ? /r/\n.test(b) : ",
+            "a ? b /* \n */ : ",
+        ] {
+            let src = format!("x = {}1;", piece.repeat(n));
+            let e = nests(&src).unwrap_err();
+            assert_eq!(e.code, LoadErrorCode::TooLarge, "{piece:?}");
+        }
+        let arrows = format!(
+            "x = {}1;",
+            "(a) =>\n".repeat(MAX_SOURCE_NESTING as usize + 1)
+        );
+        assert_eq!(nests(&arrows).unwrap_err().code, LoadErrorCode::TooLarge);
+    }
+
+    /// Honest code that was counted as nesting: a template's substitutions each end their
+    /// expression, and a line break between statements ends the one before it.
+    #[test]
+    fn templates_and_semicolon_less_statements_do_not_add_up() {
+        let many = |piece: &str, n: usize| piece.repeat(n);
+        for src in [
+            format!("x = {}'';", many("`${a ? 1 : 2}` + ", 1000)),
+            format!("x = `{}`;", many("${a ? (b) => b : c} ", 1000)),
+            many("x = a ? 1 : 2\n", 1000),
+            many("exports.f = (a) => a\n", 1000),
+            many("y = a ? `t` : b\n", 1000),
+            many("z = a ? 'q' : /r/g\nw = c ? d : e // note\n", 500),
+            format!(
+                "function f() {{\n{}}}",
+                many("  x = a ? [1] : {b: 2}\n", 1000)
+            ),
+        ] {
+            let e = nests(&src).err();
+            assert!(e.is_none(), "{}: {e:?}", &src[..40]);
         }
     }
 
