@@ -6,6 +6,7 @@
 #
 #   bash crates/parsebox-engine-wasm/build.sh [OUT]      (OUT defaults to pkg)
 #   bash crates/parsebox-engine-wasm/build.sh --clippy   (lint the wasm32-only code, same flags)
+#   KEEP_NAMES=1 bash crates/parsebox-engine-wasm/build.sh OUT   (function names kept, for profiles)
 #
 # Memory layout (the built module's initial memory is the prepared instance's, larger than
 # INITIAL_MEMORY; snapshot.mjs records it in a custom section engine.js reads):
@@ -48,10 +49,13 @@ wasm="$target/wasm32-unknown-unknown/wasm-release/parsebox_engine_wasm.wasm"
 env -u RUSTFLAGS cargo run -q -p parsebox-preempt --locked -- "$wasm" "$target/parsebox_engine.polled.wasm"
 
 mkdir -p "$out"
+# KEEP_NAMES=1 keeps the function names (profiles name boa's functions: tests/bench/profile-line.mjs).
+names=--strip-debug
+[ -z "${KEEP_NAMES:-}" ] || names=-g
 # binaryen from npm (tests/package.json), never Debian's older wasm-opt.
 tests/node_modules/.bin/wasm-opt -O3 --enable-reference-types --enable-bulk-memory \
   --enable-nontrapping-float-to-int --enable-sign-ext --enable-multivalue \
-  --enable-mutable-globals --strip-debug --strip-producers \
+  --enable-mutable-globals "$names" --strip-producers \
   "$target/parsebox_engine.polled.wasm" -o "$target/parsebox_engine.opt.wasm"
 # Pre-initialised: every instance starts with a realm made (snapshot.mjs says how and why).
 node crates/parsebox-engine-wasm/snapshot.mjs "$target/parsebox_engine.opt.wasm" "$out/parsebox_engine.wasm"

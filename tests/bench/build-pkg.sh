@@ -7,8 +7,8 @@
 #   PARSEBOX_BENCH_PKG=OUT bash tests/bench/run.sh
 #
 # PROFILE defaults to bench-wasm (= wasm-release, own output dir); WASM_OPT_FLAGS to "-O3".
-# KEEP_NAMES=1 keeps the name section (profiling with `node --cpu-prof`); NO_CARGO=1 reuses the
-# last cargo build of PROFILE.
+# KEEP_NAMES=1 keeps the name section of both modules (profiling: tests/bench/profile-line.mjs);
+# NO_CARGO=1 reuses the last cargo build of PROFILE.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/parsebox/target}"
