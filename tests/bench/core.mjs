@@ -67,6 +67,52 @@ export function engineBytes() {
  * The three engines. `deps`: { parsebox: the package module (initialised), quickjs: a
  * QuickJSWASMModule, importSource(src) → module namespace }.
  */
+/** A quickjs context whose interrupt handler ends what runs past the deadline `within` sets. */
+export function quickjsContext(quickjs) {
+  const vm = quickjs.newContext();
+  let deadline = Infinity;
+  vm.runtime.setInterruptHandler(() => now() > deadline);
+  const within = (ms, run) => {
+    deadline = now() + ms;
+    try {
+      return run();
+    } finally {
+      deadline = Infinity;
+    }
+  };
+  return { vm, within };
+}
+
+/**
+ * The parser of a context (`quickjsContext`) whose `globalThis.__call(line, ts)` returns a
+ * line's entries as JSON: each call under `LINE_BUDGET_MS`, JSON-parsed here; a line that throws
+ * or overruns gets the generic entry.
+ */
+export function quickjsParser({ vm, within }) {
+  const fn = vm.getProp(vm.global, "__call");
+  return {
+    vm,
+    parseLine(line, ts) {
+      const a = vm.newString(line);
+      const b = vm.newString(ts);
+      const r = within(LINE_BUDGET_MS, () => vm.callFunction(fn, vm.undefined, a, b));
+      a.dispose();
+      b.dispose();
+      if (r.error) {
+        r.error.dispose();
+        return generic(line, ts);
+      }
+      const json = vm.getString(r.value);
+      r.value.dispose();
+      return JSON.parse(json);
+    },
+    dispose() {
+      fn.dispose();
+      vm.dispose();
+    },
+  };
+}
+
 export function makeEngines(deps) {
   const parsebox = {
     name: "parsebox",
@@ -95,43 +141,16 @@ export function makeEngines(deps) {
   const quickjs = {
     name: "quickjs",
     async load(src) {
-      const vm = deps.quickjs.newContext();
-      let deadline = Infinity;
-      vm.runtime.setInterruptHandler(() => now() > deadline);
-      deadline = now() + INIT_BUDGET_MS;
-      const res = vm.evalCode(toScript(src) + QJS_TAIL, "ui-parser.js");
-      deadline = Infinity;
+      const context = quickjsContext(deps.quickjs);
+      const res = context.within(INIT_BUDGET_MS, () => context.vm.evalCode(toScript(src) + QJS_TAIL, "ui-parser.js"));
       if (res.error) {
-        const e = vm.dump(res.error);
+        const e = context.vm.dump(res.error);
         res.error.dispose();
-        vm.dispose();
+        context.vm.dispose();
         throw new Error(`quickjs: ${JSON.stringify(e)}`);
       }
       res.value.dispose();
-      const fn = vm.getProp(vm.global, "__call");
-      return {
-        vm,
-        parseLine(line, ts) {
-          deadline = now() + LINE_BUDGET_MS;
-          const a = vm.newString(line);
-          const b = vm.newString(ts);
-          const r = vm.callFunction(fn, vm.undefined, a, b);
-          deadline = Infinity;
-          a.dispose();
-          b.dispose();
-          if (r.error) {
-            r.error.dispose();
-            return generic(line, ts);
-          }
-          const json = vm.getString(r.value);
-          r.value.dispose();
-          return JSON.parse(json);
-        },
-        dispose() {
-          fn.dispose();
-          vm.dispose();
-        },
-      };
+      return quickjsParser(context);
     },
   };
 

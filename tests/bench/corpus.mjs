@@ -17,7 +17,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 import { arg, packageDir } from "./args.mjs";
-import { makeEngines, LINE_BUDGET_MS, INIT_BUDGET_MS } from "./core.mjs";
+import { makeEngines, quickjsContext, quickjsParser, INIT_BUDGET_MS } from "./core.mjs";
 import { hermesLog, logLines, shapeLog } from "./gen-log.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -65,6 +65,7 @@ function corpus() {
 const isModule = (src) => /^\s*export\s/m.test(src);
 
 const generic = (line, ts) => [{ kind: "stdout", ts, text: line }];
+// The module's parser, called as core.mjs calls it (entries out as one JSON string).
 const QJS_CALL = `
 globalThis.__p = typeof __ns.createStdoutParser === "function" ? __ns.createStdoutParser() : { parseLine: __ns.parseStdoutLine };
 globalThis.__call = (l, t) => { const r = __p.parseLine(l, t); return JSON.stringify(r == null ? [] : r); };`;
@@ -73,53 +74,23 @@ globalThis.__call = (l, t) => { const r = __p.parseLine(l, t); return JSON.strin
 function quickjsEngine(quickjs) {
   return {
     async load(src) {
-      const vm = quickjs.newContext();
-      let deadline = Infinity;
-      vm.runtime.setInterruptHandler(() => performance.now() > deadline);
-      deadline = performance.now() + INIT_BUDGET_MS;
-      const fail = (what, res) => {
+      const context = quickjsContext(quickjs);
+      const { vm } = context;
+      const run = (what, code, options) => {
+        const res = context.within(INIT_BUDGET_MS, () => vm.evalCode(code, `${what}.js`, options));
+        if (!res.error) return res.value;
         const e = vm.dump(res.error);
         res.error.dispose();
         vm.dispose();
         throw new Error(`quickjs ${what}: ${JSON.stringify(e)}`);
       };
       if (isModule(src)) {
-        const ns = vm.evalCode(src, "ui-parser.js", { type: "module" });
-        if (ns.error) fail("module", ns);
-        vm.setProp(vm.global, "__ns", ns.value);
-        ns.value.dispose();
-      } else {
-        const cjs = vm.evalCode(`var module = { exports: {} }; var exports = module.exports;\n${src}\n;globalThis.__ns = module.exports;`, "ui-parser.js");
-        if (cjs.error) fail("script", cjs);
-        cjs.value.dispose();
-      }
-      const made = vm.evalCode(QJS_CALL, "call.js");
-      if (made.error) fail("parser", made);
-      made.value.dispose();
-      deadline = Infinity;
-      const fn = vm.getProp(vm.global, "__call");
-      return {
-        parseLine(line, ts) {
-          deadline = performance.now() + LINE_BUDGET_MS;
-          const a = vm.newString(line);
-          const b = vm.newString(ts);
-          const r = vm.callFunction(fn, vm.undefined, a, b);
-          deadline = Infinity;
-          a.dispose();
-          b.dispose();
-          if (r.error) {
-            r.error.dispose();
-            return generic(line, ts);
-          }
-          const json = vm.getString(r.value);
-          r.value.dispose();
-          return JSON.parse(json);
-        },
-        dispose() {
-          fn.dispose();
-          vm.dispose();
-        },
-      };
+        const ns = run("ui-parser", src, { type: "module" });
+        vm.setProp(vm.global, "__ns", ns);
+        ns.dispose();
+      } else run("ui-parser", `var module = { exports: {} }; var exports = module.exports;\n${src}\n;globalThis.__ns = module.exports;`).dispose();
+      run("call", QJS_CALL).dispose();
+      return quickjsParser(context);
     },
   };
 }
