@@ -18,16 +18,14 @@ export const INIT_BUDGET_MS = 200;
 
 const generic = (line, ts) => [{ kind: "stdout", ts, text: line }];
 
-/** ES module source → classic script defining the same top-level names (for quickjs). */
-export function toScript(src) {
-  return src.replace(/^export\s+(?=(?:async\s+)?function|const|let|var|class)/gm, "");
-}
+/** Whether a parser's source is an ES module (else CommonJS: `module.exports` / `exports.x`). */
+export const isModule = (src) => /^\s*export\s/m.test(src);
 
-const QJS_TAIL = `
-;globalThis.__p = typeof createStdoutParser === "function" ? createStdoutParser() : { parseLine: parseStdoutLine };
-globalThis.__call = (l, t) => { const r = __p.parseLine(l, t); return JSON.stringify(r == null ? [] : r); };
-globalThis.__reset = () => { if (typeof __p.reset === "function") __p.reset(); };
-`;
+// The module's parser, made in the context once it is evaluated (`__ns`: its exports), called
+// with each line (entries out as one JSON string).
+const QJS_CALL = `
+globalThis.__p = typeof __ns.createStdoutParser === "function" ? __ns.createStdoutParser() : { parseLine: __ns.parseStdoutLine };
+globalThis.__call = (l, t) => { const r = __p.parseLine(l, t); return JSON.stringify(r == null ? [] : r); };`;
 
 let nonce = 0;
 
@@ -63,10 +61,6 @@ export function engineBytes() {
   return n;
 }
 
-/**
- * The three engines. `deps`: { parsebox: the package module (initialised), quickjs: a
- * QuickJSWASMModule, importSource(src) → module namespace }.
- */
 /** A quickjs context whose interrupt handler ends what runs past the deadline `within` sets. */
 export function quickjsContext(quickjs) {
   const vm = quickjs.newContext();
@@ -113,6 +107,11 @@ export function quickjsParser({ vm, within }) {
   };
 }
 
+/**
+ * The three engines. `deps`: { parsebox: the package module (initialised), quickjs: a
+ * QuickJSWASMModule, importSource(src) → module namespace }. ES modules and CommonJS
+ * parsers alike.
+ */
 export function makeEngines(deps) {
   const parsebox = {
     name: "parsebox",
@@ -142,14 +141,21 @@ export function makeEngines(deps) {
     name: "quickjs",
     async load(src) {
       const context = quickjsContext(deps.quickjs);
-      const res = context.within(INIT_BUDGET_MS, () => context.vm.evalCode(toScript(src) + QJS_TAIL, "ui-parser.js"));
-      if (res.error) {
-        const e = context.vm.dump(res.error);
+      const { vm } = context;
+      const run = (what, code, options) => {
+        const res = context.within(INIT_BUDGET_MS, () => vm.evalCode(code, `${what}.js`, options));
+        if (!res.error) return res.value;
+        const e = vm.dump(res.error);
         res.error.dispose();
-        context.vm.dispose();
-        throw new Error(`quickjs: ${JSON.stringify(e)}`);
-      }
-      res.value.dispose();
+        vm.dispose();
+        throw new Error(`quickjs ${what}: ${JSON.stringify(e)}`);
+      };
+      if (isModule(src)) {
+        const ns = run("ui-parser", src, { type: "module" });
+        vm.setProp(vm.global, "__ns", ns);
+        ns.dispose();
+      } else run("ui-parser", `var module = { exports: {} }; var exports = module.exports;\n${src}\n;globalThis.__ns = module.exports;`).dispose();
+      run("call", QJS_CALL).dispose();
       return quickjsParser(context);
     },
   };
@@ -157,9 +163,23 @@ export function makeEngines(deps) {
   const native = {
     name: "native",
     async load(src) {
-      const ns = await deps.importSource(`${src}\n// instance ${++nonce}\n`);
+      let ns;
+      if (isModule(src)) ns = await deps.importSource(`${src}\n// instance ${++nonce}\n`);
+      else {
+        const module = { exports: {} };
+        new Function("module", "exports", src)(module, module.exports);
+        ns = module.exports;
+      }
       const p = typeof ns.createStdoutParser === "function" ? ns.createStdoutParser() : { parseLine: ns.parseStdoutLine };
-      return { ns, parseLine: (line, ts) => p.parseLine(line, ts) ?? [], dispose() {} };
+      // A line that throws gets the generic entry, as in the other two engines.
+      const parseLine = (line, ts) => {
+        try {
+          return p.parseLine(line, ts) ?? [];
+        } catch {
+          return generic(line, ts);
+        }
+      };
+      return { ns, parseLine, dispose() {} };
     },
   };
 
