@@ -47,7 +47,7 @@ pub(super) fn check(src: &str, toks: &[Token]) -> Result<(), LoadError> {
         let adjacent = |other: Option<&Token>| other.is_some_and(|o| o.start == t.end);
         let mut prefix = false;
         if prev.is_some_and(|p| statement_ends_between(src, p, t)) {
-            open = open.saturating_sub(end_expression(&mut levels));
+            end_expression(&mut levels, &mut open);
         }
         let units = match (t.kind, text(t)) {
             (Kind::Punct(b'(' | b'[' | b'{'), _) => {
@@ -55,13 +55,11 @@ pub(super) fn check(src: &str, toks: &[Token]) -> Result<(), LoadError> {
                 0
             }
             (Kind::Punct(b')' | b']' | b'}'), _) => {
-                if levels.len() > 1 {
-                    open = open.saturating_sub(levels.pop().unwrap_or(0));
-                }
+                close_level(&mut levels, &mut open);
                 0
             }
             (Kind::Punct(b';' | b','), _) => {
-                open = open.saturating_sub(end_expression(&mut levels));
+                end_expression(&mut levels, &mut open);
                 0
             }
             (Kind::Punct(b'='), _) if punct(next) == Some(b'>') && adjacent(next) => BRACKET,
@@ -87,22 +85,22 @@ pub(super) fn check(src: &str, toks: &[Token]) -> Result<(), LoadError> {
                 );
                 0
             }
-            (Kind::Ident, "typeof" | "void" | "delete" | "await" | "new" | "yield") => {
+            (Kind::Ident, word) if is_prefix_keyword(word) => {
                 prefix = true;
                 0
             }
             // A template's `}` closes a substitution and its `${` opens one, as brackets do.
-            (Kind::Literal, part) if part.starts_with(['`', '}']) => {
-                if part.starts_with('}') && levels.len() > 1 {
-                    open = open.saturating_sub(levels.pop().unwrap_or(0));
+            (Kind::Literal, part) if is_template_part(part) => {
+                if part.starts_with('}') {
+                    close_level(&mut levels, &mut open);
                 }
-                if part.len() > 1 && part.ends_with("${") {
+                if opens_substitution(part) {
                     levels.push(0);
                 }
                 0
             }
             (Kind::Ident, keyword) if starts_statement(keyword) && punct(prev) != Some(b'.') => {
-                open = open.saturating_sub(end_expression(&mut levels));
+                end_expression(&mut levels, &mut open);
                 0
             }
             _ => 0,
@@ -139,9 +137,41 @@ pub(super) fn check(src: &str, toks: &[Token]) -> Result<(), LoadError> {
     Ok(())
 }
 
-/// Ends the expression open at the innermost level; returns the units it had.
-fn end_expression(levels: &mut [u32]) -> u32 {
-    levels.last_mut().map_or(0, std::mem::take)
+/// Ends the expression open at the innermost level: its units leave `open`.
+fn end_expression(levels: &mut [u32], open: &mut u32) {
+    let units = levels.last_mut().map_or(0, std::mem::take);
+    *open = open.saturating_sub(units);
+}
+
+/// Closes the innermost level (a bracket or a template's substitution): its expression's units
+/// leave `open`. The outermost level (the file's) is never closed.
+fn close_level(levels: &mut Vec<u32>, open: &mut u32) {
+    if levels.len() > 1 {
+        *open = open.saturating_sub(levels.pop().unwrap_or(0));
+    }
+}
+
+/// Prefix operators written as words.
+fn is_prefix_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "typeof" | "void" | "delete" | "await" | "new" | "yield"
+    )
+}
+
+/// Binary operators written as words: an expression goes on after them, and with them.
+fn is_binary_keyword(word: &str) -> bool {
+    matches!(word, "in" | "instanceof" | "of")
+}
+
+/// Whether a literal token is a template, or the rest of one after a substitution's `}`.
+fn is_template_part(literal: &str) -> bool {
+    literal.starts_with(['`', '}'])
+}
+
+/// Whether a template part ends by opening a substitution (`${`).
+fn opens_substitution(part: &str) -> bool {
+    part.ends_with("${")
 }
 
 /// Whether `word` begins a statement, which ends the expression before it (a file without
@@ -182,17 +212,14 @@ fn statement_ends_between(src: &str, prev: &Token, next: &Token) -> bool {
     let gap = src.get(prev.end..next.start).unwrap_or("");
     let line_break = gap.contains(['\n', '\r', '\u{2028}', '\u{2029}']);
     let ends = match prev.kind {
-        Kind::Ident => !matches!(
-            text(prev),
-            "typeof" | "void" | "delete" | "await" | "new" | "yield" | "in" | "instanceof" | "of"
-        ),
-        Kind::Literal => !text(prev).ends_with("${"),
+        Kind::Ident => !is_prefix_keyword(text(prev)) && !is_binary_keyword(text(prev)),
+        Kind::Literal => !opens_substitution(text(prev)),
         Kind::Regex { .. } | Kind::Punct(b')' | b']' | b'}') => true,
         Kind::Punct(_) => false,
     };
     let starts = match next.kind {
-        Kind::Ident => !matches!(text(next), "in" | "instanceof" | "of"),
-        Kind::Literal => !text(next).starts_with(['`', '}']),
+        Kind::Ident => !is_binary_keyword(text(next)),
+        Kind::Literal => !is_template_part(text(next)),
         Kind::Regex { .. } | Kind::Punct(_) => false,
     };
     line_break && ends && starts
@@ -252,28 +279,41 @@ mod tests {
         }
     }
 
+    /// Each piece (a conditional, a third of a level) repeated past the bound in one
+    /// expression is refused: nothing in it ends the expression's count.
+    fn assert_refused_in_one_expression(pieces: &[&str]) {
+        let n = 3 * MAX_SOURCE_NESTING as usize + 3;
+        for piece in pieces {
+            let src = format!("x = {}1;", piece.repeat(n));
+            let e = nests(&src).unwrap_err();
+            assert_eq!(e.code, LoadErrorCode::TooLarge, "{piece:?}");
+        }
+    }
+
+    /// Each source loads: long, but not nested.
+    fn assert_loads(sources: &[String]) {
+        for src in sources {
+            let e = nests(src).err();
+            assert!(e.is_none(), "{}: {e:?}", &src[..40]);
+        }
+    }
+
     /// What would end an expression's count in the middle of one does not.
     #[test]
     fn keywords_inside_an_expression_do_not_end_its_count() {
-        let n = 3 * MAX_SOURCE_NESTING as usize + 3;
-        for piece in [
+        assert_refused_in_one_expression(&[
             "a.return ? 1 : ",
             "function () {} ? 1 : ",
             "class {} ? 1 : ",
             "a?.if ? 1 : ",
-        ] {
-            let src = format!("x = {}1;", piece.repeat(n));
-            let e = nests(&src).unwrap_err();
-            assert_eq!(e.code, LoadErrorCode::TooLarge, "{piece}");
-        }
+        ]);
     }
 
     /// A sloppy script's `let` is a name, and a line break inside an expression ends nothing:
     /// neither lets a chain of conditionals or arrows go uncounted.
     #[test]
     fn names_and_line_breaks_inside_an_expression_do_not_end_its_count() {
-        let n = 3 * MAX_SOURCE_NESTING as usize + 3;
-        for piece in [
+        assert_refused_in_one_expression(&[
             "let ? 1 : ",
             "let[0] ? 1 : ",
             "a\n? 1\n: ",
@@ -284,11 +324,7 @@ mod tests {
             "a ? b\n`t` : ",
             "a ? /r/\n.test(b) : ",
             "a ? b /* \n */ : ",
-        ] {
-            let src = format!("x = {}1;", piece.repeat(n));
-            let e = nests(&src).unwrap_err();
-            assert_eq!(e.code, LoadErrorCode::TooLarge, "{piece:?}");
-        }
+        ]);
         let arrows = format!(
             "x = {}1;",
             "(a) =>\n".repeat(MAX_SOURCE_NESTING as usize + 1)
@@ -301,7 +337,7 @@ mod tests {
     #[test]
     fn templates_and_semicolon_less_statements_do_not_add_up() {
         let many = |piece: &str, n: usize| piece.repeat(n);
-        for src in [
+        assert_loads(&[
             format!("x = {}'';", many("`${a ? 1 : 2}` + ", 1000)),
             format!("x = `{}`;", many("${a ? (b) => b : c} ", 1000)),
             many("x = a ? 1 : 2\n", 1000),
@@ -312,16 +348,13 @@ mod tests {
                 "function f() {{\n{}}}",
                 many("  x = a ? [1] : {b: 2}\n", 1000)
             ),
-        ] {
-            let e = nests(&src).err();
-            assert!(e.is_none(), "{}: {e:?}", &src[..40]);
-        }
+        ]);
     }
 
     #[test]
     fn long_flat_code_is_not_nesting() {
         let many = |piece: &str, n: usize| piece.repeat(n);
-        for src in [
+        assert_loads(&[
             many("x = !a && !b ? -1 : +2;\n", 1000),
             format!("x = [{}];", many("!a, ", 1000)),
             many("const y = !a\n", 1000),
@@ -329,9 +362,7 @@ mod tests {
             format!("x = a{}.c;", many("?.b ?? c", 1000)),
             format!("x = {};", many("!a && ", 1000)),
             many("if (!a) { f(() => -1) }\n", 1000),
-        ] {
-            assert!(nests(&src).is_ok(), "{}", &src[..40]);
-        }
+        ]);
     }
 
     #[test]
