@@ -94,6 +94,17 @@ export async function newPage(browser, errors) {
 }
 
 /**
+ * Holds `page`'s requests matching `pattern` until `until` settles, then lets them through: a
+ * slow network or a cold server, on the test's cue rather than a clock's.
+ */
+export async function holdRoute(page, pattern, until) {
+  await page.route(pattern, async (route) => {
+    await until;
+    await route.continue();
+  });
+}
+
+/**
  * Launches Chromium, opens `server.url + path` and waits until the page sets
  * `window.ready = true` (the benchmarks' pages do once their helpers are defined).
  */

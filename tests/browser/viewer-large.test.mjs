@@ -9,7 +9,7 @@
 // tests/browser/bench-viewer.mjs).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, newPage } from "./harness.mjs";
+import { holdRoute, launch, newPage } from "./harness.mjs";
 import { largeRun } from "./large-run.mjs";
 import { startServer } from "../../www/server.mjs";
 
@@ -104,10 +104,7 @@ test("a 100,000-line run: a bounded DOM, a steady place, follow to the last entr
   // transcript always happens under a reader above the end, on any machine.
   let letParserIn;
   const parserHeld = new Promise((resolve) => (letParserIn = resolve));
-  await page.route("**/api/adapters/hermes_local/ui-parser.js*", async (route) => {
-    await parserHeld;
-    await route.continue();
-  });
+  await holdRoute(page, "**/api/adapters/hermes_local/ui-parser.js*", parserHeld);
   await page.goto(`${server.url}/www/?sample=hermes_local&speed=20`);
 
   // Streaming, with follow on: the newest entries are on screen, the DOM is small.

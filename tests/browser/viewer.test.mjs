@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launch, newPage, sweep } from "./harness.mjs";
+import { holdRoute, launch, newPage, sweep } from "./harness.mjs";
 import { startServer } from "../../www/server.mjs";
 
 const SHOTS = process.env.VIEWER_SCREENSHOTS ?? join(tmpdir(), "parsebox-viewer-screenshots");
@@ -34,12 +34,7 @@ async function open(base, query, { width = 1280, height = 900, rafProbe = false,
   const errors = [];
   const page = await newPage(browser, errors);
   await page.setViewportSize({ width, height });
-  if (holdParser) {
-    await page.route("**/api/adapters/*/ui-parser.js*", async (route) => {
-      await holdParser;
-      await route.continue();
-    });
-  }
+  if (holdParser) await holdRoute(page, "**/api/adapters/*/ui-parser.js*", holdParser);
   if (rafProbe) {
     await page.addInitScript(() => {
       window.__frames = [];
@@ -182,10 +177,7 @@ test("the first entries render with the core alone, while the engine module is s
   page.on("response", async (r) => {
     if (r.url().endsWith(".wasm")) wasm.push({ name: r.url().split("/").pop(), bytes: (await r.body()).length });
   });
-  await page.route("**/parsebox_engine.wasm", async (route) => {
-    await held;
-    await route.continue();
-  });
+  await holdRoute(page, "**/parsebox_engine.wasm", held);
   await page.goto(`${server.url}/www/?sample=claude_local&speed=5`);
   await page.waitForSelector("[data-testid=transcript] [data-testid=entry][data-kind=stdout]", { timeout: 30_000 });
   assert.equal(await page.getAttribute("[data-testid=parser-status]", "data-state"), "loading");

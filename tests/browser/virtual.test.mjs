@@ -6,7 +6,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { launch, newPage, serve } from "./harness.mjs";
+import { openReady, serve } from "./harness.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const ROWS = 2000;
@@ -64,17 +64,12 @@ const server = await serve(ROOT, {
 </script>`,
   }),
 });
-const browser = await launch();
-after(async () => {
-  await browser.close();
-  await server.close();
-});
+after(() => server.close());
 
-test("the reader's row holds within a pixel while rows above it grow by fractions, draw after draw", async () => {
+test("the reader's row holds within a pixel while rows above it grow by fractions, draw after draw", async (t) => {
   const errors = [];
-  const page = await newPage(browser, errors);
-  await page.goto(`${server.url}/virtual.html`);
-  await page.waitForFunction(() => window.ready === true, null, { timeout: 30_000 });
+  const { browser, page } = await openReady(server, "/virtual.html", errors);
+  t.after(() => browser.close());
   const start = await page.evaluate(() => window.scrollReader(20_000));
   assert.ok(start.held && start.top !== null, `a row is at the top (${JSON.stringify(start)})`);
   // Each draw's change is under a pixel (a few rows of the margin above, 0.05 px each); forty
@@ -90,5 +85,4 @@ test("the reader's row holds within a pixel while rows above it grow by fraction
     assert.ok(Math.abs(now.top + start.held.off) < 1, `${where}: the row crept away from its place`);
   }
   assert.deepEqual(errors, []);
-  await page.close();
 });
