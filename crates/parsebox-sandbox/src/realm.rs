@@ -347,6 +347,20 @@ impl RegexLimits {
     }
 }
 
+/// The guarded `exec`'s input cap: a `RangeError` for a regex input of `len` code units past
+/// `maxRegexInput` (the native regex methods check the same where their `exec` would be called).
+pub(crate) fn check_regex_input(len: usize, ctx: &Context) -> JsResult<()> {
+    let max_input = RegexLimits::get(ctx).max_input;
+    if len > max_input {
+        return Err(JsNativeError::range()
+            .with_message(format!(
+                "parsebox: regex input length of {len} exceeds the sandbox limit of {max_input}"
+            ))
+            .into());
+    }
+    Ok(())
+}
+
 /// A realm with the host functions, the guarded built-ins and the prelude in place, and no
 /// parser code yet: most of a realm's set-up cost (parsing and running the prelude), which can
 /// therefore be paid ahead of time ([`crate::BlankRealm`]).
@@ -419,15 +433,7 @@ impl Blank {
         let guarded_exec = NativeFunction::from_copy_closure_with_captures(
             move |this, args, exec: &JsObject, ctx| {
                 let input = args.first().cloned().unwrap_or_default().to_string(ctx)?;
-                let max_input = RegexLimits::get(ctx).max_input;
-                if input.len() > max_input {
-                    return Err(JsNativeError::range()
-                        .with_message(format!(
-                            "parsebox: regex input length of {} exceeds the sandbox limit of {max_input}",
-                            input.len()
-                        ))
-                        .into());
-                }
+                check_regex_input(input.len(), ctx)?;
                 exec.call(this, &[JsValue::from(input)], ctx)
             },
             native_exec,
@@ -460,6 +466,9 @@ impl Blank {
         for piece in prelude.split("\n//@piece\n") {
             ctx.eval(Source::from_bytes(piece.as_bytes()))
                 .map_err(setup)?;
+        }
+        if opts.bounded_builtins {
+            crate::regex_methods::install(&mut ctx).map_err(setup)?;
         }
         let global = ctx.global_object();
         for k in [

@@ -359,3 +359,174 @@ fn date_strings_read_as_v8_reads_them() {
             .join("\n")
     );
 }
+
+/// Each line is JSON `[pattern, replacement, input, lastIndex]` (`pattern`: an index into
+/// `PATTERNS`, or `[source, flags]` for `new RegExp`); the answer is, each after
+/// `re.lastIndex = lastIndex`, the code units of `input.replace(re, replacement)`, of
+/// `re.test(input)` and of `input.match(re)` (or the name of what each threw), each with
+/// `re.lastIndex` after. The line `hostile` runs the cases where the regex, its prototype or the
+/// arguments are not what the native regex methods take, or observe their steps.
+const REPLACE_PARSER: &str = r#"
+const PATTERNS = [
+  /a/g, /a/, /(a)(b)?/g, /x*/g, /(?:)/g, /[^A-Za-z0-9_]/g, /\//g, /[\/]+/g, /(\d+)-(\d+)/,
+  /b/y, /b/gy, /./gu, /./g, /\ud83d/g, /\ud83d/gu, /(?<n>a)/g, /^a/gm, /A/gi, /é+/g, /\\n/g,
+  /\n/g, /\r?\n/g, /(a)|(b)/g, /\s+/g, /./gs, /$/g, /\b/g, /(((((((((((a)))))))))))/g,
+  /\u2028/g, /[\u{1F600}-\u{1F64F}]/gu, /(?:)/gu, /a|/g, /\p{L}+/gu, /(?<x>b)(?<y>a)?/,
+  /[^]/g, /\x2f/g, /a(?=b)/g, /(?<!a)b/g, /\1(a)/g, /[😀]/g, /😀/g, /.$/gm,
+];
+const units = (s) => { const o = []; for (let i = 0; i < s.length; i++) o.push(s.charCodeAt(i)); return o.join(","); };
+const shown = (m) => m === null ? null : m.map((x) => x === undefined ? "u" : units(x)).concat([m.index ?? "g"]);
+function one(re, rep, input, last) {
+  const out = [];
+  for (const f of [() => units(input.replace(re, rep)), () => re.test(input), () => shown(input.match(re))]) {
+    if (last !== undefined) re.lastIndex = last;
+    try { out.push(f(), re.lastIndex); } catch (e) { out.push(e.name, re.lastIndex); }
+  }
+  return out;
+}
+function hostile() {
+  const out = [];
+  const own = /a/g; Object.defineProperty(own, "exec", { value: function () { return null; } });
+  out.push(one(own, "b", "aaa"));
+  class Sub extends RegExp { exec(s) { const r = super.exec(s); if (r) r[0] = "zz"; return r; } }
+  out.push(one(new Sub("a", "g"), "b", "xaxa"));
+  const frozen = /a/g; Object.defineProperty(frozen, "lastIndex", { writable: false, value: 0 });
+  out.push(one(frozen, "b", "aaa"));
+  let reads = 0;
+  const counted = /a/; counted.lastIndex = { valueOf() { reads++; return 1; } };
+  out.push(one(counted, "b", "aaa"), reads);
+  const sticky = /a/y; sticky.lastIndex = { valueOf() { reads++; return 1; } };
+  out.push(one(sticky, "b", "aaa"), reads);
+  const P = RegExp.prototype, saved = P[Symbol.replace];
+  P[Symbol.replace] = function (s, r) { return "replaced:" + s + ":" + r; };
+  out.push(one(/a/g, "b", "aaa"));
+  P[Symbol.replace] = saved;
+  const flags = Object.getOwnPropertyDescriptor(P, "flags");
+  let flagReads = 0;
+  Object.defineProperty(P, "flags", { get() { flagReads++; return flags.get.call(this); }, configurable: true });
+  out.push(one(/a/g, "b", "aaa"), one(/a/, "$&$&", "aaa"), flagReads);
+  Object.defineProperty(P, "flags", flags);
+  let globalReads = 0;
+  const global = Object.getOwnPropertyDescriptor(P, "global");
+  Object.defineProperty(P, "global", { get() { globalReads++; return false; }, configurable: true });
+  out.push(one(/a/g, "b", "aaa"), globalReads);
+  Object.defineProperty(P, "global", global);
+  out.push(one(/a/g, { toString() { return "$&!"; } }, "aaa"));
+  out.push(one(/a/g, (m, i) => m + i, "aaa"));
+  out.push(units(String.prototype.replace.call(new String("aaa"), /a/g, "b")));
+  out.push(units(String.prototype.replace.call(12131, /1/g, "x")));
+  const proto = /a/g; Object.setPrototypeOf(proto, { [Symbol.replace]: saved, exec: () => null, get flags() { return "g"; } });
+  out.push(one(proto, "b", "aaa"));
+  out.push(one(/a/g, "b", "x".repeat(10) + "a"));
+  const savedMatch = P[Symbol.match];
+  P[Symbol.match] = function (s) { return ["matched", s]; };
+  out.push(one(/a/g, "b", "aaa"));
+  P[Symbol.match] = savedMatch;
+  out.push(one(/a/g, "b", { toString() { return "aXa"; } }));
+  for (const [o, k] of [[String.prototype, "replace"], [String.prototype, "match"], [RegExp.prototype, "test"]]) {
+    const d = Object.getOwnPropertyDescriptor(o, k);
+    out.push([o[k].name, o[k].length, d.writable, d.enumerable, d.configurable]);
+  }
+  return out;
+}
+export function parseStdoutLine(line) {
+  if (line === "hostile") return hostile();
+  const [p, rep, input, last] = JSON.parse(line);
+  const re = typeof p === "number" ? PATTERNS[p] : new RegExp(p[0], p[1]);
+  return one(re, rep, input, last);
+}
+"#;
+
+#[test]
+fn regex_replace_test_and_match_give_v8s_answers() {
+    // JSON string pieces (escapes kept, so lone surrogates can be written).
+    const TEXT: [&str; 22] = [
+        "a",
+        "b",
+        "x",
+        "A",
+        "\u{e9}",
+        "1",
+        "2",
+        "-",
+        "\\/",
+        " ",
+        "\\n",
+        "\\r\\n",
+        "\u{1F600}",
+        "\\ud83d",
+        "\\ude00",
+        "ab",
+        "\\u2028",
+        "_",
+        "$",
+        "ba",
+        "\\\\n",
+        "12-34",
+    ];
+    const TEMPLATES: [&str; 24] = [
+        "",
+        "-",
+        "$",
+        "$$",
+        "$&",
+        "$`",
+        "$'",
+        "$1",
+        "$2",
+        "$01",
+        "$10",
+        "$11",
+        "$12",
+        "$0",
+        "$00",
+        "$<n>",
+        "[$1|$2]",
+        "x$",
+        "\u{1F600}",
+        "\\ud800",
+        "$3$",
+        "$$1",
+        "$<",
+        "$99",
+    ];
+    const SOURCES: [(&str, &str); 8] = [
+        ("a/b", "g"),
+        ("\\\\/", "g"),
+        ("\\n", "g"),
+        ("a\\nb", "gm"),
+        ("[/]", "gu"),
+        ("(?:)", "y"),
+        ("\\\\\\\\n", "g"),
+        ("\\u2028|b", "g"),
+    ];
+    let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+    let mut lines = vec!["hostile".to_owned()];
+    for _ in 0..3000 {
+        let pattern = if rng.below(6) == 0 {
+            let (source, flags) = rng.pick(&SOURCES);
+            format!("[\"{source}\",\"{flags}\"]")
+        } else {
+            rng.below(42).to_string()
+        };
+        let template: String = (0..rng.below(3)).map(|_| *rng.pick(&TEMPLATES)).collect();
+        let input: String = (0..rng.below(12)).map(|_| *rng.pick(&TEXT)).collect();
+        let last = rng.pick(&[0, 0, 0, 1, 2, 5, 100, -1]);
+        lines.push(format!("[{pattern},\"{template}\",\"{input}\",{last}]"));
+    }
+    let count = lines.len();
+    let Some(problems) = differences(REPLACE_PARSER, lines) else {
+        return;
+    };
+    assert!(
+        problems.is_empty(),
+        "{} of {count} lines of replace, test and match differ from Node:\n{}",
+        problems.len(),
+        problems
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
