@@ -361,6 +361,13 @@ pub(crate) fn check_regex_input(len: usize, ctx: &Context) -> JsResult<()> {
     Ok(())
 }
 
+/// The regex screen's settings of the realm: `maxRegexSource` and whether shapes are screened
+/// (what the prelude's `RegExp` passes to the screen).
+pub(crate) fn regex_limits(ctx: &Context) -> (usize, bool) {
+    let limits = RegexLimits::get(ctx);
+    (limits.max_source, limits.screen_shapes)
+}
+
 /// A realm with the host functions, the guarded built-ins and the prelude in place, and no
 /// parser code yet: most of a realm's set-up cost (parsing and running the prelude), which can
 /// therefore be paid ahead of time ([`crate::BlankRealm`]).

@@ -42,10 +42,12 @@ const CACHED_MATCHERS: usize = 256;
 struct Matchers(RefCell<HashMap<(JsString, u8), Rc<Regex>>>);
 
 /// What each method captures: the method it stands in front of, the built-in it compares a
-/// regex's own (`Symbol.replace`, `Symbol.match`; for `test`, unused), the realm's
-/// `RegExp.prototype`, and its `source` and `unicodeSets` getters (called on a regex directly,
-/// they read its internal slots: nothing a parser defined runs).
-type Captures = [JsObject; 5];
+/// regex's own with (`Symbol.replace`, `Symbol.match`, `Symbol.split`; for `test`, `exec`),
+/// the realm's `RegExp.prototype`, its `source` and `unicodeSets` getters (called on a regex
+/// directly, they read its internal slots: nothing a parser defined runs), and the realm's
+/// `RegExp` constructor (the prelude's guarded one) with its `Symbol.species` getter, which
+/// `split` constructs its splitter with.
+type Captures = [JsObject; 7];
 
 /// A method of this module.
 type Method = fn(&JsValue, &[JsValue], &Captures, &mut Context) -> JsResult<JsValue>;
@@ -68,7 +70,14 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
         getter(js_string!("source"))?,
         getter(js_string!("unicodeSets"))?,
     );
-    let methods: [(&JsObject, JsString, usize, PropertyKey, Method); 3] = [
+    let constructor = data_property(&regexp_proto, js_string!("constructor").into())?;
+    let species = constructor
+        .borrow()
+        .properties()
+        .get(&JsSymbol::species().into())
+        .and_then(|d| d.get().and_then(JsValue::as_object))
+        .ok_or_else(|| missing("RegExp[Symbol.species]"))?;
+    let methods: [(&JsObject, JsString, usize, PropertyKey, Method); 4] = [
         (
             &regexp_proto,
             js_string!("test"),
@@ -90,6 +99,13 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
             JsSymbol::r#match().into(),
             r#match,
         ),
+        (
+            &string_proto,
+            js_string!("split"),
+            2,
+            JsSymbol::split().into(),
+            split,
+        ),
     ];
     for (object, name, length, builtin, method) in methods {
         let captures: Captures = [
@@ -98,6 +114,8 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
             regexp_proto.clone(),
             source.clone(),
             sets.clone(),
+            constructor.clone(),
+            species.clone(),
         ];
         let function = NativeFunction::from_copy_closure_with_captures(
             move |this, args, captures: &Captures, ctx| method(this, args, captures, ctx),
@@ -219,10 +237,46 @@ fn r#match(
     captures[0].call(this, args, ctx)
 }
 
+/// `String.prototype.split(separator, limit)`.
+fn split(
+    this: &JsValue,
+    args: &[JsValue],
+    captures: &Captures,
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
+    let separator = args.first().cloned().unwrap_or_default();
+    let limit = args.get(1).cloned().unwrap_or_default();
+    let plain_limit = limit.is_undefined() || limit.is_number();
+    let target = plain_limit
+        .then(|| Target::of(&separator, this, captures, ctx))
+        .flatten()
+        .filter(|t| t.splits_with_itself(captures));
+    if let Some(target) = target {
+        // String.prototype.split step 2: GetMethod(separator, @@split).
+        let splitter = target.rx.get(JsSymbol::split(), ctx)?;
+        if let Some(splitter) = splitter.as_object() {
+            if splitter == captures[1] {
+                if let Some(parts) = target.split(&limit, ctx)? {
+                    return Ok(parts);
+                }
+            } else if !splitter.is_callable() {
+                return Err(not_callable());
+            }
+            return splitter.call(&separator, &[this.clone(), limit], ctx);
+        }
+        if !splitter.is_null_or_undefined() {
+            return Err(not_callable());
+        }
+    }
+    captures[0].call(this, args, ctx)
+}
+
 /// A regex and the string it runs on, read without observing anything: see the module's doc.
 struct Target {
     rx: JsObject,
     input: JsString,
+    /// What its `source` getter gives (the key of its matcher).
+    source: JsString,
     matcher: Rc<Regex>,
     /// The regex's own flags, as `exec` reads them (its internal slot).
     global: bool,
@@ -234,7 +288,7 @@ struct Target {
 impl Target {
     /// The regex `rx` on `input`, when it is one this module takes.
     fn of(rx: &JsValue, input: &JsValue, captures: &Captures, ctx: &mut Context) -> Option<Target> {
-        let [_, _, regexp_proto, source, sets] = captures;
+        let [_, _, regexp_proto, source, sets, _, _] = captures;
         let input = input.as_string()?;
         let rx = rx.as_object()?;
         if rx.prototype().as_ref() != Some(regexp_proto)
@@ -262,7 +316,8 @@ impl Target {
             unicode_sets,
             ..Flags::default()
         };
-        let matcher = matcher(slot(source, ctx)?.as_string()?, flags, ctx)?;
+        let source = slot(source, ctx)?.as_string()?;
+        let matcher = matcher(source.clone(), flags, ctx)?;
         Some(Target {
             global: flag(regexp.global(ctx)),
             sticky: flag(regexp.sticky(ctx)),
@@ -270,8 +325,37 @@ impl Target {
             unicode_sets,
             rx,
             input,
+            source,
             matcher,
         })
+    }
+
+    /// Whether `split` would construct its splitter with the realm's own `RegExp`, and give
+    /// it `RegExp.prototype`, without running anything a parser defined:
+    /// `SpeciesConstructor(rx, %RegExp%)` finds the prelude's constructor through
+    /// `RegExp.prototype.constructor` and its unchanged `Symbol.species` getter, and that
+    /// constructor's `prototype` is still `RegExp.prototype`.
+    fn splits_with_itself(&self, captures: &Captures) -> bool {
+        let [_, _, regexp_proto, _, _, constructor, species] = captures;
+        let own = |o: &JsObject, key: PropertyKey| o.borrow().properties().get(&key);
+        let is = |d: Option<PropertyDescriptor>, v: &JsObject| {
+            d.and_then(|d| d.value().and_then(JsValue::as_object))
+                .as_ref()
+                == Some(v)
+        };
+        own(&self.rx, js_string!("constructor").into()).is_none()
+            && is(
+                own(regexp_proto, js_string!("constructor").into()),
+                constructor,
+            )
+            && is(
+                own(constructor, js_string!("prototype").into()),
+                regexp_proto,
+            )
+            && own(constructor, JsSymbol::species().into())
+                .and_then(|d| d.get().and_then(JsValue::as_object))
+                .as_ref()
+                == Some(species)
     }
 
     /// The input's code units.
@@ -369,6 +453,99 @@ impl Target {
         Ok(JsArray::from_iter(found, ctx).into())
     }
 
+    /// `RegExp.prototype[Symbol.split]` from step 5 on (the constructor is the realm's own:
+    /// [`splits_with_itself`](Self::splits_with_itself)); `None` when the splitter would not
+    /// be this regex with `y` added (`flags` read otherwise than its own, or the screen refuses
+    /// the new flags): the built-in then runs, from the start.
+    ///
+    /// The splitter is sticky: it matches at `q` or not at all, and the spec tries every `q`
+    /// in turn. Here one search from `q` finds the first place at or after it where the regex
+    /// matches; no `q` before that place can match, so the loop goes there at once.
+    fn split(&self, limit: &JsValue, ctx: &mut Context) -> JsResult<Option<JsValue>> {
+        // 5–7: flags, read as the spec reads them; the splitter is the regex's source with
+        // those flags and `y`, compiled here (cached) when they are not its own.
+        let mut new_flags = self
+            .rx
+            .get(js_string!("flags"), ctx)?
+            .to_string(ctx)?
+            .to_std_string_escaped();
+        let Some(flags) = compile_flags(&new_flags) else {
+            return Ok(None);
+        };
+        if !new_flags.contains('y') {
+            new_flags.push('y');
+        }
+        let unicode = flags.unicode || flags.unicode_sets;
+        let Some(splitter) = matcher(self.source.clone(), flags, ctx) else {
+            return Ok(None);
+        };
+        // The prelude's constructor screens the pattern with the new flags.
+        let (max_source, shapes) = crate::realm::regex_limits(ctx);
+        let source = self.source.to_std_string_escaped();
+        if crate::regex_screen::screen_pattern(&source, &new_flags, max_source, shapes).is_err() {
+            return Ok(None);
+        }
+        // 10: Construct(C, « rx, newFlags »): the intrinsic constructor asks IsRegExp(rx).
+        self.rx.get(JsSymbol::r#match(), ctx)?;
+        // 13–14.
+        let lim = if limit.is_undefined() {
+            u32::MAX
+        } else {
+            limit.to_u32(ctx)?
+        };
+        if lim == 0 {
+            return Ok(Some(JsArray::new(ctx)?.into()));
+        }
+        let units = self.units();
+        let s: &[u16] = &units;
+        crate::realm::check_regex_input(s.len(), ctx)?;
+        let size = s.len();
+        let utf16 = unicode && matches!(units, Units::Utf16(_));
+        let find = |at: usize| -> Option<regress::Match> {
+            if utf16 {
+                splitter.find_from_utf16(s, at).next()
+            } else {
+                splitter.find_from_ucs2(s, at).next()
+            }
+        };
+        let piece =
+            |r: std::ops::Range<usize>| JsValue::from(JsString::from(s.get(r).unwrap_or_default()));
+        let full = |parts: &Vec<JsValue>| u32::try_from(parts.len()).map_or(true, |n| n >= lim);
+        let mut parts: Vec<JsValue> = Vec::new();
+        if size == 0 {
+            if find(0).is_none_or(|m| m.start() != 0) {
+                parts.push(piece(0..0));
+            }
+            return Ok(Some(JsArray::from_iter(parts, ctx).into()));
+        }
+        let (mut p, mut q) = (0, 0);
+        while q < size {
+            let Some(m) = find(q).filter(|m| m.start() < size) else {
+                break;
+            };
+            q = m.start();
+            let e = m.end().min(size);
+            if e == p {
+                q = usize::try_from(advance(s, q as u64, unicode)).unwrap_or(usize::MAX);
+                continue;
+            }
+            parts.push(piece(p..q));
+            if full(&parts) {
+                return Ok(Some(JsArray::from_iter(parts, ctx).into()));
+            }
+            p = e;
+            for capture in &m.captures {
+                parts.push(capture.clone().map_or(JsValue::undefined(), piece));
+                if full(&parts) {
+                    return Ok(Some(JsArray::from_iter(parts, ctx).into()));
+                }
+            }
+            q = p;
+        }
+        parts.push(piece(p..size));
+        Ok(Some(JsArray::from_iter(parts, ctx).into()))
+    }
+
     /// `RegExpBuiltinExec`, as boa runs it, without the result array: the match.
     fn exec(&self, units: &Units<'_>, ctx: &mut Context) -> JsResult<Option<regress::Match>> {
         let s: &[u16] = units;
@@ -430,6 +607,29 @@ impl std::ops::Deref for Units<'_> {
             Units::Latin1(v) => v,
         }
     }
+}
+
+/// The matcher options of a flags string, `None` for one the `RegExp` constructor refuses (a
+/// letter it does not know, or one twice).
+fn compile_flags(flags: &str) -> Option<Flags> {
+    let mut seen = String::new();
+    for c in flags.chars() {
+        if !"dgimsuvy".contains(c) || seen.contains(c) {
+            return None;
+        }
+        seen.push(c);
+    }
+    if seen.contains('u') && seen.contains('v') {
+        return None;
+    }
+    Some(Flags {
+        icase: seen.contains('i'),
+        multiline: seen.contains('m'),
+        dot_all: seen.contains('s'),
+        unicode: seen.contains('u'),
+        unicode_sets: seen.contains('v'),
+        ..Flags::default()
+    })
 }
 
 /// The compiled matcher of a regex whose `source` getter gave `escaped`, from the realm's cache

@@ -363,7 +363,8 @@ fn date_strings_read_as_v8_reads_them() {
 /// Each line is JSON `[pattern, replacement, input, lastIndex]` (`pattern`: an index into
 /// `PATTERNS`, or `[source, flags]` for `new RegExp`); the answer is, each after
 /// `re.lastIndex = lastIndex`, the code units of `input.replace(re, replacement)`, of
-/// `re.test(input)` and of `input.match(re)` (or the name of what each threw), each with
+/// `re.test(input)`, of `input.match(re)` and of `input.split(re)` without and with a limit (or
+/// the name of what each threw), each with
 /// `re.lastIndex` after. The line `hostile` runs the cases where the regex, its prototype or the
 /// arguments are not what the native regex methods take, or observe their steps.
 const REPLACE_PARSER: &str = r#"
@@ -378,7 +379,9 @@ const units = (s) => { const o = []; for (let i = 0; i < s.length; i++) o.push(s
 const shown = (m) => m === null ? null : m.map((x) => x === undefined ? "u" : units(x)).concat([m.index ?? "g"]);
 function one(re, rep, input, last) {
   const out = [];
-  for (const f of [() => units(input.replace(re, rep)), () => re.test(input), () => shown(input.match(re))]) {
+  const parts = (a) => a.map((x) => x === undefined ? "u" : units(x));
+  for (const f of [() => units(input.replace(re, rep)), () => re.test(input), () => shown(input.match(re)),
+    () => parts(input.split(re)), () => parts(input.split(re, 2))]) {
     if (last !== undefined) re.lastIndex = last;
     try { out.push(f(), re.lastIndex); } catch (e) { out.push(e.name, re.lastIndex); }
   }
@@ -423,7 +426,28 @@ function hostile() {
   out.push(one(/a/g, "b", "aaa"));
   P[Symbol.match] = savedMatch;
   out.push(one(/a/g, "b", { toString() { return "aXa"; } }));
-  for (const [o, k] of [[String.prototype, "replace"], [String.prototype, "match"], [RegExp.prototype, "test"]]) {
+  out.push(one(/a/g, "b", "banana", 0));
+  out.push("aXbXc".split(/x/i, { valueOf() { return 2; } }));
+  const ctor = RegExp.prototype.constructor;
+  RegExp.prototype.constructor = function () { return /b/y; };
+  RegExp.prototype.constructor[Symbol.species] = RegExp.prototype.constructor;
+  out.push("abcabc".split(/c/));
+  RegExp.prototype.constructor = ctor;
+  const sp = Object.getOwnPropertyDescriptor(RegExp, Symbol.species);
+  Object.defineProperty(RegExp, Symbol.species, { get() { return function () { return /a/y; }; }, configurable: true });
+  out.push("abcabc".split(/c/));
+  Object.defineProperty(RegExp, Symbol.species, sp);
+  const savedSplit = P[Symbol.split];
+  P[Symbol.split] = function (s, l) { return ["split", s, l]; };
+  out.push("abc".split(/b/, 3));
+  P[Symbol.split] = savedSplit;
+  const flagsDesc = Object.getOwnPropertyDescriptor(P, "flags");
+  Object.defineProperty(P, "flags", { get() { return "i"; }, configurable: true });
+  out.push("aAbB".split(/a/));
+  Object.defineProperty(P, "flags", flagsDesc);
+  const withCtor = /b/; Object.defineProperty(withCtor, "constructor", { value: function () { return /c/y; } });
+  out.push("abcabc".split(withCtor));
+  for (const [o, k] of [[String.prototype, "replace"], [String.prototype, "match"], [String.prototype, "split"], [RegExp.prototype, "test"]]) {
     const d = Object.getOwnPropertyDescriptor(o, k);
     out.push([o[k].name, o[k].length, d.writable, d.enumerable, d.configurable]);
   }
@@ -438,7 +462,7 @@ export function parseStdoutLine(line) {
 "#;
 
 #[test]
-fn regex_replace_test_and_match_give_v8s_answers() {
+fn regex_replace_test_match_and_split_give_v8s_answers() {
     // JSON string pieces (escapes kept, so lone surrogates can be written).
     const TEXT: [&str; 22] = [
         "a",
@@ -520,7 +544,7 @@ fn regex_replace_test_and_match_give_v8s_answers() {
     };
     assert!(
         problems.is_empty(),
-        "{} of {count} lines of replace, test and match differ from Node:\n{}",
+        "{} of {count} lines of replace, test, match and split differ from Node:\n{}",
         problems.len(),
         problems
             .iter()
