@@ -426,3 +426,32 @@ fn a_long_repeat_is_honest_work() {
         assert_eq!(v[0]["text"], want, "{n}");
     }
 }
+
+#[test]
+fn every_regex_method_obeys_the_input_cap() {
+    // The native `test`, `replace`, `match` and `split` check the cap where their `exec` would
+    // be called; the others go through the guarded `exec` itself.
+    let src = r#"export function parseStdoutLine(line, ts) {
+      const input = "a".repeat(Number(line));
+      const out = [];
+      for (const f of [() => /a/.exec(input), () => /a/g.test(input), () => input.replace(/a/g, "b"),
+        () => input.replace(/a/, "b"), () => input.match(/a/g), () => input.match(/a/),
+        () => input.split(/a/), () => input.replace(/a/g, (m) => m), () => input.search(/a/),
+        () => [...input.matchAll(/a/g)]]) {
+        try { f(); out.push("ok"); } catch (e) { out.push(e.name + ": " + e.message); }
+      }
+      return [{ kind: "stdout", ts, text: out.join("|") }];
+    }"#;
+    let opts = SandboxOptions {
+        max_regex_input: 100,
+        ..SandboxOptions::default()
+    };
+    let m = ParserModule::load(src, opts).unwrap_or_else(|e| panic!("{e}"));
+    let mut run = m.new_run().unwrap();
+    let v = run.parse_line_raw("100", TS0).unwrap();
+    assert_eq!(v[0]["text"], vec!["ok"; 10].join("|"));
+    let v = run.parse_line_raw("101", TS0).unwrap();
+    let refused =
+        "RangeError: parsebox: regex input length of 101 exceeds the sandbox limit of 100";
+    assert_eq!(v[0]["text"], vec![refused; 10].join("|"));
+}
