@@ -16,7 +16,18 @@ pub(crate) fn define_method(
     f: Method,
     ctx: &mut Context,
 ) -> JsResult<()> {
-    let function = FunctionObjectBuilder::new(ctx.realm(), NativeFunction::from_fn_ptr(f))
+    define_native(object, name, length, NativeFunction::from_fn_ptr(f), ctx)
+}
+
+/// [`define_method`] for a native function already made (a closure with captures).
+pub(crate) fn define_native(
+    object: &JsObject,
+    name: JsString,
+    length: usize,
+    function: NativeFunction,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    let function = FunctionObjectBuilder::new(ctx.realm(), function)
         .name(name.clone())
         .length(length)
         .build();

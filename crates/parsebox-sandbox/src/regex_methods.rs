@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use boa_engine::object::builtins::{JsArray, JsRegExp};
-use boa_engine::object::{FunctionObjectBuilder, JsObject};
+use boa_engine::object::JsObject;
 use boa_engine::property::{PropertyDescriptor, PropertyKey};
 use boa_engine::string::JsStrVariant;
 use boa_engine::{
@@ -121,19 +121,7 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
             move |this, args, captures: &Captures, ctx| method(this, args, captures, ctx),
             captures,
         );
-        let function = FunctionObjectBuilder::new(ctx.realm(), function)
-            .name(name.clone())
-            .length(length)
-            .build();
-        object.define_property_or_throw(
-            name,
-            PropertyDescriptor::builder()
-                .value(function)
-                .writable(true)
-                .enumerable(false)
-                .configurable(true),
-            ctx,
-        )?;
+        crate::native_method::define_native(object, name, length, function, ctx)?;
     }
     Ok(())
 }
@@ -192,19 +180,13 @@ fn replace(
         .as_string()
         .filter(|t| !t.as_str().windows(2).any(|w| w.iter().eq(dollar_angle)));
     if let (Some(template), Some(target)) = (template, Target::of(&search, this, captures, ctx)) {
-        // String.prototype.replace step 2: GetMethod(searchValue, @@replace).
-        let replacer = target.rx.get(JsSymbol::replace(), ctx)?;
-        if let Some(replacer) = replacer.as_object() {
-            if replacer == captures[1] {
-                return target.replace(&template, ctx);
-            }
-            if !replacer.is_callable() {
-                return Err(not_callable());
-            }
-            return replacer.call(&search, &[this.clone(), replacement], ctx);
-        }
-        if !replacer.is_null_or_undefined() {
-            return Err(not_callable());
+        let call_args = [this.clone(), replacement];
+        let answer =
+            target.by_symbol(JsSymbol::replace(), captures, &call_args, ctx, |t, ctx| {
+                t.replace(&template, ctx).map(Some)
+            })?;
+        if let Some(answer) = answer {
+            return Ok(answer);
         }
     }
     captures[0].call(this, args, ctx)
@@ -219,19 +201,13 @@ fn r#match(
 ) -> JsResult<JsValue> {
     let regexp = args.first().cloned().unwrap_or_default();
     if let Some(target) = Target::of(&regexp, this, captures, ctx) {
-        // String.prototype.match step 2: GetMethod(regexp, @@match).
-        let matcher = target.rx.get(JsSymbol::r#match(), ctx)?;
-        if let Some(matcher) = matcher.as_object() {
-            if matcher == captures[1] {
-                return target.match_all_or_first(ctx);
-            }
-            if !matcher.is_callable() {
-                return Err(not_callable());
-            }
-            return matcher.call(&regexp, std::slice::from_ref(this), ctx);
-        }
-        if !matcher.is_null_or_undefined() {
-            return Err(not_callable());
+        let call_args = std::slice::from_ref(this);
+        let answer =
+            target.by_symbol(JsSymbol::r#match(), captures, call_args, ctx, |t, ctx| {
+                t.match_all_or_first(ctx).map(Some)
+            })?;
+        if let Some(answer) = answer {
+            return Ok(answer);
         }
     }
     captures[0].call(this, args, ctx)
@@ -252,20 +228,12 @@ fn split(
         .flatten()
         .filter(|t| t.splits_with_itself(captures));
     if let Some(target) = target {
-        // String.prototype.split step 2: GetMethod(separator, @@split).
-        let splitter = target.rx.get(JsSymbol::split(), ctx)?;
-        if let Some(splitter) = splitter.as_object() {
-            if splitter == captures[1] {
-                if let Some(parts) = target.split(&limit, ctx)? {
-                    return Ok(parts);
-                }
-            } else if !splitter.is_callable() {
-                return Err(not_callable());
-            }
-            return splitter.call(&separator, &[this.clone(), limit], ctx);
-        }
-        if !splitter.is_null_or_undefined() {
-            return Err(not_callable());
+        let call_args = [this.clone(), limit.clone()];
+        let answer = target.by_symbol(JsSymbol::split(), captures, &call_args, ctx, |t, ctx| {
+            t.split(&limit, ctx)
+        })?;
+        if let Some(answer) = answer {
+            return Ok(answer);
         }
     }
     captures[0].call(this, args, ctx)
@@ -328,6 +296,39 @@ impl Target {
             source,
             matcher,
         })
+    }
+
+    /// Step 2 of `String.prototype.replace`, `match` and `split` with this regex:
+    /// `GetMethod(rx, symbol)`, read once. The realm's built-in (`captures[1]`) is answered by
+    /// `native` here (which may decline: the built-in then runs); any other method is called
+    /// with `call_args`, as the spec does. `None` when the regex has no such method: the string
+    /// method's remaining steps (the method this one stands in front of) decide.
+    fn by_symbol(
+        &self,
+        symbol: JsSymbol,
+        captures: &Captures,
+        call_args: &[JsValue],
+        ctx: &mut Context,
+        native: impl FnOnce(&Target, &mut Context) -> JsResult<Option<JsValue>>,
+    ) -> JsResult<Option<JsValue>> {
+        let method = self.rx.get(symbol, ctx)?;
+        let Some(method) = method.as_object() else {
+            return if method.is_null_or_undefined() {
+                Ok(None)
+            } else {
+                Err(not_callable())
+            };
+        };
+        if method == captures[1] {
+            if let Some(answer) = native(self, ctx)? {
+                return Ok(Some(answer));
+            }
+        } else if !method.is_callable() {
+            return Err(not_callable());
+        }
+        method
+            .call(&self.rx.clone().into(), call_args, ctx)
+            .map(Some)
     }
 
     /// Whether `split` would construct its splitter with the realm's own `RegExp`, and give

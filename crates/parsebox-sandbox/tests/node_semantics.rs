@@ -39,6 +39,26 @@ fn differences(parser: &'static str, lines: Vec<String>) -> Option<Vec<String>> 
     Some(problems)
 }
 
+/// Asserts that `parser` answers every one of `lines` as Node does, listing the first 40 that
+/// differ (`what` names the lines in the message).
+fn assert_agrees(parser: &'static str, lines: Vec<String>, what: &str) {
+    let count = lines.len();
+    let Some(problems) = differences(parser, lines) else {
+        return;
+    };
+    assert!(
+        problems.is_empty(),
+        "{} of {count} {what} differ from Node:\n{}",
+        problems.len(),
+        problems
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
 /// Each line is pairs `xbits:ybits` (16 hex digits each); the answer per pair is the bits of
 /// `x ** y`, of `z **= y` (z = x) and of `Math.pow(x, y)` ("nan" for any NaN). A value that is
 /// an int32 is made one with `| 0`, so boa holds it as an integer (its `powi` path).
@@ -344,20 +364,7 @@ fn date_strings_read_as_v8_reads_them() {
     .map(|s| (*s).to_owned())
     .collect();
     lines.extend((0..4000).map(|_| timestamp(&mut rng)));
-    let Some(problems) = differences(DATE_PARSER, lines) else {
-        return;
-    };
-    assert!(
-        problems.is_empty(),
-        "{} of 4006 date strings read differently from Node:\n{}",
-        problems.len(),
-        problems
-            .iter()
-            .take(40)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    assert_agrees(DATE_PARSER, lines, "date strings read");
 }
 
 /// Each line is JSON `[pattern, replacement, input, lastIndex]` (`pattern`: an index into
@@ -538,19 +545,9 @@ fn regex_replace_test_match_and_split_give_v8s_answers() {
         let last = rng.pick(&[0, 0, 0, 1, 2, 5, 100, -1]);
         lines.push(format!("[{pattern},\"{template}\",\"{input}\",{last}]"));
     }
-    let count = lines.len();
-    let Some(problems) = differences(REPLACE_PARSER, lines) else {
-        return;
-    };
-    assert!(
-        problems.is_empty(),
-        "{} of {count} lines of replace, test, match and split differ from Node:\n{}",
-        problems.len(),
-        problems
-            .iter()
-            .take(40)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
+    assert_agrees(
+        REPLACE_PARSER,
+        lines,
+        "lines of replace, test, match and split",
     );
 }
