@@ -1,4 +1,5 @@
-//! `RegExp.prototype.test`, and `String.prototype.replace` and `match` with a regex, natively.
+//! `RegExp.prototype.test`, and `String.prototype.replace`, `replaceAll`, `match` and `split`
+//! with a regex, natively.
 //!
 //! boa runs these through `exec`, once per match, and each `exec` builds a result array (with
 //! `index`, `input`, `groups` and an `indices` array besides) and, for a Latin-1 string, copies
@@ -77,7 +78,7 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
         .get(&JsSymbol::species().into())
         .and_then(|d| d.get().and_then(JsValue::as_object))
         .ok_or_else(|| missing("RegExp[Symbol.species]"))?;
-    let methods: [(&JsObject, JsString, usize, PropertyKey, Method); 4] = [
+    let methods: [(&JsObject, JsString, usize, PropertyKey, Method); 5] = [
         (
             &regexp_proto,
             js_string!("test"),
@@ -91,6 +92,13 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
             2,
             JsSymbol::replace().into(),
             replace,
+        ),
+        (
+            &string_proto,
+            js_string!("replaceAll"),
+            2,
+            JsSymbol::replace().into(),
+            replace_all,
         ),
         (
             &string_proto,
@@ -173,6 +181,28 @@ fn replace(
     captures: &Captures,
     ctx: &mut Context,
 ) -> JsResult<JsValue> {
+    replace_any(this, args, captures, false, ctx)
+}
+
+/// `String.prototype.replaceAll(searchValue, replaceValue)`.
+fn replace_all(
+    this: &JsValue,
+    args: &[JsValue],
+    captures: &Captures,
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
+    replace_any(this, args, captures, true, ctx)
+}
+
+/// `replace`, or with `all` `replaceAll`, which first asks `IsRegExp(searchValue)` and then
+/// refuses a regex whose `flags` lack `g`.
+fn replace_any(
+    this: &JsValue,
+    args: &[JsValue],
+    captures: &Captures,
+    all: bool,
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
     let search = args.first().cloned().unwrap_or_default();
     let replacement = args.get(1).cloned().unwrap_or_default();
     let dollar_angle = [u16::from(b'$'), u16::from(b'<')];
@@ -180,6 +210,9 @@ fn replace(
         .as_string()
         .filter(|t| !t.as_str().windows(2).any(|w| w.iter().eq(dollar_angle)));
     if let (Some(template), Some(target)) = (template, Target::of(&search, this, captures, ctx)) {
+        if all {
+            target.require_global(ctx)?;
+        }
         let call_args = [this.clone(), replacement];
         let answer =
             target.by_symbol(JsSymbol::replace(), captures, &call_args, ctx, |t, ctx| {
@@ -296,6 +329,29 @@ impl Target {
             source,
             matcher,
         })
+    }
+
+    /// `String.prototype.replaceAll` step 2.a–b: when `IsRegExp(rx)` (its `Symbol.match`, or
+    /// being a regex), a `TypeError` unless its `flags` have `g`.
+    fn require_global(&self, ctx: &mut Context) -> JsResult<()> {
+        let matcher = self.rx.get(JsSymbol::r#match(), ctx)?;
+        if !matcher.is_undefined() && !matcher.to_boolean() {
+            return Ok(());
+        }
+        let flags = self.rx.get(js_string!("flags"), ctx)?;
+        if flags.is_null_or_undefined() {
+            return Err(JsNativeError::typ()
+                .with_message("replaceAll: the regex's flags are null or undefined")
+                .into());
+        }
+        let flags = flags.to_string(ctx)?;
+        if flags.as_str().iter().any(|u| u == u16::from(b'g')) {
+            Ok(())
+        } else {
+            Err(JsNativeError::typ()
+                .with_message("replaceAll must be called with a global RegExp")
+                .into())
+        }
     }
 
     /// Step 2 of `String.prototype.replace`, `match` and `split` with this regex:

@@ -370,6 +370,7 @@ fn date_strings_read_as_v8_reads_them() {
 /// Each line is JSON `[pattern, replacement, input, lastIndex]` (`pattern`: an index into
 /// `PATTERNS`, or `[source, flags]` for `new RegExp`); the answer is, each after
 /// `re.lastIndex = lastIndex`, the code units of `input.replace(re, replacement)`, of
+/// `input.replaceAll(re, replacement)`, of
 /// `re.test(input)`, of `input.match(re)` and of `input.split(re)` without and with a limit (or
 /// the name of what each threw), each with
 /// `re.lastIndex` after. The line `hostile` runs the cases where the regex, its prototype or the
@@ -387,7 +388,8 @@ const shown = (m) => m === null ? null : m.map((x) => x === undefined ? "u" : un
 function one(re, rep, input, last) {
   const out = [];
   const parts = (a) => a.map((x) => x === undefined ? "u" : units(x));
-  for (const f of [() => units(input.replace(re, rep)), () => re.test(input), () => shown(input.match(re)),
+  for (const f of [() => units(input.replace(re, rep)), () => units(input.replaceAll(re, rep)),
+    () => re.test(input), () => shown(input.match(re)),
     () => parts(input.split(re)), () => parts(input.split(re, 2))]) {
     if (last !== undefined) re.lastIndex = last;
     try { out.push(f(), re.lastIndex); } catch (e) { out.push(e.name, re.lastIndex); }
@@ -434,6 +436,10 @@ function hostile() {
   P[Symbol.match] = savedMatch;
   out.push(one(/a/g, "b", { toString() { return "aXa"; } }));
   out.push(one(/a/g, "b", "banana", 0));
+  const notRegex = /a/; notRegex[Symbol.match] = false;
+  out.push(one(notRegex, "b", "aaa"));
+  const noFlags = /a/g; Object.defineProperty(noFlags, "flags", { value: undefined });
+  out.push(one(noFlags, "b", "aaa"));
   out.push("aXbXc".split(/x/i, { valueOf() { return 2; } }));
   const ctor = RegExp.prototype.constructor;
   RegExp.prototype.constructor = function () { return /b/y; };
@@ -469,7 +475,7 @@ export function parseStdoutLine(line) {
 "#;
 
 #[test]
-fn regex_replace_test_match_and_split_give_v8s_answers() {
+fn regex_methods_give_v8s_answers() {
     // JSON string pieces (escapes kept, so lone surrogates can be written).
     const TEXT: [&str; 22] = [
         "a",
@@ -548,6 +554,6 @@ fn regex_replace_test_match_and_split_give_v8s_answers() {
     assert_agrees(
         REPLACE_PARSER,
         lines,
-        "lines of replace, test, match and split",
+        "lines of replace, replaceAll, test, match and split",
     );
 }
