@@ -54,7 +54,7 @@ function corpus() {
       .join("");
     list.push({ name: `samples/${name}`, source: readFileSync(join(dir, "ui-parser.js"), "utf8"), lines: fit(stdout.split("\n")) });
   }
-  for (const shape of ["floor", "jsonparse", "regex", "charscan", "strbuild", "chains"]) {
+  for (const shape of ["floor", "jsonparse", "regex", "charscan", "strbuild", "chains", "tokens"]) {
     list.push({ name: `shapes/${shape}`, source: readFileSync(join(here, "shapes", `${shape}.js`), "utf8"), lines: shapeLog(count) });
   }
   list.push({ name: "bench/hermes-parser", source: readFileSync(join(here, "hermes-parser.js"), "utf8"), lines: fit(logLines(hermesLog(count))) });

@@ -1,5 +1,5 @@
 // Per-line time by parser shape (issue 40): the shapes real parsers have (a char-by-char scan,
-// split/map/filter chains, string building, JSON.parse, regexes) and the floor (a parser that
+// split/map/filter chains, string building, JSON.parse, regexes, a regex tokeniser) and the floor (a parser that
 // returns the line as it came), tests/bench/shapes/*.js, each on the same 410-character lines,
 // in parsebox, in quickjs-emscripten (wrapped as tests/bench/core.mjs wraps it) and unsandboxed
 // (the parser imported into the page, as Paperclip does today), in one Node process, engines
@@ -20,7 +20,7 @@ import { makeEngines } from "./core.mjs";
 import { shapeLog } from "./gen-log.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SHAPES = ["floor", "charscan", "chains", "strbuild", "jsonparse", "regex"].filter((s) => !arg("only") || arg("only").split(",").includes(s));
+const SHAPES = ["floor", "charscan", "chains", "strbuild", "jsonparse", "regex", "tokens"].filter((s) => !arg("only") || arg("only").split(",").includes(s));
 const lineCount = Number(arg("lines", "2000"));
 const trials = Number(arg("trials", "5"));
 
