@@ -29,7 +29,7 @@ use std::rc::Rc;
 use boa_engine::object::builtins::{JsArray, JsRegExp};
 use boa_engine::object::JsObject;
 use boa_engine::property::{PropertyDescriptor, PropertyKey};
-use boa_engine::string::JsStrVariant;
+use boa_engine::string::{CodePoint, JsStrVariant};
 use boa_engine::{
     js_string, Context, JsNativeError, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
 };
@@ -702,13 +702,16 @@ fn matcher(escaped: JsString, flags: Flags, ctx: &Context) -> Option<Rc<Regex>> 
     if let Some(m) = cache.borrow().get(&key) {
         return Some(Rc::clone(m));
     }
-    let source = original_source(&key.0.to_std_string().ok()?)?;
-    let compiled = if flags.unicode || flags.unicode_sets {
-        Regex::from_unicode(source.chars().map(u32::from), flags)
-    } else {
-        Regex::from_unicode(source.encode_utf16().map(u32::from), flags)
-    };
-    let compiled = Rc::new(compiled.ok()?);
+    let source = JsString::from(original_source(&key.0.to_std_string().ok()?)?.as_str());
+    // The pattern as boa hands it to regress in Unicode mode: code points, through the same
+    // iterator type, so the wasm build has one copy of regress's parser, not two. Without `u`
+    // boa gives UTF-16 code units instead, which are the same numbers unless the pattern has a
+    // character outside the BMP: such a pattern is left to boa.
+    if !(flags.unicode || flags.unicode_sets) && source.code_points().any(|c| c.as_u32() > 0xFFFF) {
+        return None;
+    }
+    let compiled =
+        Rc::new(Regex::from_unicode(source.code_points().map(CodePoint::as_u32), flags).ok()?);
     let mut cache = cache.borrow_mut();
     if cache.len() >= CACHED_MATCHERS {
         cache.clear();
