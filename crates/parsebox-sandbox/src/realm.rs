@@ -437,13 +437,18 @@ impl Blank {
             .map_err(setup)?
             .as_object()
             .ok_or_else(|| InitError::Setup("RegExp.prototype.exec missing".to_owned()))?;
+        let [source, sets] = crate::regex_methods::slot_getters(&ctx).map_err(setup)?;
         let guarded_exec = NativeFunction::from_copy_closure_with_captures(
-            move |this, args, exec: &JsObject, ctx| {
+            move |this, args, captures: &[JsObject; 3], ctx| {
+                let [exec, getters @ ..] = captures;
+                if let Some(answer) = crate::regex_methods::exec(this, args, getters, ctx) {
+                    return answer;
+                }
                 let input = args.first().cloned().unwrap_or_default().to_string(ctx)?;
                 check_regex_input(input.len(), ctx)?;
                 exec.call(this, &[JsValue::from(input)], ctx)
             },
-            native_exec,
+            [native_exec, source, sets],
         );
         let guarded_exec = FunctionObjectBuilder::new(ctx.realm(), guarded_exec)
             .name(js_string!("exec"))

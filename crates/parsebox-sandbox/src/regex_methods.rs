@@ -1,5 +1,5 @@
-//! `RegExp.prototype.test`, and `String.prototype.replace`, `replaceAll`, `match` and `split`
-//! with a regex, natively.
+//! `RegExp.prototype.test` and `exec`, and `String.prototype.replace`, `replaceAll`, `match`
+//! and `split` with a regex, natively.
 //!
 //! boa runs these through `exec`, once per match, and each `exec` builds a result array (with
 //! `index`, `input`, `groups` and an `indices` array besides) and, for a Latin-1 string, copies
@@ -59,18 +59,7 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
     let string_proto = ctx.intrinsics().constructors().string().prototype();
     let regexp_proto = ctx.intrinsics().constructors().regexp().prototype();
     ctx.insert_data(Matchers::default());
-    let getter = |name: JsString| {
-        regexp_proto
-            .borrow()
-            .properties()
-            .get(&name.into())
-            .and_then(|d| d.get().and_then(JsValue::as_object))
-            .ok_or_else(|| missing("the getters of RegExp.prototype"))
-    };
-    let (source, sets) = (
-        getter(js_string!("source"))?,
-        getter(js_string!("unicodeSets"))?,
-    );
+    let [source, sets] = slot_getters(ctx)?;
     let constructor = data_property(&regexp_proto, js_string!("constructor").into())?;
     let species = constructor
         .borrow()
@@ -132,6 +121,46 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
         crate::native_method::define_native(object, name, length, function, ctx)?;
     }
     Ok(())
+}
+
+/// The built-in `source` and `unicodeSets` getters of the realm's `RegExp.prototype` (set-up:
+/// before any parser), which read a regex's internal slots.
+pub(crate) fn slot_getters(ctx: &Context) -> JsResult<[JsObject; 2]> {
+    let regexp_proto = ctx.intrinsics().constructors().regexp().prototype();
+    let getter = |name: JsString| {
+        regexp_proto
+            .borrow()
+            .properties()
+            .get(&name.into())
+            .and_then(|d| d.get().and_then(JsValue::as_object))
+            .ok_or_else(|| missing("the getters of RegExp.prototype"))
+    };
+    Ok([
+        getter(js_string!("source"))?,
+        getter(js_string!("unicodeSets"))?,
+    ])
+}
+
+/// `RegExp.prototype.exec(string)` natively, for a regex without the `d` flag and a string
+/// argument: the result array `RegExpBuiltinExec` makes (`index`, `input`, `groups`, the
+/// captures), without the `indices` arrays and the object of group names boa makes for every
+/// match besides, or the UTF-16 copy of a Latin-1 input per call. `None` when it does not take
+/// the call (nothing observed yet): the caller runs boa's.
+pub(crate) fn exec(
+    this: &JsValue,
+    args: &[JsValue],
+    getters: &[JsObject; 2],
+    ctx: &mut Context,
+) -> Option<JsResult<JsValue>> {
+    let input = args.first()?.as_string()?;
+    let rx = this.as_object()?;
+    let regexp = JsRegExp::from_object(rx.clone()).ok()?;
+    if regexp.has_indices(ctx).unwrap_or(true) {
+        return None;
+    }
+    let [source, sets] = getters;
+    let target = Target::read(rx, input, source, sets, ctx)?;
+    Some(target.exec_array(ctx))
 }
 
 /// The value of `object`'s own data property `key`, an object (set-up: before any parser).
@@ -301,6 +330,19 @@ impl Target {
         {
             return None;
         }
+        Target::read(rx, input, source, sets, ctx)
+    }
+
+    /// The regex `rx` (any object with a regex's internal slots) on `input`, its slots read
+    /// through the built-in getters `source` and `sets` (`unicodeSets`); `None` when it is not
+    /// a regex or its matcher cannot be made here.
+    fn read(
+        rx: JsObject,
+        input: JsString,
+        source: &JsObject,
+        sets: &JsObject,
+        ctx: &mut Context,
+    ) -> Option<Target> {
         let regexp = JsRegExp::from_object(rx.clone()).ok()?;
         let flag = |f: JsResult<bool>| f.ok().unwrap_or(false);
         let slot =
@@ -601,6 +643,41 @@ impl Target {
         }
         parts.push(piece(p..size));
         Ok(Some(JsArray::from_iter(parts, ctx).into()))
+    }
+
+    /// `RegExp.prototype.exec` on a string: `RegExpBuiltinExec`'s result array, or `null`.
+    fn exec_array(&self, ctx: &mut Context) -> JsResult<JsValue> {
+        let units = self.units();
+        crate::realm::check_regex_input(units.len(), ctx)?;
+        let Some(m) = self.exec(&units, ctx)? else {
+            return Ok(JsValue::null());
+        };
+        let s: &[u16] = &units;
+        let piece =
+            |r: std::ops::Range<usize>| JsValue::from(JsString::from(s.get(r).unwrap_or_default()));
+        let mut items = Vec::with_capacity(m.captures.len() + 1);
+        items.push(piece(m.range.clone()));
+        items.extend(
+            m.captures
+                .iter()
+                .map(|c| c.clone().map_or(JsValue::undefined(), piece)),
+        );
+        let array = JsArray::from_iter(items, ctx);
+        array.create_data_property_or_throw(js_string!("index"), m.start(), ctx)?;
+        array.create_data_property_or_throw(js_string!("input"), self.input.clone(), ctx)?;
+        let mut named = m.named_groups().peekable();
+        let groups = if named.peek().is_some() {
+            let groups = JsObject::with_null_proto();
+            for (name, range) in named {
+                let value = range.map_or(JsValue::undefined(), piece);
+                groups.create_data_property_or_throw(JsString::from(name), value, ctx)?;
+            }
+            JsValue::from(groups)
+        } else {
+            JsValue::undefined()
+        };
+        array.create_data_property_or_throw(js_string!("groups"), groups, ctx)?;
+        Ok(array.into())
     }
 
     /// `RegExpBuiltinExec`, as boa runs it, without the result array: the match.

@@ -371,7 +371,7 @@ fn date_strings_read_as_v8_reads_them() {
 /// `PATTERNS`, or `[source, flags]` for `new RegExp`); the answer is, each after
 /// `re.lastIndex = lastIndex`, the code units of `input.replace(re, replacement)`, of
 /// `input.replaceAll(re, replacement)`, of
-/// `re.test(input)`, of `input.match(re)` and of `input.split(re)` without and with a limit (or
+/// `re.test(input)`, of `re.exec(input)` (its keys and groups too), of `input.match(re)` and of `input.split(re)` without and with a limit (or
 /// the name of what each threw), each with
 /// `re.lastIndex` after. The line `hostile` runs the cases where the regex, its prototype or the
 /// arguments are not what the native regex methods take, or observe their steps.
@@ -382,14 +382,19 @@ const PATTERNS = [
   /\n/g, /\r?\n/g, /(a)|(b)/g, /\s+/g, /./gs, /$/g, /\b/g, /(((((((((((a)))))))))))/g,
   /\u2028/g, /[\u{1F600}-\u{1F64F}]/gu, /(?:)/gu, /a|/g, /\p{L}+/gu, /(?<x>b)(?<y>a)?/,
   /[^]/g, /\x2f/g, /a(?=b)/g, /(?<!a)b/g, /\1(a)/g, /[😀]/g, /😀/g, /.$/gm,
+  /(?<y>\d+)-(?<m>\d+)/, /(?<b>b)|(?<a>a)/g,
 ];
+if (PATTERNS.length !== 44) throw new Error("the test picks from 44 patterns");
 const units = (s) => { const o = []; for (let i = 0; i < s.length; i++) o.push(s.charCodeAt(i)); return o.join(","); };
+const shownExec = (m, input) => m === null ? null : [m.map((x) => x === undefined ? "u" : units(x)), m.index,
+  m.input === input, Object.keys(m).join(), m.groups === undefined ? "none" : [Object.getPrototypeOf(m.groups) === null,
+  Object.entries(m.groups).map(([k, v]) => k + "=" + (v === undefined ? "u" : units(v))).join(";")]];
 const shown = (m) => m === null ? null : m.map((x) => x === undefined ? "u" : units(x)).concat([m.index ?? "g"]);
 function one(re, rep, input, last) {
   const out = [];
   const parts = (a) => a.map((x) => x === undefined ? "u" : units(x));
   for (const f of [() => units(input.replace(re, rep)), () => units(input.replaceAll(re, rep)),
-    () => re.test(input), () => shown(input.match(re)),
+    () => re.test(input), () => shown(input.match(re)), () => shownExec(re.exec(input), input),
     () => parts(input.split(re)), () => parts(input.split(re, 2))]) {
     if (last !== undefined) re.lastIndex = last;
     try { out.push(f(), re.lastIndex); } catch (e) { out.push(e.name, re.lastIndex); }
@@ -544,7 +549,7 @@ fn regex_methods_give_v8s_answers() {
             let (source, flags) = rng.pick(&SOURCES);
             format!("[\"{source}\",\"{flags}\"]")
         } else {
-            rng.below(42).to_string()
+            rng.below(44).to_string()
         };
         let template: String = (0..rng.below(3)).map(|_| *rng.pick(&TEMPLATES)).collect();
         let input: String = (0..rng.below(12)).map(|_| *rng.pick(&TEXT)).collect();
@@ -554,6 +559,6 @@ fn regex_methods_give_v8s_answers() {
     assert_agrees(
         REPLACE_PARSER,
         lines,
-        "lines of replace, replaceAll, test, match and split",
+        "lines of replace, replaceAll, test, match, exec and split",
     );
 }
