@@ -35,8 +35,11 @@ use boa_engine::{
 };
 use regress::{Flags, Regex};
 
-/// The most compiled matchers a realm keeps; past it the cache starts again.
-const CACHED_MATCHERS: usize = 256;
+/// The most compiled matchers a realm keeps; past it the cache starts again. Real parsers use a
+/// few dozen regexes at most; a parser that makes many more, each at `maxRegexSource`, keeps
+/// at most this many compiled copies alive besides its own (within the engine's memory
+/// maximum either way).
+const CACHED_MATCHERS: usize = 64;
 
 /// The compiled matchers of a realm, by the regex's `source` and the flags that change it.
 #[derive(Default)]
