@@ -455,3 +455,24 @@ fn every_regex_method_obeys_the_input_cap() {
         "RangeError: parsebox: regex input length of 101 exceeds the sandbox limit of 100";
     assert_eq!(v[0]["text"], [refused; 10].join("|"));
 }
+
+#[test]
+fn more_regexes_than_the_matcher_cache_holds_still_answer_right() {
+    // 200 patterns, each its own matcher, over a cache of 64: each still matches as itself.
+    let m = load(
+        r##"export function parseStdoutLine(line, ts) {
+          const out = [];
+          for (let i = 0; i < 200; i++) out.push(line.replace(new RegExp("x" + i + "(?!\\d)", "g"), "#"));
+          const changed = out.filter((s) => s !== line).length;
+          return [{ kind: "stdout", ts, text: [changed, out[7], out[150], out[199]].join("|") }];
+        }"##,
+    );
+    let mut run = m.new_run().unwrap();
+    for _ in 0..2 {
+        let v = run.parse_line_raw("a x7 b x150 c x199", TS0).unwrap();
+        assert_eq!(
+            v[0]["text"],
+            "3|a # b x150 c x199|a x7 b # c x199|a x7 b x150 c #"
+        );
+    }
+}
