@@ -102,7 +102,7 @@ test("npx parsebox gives the Rust command's report, transcript and exit code for
   assert.ok(parsers.length >= 10, parsers.join(", "));
   for (const name of parsers) {
     const cwd = join(corpus, name);
-    // A hang limit of 2 s: one corpus parser spends 52 s in one regex over a 64 KB line.
+    // A hang limit of 2 s, in case a parser's line outlives its budget in one native step.
     const commands = [
       ["check", "ui-parser.js", "--log", "sample.log", "--hang-timeout-ms", "2000"],
       ["check", "--json", "ui-parser.js", "--log", "sample.log", "--hang-timeout-ms", "2000"],
@@ -112,15 +112,6 @@ test("npx parsebox gives the Rust command's report, transcript and exit code for
       ["parse", "--parser", "ui-parser.js", "--format", "timeline", "sample.log"],
     ];
     for (const args of commands) {
-      if (name === "unicode-strings-qwen" && args[0] === "check") {
-        // Its awkward 64 KB lines take one regex 2-52 s: which of them a wall-clock limit gives
-        // up depends on the engine's speed (the WASI build is slower than the native one), so
-        // only the verdict is compared here; the hang test below compares a hang exactly.
-        const [ours, rust] = [runNpm(t, bin, args, cwd), run(native, args, cwd)];
-        assert.equal(ours.code, rust.code, `${name}: ${args.join(" ")}`);
-        for (const r of [ours, rust]) assert.match(r.stdout, /unstoppable line/);
-        continue;
-      }
       const ours = runNpm(t, bin, args, cwd);
       const rust = run(native, args, cwd);
       const what = `${name}: parsebox ${args.join(" ")}`;

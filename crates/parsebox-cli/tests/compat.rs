@@ -178,26 +178,21 @@ fn json_reviver_openhands_throws_on_its_marked_line() {
     );
 }
 
-/// unicode-strings-qwen runs `line.split(/\s*[:：]\s*/u, 2)` on every line. boa's RegExp split
-/// is quadratic and one native step, so on the 64 KB awkward JSON line it runs for seconds and
-/// the sandbox cannot interrupt it: the check reports a huge line (as an overrun when it ends,
-/// or as unstoppable when it outlives --hang-timeout-ms) and nothing else.
+/// unicode-strings-qwen splits its plain lines on `/(\s)/` and returns the whitespace it found.
+/// On the awkward 65 KB plain line that is more than 10,000 items, which the contract refuses
+/// (`max_array_len`): the check reports that entry and nothing else, as Node would give the
+/// same array. (Until the sandbox's split searched from match to match, boa's split tried every
+/// position of those lines, each a search from there: seconds in one native step, reported as
+/// a line the sandbox could not interrupt.)
 #[test]
-fn unicode_strings_qwen_cannot_be_stopped_on_a_huge_line() {
+fn unicode_strings_qwen_reports_its_oversized_array_on_a_huge_line() {
     let (run, report) = check_json("unicode-strings-qwen", &["--hang-timeout-ms", "3000"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
-    let problems = problems(&report);
-    assert!(!problems.is_empty());
-    for (id, st) in &problems {
-        assert!(
-            matches!(id.as_str(), "awkward_lines" | "unstoppable"),
-            "unexpected {id}: {st}\n{}",
-            run.stdout
-        );
-    }
+    let problems: Vec<String> = problems(&report).into_iter().map(|(id, _)| id).collect();
+    assert_eq!(problems, ["entries"], "{}", run.stdout);
     assert_eq!(status(&report, "sample_log"), "pass");
+    assert_eq!(status(&report, "awkward_lines"), "pass");
     let text = run.stdout.as_str();
-    // The 64 KB JSON line; on a loaded machine the 65 KB plain line can hang first.
-    assert!(text.contains("awkward line \\\"huge "), "{text}");
-    assert!(text.contains("cannot interrupt"), "{text}");
+    assert!(text.contains("huge plain line"), "{text}");
+    assert!(text.contains("max_array_len"), "{text}");
 }

@@ -62,6 +62,7 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
     let string_proto = ctx.intrinsics().constructors().string().prototype();
     let regexp_proto = ctx.intrinsics().constructors().regexp().prototype();
     ctx.insert_data(Matchers::default());
+    ctx.insert_data(Widened::default());
     let [source, sets] = slot_getters(ctx)?;
     let constructor = data_property(&regexp_proto, js_string!("constructor").into())?;
     let species = constructor
@@ -201,7 +202,7 @@ fn test(
     let Some(target) = Target::of(this, &input, captures, ctx) else {
         return captures[0].call(this, args, ctx);
     };
-    let units = target.units();
+    let units = target.units(ctx);
     crate::realm::check_regex_input(units.len(), ctx)?;
     Ok(target.exec(&units, ctx)?.is_some().into())
 }
@@ -460,11 +461,15 @@ impl Target {
                 == Some(species)
     }
 
-    /// The input's code units.
-    fn units(&self) -> Units<'_> {
+    /// The input's code units: its own (UTF-16), or a Latin-1 input widened once and kept
+    /// for the next call on the same string ([`Widened`]).
+    fn units(&self, ctx: &Context) -> Units<'_> {
         match self.input.as_str().variant() {
             JsStrVariant::Utf16(s) => Units::Utf16(s),
-            JsStrVariant::Latin1(_) => Units::Latin1(self.input.to_vec()),
+            JsStrVariant::Latin1(latin1) => match ctx.get_data::<Widened>() {
+                Some(widened) => Units::Widened(widened.of(&self.input, latin1)),
+                None => Units::Widened(latin1.iter().map(|&b| u16::from(b)).collect()),
+            },
         }
     }
 
@@ -485,7 +490,7 @@ impl Target {
 
     /// `RegExp.prototype[Symbol.replace]` for a string replacement, from step 7 on.
     fn replace(&self, template: &JsString, ctx: &mut Context) -> JsResult<JsValue> {
-        let units = self.units();
+        let units = self.units(ctx);
         // 7–9, as V8 takes them (the spec before ES2022, which Node still follows): `global`
         // and, for a global regex, `unicode` read as properties decide the loop; the current
         // spec reads `flags` instead, which a parser can tell apart by a getter.
@@ -537,7 +542,7 @@ impl Target {
         }
         let unicode = self.rx.get(js_string!("unicode"), ctx)?.to_boolean();
         let unicode = self.rx.get(js_string!("unicodeSets"), ctx)?.to_boolean() || unicode;
-        let units = self.units();
+        let units = self.units(ctx);
         self.start_global(&units, ctx)?;
         let s: &[u16] = &units;
         let mut found = Vec::new();
@@ -598,7 +603,7 @@ impl Target {
         if lim == 0 {
             return Ok(Some(JsArray::new(ctx)?.into()));
         }
-        let units = self.units();
+        let units = self.units(ctx);
         let s: &[u16] = &units;
         crate::realm::check_regex_input(s.len(), ctx)?;
         let size = s.len();
@@ -650,7 +655,7 @@ impl Target {
 
     /// `RegExp.prototype.exec` on a string: `RegExpBuiltinExec`'s result array, or `null`.
     fn exec_array(&self, ctx: &mut Context) -> JsResult<JsValue> {
-        let units = self.units();
+        let units = self.units(ctx);
         crate::realm::check_regex_input(units.len(), ctx)?;
         let Some(m) = self.exec(&units, ctx)? else {
             return Ok(JsValue::null());
@@ -730,10 +735,10 @@ impl Target {
     }
 }
 
-/// An input's code units: its own (UTF-16) or a copy (Latin-1), made once per call.
+/// An input's code units: its own (UTF-16) or a widened copy (Latin-1).
 enum Units<'a> {
     Utf16(&'a [u16]),
-    Latin1(Vec<u16>),
+    Widened(Rc<[u16]>),
 }
 
 impl std::ops::Deref for Units<'_> {
@@ -741,8 +746,34 @@ impl std::ops::Deref for Units<'_> {
     fn deref(&self) -> &[u16] {
         match self {
             Units::Utf16(s) => s,
-            Units::Latin1(v) => v,
+            Units::Widened(v) => v,
         }
+    }
+}
+
+/// The last Latin-1 string a method ran on, widened to UTF-16 code units for regress (boa
+/// keeps Latin-1 strings a byte a character). A parser's `while ((m = re.exec(line)))` calls
+/// `exec` once a match on the same line: widening it each time made that loop quadratic in the
+/// line's length. The string is kept alive with its copy, so a string at the same address is
+/// the same string.
+#[derive(Default)]
+struct Widened(RefCell<Option<(JsString, Rc<[u16]>)>>);
+
+impl Widened {
+    /// `input`'s code units (`latin1` is its storage).
+    fn of(&self, input: &JsString, latin1: &[u8]) -> Rc<[u16]> {
+        let same = |kept: &JsString| {
+            matches!(kept.as_str().variant(),
+                JsStrVariant::Latin1(k) if k.as_ptr() == latin1.as_ptr() && k.len() == latin1.len())
+        };
+        if let Some((kept, units)) = self.0.borrow().as_ref() {
+            if same(kept) {
+                return Rc::clone(units);
+            }
+        }
+        let units: Rc<[u16]> = latin1.iter().map(|&b| u16::from(b)).collect();
+        *self.0.borrow_mut() = Some((input.clone(), Rc::clone(&units)));
+        units
     }
 }
 
