@@ -44,6 +44,7 @@ mod number_format;
 mod options;
 mod pow;
 mod realm;
+mod regex_limits;
 mod regex_methods;
 pub mod regex_screen;
 mod run;

@@ -24,6 +24,7 @@ use parsebox_transcript::{cut_text, FailureCode};
 use crate::clock::{Deadline, Meter};
 use crate::convert::{Caps, Conv, Sink, Walk};
 use crate::load_error::{LoadError, LoadErrorCode};
+use crate::regex_limits::{check_regex_input, RegexLimits};
 use crate::regex_screen::screen_pattern;
 use crate::source::{Prepared, Shape};
 use crate::{EntryPoint, SandboxOptions};
@@ -319,53 +320,6 @@ impl SetupKey {
             bounded_builtins: opts.bounded_builtins,
         }
     }
-}
-
-/// The regex limits the realm's native functions read when they run (context data, so a blank
-/// realm made ahead of time takes the options of the parser loaded into it).
-#[derive(Clone, Copy, Debug)]
-struct RegexLimits {
-    max_source: usize,
-    screen_shapes: bool,
-    max_input: usize,
-}
-
-impl RegexLimits {
-    fn of(opts: &SandboxOptions) -> RegexLimits {
-        RegexLimits {
-            max_source: opts.max_regex_source,
-            screen_shapes: opts.screen_regexes,
-            max_input: opts.max_regex_input,
-        }
-    }
-
-    fn get(ctx: &Context) -> RegexLimits {
-        // Installed by `Blank::new`; the defaults only if a realm lost its data (a bug).
-        ctx.get_data::<RegexLimits>()
-            .copied()
-            .unwrap_or_else(|| RegexLimits::of(&SandboxOptions::default()))
-    }
-}
-
-/// The guarded `exec`'s input cap: a `RangeError` for a regex input of `len` code units past
-/// `maxRegexInput` (the native regex methods check the same where their `exec` would be called).
-pub(crate) fn check_regex_input(len: usize, ctx: &Context) -> JsResult<()> {
-    let max_input = RegexLimits::get(ctx).max_input;
-    if len > max_input {
-        return Err(JsNativeError::range()
-            .with_message(format!(
-                "parsebox: regex input length of {len} exceeds the sandbox limit of {max_input}"
-            ))
-            .into());
-    }
-    Ok(())
-}
-
-/// The regex screen's settings of the realm: `maxRegexSource` and whether shapes are screened
-/// (what the prelude's `RegExp` passes to the screen).
-pub(crate) fn regex_limits(ctx: &Context) -> (usize, bool) {
-    let limits = RegexLimits::get(ctx);
-    (limits.max_source, limits.screen_shapes)
 }
 
 /// A realm with the host functions, the guarded built-ins and the prelude in place, and no

@@ -203,7 +203,7 @@ fn test(
         return captures[0].call(this, args, ctx);
     };
     let units = target.units(ctx);
-    crate::realm::check_regex_input(units.len(), ctx)?;
+    crate::regex_limits::check_regex_input(units.len(), ctx)?;
     Ok(target.exec(&units, ctx)?.is_some().into())
 }
 
@@ -477,7 +477,7 @@ impl Target {
     /// its first call would check).
     fn start_global(&self, units: &Units<'_>, ctx: &mut Context) -> JsResult<()> {
         self.rx.set(js_string!("lastIndex"), 0, true, ctx)?;
-        crate::realm::check_regex_input(units.len(), ctx)
+        crate::regex_limits::check_regex_input(units.len(), ctx)
     }
 
     /// After an empty match of a global loop: `lastIndex` moved on past it.
@@ -500,7 +500,7 @@ impl Target {
             unicode = self.rx.get(js_string!("unicode"), ctx)?.to_boolean() || self.unicode_sets;
             self.start_global(&units, ctx)?;
         } else {
-            crate::realm::check_regex_input(units.len(), ctx)?;
+            crate::regex_limits::check_regex_input(units.len(), ctx)?;
         }
         let s: &[u16] = &units;
         let mut found = Vec::new();
@@ -587,7 +587,7 @@ impl Target {
             return Ok(None);
         };
         // The prelude's constructor screens the pattern with the new flags.
-        let (max_source, shapes) = crate::realm::regex_limits(ctx);
+        let (max_source, shapes) = crate::regex_limits::regex_limits(ctx);
         let source = self.source.to_std_string_escaped();
         if crate::regex_screen::screen_pattern(&source, &new_flags, max_source, shapes).is_err() {
             return Ok(None);
@@ -605,7 +605,7 @@ impl Target {
         }
         let units = self.units(ctx);
         let s: &[u16] = &units;
-        crate::realm::check_regex_input(s.len(), ctx)?;
+        crate::regex_limits::check_regex_input(s.len(), ctx)?;
         let size = s.len();
         let utf16 = unicode && matches!(units, Units::Utf16(_));
         let find = |at: usize| -> Option<regress::Match> {
@@ -656,7 +656,7 @@ impl Target {
     /// `RegExp.prototype.exec` on a string: `RegExpBuiltinExec`'s result array, or `null`.
     fn exec_array(&self, ctx: &mut Context) -> JsResult<JsValue> {
         let units = self.units(ctx);
-        crate::realm::check_regex_input(units.len(), ctx)?;
+        crate::regex_limits::check_regex_input(units.len(), ctx)?;
         let Some(m) = self.exec(&units, ctx)? else {
             return Ok(JsValue::null());
         };
