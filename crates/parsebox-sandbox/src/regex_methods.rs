@@ -28,7 +28,7 @@ use std::rc::Rc;
 
 use boa_engine::object::builtins::{JsArray, JsRegExp};
 use boa_engine::object::JsObject;
-use boa_engine::property::{PropertyDescriptor, PropertyKey};
+use boa_engine::property::PropertyKey;
 use boa_engine::string::{CodePoint, JsStrVariant};
 use boa_engine::{
     js_string, Context, JsNativeError, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
@@ -56,8 +56,9 @@ type Captures = [JsObject; 7];
 /// A method of this module.
 type Method = fn(&JsValue, &[JsValue], &Captures, &mut Context) -> JsResult<JsValue>;
 
-/// Puts the native `test`, `replace` and `match` in front of the ones there now, which they
-/// call for every call they do not take.
+/// Puts the native `test`, `replace`, `replaceAll`, `match` and `split` in front of the ones
+/// there now, which they call for every call they do not take (`exec` is the guarded one's:
+/// [`exec`]).
 pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
     let string_proto = ctx.intrinsics().constructors().string().prototype();
     let regexp_proto = ctx.intrinsics().constructors().regexp().prototype();
@@ -65,11 +66,7 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
     ctx.insert_data(Widened::default());
     let [source, sets] = slot_getters(ctx)?;
     let constructor = data_property(&regexp_proto, js_string!("constructor").into())?;
-    let species = constructor
-        .borrow()
-        .properties()
-        .get(&JsSymbol::species().into())
-        .and_then(|d| d.get().and_then(JsValue::as_object))
+    let species = own_getter(&constructor, JsSymbol::species().into())
         .ok_or_else(|| missing("RegExp[Symbol.species]"))?;
     let methods: [(&JsObject, JsString, usize, PropertyKey, Method); 5] = [
         (
@@ -132,11 +129,7 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
 pub(crate) fn slot_getters(ctx: &Context) -> JsResult<[JsObject; 2]> {
     let regexp_proto = ctx.intrinsics().constructors().regexp().prototype();
     let getter = |name: JsString| {
-        regexp_proto
-            .borrow()
-            .properties()
-            .get(&name.into())
-            .and_then(|d| d.get().and_then(JsValue::as_object))
+        own_getter(&regexp_proto, name.into())
             .ok_or_else(|| missing("the getters of RegExp.prototype"))
     };
     Ok([
@@ -163,18 +156,30 @@ pub(crate) fn exec(
         return None;
     }
     let [source, sets] = getters;
-    let target = Target::read(rx, input, source, sets, ctx)?;
+    let target = Target::read(rx, &regexp, input, source, sets, ctx)?;
     Some(target.exec_array(ctx))
 }
 
-/// The value of `object`'s own data property `key`, an object (set-up: before any parser).
+/// The object that `object`'s own data property `key` holds, read without running anything.
+fn own_value(object: &JsObject, key: PropertyKey) -> Option<JsObject> {
+    let desc = object.borrow().properties().get(&key)?;
+    desc.value().and_then(JsValue::as_object)
+}
+
+/// Whether `object` has an own property `key`, read without running anything.
+fn has_own(object: &JsObject, key: PropertyKey) -> bool {
+    object.borrow().properties().get(&key).is_some()
+}
+
+/// The getter of `object`'s own accessor property `key`, read without running anything.
+fn own_getter(object: &JsObject, key: PropertyKey) -> Option<JsObject> {
+    let desc = object.borrow().properties().get(&key)?;
+    desc.get().and_then(JsValue::as_object)
+}
+
+/// [`own_value`] at set-up (before any parser), where a missing built-in is an error.
 fn data_property(object: &JsObject, key: PropertyKey) -> JsResult<JsObject> {
-    object
-        .borrow()
-        .properties()
-        .get(&key)
-        .and_then(|d| d.value().and_then(JsValue::as_object))
-        .ok_or_else(|| missing("a built-in method"))
+    own_value(object, key).ok_or_else(|| missing("a built-in method"))
 }
 
 /// The set-up error for a built-in this module needs and did not find.
@@ -325,29 +330,25 @@ impl Target {
         let [_, _, regexp_proto, source, sets, _, _] = captures;
         let input = input.as_string()?;
         let rx = rx.as_object()?;
-        if rx.prototype().as_ref() != Some(regexp_proto)
-            || rx
-                .borrow()
-                .properties()
-                .get(&js_string!("exec").into())
-                .is_some()
+        if rx.prototype().as_ref() != Some(regexp_proto) || has_own(&rx, js_string!("exec").into())
         {
             return None;
         }
-        Target::read(rx, input, source, sets, ctx)
+        let regexp = JsRegExp::from_object(rx.clone()).ok()?;
+        Target::read(rx, &regexp, input, source, sets, ctx)
     }
 
-    /// The regex `rx` (any object with a regex's internal slots) on `input`, its slots read
-    /// through the built-in getters `source` and `sets` (`unicodeSets`); `None` when it is not
-    /// a regex or its matcher cannot be made here.
+    /// The regex `rx` (`regexp`: the same object, known to have a regex's internal slots) on
+    /// `input`, its slots read through the built-in getters `source` and `sets`
+    /// (`unicodeSets`); `None` when its matcher cannot be made here.
     fn read(
         rx: JsObject,
+        regexp: &JsRegExp,
         input: JsString,
         source: &JsObject,
         sets: &JsObject,
         ctx: &mut Context,
     ) -> Option<Target> {
-        let regexp = JsRegExp::from_object(rx.clone()).ok()?;
         let flag = |f: JsResult<bool>| f.ok().unwrap_or(false);
         let slot =
             |getter: &JsObject, ctx: &mut Context| getter.call(&rx.clone().into(), &[], ctx).ok();
@@ -440,25 +441,11 @@ impl Target {
     /// constructor's `prototype` is still `RegExp.prototype`.
     fn splits_with_itself(&self, captures: &Captures) -> bool {
         let [_, _, regexp_proto, _, _, constructor, species] = captures;
-        let own = |o: &JsObject, key: PropertyKey| o.borrow().properties().get(&key);
-        let is = |d: Option<PropertyDescriptor>, v: &JsObject| {
-            d.and_then(|d| d.value().and_then(JsValue::as_object))
-                .as_ref()
-                == Some(v)
-        };
-        own(&self.rx, js_string!("constructor").into()).is_none()
-            && is(
-                own(regexp_proto, js_string!("constructor").into()),
-                constructor,
-            )
-            && is(
-                own(constructor, js_string!("prototype").into()),
-                regexp_proto,
-            )
-            && own(constructor, JsSymbol::species().into())
-                .and_then(|d| d.get().and_then(JsValue::as_object))
-                .as_ref()
-                == Some(species)
+        !has_own(&self.rx, js_string!("constructor").into())
+            && own_value(regexp_proto, js_string!("constructor").into()).as_ref()
+                == Some(constructor)
+            && own_value(constructor, js_string!("prototype").into()).as_ref() == Some(regexp_proto)
+            && own_getter(constructor, JsSymbol::species().into()).as_ref() == Some(species)
     }
 
     /// The input's code units: its own (UTF-16), or a Latin-1 input widened once and kept
