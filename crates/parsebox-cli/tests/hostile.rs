@@ -331,7 +331,10 @@ fn uninterruptible_calls_are_reported() {
     let dir = std::env::temp_dir().join(format!("parsebox-cli-split-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("long.log");
-    std::fs::write(&log, format!("short: line\nSLOW{}\n", "x".repeat(10_000))).unwrap();
+    // "Overran" is a clock verdict (4× the budget + 200 ms, `watch::overran`): the line must take
+    // far longer than that on any machine. 30,000 characters is ~450M regex steps (~2 s in a
+    // debug build here; 10,000 was ~0.25 s and a faster CI machine answered it under 204 ms).
+    std::fs::write(&log, format!("short: line\nSLOW{}\n", "x".repeat(30_000))).unwrap();
     let log = log.to_string_lossy().into_owned();
     let longer = dir.join("longer.log");
     std::fs::write(
