@@ -79,6 +79,64 @@ pub(crate) fn ms_of(cycles: u64) -> f64 {
     ms
 }
 
+/// Cycles charged for one search of a native regex method ([`charge_native`]) besides the
+/// code units it scanned: a global `replace` over a line with 100,000 matches runs 100,000
+/// searches inside one native call, and each is work.
+pub(crate) const SEARCH_CYCLES: u64 = 16;
+
+/// The work the sandbox's own native built-ins (the regex methods) did in the current call,
+/// which boa's cycle count does not see: `taken` since the evaluation last yielded, and the
+/// `room` the call's budget had left at that yield. Per thread: one engine per thread.
+#[derive(Clone, Copy)]
+struct NativeWork {
+    taken: u64,
+    room: u64,
+    over: bool,
+}
+
+thread_local! {
+    static NATIVE: std::cell::Cell<NativeWork> = const {
+        std::cell::Cell::new(NativeWork { taken: 0, room: u64::MAX, over: false })
+    };
+}
+
+/// Charges `cycles` of native work (code units a regex scanned, [`SEARCH_CYCLES`] a search) to
+/// the current call. False once the call's budget is spent: the native method then stops with
+/// an error the guest cannot catch, and the call ends as `budget_exceeded`, by counted work,
+/// not by the clock. Outside a budgeted call every charge is allowed.
+pub(crate) fn charge_native(cycles: u64) -> bool {
+    NATIVE.with(|cell| {
+        let mut work = cell.get();
+        work.taken = work.taken.saturating_add(cycles);
+        work.over |= work.taken > work.room;
+        cell.set(work);
+        !work.over
+    })
+}
+
+/// The native work taken since the last take (and whether it ran past the room it had), now
+/// counted by the caller; counting starts again from nothing.
+pub(crate) fn take_native() -> (u64, bool) {
+    NATIVE.with(|cell| {
+        let work = cell.get();
+        cell.set(NativeWork {
+            taken: 0,
+            over: false,
+            ..work
+        });
+        (work.taken, work.over)
+    })
+}
+
+/// Sets the cycles the current call's budget has left for native work (at its start and at
+/// each yield; `u64::MAX` outside a budgeted call).
+pub(crate) fn set_native_room(room: u64) {
+    NATIVE.with(|cell| {
+        let work = cell.get();
+        cell.set(NativeWork { room, ..work });
+    });
+}
+
 /// What one call may spend: `limit` cycles by the engine's count, and the wall clock up to
 /// `deadline` (the backstop).
 #[derive(Clone, Copy, Debug)]
@@ -106,6 +164,11 @@ impl Meter {
     pub(crate) fn spend(&mut self, cycles: u64) -> bool {
         self.used = self.used.saturating_add(cycles);
         self.used <= self.limit
+    }
+
+    /// The cycles the call may still run.
+    pub(crate) fn room(&self) -> u64 {
+        self.limit.saturating_sub(self.used)
     }
 }
 

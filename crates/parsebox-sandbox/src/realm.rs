@@ -605,6 +605,10 @@ impl Realm {
             .set_loop_iteration_limit(opts.loop_limit(meter.limit));
         let cycles = opts.budget_cycles.max(1);
         let ctx = &mut self.ctx;
+        // Native work (the regex methods' scans) counts against the same budget: what earlier
+        // calls left uncounted is dropped, and this call's room is set.
+        crate::clock::take_native();
+        crate::clock::set_native_room(meter.room());
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             let mut cx = std::task::Context::from_waker(Waker::noop());
             // Boxed: the engine's future is large, and unoptimised builds would keep it on the stack.
@@ -613,10 +617,13 @@ impl Realm {
                 match fut.as_mut().poll(&mut cx) {
                     Poll::Ready(r) => return Ok(r),
                     Poll::Pending => {
-                        crate::clock::count_work(u64::from(cycles));
-                        if !meter.spend(u64::from(cycles)) {
+                        let (native, _) = crate::clock::take_native();
+                        let work = u64::from(cycles).saturating_add(native);
+                        crate::clock::count_work(work);
+                        if !meter.spend(work) {
                             return Err(Stop::Work);
                         }
+                        crate::clock::set_native_room(meter.room());
                         // A stretch with no count of work in it (one native step) past the
                         // backstop stops the call; an engine counting work is never stopped by
                         // the clock, only by its budget.
@@ -634,6 +641,14 @@ impl Realm {
                 }
             }
         }));
+        // The native work of the last stretch, and a native method stopped for the budget
+        // (its uncatchable error ended the evaluation).
+        let (native, over) = crate::clock::take_native();
+        crate::clock::set_native_room(u64::MAX);
+        crate::clock::count_work(native);
+        if !meter.spend(native) || over {
+            return Err(Stop::Work);
+        }
         match outcome {
             Ok(Ok(Ok(v)))
                 if v.as_object()

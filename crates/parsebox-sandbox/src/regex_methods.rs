@@ -595,26 +595,28 @@ impl Target {
         crate::regex_limits::check_regex_input(s.len(), ctx)?;
         let size = s.len();
         let utf16 = unicode && matches!(units, Units::Utf16(_));
-        let find = |at: usize| -> Option<regress::Match> {
-            if utf16 {
+        let find = |at: usize| -> JsResult<Option<regress::Match>> {
+            let found = if utf16 {
                 splitter.find_from_utf16(s, at).next()
             } else {
                 splitter.find_from_ucs2(s, at).next()
-            }
+            };
+            charge_search(at, found.as_ref(), size)?;
+            Ok(found)
         };
         let piece =
             |r: std::ops::Range<usize>| JsValue::from(JsString::from(s.get(r).unwrap_or_default()));
         let full = |parts: &Vec<JsValue>| u32::try_from(parts.len()).map_or(true, |n| n >= lim);
         let mut parts: Vec<JsValue> = Vec::new();
         if size == 0 {
-            if find(0).is_none_or(|m| m.start() != 0) {
+            if find(0)?.is_none_or(|m| m.start() != 0) {
                 parts.push(piece(0..0));
             }
             return Ok(Some(JsArray::from_iter(parts, ctx).into()));
         }
         let (mut p, mut q) = (0, 0);
         while q < size {
-            let Some(m) = find(q).filter(|m| m.start() < size) else {
+            let Some(m) = find(q)?.filter(|m| m.start() < size) else {
                 break;
             };
             q = m.start();
@@ -705,6 +707,7 @@ impl Target {
         } else {
             self.matcher.find_from_ucs2(s, at).next()
         };
+        charge_search(at, found.as_ref(), s.len())?;
         match found {
             Some(m) if !self.sticky || m.start() == at => {
                 if stateful {
@@ -719,6 +722,25 @@ impl Target {
                 Ok(None)
             }
         }
+    }
+}
+
+/// Charges one search from `at` to the call's work budget: the code units it scanned (to the
+/// match's end, or to the end of the input) and [`SEARCH_CYCLES`](crate::clock::SEARCH_CYCLES).
+/// Past the budget, an error the guest cannot catch ends the call as `budget_exceeded`: a
+/// global `replace` or a `split` over a long line with many matches is counted work like the
+/// parser's own loops, not a native step only the clock can stop.
+fn charge_search(at: usize, found: Option<&regress::Match>, len: usize) -> JsResult<()> {
+    let end = found.map_or(len, regress::Match::end);
+    let scanned = u64::try_from(end.saturating_sub(at)).unwrap_or(u64::MAX);
+    if crate::clock::charge_native(scanned.saturating_add(crate::clock::SEARCH_CYCLES)) {
+        Ok(())
+    } else {
+        // boa's runtime-limit errors are the uncatchable ones; the sandbox reads this one as
+        // the work budget (`clock::take_native` says the call ran past it).
+        Err(boa_engine::JsError::from(
+            boa_engine::error::RuntimeLimitError::LoopIteration,
+        ))
     }
 }
 

@@ -456,6 +456,52 @@ fn every_regex_method_obeys_the_input_cap() {
     assert_eq!(v[0]["text"], [refused; 10].join("|"));
 }
 
+/// The native regex methods' scans are counted work (issue 54: no clock in an outcome): with a
+/// clock that never moves, a line that runs global regex calls over a long string many times
+/// ends as `budget_exceeded`, even inside a `try` (the guest cannot catch the budget), and a
+/// line that runs them once is answered with its scans in its work count.
+#[test]
+fn native_regex_scans_are_counted_against_the_work_budget() {
+    fn frozen() -> f64 {
+        0.0
+    }
+    let src = r#"const big = "ab ".repeat(200000);
+    const calls = [(s) => s.replace(/b/g, "c"), (s) => s.split(/ /), (s) => s.match(/a/g),
+      (s) => /z/.test(s), (s) => /z/g.exec(s), (s) => s.replaceAll(/a/g, "")];
+    export function parseStdoutLine(line, ts) {
+      const [which, times] = line.split(" ").map(Number);
+      let caught = 0;
+      for (let i = 0; i < times; i++) {
+        try { calls[which](big); } catch (e) { caught++; }
+      }
+      return [{ kind: "stdout", ts, text: String(caught) }];
+    }"#;
+    let opts = SandboxOptions {
+        clock: Some(frozen),
+        line_budget_ms: 300.0,
+        ..SandboxOptions::default()
+    };
+    let m = ParserModule::load(src, opts).unwrap_or_else(|e| panic!("{e}"));
+    for which in 0..6 {
+        let mut run = m.new_run().unwrap();
+        let v = run.parse_line_raw(&format!("{which} 1"), TS0).unwrap();
+        assert_eq!(v[0]["text"], "0", "method {which}");
+        // One call scans the 600,000 units at least once.
+        assert!(
+            run.diagnostics().work_cycles >= 600_000,
+            "method {which}: {}",
+            run.diagnostics().work_cycles
+        );
+        let failed = run
+            .parse_line_raw(&format!("{which} 100"), TS0)
+            .unwrap_err();
+        assert_eq!(failed.code, "budget_exceeded", "method {which}: {failed:?}");
+        // The run goes on.
+        let v = run.parse_line_raw(&format!("{which} 1"), TS0).unwrap();
+        assert_eq!(v[0]["text"], "0", "method {which}");
+    }
+}
+
 #[test]
 fn more_regexes_than_the_matcher_cache_holds_still_answer_right() {
     // 200 patterns, each its own matcher, over a cache of 64: each still matches as itself.
