@@ -10,8 +10,8 @@
 //! escapes may produce lone surrogates (V8 accepts them; boa's version refused them).
 //!
 //! It never runs guest code (no getters, no prototype lookups on the values it builds) and it
-//! is linear in the input. Nesting is capped at [`MAX_DEPTH`] so a hostile log line cannot
-//! exhaust the native stack.
+//! is linear in the input, which is charged to the call's work budget. Nesting is capped at
+//! [`MAX_DEPTH`] so a hostile log line cannot exhaust the native stack.
 
 use boa_engine::object::builtins::JsArray;
 use boa_engine::object::JsObject;
@@ -25,8 +25,12 @@ pub(crate) const MAX_DEPTH: usize = 512;
 /// Parses `text` (already a string) as JSON.
 ///
 /// # Errors
-/// A `SyntaxError` for text that is not JSON or nests deeper than [`MAX_DEPTH`].
+/// A `SyntaxError` for text that is not JSON or nests deeper than [`MAX_DEPTH`]; the
+/// budget's uncatchable error when the call has no room left for reading `text`.
 pub(crate) fn parse(text: &JsString, ctx: &mut Context) -> JsResult<JsValue> {
+    // Counted work: a code unit a cycle, charged before it is read (what a parse costs is
+    // linear in its input), so a line of many big `JSON.parse` calls ends at its budget.
+    crate::clock::charge_native(u64::try_from(text.len()).unwrap_or(u64::MAX))?;
     match text.as_str().variant() {
         JsStrVariant::Latin1(s) => Parser::new(s, ctx).document(),
         JsStrVariant::Utf16(s) => Parser::new(s, ctx).document(),

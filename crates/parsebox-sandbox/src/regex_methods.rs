@@ -733,15 +733,7 @@ impl Target {
 fn charge_search(at: usize, found: Option<&regress::Match>, len: usize) -> JsResult<()> {
     let end = found.map_or(len, regress::Match::end);
     let scanned = u64::try_from(end.saturating_sub(at)).unwrap_or(u64::MAX);
-    if crate::clock::charge_native(scanned.saturating_add(crate::clock::SEARCH_CYCLES)) {
-        Ok(())
-    } else {
-        // boa's runtime-limit errors are the uncatchable ones; the sandbox reads this one as
-        // the work budget (`clock::take_native` says the call ran past it).
-        Err(boa_engine::JsError::from(
-            boa_engine::error::RuntimeLimitError::LoopIteration,
-        ))
-    }
+    crate::clock::charge_native(scanned.saturating_add(crate::clock::SEARCH_CYCLES))
 }
 
 /// An input's code units: its own (UTF-16) or a widened copy (Latin-1).
