@@ -30,6 +30,7 @@
     allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 
+mod charged_builtins;
 mod clock;
 mod convert;
 mod date_parse;
@@ -49,6 +50,7 @@ mod regex_methods;
 pub mod regex_screen;
 mod run;
 mod source;
+mod string_search;
 mod text;
 
 pub use clock::{work_done, WORK_PER_MS};

@@ -435,6 +435,7 @@ impl Blank {
         }
         if opts.bounded_builtins {
             crate::regex_methods::install(&mut ctx).map_err(setup)?;
+            crate::charged_builtins::install(&mut ctx).map_err(setup)?;
         }
         let global = ctx.global_object();
         for k in [

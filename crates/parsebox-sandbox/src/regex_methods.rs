@@ -205,7 +205,7 @@ fn test(
 ) -> JsResult<JsValue> {
     let input = args.first().cloned().unwrap_or_default();
     let Some(target) = Target::of(this, &input, captures, ctx) else {
-        return captures[0].call(this, args, ctx);
+        return crate::charged_builtins::call_charged(&captures[0], this, args, ctx);
     };
     let units = target.units(ctx);
     crate::regex_limits::check_regex_input(units.len(), ctx)?;
@@ -260,7 +260,7 @@ fn replace_any(
             return Ok(answer);
         }
     }
-    captures[0].call(this, args, ctx)
+    crate::charged_builtins::call_charged(&captures[0], this, args, ctx)
 }
 
 /// `String.prototype.match(regexp)`.
@@ -281,7 +281,7 @@ fn r#match(
             return Ok(answer);
         }
     }
-    captures[0].call(this, args, ctx)
+    crate::charged_builtins::call_charged(&captures[0], this, args, ctx)
 }
 
 /// `String.prototype.split(separator, limit)`.
@@ -307,7 +307,10 @@ fn split(
             return Ok(answer);
         }
     }
-    captures[0].call(this, args, ctx)
+    if let Some(answer) = crate::string_search::split(this, args, ctx) {
+        return answer;
+    }
+    crate::charged_builtins::call_charged(&captures[0], this, args, ctx)
 }
 
 /// A regex and the string it runs on, read without observing anything: see the module's doc.

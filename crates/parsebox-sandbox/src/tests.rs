@@ -524,3 +524,68 @@ fn more_regexes_than_the_matcher_cache_holds_still_answer_right() {
         );
     }
 }
+
+/// The built-ins that search or copy a whole string or array in one native call (`indexOf`,
+/// `toUpperCase`, `repeat`, `join`, `JSON.stringify`, a `split` or `replace` by a string …) are
+/// counted work too: a line that loops over one of them on a long input, with a clock that
+/// never moves, ends as `budget_exceeded` by the count (the clock, which moves on while the
+/// loop's bytecode counts, would never stop it), and one call is answered with its bytes in
+/// the work count. A tokenizer's `indexOf(sep, from)` loop is charged what it scans, not the
+/// string's length each time.
+#[test]
+fn native_searches_and_copies_are_counted_against_the_work_budget() {
+    fn frozen() -> f64 {
+        0.0
+    }
+    let src = r#"const big = "ab ".repeat(200000) + " ";
+    const arr = "01234567".repeat(75000).split("");
+    const obj = { a: big };
+    const calls = [(s) => s.indexOf("z"), (s) => s.includes("z"), (s) => s.lastIndexOf("z"),
+      (s) => s.toUpperCase(), (s) => "ab".repeat(300000), (s) => s.lastIndexOf("z"), (s) => JSON.stringify(obj),
+      (s) => arr.join(""), (s) => arr.indexOf(9), (s) => arr.includes(9), (s) => arr.slice(1),
+      (s) => s.split(" "), (s) => s.replace("ab", "x"), (s) => s.concat("x"),
+      (s) => s.padEnd(600010), (s) => new String(s).indexOf("z"), (s) => String.fromCharCode(...arr),
+      (s) => s.normalize(), (s) => arr.concat(["x"])];
+    export function parseStdoutLine(line, ts) {
+      const [which, times] = line.split(" ").map(Number);
+      let caught = 0;
+      for (let i = 0; i < times; i++) {
+        try { calls[which](big); } catch (e) { caught++; }
+      }
+      return [{ kind: "stdout", ts, text: String(caught) }];
+    }"#;
+    let opts = SandboxOptions {
+        clock: Some(frozen),
+        line_budget_ms: 300.0,
+        ..SandboxOptions::default()
+    };
+    let m = ParserModule::load(src, opts).unwrap_or_else(|e| panic!("{e}"));
+    for which in 0..19 {
+        let mut run = m.new_run().unwrap();
+        let v = run.parse_line_raw(&format!("{which} 1"), TS0).unwrap();
+        assert_eq!(v[0]["text"], "0", "method {which}");
+        assert!(
+            run.diagnostics().work_cycles >= 30_000,
+            "method {which}: {}",
+            run.diagnostics().work_cycles
+        );
+        let failed = run
+            .parse_line_raw(&format!("{which} 1000"), TS0)
+            .unwrap_err();
+        assert_eq!(failed.code, "budget_exceeded", "method {which}: {failed:?}");
+        let v = run.parse_line_raw(&format!("{which} 1"), TS0).unwrap();
+        assert_eq!(v[0]["text"], "0", "method {which}");
+    }
+    // A tokenizer walking a long line with indexOf(sep, from) is charged what it scans.
+    let tokenizer = load(
+        r#"export function parseStdoutLine(line, ts) {
+          const s = "word ".repeat(20000);
+          let n = 0, at = 0, next;
+          while ((next = s.indexOf(" ", at)) >= 0) { n++; at = next + 1; }
+          return [{ kind: "stdout", ts, text: String(n) }];
+        }"#,
+    );
+    let mut run = tokenizer.new_run().unwrap();
+    let v = run.parse_line_raw("x", TS0).unwrap();
+    assert_eq!(v[0]["text"], "20000");
+}

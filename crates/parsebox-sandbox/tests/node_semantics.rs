@@ -562,3 +562,92 @@ fn regex_methods_give_v8s_answers() {
         "lines of replace, replaceAll, test, match, exec and split",
     );
 }
+
+/// Each line is JSON `[hay, needle, from, limit]` (`from` and `limit` index `FROMS` and
+/// `LIMITS`); the answer is the code units of what `indexOf`, `includes`, `lastIndexOf` and
+/// `split` by a string give (or the name of what each threw). The line `hostile` runs the cases
+/// the native string searches hand on: a `String` object, non-string arguments, a
+/// `Symbol.split` a parser put on the prototypes, a replaced prototype chain.
+const STRING_SEARCH_PARSER: &str = r#"
+const FROMS = [undefined, -1, 0, 1, 2, 5, 100, NaN, 1.5, Infinity, -Infinity, null, "1", { valueOf() { return 1; } }];
+const LIMITS = [undefined, 0, 1, 2, -1, 4294967296, 2.7, NaN, null, "2", 4294967295, 4294967297];
+const units = (s) => { const o = []; for (let i = 0; i < s.length; i++) o.push(s.charCodeAt(i)); return o.join(","); };
+const parts = (a) => a.map(units);
+function one(hay, needle, from, limit) {
+  const out = [];
+  for (const f of [() => hay.indexOf(needle), () => hay.indexOf(needle, from), () => hay.includes(needle),
+    () => hay.includes(needle, from), () => hay.lastIndexOf(needle, from), () => parts(hay.split(needle)),
+    () => parts(hay.split(needle, limit))]) {
+    try { out.push(f()); } catch (e) { out.push(e.name); }
+  }
+  return out;
+}
+function hostile() {
+  const out = [];
+  out.push(one(new String("abcabc"), "b", 2, 1));
+  out.push(one("a1b1c", 1, 0, 2), one("aundefinedb", undefined, 0, 1), one("anullb", null, 0, 1));
+  out.push(one("abc", { toString() { return "b"; } }, { valueOf() { return 0; } }, { valueOf() { return 1; } }));
+  out.push("abc".indexOf(), "abc".includes(), "a,b".split(), "abc".split(undefined, 0));
+  try { out.push("abc".includes(/b/)); } catch (e) { out.push(e.name); }
+  const SP = String.prototype, OP = Object.prototype;
+  SP[Symbol.split] = function (s, l) { return ["string-proto", s, l]; };
+  out.push("a,b".split(",", 1)); delete SP[Symbol.split];
+  OP[Symbol.split] = function (s, l) { return ["object-proto", s, l]; };
+  out.push("a,b".split(",")); delete OP[Symbol.split];
+  const between = Object.create(OP, { [Symbol.split]: { value: function () { return ["between"]; } } });
+  Object.setPrototypeOf(SP, between);
+  out.push("a,b".split(","));
+  Object.setPrototypeOf(SP, OP);
+  out.push("a,b".split(","));
+  for (const k of ["indexOf", "includes", "lastIndexOf", "split", "slice", "toUpperCase", "trim", "padEnd", "concat"]) {
+    const d = Object.getOwnPropertyDescriptor(SP, k);
+    out.push([SP[k].name, SP[k].length, d.writable, d.enumerable, d.configurable]);
+  }
+  for (const [o, k] of [[Array.prototype, "join"], [Array.prototype, "indexOf"], [Array.prototype, "slice"], [JSON, "stringify"], [Object, "keys"], [String, "fromCharCode"]]) {
+    const d = Object.getOwnPropertyDescriptor(o, k);
+    out.push([o[k].name, o[k].length, d.writable, d.enumerable, d.configurable]);
+  }
+  out.push([1, 2, 3].join("-"), [1, 2, 3].indexOf(2), [1, NaN].includes(NaN), [1, 2, 3].slice(1), JSON.stringify({ a: [1, "x"] }),
+    Object.keys({ b: 1, a: 2 }), String.fromCharCode(97, 98), "é😀".toUpperCase(), "  x ".trim(), "x".padEnd(4, "ab"),
+    "a".concat(1, null), String.raw`a\n${1}`, [3, 1, 2].toReversed(), [[1, [2]], 3].flat());
+  return out;
+}
+export function parseStdoutLine(line) {
+  if (line === "hostile") return hostile();
+  const [hay, needle, from, limit] = JSON.parse(line);
+  return one(hay, needle, FROMS[from], LIMITS[limit]);
+}
+"#;
+
+#[test]
+fn string_searches_give_v8s_answers() {
+    // JSON string pieces of both widths (Latin-1 and UTF-16 strings), lone surrogates too.
+    const TEXT: [&str; 12] = [
+        "a",
+        "b",
+        "ab",
+        "ba",
+        ",",
+        " ",
+        "\u{e9}",
+        "\u{100}",
+        "\u{1F600}",
+        "\\ud83d",
+        "\\ude00",
+        "aab",
+    ];
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut lines = vec!["hostile".to_owned()];
+    for _ in 0..3000 {
+        let hay: String = (0..rng.below(10)).map(|_| *rng.pick(&TEXT)).collect();
+        let needle: String = (0..rng.below(3)).map(|_| *rng.pick(&TEXT)).collect();
+        let from = rng.below(14);
+        let limit = rng.below(12);
+        lines.push(format!("[\"{hay}\",\"{needle}\",{from},{limit}]"));
+    }
+    assert_agrees(
+        STRING_SEARCH_PARSER,
+        lines,
+        "lines of indexOf, includes, lastIndexOf and split by a string",
+    );
+}
