@@ -456,52 +456,65 @@ fn every_regex_method_obeys_the_input_cap() {
     assert_eq!(v[0]["text"], [refused; 10].join("|"));
 }
 
-/// The native regex methods' scans and `JSON.parse`'s reading are counted work (issue 54: no
-/// clock in an outcome): with a clock that never moves, a line that runs them over a long
-/// string many times ends as `budget_exceeded`, even inside a `try` (the guest cannot catch
-/// the budget), and a line that runs them once is answered with its scans in its work count.
-#[test]
-fn native_scans_are_counted_against_the_work_budget() {
+/// With a clock that never moves, each of the JavaScript functions in the array `calls` (after
+/// `setup`, each called on the string `big`) run once is answered with at least `min_work`
+/// cycles counted, and run `times` times in one line ends as `budget_exceeded`, even inside a
+/// `try` (the guest cannot catch the budget); the run goes on.
+fn assert_calls_end_at_the_work_budget(setup: &str, calls: &str, times: u32, min_work: u64) {
     fn frozen() -> f64 {
         0.0
     }
-    let src = r#"const big = "ab ".repeat(200000);
-    const calls = [(s) => s.replace(/b/g, "c"), (s) => s.split(/ /), (s) => s.match(/a/g),
-      (s) => /z/.test(s), (s) => /z/g.exec(s), (s) => s.replaceAll(/a/g, ""),
-      (s) => JSON.parse(bigJson)];
-    const bigJson = JSON.stringify(big);
-    export function parseStdoutLine(line, ts) {
+    let src = format!(
+        r#"{setup}
+    const calls = {calls};
+    export function parseStdoutLine(line, ts) {{
       const [which, times] = line.split(" ").map(Number);
       let caught = 0;
-      for (let i = 0; i < times; i++) {
-        try { calls[which](big); } catch (e) { caught++; }
-      }
-      return [{ kind: "stdout", ts, text: String(caught) }];
-    }"#;
+      for (let i = 0; i < times; i++) {{
+        try {{ calls[which](big); }} catch (e) {{ caught++; }}
+      }}
+      return [{{ kind: "stdout", ts, text: String(caught) }}];
+    }}"#
+    );
     let opts = SandboxOptions {
         clock: Some(frozen),
         line_budget_ms: 300.0,
         ..SandboxOptions::default()
     };
-    let m = ParserModule::load(src, opts).unwrap_or_else(|e| panic!("{e}"));
-    for which in 0..7 {
+    let m = ParserModule::load(&src, opts).unwrap_or_else(|e| panic!("{e}"));
+    let count = calls.matches("=>").count();
+    for which in 0..count {
         let mut run = m.new_run().unwrap();
         let v = run.parse_line_raw(&format!("{which} 1"), TS0).unwrap();
-        assert_eq!(v[0]["text"], "0", "method {which}");
-        // One call scans the 600,000 units at least once.
+        assert_eq!(v[0]["text"], "0", "call {which}");
         assert!(
-            run.diagnostics().work_cycles >= 600_000,
-            "method {which}: {}",
+            run.diagnostics().work_cycles >= min_work,
+            "call {which}: {}",
             run.diagnostics().work_cycles
         );
         let failed = run
-            .parse_line_raw(&format!("{which} 100"), TS0)
+            .parse_line_raw(&format!("{which} {times}"), TS0)
             .unwrap_err();
-        assert_eq!(failed.code, "budget_exceeded", "method {which}: {failed:?}");
-        // The run goes on.
+        assert_eq!(failed.code, "budget_exceeded", "call {which}: {failed:?}");
         let v = run.parse_line_raw(&format!("{which} 1"), TS0).unwrap();
-        assert_eq!(v[0]["text"], "0", "method {which}");
+        assert_eq!(v[0]["text"], "0", "call {which}");
     }
+}
+
+/// The native regex methods' scans and `JSON.parse`'s reading are counted work (issue 54: no
+/// clock in an outcome): a line that runs them over a long string many times ends at its
+/// budget, and one call scans the 600,000 units at least once.
+#[test]
+fn native_scans_are_counted_against_the_work_budget() {
+    assert_calls_end_at_the_work_budget(
+        r#"const big = "ab ".repeat(200000);
+    const bigJson = JSON.stringify(big);"#,
+        r#"[(s) => s.replace(/b/g, "c"), (s) => s.split(/ /), (s) => s.match(/a/g),
+      (s) => /z/.test(s), (s) => /z/g.exec(s), (s) => s.replaceAll(/a/g, ""),
+      (s) => JSON.parse(bigJson)]"#,
+        100,
+        600_000,
+    );
 }
 
 #[test]
@@ -527,55 +540,25 @@ fn more_regexes_than_the_matcher_cache_holds_still_answer_right() {
 
 /// The built-ins that search or copy a whole string or array in one native call (`indexOf`,
 /// `toUpperCase`, `repeat`, `join`, `JSON.stringify`, a `split` or `replace` by a string …) are
-/// counted work too: a line that loops over one of them on a long input, with a clock that
-/// never moves, ends as `budget_exceeded` by the count (the clock, which moves on while the
-/// loop's bytecode counts, would never stop it), and one call is answered with its bytes in
-/// the work count. A tokenizer's `indexOf(sep, from)` loop is charged what it scans, not the
-/// string's length each time.
+/// counted work too: a line that loops over one of them on a long input ends as
+/// `budget_exceeded` by the count (the clock, which moves on while the loop's bytecode counts,
+/// would never stop it). A tokenizer's `indexOf(sep, from)` loop is charged what it scans, not
+/// the string's length each time.
 #[test]
 fn native_searches_and_copies_are_counted_against_the_work_budget() {
-    fn frozen() -> f64 {
-        0.0
-    }
-    let src = r#"const big = "ab ".repeat(200000) + " ";
+    assert_calls_end_at_the_work_budget(
+        r#"const big = "ab ".repeat(200000) + " ";
     const arr = "01234567".repeat(75000).split("");
-    const obj = { a: big };
-    const calls = [(s) => s.indexOf("z"), (s) => s.includes("z"), (s) => s.lastIndexOf("z"),
-      (s) => s.toUpperCase(), (s) => "ab".repeat(300000), (s) => s.lastIndexOf("z"), (s) => JSON.stringify(obj),
+    const obj = { a: big };"#,
+        r#"[(s) => s.indexOf("z"), (s) => s.includes("z"), (s) => s.lastIndexOf("z"),
+      (s) => s.toUpperCase(), (s) => "ab".repeat(300000), (s) => s.toLowerCase(), (s) => JSON.stringify(obj),
       (s) => arr.join(""), (s) => arr.indexOf(9), (s) => arr.includes(9), (s) => arr.slice(1),
       (s) => s.split(" "), (s) => s.replace("ab", "x"), (s) => s.concat("x"),
       (s) => s.padEnd(600010), (s) => new String(s).indexOf("z"), (s) => String.fromCharCode(...arr),
-      (s) => s.normalize(), (s) => arr.concat(["x"])];
-    export function parseStdoutLine(line, ts) {
-      const [which, times] = line.split(" ").map(Number);
-      let caught = 0;
-      for (let i = 0; i < times; i++) {
-        try { calls[which](big); } catch (e) { caught++; }
-      }
-      return [{ kind: "stdout", ts, text: String(caught) }];
-    }"#;
-    let opts = SandboxOptions {
-        clock: Some(frozen),
-        line_budget_ms: 300.0,
-        ..SandboxOptions::default()
-    };
-    let m = ParserModule::load(src, opts).unwrap_or_else(|e| panic!("{e}"));
-    for which in 0..19 {
-        let mut run = m.new_run().unwrap();
-        let v = run.parse_line_raw(&format!("{which} 1"), TS0).unwrap();
-        assert_eq!(v[0]["text"], "0", "method {which}");
-        assert!(
-            run.diagnostics().work_cycles >= 30_000,
-            "method {which}: {}",
-            run.diagnostics().work_cycles
-        );
-        let failed = run
-            .parse_line_raw(&format!("{which} 1000"), TS0)
-            .unwrap_err();
-        assert_eq!(failed.code, "budget_exceeded", "method {which}: {failed:?}");
-        let v = run.parse_line_raw(&format!("{which} 1"), TS0).unwrap();
-        assert_eq!(v[0]["text"], "0", "method {which}");
-    }
+      (s) => s.normalize(), (s) => arr.concat(["x"])]"#,
+        1000,
+        30_000,
+    );
     // A tokenizer walking a long line with indexOf(sep, from) is charged what it scans.
     let tokenizer = load(
         r#"export function parseStdoutLine(line, ts) {
