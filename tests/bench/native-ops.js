@@ -5,11 +5,13 @@
 // With `--example work_rate`, cycles charged per wall millisecond, beside a bytecode loop's
 // (BENCHMARKS.md):
 //   for op in bytecode repeat padStart upper concat stringify join keys arrslice arrindex \
-//       lastIndexOf indexOf split tokenize split40k; do echo $op > /tmp/op.log
+//       lastIndexOf indexOf split toSorted encode decode tokenize split40k; do echo $op > /tmp/op.log
 //     cargo run -q --release -p parsebox-sandbox --example work_rate -- tests/bench/native-ops.js /tmp/op.log
 //   done
 const big = "ab ".repeat(300000);
 const arr = "ab ".repeat(30000).split("");
+const shuffled = [];
+for (let i = 0; i < 90000; i++) shuffled.push(String((i * 7919) % 90001));
 const obj = {};
 for (let i = 0; i < 20000; i++) obj["k" + i] = "v" + i;
 const ops = {
@@ -26,6 +28,9 @@ const ops = {
   lastIndexOf: () => big.lastIndexOf("z"),
   indexOf: () => big.indexOf("z"),
   split: () => big.split(" ").length,
+  toSorted: () => shuffled.toSorted().length,
+  encode: () => encodeURIComponent(big).length,
+  decode: () => decodeURIComponent(big).length,
   tokenize: () => {
     const s = "word ".repeat(40000);
     let n = 0, at = 0, next;

@@ -549,13 +549,15 @@ fn native_searches_and_copies_are_counted_against_the_work_budget() {
     assert_calls_end_at_the_work_budget(
         r#"const big = "ab ".repeat(200000) + " ";
     const arr = "01234567".repeat(75000).split("");
-    const obj = { a: big };"#,
+    const obj = { a: big };
+    const some = arr.slice(0, 20000);"#,
         r#"[(s) => s.indexOf("z"), (s) => s.includes("z"), (s) => s.lastIndexOf("z"),
       (s) => s.toUpperCase(), (s) => "ab".repeat(300000), (s) => s.toLowerCase(), (s) => JSON.stringify(obj),
       (s) => arr.join(""), (s) => arr.indexOf(9), (s) => arr.includes(9), (s) => arr.slice(1),
       (s) => s.split(" "), (s) => s.replace("ab", "x"), (s) => s.concat("x"),
       (s) => s.padEnd(600010), (s) => new String(s).indexOf("z"), (s) => String.fromCharCode(...arr),
-      (s) => s.normalize(), (s) => arr.concat(["x"])]"#,
+      (s) => s.normalize(), (s) => arr.concat(["x"]), (s) => some.toSorted(), (s) => some.sort(),
+      (s) => encodeURIComponent(s), (s) => decodeURI(s)]"#,
         1000,
         30_000,
     );
