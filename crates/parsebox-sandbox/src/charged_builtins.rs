@@ -5,7 +5,7 @@
 //! million code units is one instruction. A loop of such calls counts a few cycles a turn
 //! while each turn reads the whole string, and since the clock backstop moves on whenever the
 //! engine counts work (SPEC §11), nothing would stop it. Each method here is put in front of
-//! the one there before (boa's or the prelude's) and charges ([`charge_native`]), once the
+//! boa's own and charges ([`charge_native`]), once the
 //! call returns, for what it was given to read (the code units of `this`, or the elements of
 //! an array) and what it wrote (the code units or elements of its result), each
 //! weighed ([`METHODS`]) so the charge follows the time it takes at the rate boa runs bytecode.
@@ -103,8 +103,12 @@ enum Holder {
     Object,
 }
 
-/// Puts the charged methods in front of the realm's own (after the prelude, whose wrappers
-/// they then wrap).
+/// Puts the charged methods in front of the realm's built-ins, before the prelude runs: where
+/// the prelude puts a bytecode method in front of one (`join`, `indexOf` of an array, `sort`,
+/// `repeat`, `padStart` …), it captures the charged method and calls it, so a parser's
+/// callbacks (a comparator, a `toString`) are still called from bytecode, which the budget
+/// counts as it runs. A native wrapper in front of the prelude's bytecode would run them
+/// inside a native call, where nothing is counted until it returns.
 pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
     let constructors = ctx.intrinsics().constructors();
     let global = ctx.global_object();

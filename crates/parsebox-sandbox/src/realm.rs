@@ -427,6 +427,12 @@ impl Blank {
                     "false"
                 },
             );
+        // Before the prelude: where it puts a bytecode method in front of a built-in (`join`,
+        // `sort`, `repeat` …), it captures the charged one, and a parser's callbacks stay
+        // called from bytecode, where the budget counts them (charged_builtins.rs).
+        if opts.bounded_builtins {
+            crate::charged_builtins::install(&mut ctx).map_err(setup)?;
+        }
         // Piece by piece, so the realm never holds the whole prelude's syntax tree at once
         // (prelude.js says how the pieces share their helpers).
         for piece in prelude.split("\n//@piece\n") {
@@ -435,7 +441,6 @@ impl Blank {
         }
         if opts.bounded_builtins {
             crate::regex_methods::install(&mut ctx).map_err(setup)?;
-            crate::charged_builtins::install(&mut ctx).map_err(setup)?;
         }
         let global = ctx.global_object();
         for k in [
