@@ -42,7 +42,7 @@ async function freePort() {
   return port;
 }
 
-/** An Xvfb display of our own: `{ display, stop }`. */
+/** An Xvfb display of our own: `{ display, alive, stop }`. */
 async function startDisplay() {
   const xvfb = own(spawn("Xvfb", ["-displayfd", "3", "-screen", "0", "1600x1200x24", "-nolisten", "tcp"], { stdio: ["ignore", "ignore", "ignore", "pipe"] }));
   const display = await new Promise((resolve, reject) => {
@@ -53,14 +53,46 @@ async function startDisplay() {
     });
     xvfb.on("exit", (code) => reject(new Error(`Xvfb exited (${code}) before it gave a display`)));
   });
-  return { display, stop: () => xvfb.kill() };
+  let stopped = false;
+  xvfb.on("exit", (code, signal) => {
+    if (!stopped) console.error(`# Xvfb on ${display} exited (${code ?? signal}) while in use`);
+  });
+  return {
+    display,
+    alive: () => xvfb.exitCode === null && xvfb.signalCode === null,
+    stop: () => {
+      stopped = true;
+      xvfb.kill();
+    },
+  };
 }
 
 /**
  * One WebDriver session on a driver process of its own (a driver serves one session at a time),
  * its requests sent through `proxy` (`host:port`).
  */
-async function startSession(display, proxy) {
+async function startSession(liveDisplay, proxy) {
+  // Creating a session once never answered (seen in a cold CI run: the request failed after
+  // undici's 300 s, the display's Xvfb gone): each try has a deadline, and a failed one is
+  // retried on a fresh driver, on a display started again if its Xvfb has exited.
+  let last;
+  for (let attempt = 1; attempt <= SESSION_TRIES; attempt++) {
+    try {
+      return await trySession(await liveDisplay(), proxy);
+    } catch (e) {
+      last = e;
+      console.error(`# WebKit session, try ${attempt} of ${SESSION_TRIES}: ${e.message}`);
+    }
+  }
+  throw new Error(`WebKitWebDriver gave no session in ${SESSION_TRIES} tries: ${last?.message}`, { cause: last });
+}
+
+/** How many drivers [`startSession`] tries, and how long each may take to create a session. */
+const SESSION_TRIES = 3;
+const SESSION_DEADLINE_MS = 120_000;
+
+/** One try of [`startSession`]: a fresh driver, killed again if it gives no session. */
+async function trySession(display, proxy) {
   const port = await freePort();
   const driver = own(spawn(DRIVER, [`--port=${port}`], { stdio: "ignore", env: { ...process.env, DISPLAY: display } }));
   const base = `http://127.0.0.1:${port}`;
@@ -70,24 +102,33 @@ async function startSession(display, proxy) {
     } catch {
       // not listening yet
     }
-    if (tries > 100) throw new Error(`WebKitWebDriver did not start on port ${port}`);
+    if (tries > 100) {
+      driver.kill();
+      throw new Error(`WebKitWebDriver did not start on port ${port}`);
+    }
     await sleep(50);
   }
-  const call = async (method, path, body) => {
-    const r = await fetch(`${base}${path}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const call = async (method, path, body, signal) => {
+    const r = await fetch(`${base}${path}`, { method, signal, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
     const json = await r.json();
     if (!r.ok) throw new Error(`WebDriver ${method} ${path}: ${json.value?.error}: ${json.value?.message}`);
     return json.value;
   };
-  const created = await call("POST", "/session", {
-    capabilities: {
-      alwaysMatch: {
-        "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] },
-        // 127.0.0.1 included: the test servers are there.
-        proxy: { proxyType: "manual", httpProxy: proxy, noProxy: [] },
+  let created;
+  try {
+    created = await call("POST", "/session", {
+      capabilities: {
+        alwaysMatch: {
+          "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] },
+          // 127.0.0.1 included: the test servers are there.
+          proxy: { proxyType: "manual", httpProxy: proxy, noProxy: [] },
+        },
       },
-    },
-  });
+    }, AbortSignal.timeout(SESSION_DEADLINE_MS));
+  } catch (e) {
+    driver.kill();
+    throw e;
+  }
   const id = created.sessionId;
   await call("POST", `/session/${id}/timeouts`, { script: 3_600_000, pageLoad: 120_000 });
   return {
@@ -312,19 +353,23 @@ class WebKitPage {
 
 /** WebKitGTK as a playwright-like Browser: `newPage()`, `close()`. */
 export async function launchWebKit() {
-  const { display, stop } = await startDisplay();
+  let screen = await startDisplay();
+  const liveDisplay = async () => {
+    if (!screen.alive()) screen = await startDisplay();
+    return screen.display;
+  };
   const pages = new Set();
   return {
     async newPage() {
       const proxy = await startProxy();
-      const page = new WebKitPage(await startSession(display, proxy.address), proxy);
+      const page = new WebKitPage(await startSession(liveDisplay, proxy.address), proxy);
       pages.add(page);
       return page;
     },
     async close() {
       for (const page of pages) await page.close();
       pages.clear();
-      stop();
+      screen.stop();
     },
   };
 }
