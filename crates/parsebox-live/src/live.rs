@@ -211,9 +211,13 @@ impl<X: Executor> LiveCore<X> {
                 // Bytes both ways (an ops frame in, JSON answers out), copied between the two
                 // memories and never decoded into JS strings on the way.
                 let answers = self.executor.run_inline(engine, &wire::ops_frame(&ops))?;
-                let answers: Vec<EngineAnswer> = serde_json::from_slice(&answers).map_err(|e| {
-                    EngineDeath::Fault(format!("the engine answered malformed JSON: {e}"))
+                // Read as text, as a Worker's answers are: one JSON reader in the core module
+                // (serde_json instantiates its whole deserializer per reader).
+                let answers = std::str::from_utf8(&answers).map_err(|e| {
+                    EngineDeath::Fault(format!("the engine answered text that is not UTF-8: {e}"))
                 })?;
+                let answers: Vec<EngineAnswer> =
+                    serde_json::from_str(answers).map_err(|e| EngineDeath::Fault(malformed(e)))?;
                 Ok(self.host.take_engine_answers(engine, answers))
             }
             Some(Placement::Worker) | None => Err(fault("not an engine of this thread")),
@@ -377,12 +381,8 @@ impl<X: Executor> LiveCore<X> {
                 ),
                 EngineDeath::Fault(e) => LoadError::new("engine_fault", e),
             })?;
-        serde_json::from_str::<Result<String, LoadError>>(&text).unwrap_or_else(|e| {
-            Err(LoadError::new(
-                "engine_fault",
-                format!("the engine answered malformed JSON: {e}"),
-            ))
-        })
+        serde_json::from_str::<Result<String, LoadError>>(&text)
+            .unwrap_or_else(|e| Err(LoadError::new("engine_fault", malformed(e))))
     }
 
     /// Adds `ops` to the Worker's pending frame: every send to one engine until the JS
@@ -555,8 +555,7 @@ impl<X: Executor> LiveCore<X> {
                 serde::de::DeserializeSeed::deserialize(MeteredAnswers(&mut answers), &mut de)
                     .and_then(|()| de.end());
             if let Err(e) = read {
-                let reason = format!("the engine answered malformed JSON: {e}");
-                let _ = self.host.handle_engine_died(now, engine, &reason);
+                let _ = self.host.handle_engine_died(now, engine, &malformed(e));
                 self.pump();
                 return;
             }
@@ -870,4 +869,10 @@ impl<'de> serde::de::Visitor<'de> for MeteredAnswers<'_> {
             self.0.push((answer, held));
         }
     }
+}
+
+/// What an engine whose answer is not the JSON it owes is said to have done, wherever its
+/// answer is read (a load, a line of this thread, a Worker's batch).
+fn malformed(e: serde_json::Error) -> String {
+    format!("the engine answered malformed JSON: {e}")
 }
