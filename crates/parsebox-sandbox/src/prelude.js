@@ -617,7 +617,7 @@
     defineProperty(P, k, { __proto__: null, value: undefined, writable: true, configurable: false });
   });
   // What a host script evaluates to when its expression threw: the host then reads the thrown
-  // value from `e` (realm.rs, Realm::run). The throw is caught in the script itself so that
+  // value from `e` (realm/mod.rs, Realm::run). The throw is caught in the script itself so that
   // boa unwinds its value stack: one that leaves the script uncaught leaves values on it.
   defineProperty(P, "z", { __proto__: null, value: freeze({ __proto__: null }), writable: false, configurable: false });
   defineProperty(G, "__parsebox", { __proto__: null, value: P });

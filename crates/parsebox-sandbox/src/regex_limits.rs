@@ -1,6 +1,6 @@
 //! The regex limits of a realm (`maxRegexSource`, the shape screen, `maxRegexInput`), kept as
 //! context data, and the input cap every regex method applies: one place for the guarded `exec`
-//! (realm.rs) and the native regex methods (regex_methods.rs) to read them.
+//! (realm/blank.rs) and the native regex methods (regex_methods.rs) to read them.
 
 use boa_engine::{Context, JsNativeError, JsResult};
 

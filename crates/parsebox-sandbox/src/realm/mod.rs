@@ -1,109 +1,30 @@
-//! One boa `Context` holding one parser instance: realm set-up, budgeted calls, conversion.
+//! One boa `Context` holding one parser instance: its budgeted calls and the conversion of
+//! what they return. Its set-up from a blank realm is `blank.rs`; how a call ended, `stop.rs`.
 
-use std::cell::Cell;
 use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 
-use boa_engine::context::time::JsInstant;
-use boa_engine::context::{Clock, ContextBuilder, HostHooks};
-use boa_engine::error::EngineError;
-use boa_engine::job::IdleJobExecutor;
-use boa_engine::module::IdleModuleLoader;
-use boa_engine::object::{FunctionObjectBuilder, JsObject};
+use boa_engine::object::JsObject;
 use boa_engine::property::{PropertyDescriptor, PropertyKey};
-use boa_engine::realm::Realm as BoaRealm;
 use boa_engine::script::Script;
-use boa_engine::value::JsVariant;
-use boa_engine::{
-    js_string, Context, JsError, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source,
-};
-use parsebox_transcript::{cut_text, FailureCode};
+use boa_engine::{js_string, Context, JsError, JsString, JsValue, Source};
+use parsebox_transcript::FailureCode;
 
-use crate::clock::{Deadline, Meter};
+use crate::clock::Meter;
 use crate::convert::{Caps, Conv, Sink, Walk};
 use crate::load_error::{LoadError, LoadErrorCode};
-use crate::regex_limits::{check_regex_input, RegexLimits};
-use crate::regex_screen::screen_pattern;
 use crate::source::{Prepared, Shape};
 use crate::{EntryPoint, SandboxOptions};
 
-const PRELUDE: &str = include_str!("prelude.js");
+mod blank;
+mod stop;
 
-/// The realm's clock: `Date.now()` / `new Date()` read the current line's time, 0 otherwise.
-#[derive(Debug, Default)]
-struct LineClock {
-    millis: Cell<i64>,
-}
-
-impl Clock for LineClock {
-    fn now(&self) -> JsInstant {
-        // Only timers and Atomics use the monotonic clock; neither exists in the realm.
-        JsInstant::new(0, 0)
-    }
-    fn system_time_millis(&self) -> i64 {
-        self.millis.get()
-    }
-}
-
-/// Host hooks: UTC as the local time zone, and no code generation from strings (`eval`,
-/// `Function(...)`): string-compiled code would run in nested engine calls the budget cannot
-/// interrupt, and no real parser needs it.
-#[derive(Debug, Clone, Copy)]
-struct Hooks;
-
-impl HostHooks for Hooks {
-    fn ensure_can_compile_strings(
-        &self,
-        _realm: BoaRealm,
-        _parameters: &[JsString],
-        _body: &JsString,
-        _direct: bool,
-        _context: &mut Context,
-    ) -> JsResult<()> {
-        Err(JsNativeError::eval()
-            .with_message(
-                "code generation from strings (eval, Function) is disabled in the parsebox sandbox",
-            )
-            .into())
-    }
-    fn local_timezone_offset_seconds(&self, _unix_time_seconds: i64) -> i32 {
-        0
-    }
-}
-
-/// How a budgeted evaluation ended when it did not return a value.
-#[derive(Debug)]
-pub(crate) enum Stop {
-    /// The guest threw (a catchable error): the realm is still clean. `message` describes the
-    /// thrown value for diagnostics (`TypeError: x is not a function`); `thrown` words it as
-    /// Paperclip's transcript does ([`thrown_text`]).
-    Threw {
-        message: String,
-        thrown: Option<String>,
-    },
-    /// The call ran its budget of work (the engine's own count, the same on every machine):
-    /// the evaluation was dropped mid-flight.
-    Work,
-    /// The wall-clock backstop passed (one long native step, or a stalled machine): the
-    /// evaluation was dropped mid-flight. Not the parser's fault until it happens again when
-    /// the line runs alone on a fresh realm.
-    Clock,
-    /// The heap grew more than allowed.
-    Memory(usize),
-    /// boa's loop-iteration, recursion or stack-size limit.
-    Limit(String),
-    /// The engine panicked or failed internally.
-    Fault(String),
-}
-
-impl Stop {
-    /// Whether boa's VM stack may hold abandoned frames: the realm must be rebuilt.
-    pub(crate) fn dirties(&self) -> bool {
-        !matches!(self, Stop::Threw { .. })
-    }
-}
+use blank::LineClock;
+pub(crate) use blank::{Blank, SetupKey};
+use stop::classify;
+pub(crate) use stop::Stop;
 
 /// A fresh realm with a loaded parser instance.
 pub(crate) struct Realm {
@@ -152,138 +73,6 @@ fn key(s: &'static str) -> PropertyKey {
     PropertyKey::from(JsString::from(s))
 }
 
-/// At most `max_bytes` of a guest string as Rust text, cut and marked beyond that
-/// ([`cut_text`]): only a prefix is converted, so a thrown 4M-character text costs nothing.
-fn bounded_text(s: &JsString, max_bytes: usize) -> String {
-    let len = s.len();
-    // One UTF-16 unit is at least one UTF-8 byte: one unit more than fits shows it was cut.
-    let take = len.min(max_bytes.saturating_add(1));
-    let text = if take == len {
-        s.to_std_string_lossy()
-    } else {
-        let units: Vec<u16> = s.iter().take(take).collect();
-        String::from_utf16_lossy(&units)
-    };
-    cut_text(&text, max_bytes).into_owned()
-}
-
-/// A BigInt as decimal text, within `max_bytes`: one too large for a double (over 308
-/// digits) is not converted at all (its decimal text is the costly part).
-fn bigint_text(b: &boa_engine::JsBigInt, max_bytes: usize) -> String {
-    if b.to_f64().is_finite() {
-        cut_text(&b.to_string(), max_bytes).into_owned()
-    } else {
-        cut_text("a BigInt of more than 308 digits", max_bytes).into_owned()
-    }
-}
-
-/// A string data property of `o` or its first prototypes, read without running guest code (an
-/// accessor, or anything not a string, reads as `None`), at most `max_bytes` of it.
-fn data_string(o: &JsObject, k: &'static str, max_bytes: usize) -> Option<String> {
-    let mut p = Some(o.clone());
-    for _ in 0..8 {
-        let obj = p?;
-        if let Some(d) = obj.borrow().properties().get(&key(k)) {
-            return d
-                .value()
-                .and_then(JsValue::as_string)
-                .map(|s| bounded_text(&s, max_bytes));
-        }
-        p = obj.prototype();
-    }
-    None
-}
-
-/// A short description of a thrown value, read without running guest code, within
-/// `max_bytes`.
-fn describe(err: &JsError, max_bytes: usize) -> String {
-    if let Some(native) = err.as_native() {
-        return cut_text(&native.to_string(), max_bytes).into_owned();
-    }
-    let Some(v) = err.as_opaque() else {
-        return "engine error".to_owned();
-    };
-    let text = match v.variant() {
-        JsVariant::Object(o) => {
-            let read = |k: &'static str| data_string(&o, k, max_bytes);
-            match (read("name"), read("message")) {
-                (Some(n), Some(m)) if !m.is_empty() => format!("{n}: {m}"),
-                (Some(n), _) => n,
-                (None, Some(m)) => m,
-                (None, None) => "a non-Error object".to_owned(),
-            }
-        }
-        JsVariant::String(s) => return bounded_text(&s, max_bytes),
-        JsVariant::BigInt(b) => return bigint_text(&b, max_bytes),
-        JsVariant::Symbol(sym) => {
-            let description = sym
-                .description()
-                .map(|d| bounded_text(&d, max_bytes))
-                .unwrap_or_default();
-            format!("Symbol({description})")
-        }
-        _ => v.display().to_string(),
-    };
-    cut_text(&text, max_bytes).into_owned()
-}
-
-fn classify(err: &JsError, ctx: &mut Context, deadline: Deadline, max_bytes: usize) -> Stop {
-    match err.as_engine() {
-        Some(EngineError::RuntimeLimit(l)) => Stop::Limit(l.to_string()),
-        Some(other) => Stop::Fault(other.to_string()),
-        None => Stop::Threw {
-            message: describe(err, max_bytes),
-            thrown: thrown_text(err, ctx, deadline, max_bytes),
-        },
-    }
-}
-
-/// What was thrown, as Paperclip's transcript words it: an `Error`'s message when it has one,
-/// a thrown string when it is not empty, else the value as JSON (`42`, `{"code":1}`, `{}` for
-/// an `Error("")`); `None` when that is nothing (`undefined`, a function, a symbol). Read
-/// natively, running no guest code: a value whose JSON would need guest code (a getter,
-/// `toJSON`, a Proxy) is worded by [`describe`] instead. At most `max_bytes` (the entry
-/// limits' string bound), cut and marked beyond: a parser controls this text.
-fn thrown_text(
-    err: &JsError,
-    ctx: &mut Context,
-    deadline: Deadline,
-    max_bytes: usize,
-) -> Option<String> {
-    if let Some(native) = err.as_native() {
-        let message = native.message();
-        return Some(if message.is_empty() {
-            "{}".to_owned()
-        } else {
-            cut_text(message, max_bytes).into_owned()
-        });
-    }
-    let v = err.as_opaque()?;
-    match v.variant() {
-        JsVariant::Undefined | JsVariant::Symbol(_) => None,
-        JsVariant::String(s) if s.is_empty() => Some("\"\"".to_owned()),
-        JsVariant::String(s) => Some(bounded_text(&s, max_bytes)),
-        JsVariant::BigInt(b) => Some(bigint_text(&b, max_bytes)),
-        JsVariant::Object(o) if o.is_callable() => None,
-        JsVariant::Object(o) if o.is::<boa_engine::builtins::error::Error>() => {
-            let message = data_string(&o, "message", max_bytes).filter(|m| !m.is_empty());
-            Some(message.unwrap_or_else(|| "{}".to_owned()))
-        }
-        _ => {
-            let caps = Caps {
-                max_depth: 16,
-                max_values: 1_000,
-                max_string_bytes: max_bytes.min(64 << 10),
-                deadline,
-            };
-            match Walk::new(ctx, caps, crate::convert::JsonSink::default()).convert(v) {
-                Ok(json) => Some(cut_text(&json, max_bytes).into_owned()),
-                Err(_) => Some(describe(err, max_bytes)),
-            }
-        }
-    }
-}
-
 /// Writes one of the host object's argument slots (`l`, `t`, `r`: defined by the prelude as
 /// writable, non-enumerable, non-configurable data properties of a null-prototype object)
 /// directly into its storage: no [[Set]] lookups, no guest code possible.
@@ -296,188 +85,6 @@ fn put(obj: &JsObject, k: JsString, v: JsValue) {
             .enumerable(false)
             .configurable(false),
     );
-}
-
-/// What a realm's set-up bakes in from the options: the prelude's constants. Two blank realms
-/// with equal keys are interchangeable; the other options a realm reads are laid on when the
-/// parser is loaded into it ([`Blank::apply`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct SetupKey {
-    max_builtin_elements: usize,
-    max_builtin_string_len: usize,
-    max_result_depth: usize,
-    max_result_values: usize,
-    bounded_builtins: bool,
-}
-
-impl SetupKey {
-    pub(crate) fn of(opts: &SandboxOptions) -> SetupKey {
-        SetupKey {
-            max_builtin_elements: opts.max_builtin_elements,
-            max_builtin_string_len: opts.max_builtin_string_len,
-            max_result_depth: opts.max_result_depth,
-            max_result_values: opts.max_result_values,
-            bounded_builtins: opts.bounded_builtins,
-        }
-    }
-}
-
-/// A realm with the host functions, the guarded built-ins and the prelude in place, and no
-/// parser code yet: most of a realm's set-up cost (parsing and running the prelude), which can
-/// therefore be paid ahead of time ([`crate::BlankRealm`]).
-/// Values boa's VM stack may hold (boa's default is 10,240). boa 0.22 leaves a few values on
-/// its stack for every exception a function catches until that function returns, so a parser
-/// that catches a few thousand throws in one call (a `try { JSON.parse(part) } catch {}` over
-/// the parts of a line) overflowed the default where Node carries on. Recursion stays bounded
-/// by `recursion_limit`; the memory this may take is bounded by the engine's memory maximum.
-const VM_STACK_VALUES: usize = 1 << 20;
-
-pub(crate) struct Blank {
-    ctx: Context,
-    clock: Rc<LineClock>,
-    host: JsObject,
-    pub(crate) key: SetupKey,
-}
-
-impl Blank {
-    /// Builds the context and runs the prelude with `opts`' constants.
-    pub(crate) fn new(opts: &SandboxOptions) -> Result<Blank, InitError> {
-        let setup = |e: JsError| InitError::Setup(e.to_string());
-        let clock = Rc::new(LineClock::default());
-        let mut ctx = ContextBuilder::new()
-            .host_hooks(Rc::new(Hooks))
-            .clock(clock.clone())
-            .job_executor(Rc::new(IdleJobExecutor))
-            .module_loader(Rc::new(IdleModuleLoader))
-            .build()
-            .map_err(setup)?;
-        ctx.insert_data(RegexLimits::of(opts));
-        crate::number_format::install(&mut ctx).map_err(setup)?;
-        crate::pow::install(&mut ctx).map_err(setup)?;
-        crate::date_parse::install(&mut ctx).map_err(setup)?;
-        let screen = NativeFunction::from_fn_ptr(|_, args, ctx| {
-            let pattern = args.first().cloned().unwrap_or_default().to_string(ctx)?;
-            let flags = args.get(1).cloned().unwrap_or_default().to_string(ctx)?;
-            let limits = RegexLimits::get(ctx);
-            Ok(
-                match screen_pattern(
-                    &pattern.to_std_string_lossy(),
-                    &flags.to_std_string_lossy(),
-                    limits.max_source,
-                    limits.screen_shapes,
-                ) {
-                    Ok(()) => JsValue::undefined(),
-                    Err(why) => JsValue::from(JsString::from(why.as_str())),
-                },
-            )
-        });
-        ctx.register_global_builtin_callable(js_string!("__parsebox_screen"), 2, screen)
-            .map_err(setup)?;
-        // JSON.parse's core (the prelude adds the bytecode reviver walk): see json.rs.
-        let json_parse = NativeFunction::from_fn_ptr(|_, args, ctx| {
-            let text = args.first().cloned().unwrap_or_default().to_string(ctx)?;
-            crate::json::parse(&text, ctx)
-        });
-        ctx.register_global_builtin_callable(js_string!("__parsebox_json"), 1, json_parse)
-            .map_err(setup)?;
-        // RegExp.prototype.exec with the input-length cap, native: every regex method and the
-        // String regex methods call it, and a bytecode wrapper cost ~15 % per line.
-        let native_exec = ctx
-            .intrinsics()
-            .constructors()
-            .regexp()
-            .prototype()
-            .get(js_string!("exec"), &mut ctx)
-            .map_err(setup)?
-            .as_object()
-            .ok_or_else(|| InitError::Setup("RegExp.prototype.exec missing".to_owned()))?;
-        let [source, sets] = crate::regex_methods::slot_getters(&ctx).map_err(setup)?;
-        let guarded_exec = NativeFunction::from_copy_closure_with_captures(
-            move |this, args, captures: &[JsObject; 3], ctx| {
-                let [exec, getters @ ..] = captures;
-                if let Some(answer) = crate::regex_methods::exec(this, args, getters, ctx) {
-                    return answer;
-                }
-                let input = args.first().cloned().unwrap_or_default().to_string(ctx)?;
-                check_regex_input(input.len(), ctx)?;
-                exec.call(this, &[JsValue::from(input)], ctx)
-            },
-            [native_exec, source, sets],
-        );
-        let guarded_exec = FunctionObjectBuilder::new(ctx.realm(), guarded_exec)
-            .name(js_string!("exec"))
-            .length(1)
-            .build();
-        ctx.register_global_property(
-            js_string!("__parsebox_exec"),
-            guarded_exec,
-            boa_engine::property::Attribute::all(),
-        )
-        .map_err(setup)?;
-        let prelude = PRELUDE
-            .replace("@MAX_ELEMENTS@", &opts.max_builtin_elements.to_string())
-            .replace("@MAX_STRING@", &opts.max_builtin_string_len.to_string())
-            .replace("@MAX_DEPTH@", &opts.max_result_depth.to_string())
-            .replace("@MAX_NODES@", &opts.max_result_values.to_string())
-            .replace(
-                "@BOUNDED@",
-                if opts.bounded_builtins {
-                    "true"
-                } else {
-                    "false"
-                },
-            );
-        // Before the prelude: where it puts a bytecode method in front of a built-in (`join`,
-        // `sort`, `repeat` …), it captures the charged one, and a parser's callbacks stay
-        // called from bytecode, where the budget counts them (charged_builtins.rs).
-        if opts.bounded_builtins {
-            crate::charged_builtins::install(&mut ctx).map_err(setup)?;
-        }
-        // Piece by piece, so the realm never holds the whole prelude's syntax tree at once
-        // (prelude.js says how the pieces share their helpers).
-        for piece in prelude.split("\n//@piece\n") {
-            ctx.eval(Source::from_bytes(piece.as_bytes()))
-                .map_err(setup)?;
-        }
-        if opts.bounded_builtins {
-            crate::regex_methods::install(&mut ctx).map_err(setup)?;
-        }
-        let global = ctx.global_object();
-        for k in [
-            "__parsebox_screen",
-            "__parsebox_json",
-            "__parsebox_exec",
-            "__parsebox_pow",
-            "__parsebox_date_parse",
-            "__parsebox_h",
-        ] {
-            global
-                .delete_property_or_throw(JsString::from(k), &mut ctx)
-                .map_err(setup)?;
-        }
-        let host = global
-            .get(js_string!("__parsebox"), &mut ctx)
-            .map_err(setup)?
-            .as_object()
-            .ok_or_else(|| InitError::Setup("prelude did not install __parsebox".to_owned()))?;
-        Ok(Blank {
-            ctx,
-            clock,
-            host,
-            key: SetupKey::of(opts),
-        })
-    }
-
-    /// Lays `opts`' other limits onto the realm: boa's runtime limits and the regex limits.
-    fn apply(&mut self, opts: &SandboxOptions) {
-        let limits = self.ctx.runtime_limits_mut();
-        // (The loop limit follows each call's budget: set again in `Realm::run`.)
-        limits
-            .set_loop_iteration_limit(opts.loop_limit(crate::clock::work_of(opts.line_budget_ms)));
-        limits.set_recursion_limit(opts.recursion_limit);
-        limits.set_stack_size_limit(VM_STACK_VALUES);
-        self.ctx.insert_data(RegexLimits::of(opts));
-    }
 }
 
 impl Realm {
