@@ -18,7 +18,7 @@ use crate::regex_limits::{check_regex_input, RegexLimits};
 use crate::regex_screen::screen_pattern;
 use crate::SandboxOptions;
 
-use super::InitError;
+use super::stop::InitError;
 
 const PRELUDE: &str = include_str!("../prelude.js");
 

@@ -23,8 +23,8 @@ mod stop;
 
 use blank::LineClock;
 pub(crate) use blank::{Blank, SetupKey};
-use stop::classify;
-pub(crate) use stop::Stop;
+use stop::{classify, key};
+pub(crate) use stop::{InitError, Stop};
 
 /// A fresh realm with a loaded parser instance.
 pub(crate) struct Realm {
@@ -56,21 +56,6 @@ pub(crate) struct Realm {
     /// leaves an uncaught exception's values on its VM stack, so a run whose parser threw on
     /// ~800 lines hit the stack limit on every line after.
     threw: JsObject,
-}
-
-/// Why a realm could not be created.
-#[derive(Debug)]
-pub(crate) enum InitError {
-    /// The module or the factory threw, ran over budget, …
-    Stopped(Stop),
-    /// No usable export (`no_export`) or a factory result without `parseLine` (`bad_factory`).
-    Exports(&'static str),
-    /// The engine could not set up the realm (a bug).
-    Setup(String),
-}
-
-fn key(s: &'static str) -> PropertyKey {
-    PropertyKey::from(JsString::from(s))
 }
 
 /// Writes one of the host object's argument slots (`l`, `t`, `r`: defined by the prelude as

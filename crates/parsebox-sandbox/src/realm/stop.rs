@@ -1,16 +1,16 @@
 //! How a budgeted evaluation ended when it returned no value, and how a thrown value is
-//! worded (bounded by the entry limits' string size: a parser controls this text).
+//! worded (bounded by the entry limits' string size: a parser controls this text); why a realm
+//! could not be made.
 
 use boa_engine::error::EngineError;
 use boa_engine::object::JsObject;
+use boa_engine::property::PropertyKey;
 use boa_engine::value::JsVariant;
 use boa_engine::{Context, JsError, JsString, JsValue};
 use parsebox_transcript::cut_text;
 
 use crate::clock::Deadline;
 use crate::convert::{Caps, Walk};
-
-use super::key;
 
 /// How a budgeted evaluation ended when it did not return a value.
 #[derive(Debug)]
@@ -42,6 +42,22 @@ impl Stop {
     pub(crate) fn dirties(&self) -> bool {
         !matches!(self, Stop::Threw { .. })
     }
+}
+
+/// Why a realm could not be created.
+#[derive(Debug)]
+pub(crate) enum InitError {
+    /// The module or the factory threw, ran over budget, …
+    Stopped(Stop),
+    /// No usable export (`no_export`) or a factory result without `parseLine` (`bad_factory`).
+    Exports(&'static str),
+    /// The engine could not set up the realm (a bug).
+    Setup(String),
+}
+
+/// A property key from a static name.
+pub(super) fn key(s: &'static str) -> PropertyKey {
+    PropertyKey::from(JsString::from(s))
 }
 
 /// At most `max_bytes` of a guest string as Rust text, cut and marked beyond that
