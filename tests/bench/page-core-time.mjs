@@ -29,7 +29,7 @@ installWebWorker();
 let inCore = 0;
 let calls = 0;
 let depth = 0;
-for (const cls of [glue.HostCore, glue.TranscriptBuilderCore]) {
+for (const cls of [glue.RegistryCore, glue.TranscriptBuilderCore]) {
   for (const name of Object.getOwnPropertyNames(cls.prototype)) {
     const method = cls.prototype[name];
     if (name === "constructor" || typeof method !== "function") continue;

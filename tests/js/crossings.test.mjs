@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { initSync, ParserRegistry, TranscriptBuilder } from "../../pkg/index.js";
-import { FollowedRunCore, HostCore, TranscriptBuilderCore } from "../../pkg/parsebox_wasm.js";
+import { FollowedRunCore, RegistryCore, TranscriptBuilderCore } from "../../pkg/parsebox_wasm.js";
 import { RunFollower } from "../../pkg/follow.js";
 import { installWebWorker } from "../fuzz/web-worker.mjs";
 
@@ -20,7 +20,7 @@ installWebWorker();
 
 // Every call into the core, by method name.
 const calls = [];
-for (const cls of [HostCore, TranscriptBuilderCore, FollowedRunCore]) {
+for (const cls of [RegistryCore, TranscriptBuilderCore, FollowedRunCore]) {
   for (const name of Object.getOwnPropertyNames(cls.prototype)) {
     const method = cls.prototype[name];
     if (name === "constructor" || typeof method !== "function") continue;

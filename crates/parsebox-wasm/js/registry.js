@@ -1,8 +1,8 @@
 // ParserRegistry: the package's registry class. It checks and converts calls for the trusted
-// core (HostCore) and hands what a frame or a status change brings to builders and listeners;
+// core (RegistryCore) and hands what a frame or a status change brings to builders and listeners;
 // its driver (driver.js) performs what the core asks and reports what happens back.
 import { disposable } from "./dispose.js";
-import { HostCore } from "./parsebox_wasm.js";
+import { RegistryCore } from "./parsebox_wasm.js";
 import { ParseboxDisposedError, ParseboxOptionsError, callEach, guarded, lostCoreError, quietly } from "./errors.js";
 import { Driver } from "./driver.js";
 import { hasEngine, holdsCore } from "./instance.js";
@@ -34,7 +34,7 @@ export class ParserRegistry {
     // Made before the engine module is compiled (and, in JavaScriptCore, warmed): parsers stay
     // `loading` until it is (the driver tells the core).
     const json = JSON.stringify({ ...rest, loadSources: loader !== null, workersAvailable: typeof Worker === "function", engineReady: hasEngine() });
-    this.#core = guarded(() => new HostCore(json, this.#driver.callbacks()));
+    this.#core = guarded(() => new RegistryCore(json, this.#driver.callbacks()));
     this.#driver.attach(this.#core);
     this.#releaseCore = holdsCore(this);
   }

@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 
 use crate::boundary::{encode, encode_update, into_error, to_json};
 use crate::chunk::{chunk_from_json, transcript_error};
-use crate::host_core::HostCore;
 use crate::js_executor::{reentered, JsExecutor};
+use crate::registry_core::RegistryCore;
 
 /// The transcript, for one call.
 fn hold(
@@ -32,13 +32,13 @@ pub struct TranscriptBuilderCore {
 #[wasm_bindgen]
 #[allow(clippy::cast_precision_loss)] // run ids, indices and counts are far below 2^53
 impl TranscriptBuilderCore {
-    /// A builder with its own run of `adapter_type` in `host`.
+    /// A builder with its own run of `adapter_type` in `registry`.
     ///
     /// # Errors
     /// `ParseboxOptionsError` for unknown options or wrong types; `ParseboxDisposedError`.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        host: &HostCore,
+        registry: &RegistryCore,
         adapter_type: &str,
         options_json: &str,
     ) -> Result<TranscriptBuilderCore, JsValue> {
@@ -48,10 +48,11 @@ impl TranscriptBuilderCore {
                 format!("invalid TranscriptBuilder options: {e}"),
             )
         })?;
-        let live =
-            LiveTranscript::new(&host.core, adapter_type, settings).map_err(transcript_error)?;
+        let live = LiveTranscript::new(&registry.core, adapter_type, settings)
+            .map_err(transcript_error)?;
         let live = Rc::new(RefCell::new(live));
-        host.transcripts
+        registry
+            .transcripts
             .try_borrow_mut()
             .map_err(|_| reentered())?
             .add(&live);

@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 
 use crate::boundary::{chunk_ids, to_json};
 use crate::chunk::{chunk_at, encoder, transcript_error, ChunkEncoder};
-use crate::host_core::HostCore;
 use crate::js_executor::{reentered, JsExecutor};
+use crate::registry_core::RegistryCore;
 
 /// The registry's followed runs, whose late answers its frame folds in.
 type Followers = Transcripts<JsExecutor, FollowedRun<JsExecutor>>;
@@ -33,19 +33,20 @@ impl FollowedRunCore {
 #[wasm_bindgen]
 #[allow(clippy::cast_precision_loss)] // run ids are far below 2^53
 impl FollowedRunCore {
-    /// A followed run of `adapter_type` in `host`, home paths redacted with `redact`.
+    /// A followed run of `adapter_type` in `registry`, home paths redacted with `redact`.
     ///
     /// # Errors
     /// `ParseboxDisposedError`; `ParseboxReentrancyError` from inside a call.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        host: &HostCore,
+        registry: &RegistryCore,
         adapter_type: &str,
         redact: bool,
     ) -> Result<FollowedRunCore, JsValue> {
-        let run = FollowedRun::new(&host.core, adapter_type, redact).map_err(transcript_error)?;
+        let run =
+            FollowedRun::new(&registry.core, adapter_type, redact).map_err(transcript_error)?;
         let run = Rc::new(RefCell::new(run));
-        let followers = Rc::clone(&host.followers);
+        let followers = Rc::clone(&registry.followers);
         followers
             .try_borrow_mut()
             .map_err(|_| reentered())?

@@ -6,7 +6,7 @@
 //!
 //! The binding converts arguments, performs the commands whose engines live in this thread
 //! (built-ins here; inline engine instances through the executor's callbacks) and hands
-//! the rest to the JS driver as data ([`HostCore::poll`]), waking it (`wake()`)
+//! the rest to the JS driver as data ([`RegistryCore::poll`]), waking it (`wake()`)
 //! when the first command waits, whichever call led to it. Every decision is the
 //! host core's. Entries cross the boundary as one JSON string per call: measured faster than
 //! building JS objects field by field (`FINDINGS.md`), and `JSON.parse` gives plain objects.
@@ -16,18 +16,18 @@ mod builder;
 mod builtin;
 mod chunk;
 mod followed;
-mod host_core;
 mod js_executor;
 mod option_kinds;
 mod options;
+mod registry_core;
 
 use wasm_bindgen::prelude::*;
 
 pub use builder::TranscriptBuilderCore;
 pub use followed::FollowedRunCore;
-pub use host_core::HostCore;
 pub use js_executor::{EngineExecutor, Loaded};
 pub use option_kinds::check_options;
+pub use registry_core::RegistryCore;
 
 /// The core's allocator, counted: what its memory budgets measure are the bytes it really
 /// holds (`parsebox-meter`, `parsebox_live::memory`).

@@ -1,6 +1,6 @@
-//! `HostCore`: the registry's trusted core as a JS class. Each method is one event for the
+//! `RegistryCore`: the registry's trusted core as a JS class. Each method is one event for the
 //! host core; the commands it leads to are performed (engines of this thread) or queued for
-//! the JS driver ([`HostCore::poll`]).
+//! the JS driver ([`RegistryCore::poll`]).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -30,7 +30,7 @@ struct LineResult<'a> {
 /// The registry's trusted core: the host core and the built-in parsers. Shared with the
 /// `TranscriptBuilderCore`s made from it.
 #[wasm_bindgen]
-pub struct HostCore {
+pub struct RegistryCore {
     pub(crate) core: Rc<Core>,
     /// The runs `buildTranscript` keeps between renders.
     paperclip: RefCell<Paperclip<JsExecutor>>,
@@ -67,7 +67,7 @@ fn host_error(e: HostError) -> JsValue {
     }
 }
 
-impl HostCore {
+impl RegistryCore {
     fn enter(&self) -> Result<Entered<'_>, JsValue> {
         enter(&self.core)
     }
@@ -92,7 +92,7 @@ impl HostCore {
 }
 
 #[wasm_bindgen]
-impl HostCore {
+impl RegistryCore {
     /// A core from a JSON options object and the executor's callbacks (`startInline`,
     /// `runInline`, `endInline` for engines in this thread, `postOps` for a Worker's frame that
     /// is full, `wake` when commands wait).
@@ -100,10 +100,13 @@ impl HostCore {
     /// # Errors
     /// `ParseboxOptionsError` for unknown options, wrong types or values out of range.
     #[wasm_bindgen(constructor)]
-    pub fn new(options_json: &str, executor: Option<EngineExecutor>) -> Result<HostCore, JsValue> {
+    pub fn new(
+        options_json: &str,
+        executor: Option<EngineExecutor>,
+    ) -> Result<RegistryCore, JsValue> {
         // Optional only so the raw export takes a heap index, not an untyped `externref`.
         let executor = executor
-            .ok_or_else(|| into_error("ParseboxOptionsError", "HostCore needs the executor"))?;
+            .ok_or_else(|| into_error("ParseboxOptionsError", "RegistryCore needs the executor"))?;
         for name in ["startInline", "runInline", "endInline", "postOps", "wake"] {
             let callable = js_sys::Reflect::get(&executor, &JsValue::from_str(name))
                 .is_ok_and(|f| f.is_function());

@@ -40,7 +40,7 @@ pub struct Polled {
     pub ops: Vec<Vec<u8>>,
 }
 
-/// What a registry (`HostCore` in the binding) and its transcript builders share: see the
+/// What a registry (`RegistryCore` in the binding) and its transcript builders share: see the
 /// module's doc.
 pub struct LiveCore<X: Executor> {
     host: Host,

@@ -8,7 +8,7 @@
     dead_code
 )]
 
-use parsebox_wasm::{EngineExecutor, HostCore, TranscriptBuilderCore};
+use parsebox_wasm::{EngineExecutor, RegistryCore, TranscriptBuilderCore};
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -25,8 +25,8 @@ fn executor() -> Option<EngineExecutor> {
     .map(JsCast::unchecked_into)
 }
 
-fn core(options: &str) -> HostCore {
-    HostCore::new(options, executor()).unwrap()
+fn core(options: &str) -> RegistryCore {
+    RegistryCore::new(options, executor()).unwrap()
 }
 
 fn function(args: &str, body: &str) -> js_sys::Function {
@@ -34,7 +34,7 @@ fn function(args: &str, body: &str) -> js_sys::Function {
 }
 
 /// A stateful built-in: `n:line`, throws on `throw`.
-fn counter(core: &HostCore, adapter_type: &str) -> Value {
+fn counter(core: &RegistryCore, adapter_type: &str) -> Value {
     let create = function(
         "",
         "let n = 0; return { parseLine(line, ts) { if (line === 'throw') throw new Error('bad line'); n++; return [{ kind: 'assistant', ts, text: n + ':' + line }]; }, reset() { n = 0; } };",
@@ -118,13 +118,13 @@ pub fn a_reentrant_builtin_is_refused_not_corrupting() {
 }
 
 pub fn misuse_throws_named_errors() {
-    let err = HostCore::new(r#"{"lineBudget":5}"#, executor())
+    let err = RegistryCore::new(r#"{"lineBudget":5}"#, executor())
         .err()
         .unwrap();
     let err: js_sys::Error = err.dyn_into().unwrap();
     assert_eq!(String::from(err.name()), "ParseboxOptionsError");
     assert!(String::from(err.message()).contains("lineBudget"));
-    let err: js_sys::Error = HostCore::new(r#"{"lineBudgetMs":1e308}"#, executor())
+    let err: js_sys::Error = RegistryCore::new(r#"{"lineBudgetMs":1e308}"#, executor())
         .err()
         .unwrap()
         .dyn_into()
