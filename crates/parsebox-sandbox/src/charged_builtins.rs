@@ -219,10 +219,7 @@ pub(crate) fn call_charged(
     args: &[JsValue],
     ctx: &mut Context,
 ) -> JsResult<JsValue> {
-    let result = f.call(this, args, ctx)?;
-    let read = size_of(this, ctx);
-    charge_native(read.saturating_add(size_of(&result, ctx)))?;
-    Ok(result)
+    call_weighed(f, this, args, (8, 8), ctx)
 }
 
 /// The code units of a string (or of a `String` object's own string), the elements of an

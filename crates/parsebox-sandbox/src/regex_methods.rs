@@ -190,7 +190,7 @@ fn missing(what: &str) -> boa_engine::JsError {
 }
 
 /// `GetMethod`'s error for a method that is not callable.
-fn not_callable() -> boa_engine::JsError {
+pub(crate) fn not_callable() -> boa_engine::JsError {
     JsNativeError::typ()
         .with_message("value returned for property of object is not a function")
         .into()

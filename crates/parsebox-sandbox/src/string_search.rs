@@ -96,25 +96,31 @@ fn position(value: Option<&JsValue>, len: usize) -> Option<usize> {
 /// `String.prototype.indexOf(searchString, position)` on a string with a string, in one pass
 /// from `position`; `None` for a call it does not take.
 pub(crate) fn index_of(this: &JsValue, args: &[JsValue]) -> Option<JsResult<JsValue>> {
-    let hay = this.as_string()?;
-    let needle = args.first()?.as_string()?;
-    let from = position(args.get(1), hay.len())?;
-    let (found, cycles) = find(hay.as_str(), needle.as_str(), from);
-    Some(charge_native(cycles).map(|()| {
+    search(this, args, |found| {
         #[allow(clippy::cast_precision_loss)]
         let at = found.map_or(-1.0, |i| i as f64);
         JsValue::from(at)
-    }))
+    })
 }
 
 /// `String.prototype.includes(searchString, position)` on a string with a string (which is
 /// never a regex, so nothing is observed), in one pass from `position`.
 pub(crate) fn includes(this: &JsValue, args: &[JsValue]) -> Option<JsResult<JsValue>> {
+    search(this, args, |found| JsValue::from(found.is_some()))
+}
+
+/// The search `indexOf` and `includes` share: `args[0]` in the string `this` from the position
+/// `args[1]`, charged what it compared, answered by `answer` of where it was found.
+fn search(
+    this: &JsValue,
+    args: &[JsValue],
+    answer: impl FnOnce(Option<usize>) -> JsValue,
+) -> Option<JsResult<JsValue>> {
     let hay = this.as_string()?;
     let needle = args.first()?.as_string()?;
     let from = position(args.get(1), hay.len())?;
     let (found, cycles) = find(hay.as_str(), needle.as_str(), from);
-    Some(charge_native(cycles).map(|()| JsValue::from(found.is_some())))
+    Some(charge_native(cycles).map(|()| answer(found)))
 }
 
 /// `String.prototype.split(separator, limit)` with a string separator. When a parser put a
@@ -146,9 +152,7 @@ pub(crate) fn split(
             Ok(f) => {
                 return Some(match f.as_callable() {
                     Some(splitter) => splitter.call(&key, &[this.clone(), limit], ctx),
-                    None => Err(boa_engine::JsNativeError::typ()
-                        .with_message("value returned for property of object is not a function")
-                        .into()),
+                    None => Err(crate::regex_methods::not_callable()),
                 });
             }
         }
