@@ -1,9 +1,10 @@
 //! A native function put on a realm's built-in object the way the built-ins' own methods are:
-//! writable, not enumerable, configurable (what `toFixed` and `Math.pow` replace).
+//! writable, not enumerable, configurable (what `toFixed` and `Math.pow` replace), and the error
+//! such a method gives when a method it looks up is not callable.
 
 use boa_engine::object::FunctionObjectBuilder;
 use boa_engine::property::PropertyDescriptor;
-use boa_engine::{Context, JsObject, JsResult, JsString, JsValue, NativeFunction};
+use boa_engine::{Context, JsNativeError, JsObject, JsResult, JsString, JsValue, NativeFunction};
 
 /// A native method's Rust function.
 pub(crate) type Method = fn(&JsValue, &[JsValue], &mut Context) -> JsResult<JsValue>;
@@ -41,4 +42,11 @@ pub(crate) fn define_native(
         ctx,
     )?;
     Ok(())
+}
+
+/// `GetMethod`'s error for a method that is not callable.
+pub(crate) fn not_callable() -> boa_engine::JsError {
+    JsNativeError::typ()
+        .with_message("value returned for property of object is not a function")
+        .into()
 }

@@ -189,13 +189,6 @@ fn missing(what: &str) -> boa_engine::JsError {
         .into()
 }
 
-/// `GetMethod`'s error for a method that is not callable.
-pub(crate) fn not_callable() -> boa_engine::JsError {
-    JsNativeError::typ()
-        .with_message("value returned for property of object is not a function")
-        .into()
-}
-
 /// `RegExp.prototype.test(string)`.
 fn test(
     this: &JsValue,
@@ -422,7 +415,7 @@ impl Target {
             return if method.is_null_or_undefined() {
                 Ok(None)
             } else {
-                Err(not_callable())
+                Err(crate::native_method::not_callable())
             };
         };
         if method == captures[1] {
@@ -430,7 +423,7 @@ impl Target {
                 return Ok(Some(answer));
             }
         } else if !method.is_callable() {
-            return Err(not_callable());
+            return Err(crate::native_method::not_callable());
         }
         method
             .call(&self.rx.clone().into(), call_args, ctx)
@@ -527,7 +520,9 @@ impl Target {
     fn match_all_or_first(&self, ctx: &mut Context) -> JsResult<JsValue> {
         if !self.rx.get(js_string!("global"), ctx)?.to_boolean() {
             let exec = self.rx.get(js_string!("exec"), ctx)?;
-            let exec = exec.as_object().ok_or_else(not_callable)?;
+            let exec = exec
+                .as_object()
+                .ok_or_else(crate::native_method::not_callable)?;
             return exec.call(&self.rx.clone().into(), &[self.input.clone().into()], ctx);
         }
         let unicode = self.rx.get(js_string!("unicode"), ctx)?.to_boolean();

@@ -152,7 +152,7 @@ pub(crate) fn split(
             Ok(f) => {
                 return Some(match f.as_callable() {
                     Some(splitter) => splitter.call(&key, &[this.clone(), limit], ctx),
-                    None => Err(crate::regex_methods::not_callable()),
+                    None => Err(crate::native_method::not_callable()),
                 });
             }
         }
