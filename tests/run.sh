@@ -9,7 +9,8 @@ bash tests/setup.sh
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/parsebox/target}"
 export TZ=UTC
 
-say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+# Each step says how long the run has taken so far (set-up included), so a slow step shows.
+say() { printf '\033[1m==> %s\033[0m (at %dm%02ds)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 # Clippy lints the workspace's crates as they are built, for every target and build below (the
 # host's tests, examples and binaries; the core and its tests for wasm32; the engine module;
 # the WASI command), and fails the build on any warning: `cargo clippy` would check each crate
@@ -69,3 +70,5 @@ PARSEBOX_BROWSER=firefox node --test tests/browser/
 # two engines.
 say "browser tests in WebKitGTK"
 PARSEBOX_BROWSER=webkit node --test tests/browser/
+
+say "every test passed"
