@@ -16,7 +16,9 @@ done
 trap 'kill "${hogs[@]}" 2>/dev/null || true' EXIT
 
 # The sandbox natively: every corpus parser against Node, and the near-budget line's share.
-cargo test -p parsebox-sandbox --locked --test differential --test budgets
+# --workspace, as tests/run.sh builds the tests: `-p parsebox-sandbox` alone unifies other
+# features and compiled boa and its dependencies again (11 of a cold run's minutes with hogs).
+cargo test --workspace --locked --test differential --test budgets
 # The engine module (what a Worker and an inline host run) under the default line budget, and
 # the fuzzer's corpus cases and fixed-seed slice through the package, inline and in a Worker.
 node --test --test-name-pattern='real parsers|^corpus |fixed seed' tests/js/engine.test.mjs tests/js/fuzz.test.mjs
