@@ -54,6 +54,15 @@ impl EntryText {
         matches!(self.0, Repr::Slice { .. })
     }
 
+    /// The retained chunk the text is a slice of, and where in it (`None` for a text of its
+    /// own): what the builder's frozen prefix keeps of a plain line.
+    pub(crate) fn chunk_slice(&self) -> Option<(&Arc<str>, u32, u32)> {
+        match &self.0 {
+            Repr::Slice { chunk, start, end } => Some((chunk, *start, *end)),
+            Repr::Owned(_) => None,
+        }
+    }
+
     /// The text.
     pub fn as_str(&self) -> &str {
         match &self.0 {

@@ -98,6 +98,9 @@ impl<X: Executor> LiveTranscript<X> {
             max_chunks: count_option("maxChunks", settings.max_chunks)?,
             max_retained_bytes: count_option("maxRetainedBytes", settings.max_retained_bytes)?,
             drop_duplicate_chunks: settings.drop_duplicate_chunks.unwrap_or(false),
+            // Not yet: the live transcript and its timeline read the window as the whole
+            // transcript (issue 54's compact runs, next step).
+            compact_final: false,
         };
         let style = settings
             .failed_line_entry

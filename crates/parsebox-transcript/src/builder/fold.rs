@@ -9,11 +9,8 @@ use super::{Item, LineParser, Produced, TranscriptBuilder};
 impl<P: LineParser> TranscriptBuilder<P> {
     /// `entry` as the transcript shows it: redacted when redaction is on. Each produced entry
     /// is redacted before it merges, as Paperclip redacts each parsed entry.
-    pub(super) fn folded(&self, mut entry: TranscriptEntry) -> TranscriptEntry {
-        if self.options.redact_home_paths {
-            redact_entry_paths(&mut entry);
-        }
-        entry
+    pub(super) fn folded(&self, entry: TranscriptEntry) -> TranscriptEntry {
+        shown(entry, self.options.redact_home_paths)
     }
 
     /// Gives `entries` whose timestamp is the last chunk's that chunk's one copy of it
@@ -162,6 +159,14 @@ impl<P: LineParser> TranscriptBuilder<P> {
         parsebox_meter::reserve_gently(&mut self.entries, 1);
         self.entries.push(entry);
     }
+}
+
+/// `entry` as the transcript shows it: with `redact` (the builder's option), redacted.
+pub(super) fn shown(mut entry: TranscriptEntry, redact: bool) -> TranscriptEntry {
+    if redact {
+        redact_entry_paths(&mut entry);
+    }
+    entry
 }
 
 /// Whether `next` merges into `last` (SPEC §5, as Paperclip's `buildTranscript`): two

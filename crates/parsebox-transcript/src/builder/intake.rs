@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use crate::entry::TranscriptEntry;
 use crate::entry_text::EntryText;
-use crate::jsstr::js_trim;
 use crate::line_rule::failed_line_entry;
 use crate::Ts;
 
@@ -103,9 +102,12 @@ impl<P: LineParser> TranscriptBuilder<P> {
                 ),
             }
         }
+        let frozen = self.frozen.len();
         let dropped = self.keep_window();
+        // Of the entries dropped, those the window held move its indices.
+        let from_window = dropped.len() - (frozen - self.frozen.len());
         PushChange {
-            changed: first_changed.saturating_sub(dropped.len())..self.entries.len(),
+            changed: first_changed.saturating_sub(from_window)..self.entries.len(),
             dropped,
         }
     }
@@ -180,7 +182,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
         first_changed: &mut usize,
     ) {
         if self.options.track_lines {
-            self.chunk_starts.push(self.items.len());
+            self.chunk_starts.push(self.units());
         }
         // `finish` uses the ts of the last chunk of any stream, as upstream does.
         if self.last_ts.as_ref().is_none_or(|last| *last != ts) {
@@ -233,9 +235,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
         shared: Option<&Arc<str>>,
         first_changed: &mut usize,
     ) {
-        let raw = raw.strip_suffix('\r').unwrap_or(raw);
-        let line = js_trim(raw);
-        if !line.is_empty() {
+        if let Some(line) = super::line_of(raw) {
             self.parse_and_append(line, ts, shared, first_changed);
         }
     }

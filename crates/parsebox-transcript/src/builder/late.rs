@@ -67,7 +67,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// Turns redaction of home paths on or off for the whole transcript, without re-parsing:
     /// the entries are folded again from what each line produced (needs `track_lines`;
     /// without it, the retained chunks are re-parsed). Returns the entries that changed (all
-    /// of them when the setting changed, none when it did not).
+    /// of them when the setting changed, none when it did not; the frozen prefix's too).
     pub fn set_redact_home_paths(&mut self, on: bool) -> Range<usize> {
         let end = self.entries.len();
         if self.options.redact_home_paths == on {
@@ -78,6 +78,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             self.rebuild();
             return 0..self.entries.len();
         }
+        self.refold_frozen();
         let changed = self.refold(0, None);
         0..changed.end
     }

@@ -13,6 +13,7 @@
 
 mod finish;
 mod fold;
+mod frozen;
 mod intake;
 mod late;
 mod rebuild;
@@ -27,6 +28,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::entry::TranscriptEntry;
+use crate::jsstr::js_trim;
 use crate::line_rule::{FailedLineEntry, LineFailure};
 use crate::origin::EntryOrigin;
 use crate::Ts;
@@ -203,6 +205,13 @@ pub struct TranscriptOptions {
     /// different `seq`): what a live view gets when the stored log and the socket both deliver
     /// it. Needs `retain_chunks`. Dropped chunks are counted ([`TranscriptBuilder::counts`]).
     pub drop_duplicate_chunks: bool,
+    /// Keep final entries compactly: after [`TranscriptBuilder::freeze_final`], the units no
+    /// later line, late answer or merge can change leave [`entries`](TranscriptBuilder::entries)
+    /// for a frozen prefix ([`frozen_len`](TranscriptBuilder::frozen_len) entries, read with
+    /// [`all_entries`](TranscriptBuilder::all_entries)); a stdout line shown as its generic
+    /// entry then costs nothing beyond the retained chunk it is in. Needs `retain_chunks`
+    /// and `track_lines`.
+    pub compact_final: bool,
 }
 
 /// What a [`TranscriptBuilder`] holds and has let go of, for diagnostics.
@@ -350,9 +359,13 @@ pub struct TranscriptBuilder<P> {
     later: HashMap<u64, usize>,
     /// The items of `later`, in order: where the earliest line still waiting is.
     waiting: BTreeSet<usize>,
-    /// With `track_lines`: for each chunk ingested since the last rebuild, the index of the
-    /// first item (unit) it could complete.
-    chunk_starts: Vec<usize>,
+    /// With `track_lines`: for each chunk ingested since the last rebuild, the run's number of
+    /// the first unit it could complete.
+    chunk_starts: Vec<u64>,
+    /// The final units that left `items` and `entries` to be kept compactly
+    /// ([`TranscriptOptions::compact_final`]): they come between the units dropped from the
+    /// front and `items[0]`.
+    frozen: frozen::Frozen,
     /// Where [`TranscriptBuilder::finish`] parsed a last, partial line: after how many chunks
     /// (numbered from the run's first), and the held-back text it completed that line with,
     /// so a rebuild parses that line again at the same point.
@@ -414,20 +427,49 @@ impl<P: LineParser> TranscriptBuilder<P> {
             later: HashMap::new(),
             waiting: BTreeSet::new(),
             chunk_starts: Vec::new(),
+            frozen: frozen::Frozen::default(),
             finishes: Vec::new(),
             generation: 0,
             rebuilding: None,
         }
     }
 
-    /// The transcript so far.
+    /// The transcript so far; with [`TranscriptOptions::compact_final`], the entries after the
+    /// frozen prefix (index `i` here is the transcript's `frozen_len() + i`).
     pub fn entries(&self) -> &[TranscriptEntry] {
         &self.entries
     }
 
-    /// Takes the transcript out, leaving the builder empty of entries.
+    /// How many entries the frozen prefix holds ([`TranscriptOptions::compact_final`]): the
+    /// transcript is those, then [`entries`](Self::entries).
+    pub fn frozen_len(&self) -> usize {
+        self.frozen.len()
+    }
+
+    /// The whole transcript, the frozen prefix included, in order.
+    pub fn all_entries(&self) -> impl Iterator<Item = TranscriptEntry> + '_ {
+        self.frozen
+            .entries(self.options.redact_home_paths)
+            .chain(self.entries.iter().cloned())
+    }
+
+    /// Takes the transcript out, the frozen prefix included, leaving the builder empty of
+    /// entries.
     pub fn into_entries(self) -> Vec<TranscriptEntry> {
-        self.entries
+        if self.frozen.len() == 0 {
+            return self.entries;
+        }
+        self.all_entries().collect()
+    }
+
+    /// The run's number of `items[0]`: units dropped from the front, then the frozen ones.
+    fn window_first_unit(&self) -> u64 {
+        self.dropped_units + self.frozen.units()
+    }
+
+    /// `items`' index of the run's unit `unit`, when it is in the window.
+    fn item_index(&self, unit: u64) -> Option<usize> {
+        usize::try_from(unit.checked_sub(self.window_first_unit())?).ok()
     }
 
     /// The line parser, e.g. to read its diagnostics.
@@ -463,11 +505,15 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// starts, in this run. When the chunk's first line merged a delta into an earlier entry,
     /// that entry is included. Needs `track_lines`; a chunk not pushed yet gives the length.
     pub fn first_entry_of_chunk(&self, chunk: usize) -> usize {
-        let item = self
-            .chunk_starts
-            .get(chunk)
-            .and_then(|&i| self.items.get(i));
-        item.map_or(self.entries.len(), Item::first_entry)
+        let Some(&unit) = self.chunk_starts.get(chunk) else {
+            return self.entries.len();
+        };
+        // A chunk whose first unit is frozen: the window's front.
+        self.item_index(unit).map_or(0, |i| {
+            self.items
+                .get(i)
+                .map_or(self.entries.len(), Item::first_entry)
+        })
     }
 
     /// Where entry `index` (of [`entries`](Self::entries)) came from: the unit that started it
@@ -482,10 +528,14 @@ impl<P: LineParser> TranscriptBuilder<P> {
             .and_then(|u| Some((u, self.items.get(u)?)))
         {
             Some((u, unit)) => EntryOrigin {
-                unit: self.dropped_units + u as u64,
+                unit: self.window_first_unit() + u as u64,
                 nth: index - unit.len_before,
             },
-            None => EntryOrigin::of_index(index.saturating_add(self.window_base())),
+            None => EntryOrigin::of_index(
+                index
+                    .saturating_add(self.window_base())
+                    .saturating_add(self.frozen.len()),
+            ),
         }
     }
 
@@ -527,7 +577,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// began, those that left the window included: the number the next unit gets. A rebuild
     /// gives the lines it parses again the numbers they had.
     pub fn units(&self) -> u64 {
-        self.dropped_units + self.items.len() as u64
+        self.window_first_unit() + self.items.len() as u64
     }
 
     /// Where the earliest line that still waits for its late answer ([`LineAnswer::Later`]),
@@ -535,11 +585,19 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// index of its first entry, or the transcript's length when no such line waits. Entries
     /// before it are final but for later answers to earlier lines. O(log waiting lines).
     pub fn first_waiting_entry(&self, from: u64) -> usize {
-        let from = usize::try_from(from.saturating_sub(self.dropped_units)).unwrap_or(usize::MAX);
+        let from =
+            usize::try_from(from.saturating_sub(self.window_first_unit())).unwrap_or(usize::MAX);
         self.waiting
             .range(from..)
             .next()
             .and_then(|&u| self.items.get(u))
             .map_or(self.entries.len(), Item::first_entry)
     }
+}
+
+/// The line a raw stdout line (ended by `\n`) shows: a `\r` right before the newline belongs to
+/// it (`\r?\n`), then JavaScript's trim; `None` for a blank line, which shows nothing.
+pub(super) fn line_of(raw: &str) -> Option<&str> {
+    let raw = raw.strip_suffix('\r').unwrap_or(raw);
+    Some(js_trim(raw)).filter(|line| !line.is_empty())
 }

@@ -33,6 +33,8 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.later.clear();
         self.waiting.clear();
         self.chunk_starts.clear();
+        // The frozen lines are parsed again with the rest.
+        self.frozen.clear();
         self.generation += 1;
         let first = self.counts.dropped_chunks;
         // A finish before the window's first chunk ended a line whose entries left with it.

@@ -71,20 +71,34 @@ impl<P: LineParser> TranscriptBuilder<P> {
 
     /// Whether a window that begins at retained chunk `k` cuts no entry.
     pub(super) fn starts_fresh(&self, k: usize) -> bool {
-        match self.chunk_starts.get(k).and_then(|&i| self.items.get(i)) {
-            Some(unit) => unit.saved_last.is_none(),
-            None => self.final_len() == self.entries.len(),
+        let Some(&unit) = self.chunk_starts.get(k) else {
+            return self.final_len() == self.entries.len();
+        };
+        match self.item_index(unit) {
+            None => self.frozen.starts_fresh(unit),
+            Some(i) => self
+                .items
+                .get(i)
+                .map_or(self.final_len() == self.entries.len(), |u| {
+                    u.saved_last.is_none()
+                }),
         }
     }
 
     /// Drops the `k` oldest retained chunks and every unit and entry before the first unit
-    /// chunk `k` completed (which starts a fresh entry). Returns the entries dropped.
+    /// chunk `k` completed (which starts a fresh entry), frozen ones first. Returns the
+    /// entries dropped.
     pub(super) fn drop_front(&mut self, k: usize) -> Vec<TranscriptEntry> {
+        let first_unit = self.chunk_starts.get(k).copied().unwrap_or(self.units());
         let first_item = self
-            .chunk_starts
-            .get(k)
-            .copied()
-            .unwrap_or(self.items.len());
+            .item_index(first_unit)
+            .unwrap_or(0)
+            .min(self.items.len());
+        let frozen_units = self.frozen.units();
+        let mut dropped = self
+            .frozen
+            .drop_before(first_unit, self.options.redact_home_paths);
+        self.dropped_units += frozen_units - self.frozen.units();
         let first_entry = self
             .items
             .get(first_item)
@@ -103,10 +117,6 @@ impl<P: LineParser> TranscriptBuilder<P> {
             }
         }
         self.chunk_starts.drain(..k.min(self.chunk_starts.len()));
-        for start in &mut self.chunk_starts {
-            *start -= first_item;
-        }
-        let first_item = first_item.min(self.items.len());
         self.items.drain(..first_item);
         self.dropped_units += first_item as u64;
         for item in &mut self.items {
@@ -120,10 +130,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
             kept
         });
         self.waiting = self.later.values().copied().collect();
-        let dropped: Vec<TranscriptEntry> = self
-            .entries
-            .drain(..first_entry.min(self.entries.len()))
-            .collect();
+        dropped.extend(self.entries.drain(..first_entry.min(self.entries.len())));
         self.counts.dropped_chunks += k as u64;
         self.counts.dropped_entries += dropped.len() as u64;
         dropped
