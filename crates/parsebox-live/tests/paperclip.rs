@@ -370,7 +370,7 @@ fn generated_lists_the_page_copy_always_equals_the_run_entries() {
             if let Some(shown) = run.shown().unwrap() {
                 shown.apply_to(&mut copy);
             }
-            assert_eq!(copy, run.entries(), "seed {seed}, step {step}");
+            assert_eq!(copy, *run.entries(), "seed {seed}, step {step}");
         }
     }
 }

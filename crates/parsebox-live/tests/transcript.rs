@@ -45,7 +45,7 @@ fn read(update: &Update<'_>) -> ((usize, usize, usize, Vec<String>), Value) {
         .timeline
         .as_ref()
         .map_or(Value::Null, |t| serde_json::to_value(t).unwrap());
-    ((c.dropped, c.from, c.length, texts(c.entries)), timeline)
+    ((c.dropped, c.from, c.length, texts(&c.entries)), timeline)
 }
 
 fn count(timeline: &Value, key: &str) -> usize {
@@ -70,7 +70,7 @@ fn a_push_hands_the_page_the_entries_it_changed_and_the_timeline_items_it_added(
     let (changes, timeline) = read(&t.push(&chunk("o\n"), None).unwrap());
     assert_eq!(changes, (0, 1, 2, vec!["builtin:two".to_owned()]));
     assert_eq!(count(&timeline, "added"), 1);
-    assert_eq!(texts(t.entries()), ["builtin:one", "builtin:two"]);
+    assert_eq!(texts(&t.entries()), ["builtin:one", "builtin:two"]);
     assert_eq!(t.timeline().unwrap().items().len(), 2);
 }
 
@@ -156,7 +156,7 @@ fn a_rebuild_runs_in_slices_of_the_registrys_slice_time_and_goes_on_at_each_fram
         frames += 1;
     }
     assert_eq!(
-        texts(t.entries()),
+        texts(&t.entries()),
         (0..10).map(|n| format!("inline:{n}")).collect::<Vec<_>>()
     );
     assert!(frames >= 2, "went on over {frames} frames");
@@ -181,7 +181,7 @@ fn a_chunk_past_the_budget_is_refused_before_any_line_of_it_is_parsed_and_counte
         }
         other => panic!("refused, not {:?}", other.map(|u| read(&u))),
     }
-    assert_eq!(texts(t.entries()), ["builtin:small"]);
+    assert_eq!(texts(&t.entries()), ["builtin:small"]);
     let refused = core
         .enter()
         .unwrap()
@@ -246,7 +246,7 @@ fn a_disposed_registry_and_a_call_from_inside_another_are_refused() {
     ));
     // A builder that outlives its registry still answers (generic entries) and does not throw.
     let update = t.push(&chunk("late\n"), None).unwrap();
-    assert_eq!(texts(update.changes.entries), ["late"]);
+    assert_eq!(texts(&update.changes.entries), ["late"]);
 }
 
 #[test]
@@ -268,7 +268,7 @@ fn a_followed_list_costs_only_its_new_chunks_and_shows_its_pending_line_finished
     assert_eq!(texts(&pending.entries), ["builtin:tw"]);
     // The run itself goes on: the line's other half joins it.
     t.push(&chunk("o\n"), Some(3)).unwrap();
-    assert_eq!(texts(t.entries()), ["builtin:one", "builtin:two"]);
+    assert_eq!(texts(&t.entries()), ["builtin:one", "builtin:two"]);
     assert_eq!(t.follow_window().unwrap().pending, None);
 }
 
@@ -303,7 +303,7 @@ fn a_new_parser_for_the_type_re_parses_a_followed_run_once() {
         .register_source("b", SOURCE, None)
         .unwrap();
     let changes = t.follow_parser().unwrap().expect("a re-parse");
-    assert_eq!(texts(changes.entries), ["inline:a"]);
+    assert_eq!(texts(&changes.entries), ["inline:a"]);
     assert!(t.follow_parser().unwrap().is_none(), "once");
 }
 
@@ -341,7 +341,7 @@ fn a_frame_folds_every_transcripts_late_answers_in_one_call_and_leaves_the_runs_
     let mut folded = Vec::new();
     transcripts
         .at_frame::<()>(&mut runs, |run, update| {
-            folded.push((run, texts(update.changes.entries)));
+            folded.push((run, texts(&update.changes.entries)));
             Ok(())
         })
         .unwrap();

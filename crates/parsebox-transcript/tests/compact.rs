@@ -182,6 +182,19 @@ fn check(ops: &[Op], max_chunks: Option<usize>) -> Result<(), TestCaseError> {
         }
         prop_assert_eq!(compact.units(), live.units());
         prop_assert_eq!(compact.counts(), live.counts());
+        prop_assert_eq!(compact.len(), live.len());
+        for k in 0..=live.counts().retained_chunks {
+            prop_assert_eq!(
+                compact.first_entry_of_chunk(k),
+                live.first_entry_of_chunk(k),
+                "chunk {} after {:?}",
+                k,
+                op
+            );
+        }
+        for from in [0, live.len() / 2, live.len()] {
+            prop_assert_eq!(&*compact.entries_from(from), &live.entries()[from..]);
+        }
     }
     compact.freeze_final();
     let all: Vec<TranscriptEntry> = compact.all_entries().collect();

@@ -3,6 +3,7 @@
 //! changed and that window out. A list that does not go on from the one before starts the run
 //! anew.
 
+use std::borrow::Cow;
 use std::rc::Rc;
 
 use parsebox_host::RunId;
@@ -76,7 +77,7 @@ pub struct Shown<'a> {
     /// The run's length now (`from` and the entries' count: the page keeps none after them).
     pub length: usize,
     /// The entries from `from` on.
-    pub entries: &'a [TranscriptEntry],
+    pub entries: Cow<'a, [TranscriptEntry]>,
     /// The window's first entry.
     pub first: usize,
     /// How many of the window's entries show before `tail` (all of them when `None`).
@@ -103,7 +104,7 @@ impl Shown<'_> {
     pub fn apply_to(&self, copy: &mut Vec<TranscriptEntry>) {
         copy.drain(..self.dropped.min(copy.len()));
         copy.truncate(self.from);
-        copy.extend_from_slice(self.entries);
+        copy.extend_from_slice(&self.entries);
     }
 }
 
@@ -152,7 +153,7 @@ impl<X: Executor> FollowedRun<X> {
     }
 
     /// The run's entries (the page's copy equals them once it took [`shown`](Self::shown)).
-    pub fn entries(&self) -> &[TranscriptEntry] {
+    pub fn entries(&self) -> Cow<'_, [TranscriptEntry]> {
         self.transcript.entries()
     }
 
@@ -228,7 +229,7 @@ impl<X: Executor> FollowedRun<X> {
         changed |= moved;
         if changed {
             self.window = None;
-            let len = self.transcript.entries().len();
+            let len = self.transcript.len();
             // The window moved, if nothing else: the page is to hear of it.
             self.unsent.note(0, len);
         }
@@ -266,13 +267,13 @@ impl<X: Executor> FollowedRun<X> {
         };
         let dropped = std::mem::take(&mut self.unsent).dropped;
         let window = &*self.window.insert(window);
-        let all = self.transcript.entries();
-        let from = from.min(all.len());
+        let length = self.transcript.len();
+        let from = from.min(length);
         Ok(Some(Shown {
             dropped,
             from,
-            length: all.len(),
-            entries: all.get(from..).unwrap_or(&[]),
+            length,
+            entries: self.transcript.entries_from(from),
             first: window.first,
             keep: window.pending.as_ref().map(|p| p.keep),
             tail: window.pending.as_ref().map_or(&[], |p| &p.entries),

@@ -37,6 +37,8 @@ impl<X: Executor> LiveTranscript<X> {
         let opened = self.ledger.open(self.parser_pending().0);
         if opened {
             self.narrow();
+            // What the last call left final leaves the live vectors, measured as this call's.
+            self.inner.freeze_final();
         }
         opened
     }

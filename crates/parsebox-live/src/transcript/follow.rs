@@ -98,7 +98,7 @@ impl<X: Executor> LiveTranscript<X> {
             from,
             HostRunParser::with_ledger(core, tail_run, Rc::clone(&self.ledger)),
         );
-        let window = self.inner.entries().len().saturating_sub(first);
+        let window = self.inner.len().saturating_sub(first);
         Ok(FollowedWindow {
             first,
             pending: Some(PendingTail {

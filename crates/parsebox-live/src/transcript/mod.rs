@@ -16,6 +16,7 @@ mod settings;
 mod sync;
 mod update;
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -67,6 +68,9 @@ pub struct LiveTranscript<X: Executor> {
     /// answer that takes the last line's entries away changes no entry that stays, and only
     /// this says the page must still hear of it.
     shown_len: usize,
+    /// The last call changed every entry, the frozen prefix's too (redaction turned on or
+    /// off): its changes begin at the first.
+    all_changed: bool,
 }
 
 impl<X: Executor> LiveTranscript<X> {
@@ -98,9 +102,10 @@ impl<X: Executor> LiveTranscript<X> {
             max_chunks: count_option("maxChunks", settings.max_chunks)?,
             max_retained_bytes: count_option("maxRetainedBytes", settings.max_retained_bytes)?,
             drop_duplicate_chunks: settings.drop_duplicate_chunks.unwrap_or(false),
-            // Not yet: the live transcript and its timeline read the window as the whole
-            // transcript (issue 54's compact runs, next step).
-            compact_final: false,
+            // Final entries leave the live vectors at the start of each call (`open_call`),
+            // and the page's indices count them (`len`, `entries_from`). Not yet with a
+            // timeline: it reads the window as the whole transcript (issue 54's next step).
+            compact_final: settings.timeline == Some(false),
         };
         let style = settings
             .failed_line_entry
@@ -127,6 +132,7 @@ impl<X: Executor> LiveTranscript<X> {
             self_measured: false,
             over_budget_told: Cell::new(0),
             shown_len: 0,
+            all_changed: false,
         })
     }
 
@@ -227,12 +233,13 @@ impl<X: Executor> LiveTranscript<X> {
         if !complete {
             self.call_back();
         }
-        self.shown_len = self.inner.entries().len();
+        self.shown_len = self.inner.len();
         if let Some(live) = self.timeline.as_mut() {
             live.rebuilt(&self.inner, finished && complete);
         }
         self.end_measured();
-        let all = self.inner.entries();
+        // A rebuild lets go of the frozen prefix: every entry is in the window.
+        let all = self.inner.entries_from(0);
         Changes {
             dropped: 0,
             from: 0,
@@ -277,14 +284,32 @@ impl<X: Executor> LiveTranscript<X> {
     /// the setting did).
     pub fn set_redact_home_paths(&mut self, on: bool) -> Update<'_> {
         self.begin_measured();
+        let was = self.inner.redacts_home_paths();
         let changed = self.inner.set_redact_home_paths(on);
+        self.all_changed = was != on;
         self.changed(PushChange::from_range(changed), false, false)
             .1
     }
 
-    /// The whole transcript.
-    pub fn entries(&self) -> &[TranscriptEntry] {
-        self.inner.entries()
+    /// The whole transcript (a copy once entries are frozen: a binding that writes it out
+    /// whole pays for that anyway).
+    pub fn entries(&self) -> Cow<'_, [TranscriptEntry]> {
+        self.inner.entries_from(0)
+    }
+
+    /// How many entries the transcript has.
+    pub fn len(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// Whether the transcript has no entry.
+    pub fn is_empty(&self) -> bool {
+        self.inner.is_empty()
+    }
+
+    /// The transcript's entries from index `from` on.
+    pub fn entries_from(&self, from: usize) -> Cow<'_, [TranscriptEntry]> {
+        self.inner.entries_from(from)
     }
 
     /// The whole timeline.

@@ -2,6 +2,7 @@
 //! the entries that changed, the frame asked for while something waits, and the [`Update`] the
 //! page is handed (at a frame, whether there is anything to hand it at all).
 
+use std::borrow::Cow;
 use std::rc::Rc;
 
 use parsebox_timeline::TimelineUpdate;
@@ -111,25 +112,35 @@ impl<X: Executor> LiveTranscript<X> {
         // is handed is made: that is the page's to free.
         let dropped = dropped.len();
         self.end_measured();
-        let all = self.inner.entries();
+        // The builder's ranges count in its window; the page's, from the transcript's start.
+        let frozen = self.inner.frozen_len();
+        let window = self.inner.entries();
+        let length = frozen + window.len();
+        let from = if std::mem::take(&mut self.all_changed) {
+            0
+        } else {
+            frozen + range.start
+        };
         let quiet = at_frame
             && range.is_empty()
-            && range.start > 0
+            && from > 0
             && dropped == 0
-            && all.len() == self.shown_len
+            && length == self.shown_len
             && timeline.as_ref().is_none_or(TimelineUpdate::is_empty);
-        self.shown_len = all.len();
+        self.shown_len = length;
         let changes = Changes {
             dropped,
-            from: range.start,
-            length: all.len(),
-            entries: all.get(range).unwrap_or(&[]),
+            from,
+            length,
+            entries: if from < frozen {
+                self.inner.entries_from(from)
+            } else {
+                Cow::Borrowed(window.get(range).unwrap_or(&[]))
+            },
         };
-        let timeline = self
-            .timeline
-            .as_ref()
-            .zip(timeline)
-            .map(|(live, update)| TimelineChanges::of(live.timeline(), update, all, base));
+        let timeline = self.timeline.as_ref().zip(timeline).map(|(live, update)| {
+            TimelineChanges::of(live.timeline(), update, window, base + frozen)
+        });
         (quiet, Update { changes, timeline })
     }
 }

@@ -2,6 +2,8 @@
 //! entries that changed and, with a timeline, the timeline's items that did. Each part
 //! serialises on its own (the binding hands them to JS as two strings).
 
+use std::borrow::Cow;
+
 use parsebox_timeline::{EntriesMoved, Timeline, TimelineItem, TimelineUpdate};
 use parsebox_transcript::TranscriptEntry;
 use serde::Serialize;
@@ -27,8 +29,9 @@ pub struct Changes<'a> {
     pub from: usize,
     /// The transcript's length now.
     pub length: usize,
-    /// The entries from `from` on that changed.
-    pub entries: &'a [TranscriptEntry],
+    /// The entries from `from` on that changed (borrowed from the live window, or a copy of
+    /// frozen ones when every entry changed).
+    pub entries: Cow<'a, [TranscriptEntry]>,
 }
 
 /// A [`TimelineUpdate`] with the items themselves instead of their ids (only those items are

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use parsebox_host::{EngineId, HostOptions, HostPlacement};
-use parsebox_live::{LiveTranscript, SharedCore, TranscriptError, TranscriptSettings};
+use parsebox_live::{LiveTranscript, SharedCore, TranscriptError, TranscriptSettings, Update};
 use parsebox_transcript::{Chunk, Stream};
 use serde_json::{json, Value};
 
@@ -112,6 +112,15 @@ impl Page {
     /// What the page's driver does between two calls: posts ops frames (the Worker answers
     /// every line of them), and at the frame folds the answers into `t`.
     pub fn drive(&self, t: &mut LiveTranscript<FakeExecutor>) {
+        self.drive_with(t, |_| {});
+    }
+
+    /// [`drive`](Self::drive), handing each fold's update to `seen`.
+    pub fn drive_with(
+        &self,
+        t: &mut LiveTranscript<FakeExecutor>,
+        mut seen: impl FnMut(&Update<'_>),
+    ) {
         let (Some(engine), Some(answers)) = (self.engine, self.answers.as_ref()) else {
             self.core.enter().unwrap().take_commands();
             return;
@@ -140,7 +149,11 @@ impl Page {
             if !frame.builders.contains(&t.run().0) {
                 break;
             }
-            t.metered(|t| t.apply_late().unwrap().is_some());
+            t.metered(|t| {
+                if let Some(update) = t.apply_late().unwrap() {
+                    seen(&update);
+                }
+            });
         }
         self.core.enter().unwrap().take_commands();
     }

@@ -227,6 +227,29 @@ impl Frozen {
         }
     }
 
+    /// The index in the prefix of the first entry unit `unit` made or changed (one frozen, or
+    /// from before the prefix: 0). A walk over the pieces: the pieces before a window's
+    /// first chunk are let go with it, so a follower's first chunk is near the front.
+    pub(super) fn first_entry_of_unit(&self, unit: u64) -> usize {
+        let mut before = 0;
+        for piece in &self.pieces {
+            let first = piece.first_unit();
+            if unit < first + piece.units() {
+                let k = unit.saturating_sub(first);
+                return before
+                    + match piece {
+                        Piece::Lines(_) => usize::try_from(k).unwrap_or(usize::MAX),
+                        Piece::Units(u) => usize::try_from(k)
+                            .ok()
+                            .and_then(|k| u.items.get(k))
+                            .map_or(u.entries.len(), Item::first_entry),
+                    };
+            }
+            before += piece.len();
+        }
+        before
+    }
+
     fn piece_of(&self, unit: u64) -> Option<&Piece> {
         let k = self
             .pieces

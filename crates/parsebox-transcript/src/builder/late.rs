@@ -64,6 +64,11 @@ impl<P: LineParser> TranscriptBuilder<P> {
         }
     }
 
+    /// Whether home paths are redacted now.
+    pub fn redacts_home_paths(&self) -> bool {
+        self.options.redact_home_paths
+    }
+
     /// Turns redaction of home paths on or off for the whole transcript, without re-parsing:
     /// the entries are folded again from what each line produced (needs `track_lines`;
     /// without it, the retained chunks are re-parsed). Returns the entries that changed (all

@@ -19,6 +19,7 @@ mod late;
 mod rebuild;
 mod window;
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::hash::Hash;
@@ -453,6 +454,26 @@ impl<P: LineParser> TranscriptBuilder<P> {
             .chain(self.entries.iter().cloned())
     }
 
+    /// How many entries the whole transcript has: the frozen prefix's, then
+    /// [`entries`](Self::entries)'.
+    pub fn len(&self) -> usize {
+        self.frozen.len() + self.entries.len()
+    }
+
+    /// Whether the transcript has no entry.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The whole transcript's entries from index `from` on (the frozen prefix counted): the
+    /// window's own slice when `from` is past the frozen prefix, a copy when it is not.
+    pub fn entries_from(&self, from: usize) -> Cow<'_, [TranscriptEntry]> {
+        match from.checked_sub(self.frozen.len()) {
+            Some(k) => Cow::Borrowed(self.entries.get(k..).unwrap_or_default()),
+            None => Cow::Owned(self.all_entries().skip(from).collect()),
+        }
+    }
+
     /// Takes the transcript out, the frozen prefix included, leaving the builder empty of
     /// entries.
     pub fn into_entries(self) -> Vec<TranscriptEntry> {
@@ -501,19 +522,25 @@ impl<P: LineParser> TranscriptBuilder<P> {
     }
 
     /// The index of the first entry that chunk `chunk` (counted from 0 at the oldest retained
-    /// chunk, or since the last rebuild) or a later one produced: where the transcript of a window that begins at that chunk
-    /// starts, in this run. When the chunk's first line merged a delta into an earlier entry,
-    /// that entry is included. Needs `track_lines`; a chunk not pushed yet gives the length.
+    /// chunk, or since the last rebuild) or a later one produced: where the transcript of a
+    /// window that begins at that chunk starts, in this run, the frozen prefix counted (as
+    /// [`len`](Self::len) counts it). When the chunk's first line merged a delta into an
+    /// earlier entry, that entry is included. Needs `track_lines`; a chunk not pushed yet
+    /// gives the length.
     pub fn first_entry_of_chunk(&self, chunk: usize) -> usize {
         let Some(&unit) = self.chunk_starts.get(chunk) else {
-            return self.entries.len();
+            return self.len();
         };
-        // A chunk whose first unit is frozen: the window's front.
-        self.item_index(unit).map_or(0, |i| {
-            self.items
-                .get(i)
-                .map_or(self.entries.len(), Item::first_entry)
-        })
+        match self.item_index(unit) {
+            Some(i) => {
+                self.frozen.len()
+                    + self
+                        .items
+                        .get(i)
+                        .map_or(self.entries.len(), Item::first_entry)
+            }
+            None => self.frozen.first_entry_of_unit(unit),
+        }
     }
 
     /// Where entry `index` (of [`entries`](Self::entries)) came from: the unit that started it
