@@ -1,10 +1,13 @@
-//! A transcript that keeps its final entries compactly (one made with `timeline: false`: the
-//! builder's frozen prefix) hands the page what one that keeps them live does. Two pages run
-//! the same generated calls (chunks of plain, parsed, streamed, blank and partial lines, late
-//! answers at frames, redaction turned on and off, rebuilds, a window of chunks, a finish),
-//! one transcript made with the timeline (no frozen prefix) and one without; after every call
-//! the page's copy of the compact one, built only from the changes it was handed, equals its
-//! entries and the live one's, and both were handed the same changes.
+//! A transcript that keeps its final entries compactly (the builder's frozen prefix, and with
+//! a timeline the timeline's) hands the page what one that keeps them live does. Three pages
+//! run the same generated calls (chunks of plain, parsed, streamed, blank, user and partial
+//! lines, late answers at frames, redaction turned on and off, rebuilds, a window of chunks, a
+//! finish): a reference transcript that freezes nothing (a timeline beside a window of chunks
+//! too large to drop any: that keeps everything live), a compact one with its timeline and a
+//! compact one without. After every call each page's copy, built only from the changes it was
+//! handed, equals its transcript's entries and the reference's; every side was handed the same
+//! changes; and the timelines (whole, and each change with its texts resolved against the
+//! page's copy, as `builder.js` resolves them) are the reference's.
 
 #![allow(
     clippy::unwrap_used,
@@ -19,9 +22,11 @@ use std::rc::Rc;
 
 use common::page::*;
 use common::FakeExecutor;
-use parsebox_live::{Changes, LiveTranscript, TranscriptSettings};
+use parsebox_live::{Changes, LiveTranscript, TranscriptSettings, Update};
+use parsebox_timeline::shared_text::resolve;
+use parsebox_timeline::TimelineItem;
 use parsebox_transcript::{Chunk, Stream, TranscriptEntry};
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// A small deterministic generator (xorshift64*): every case is its seed.
 struct Rng(u64);
@@ -39,13 +44,22 @@ impl Rng {
 }
 
 /// What the Worker makes of a line: `d…` a streamed delta, `n…` two entries, `s…` the line
-/// as a plain stdout entry (not a slice of the chunk), others one assistant entry.
+/// as a plain stdout entry (not a slice of the chunk), `u…` a user message, `c…` a tool call and
+/// `r…` its result (by the digit), others one assistant entry.
 fn answer(_: u64, line: &str) -> serde_json::Value {
     let entry = |kind: &str, text: &str| json!({ "kind": kind, "ts": "t", "text": text });
+    let id = line.get(1..2).unwrap_or("0");
     let entries = match line.as_bytes().first() {
         Some(b'd') => vec![json!({ "kind": "assistant", "ts": "t", "text": line, "delta": true })],
         Some(b'n') => vec![entry("thinking", line), entry("assistant", line)],
         Some(b's') => vec![entry("stdout", line)],
+        Some(b'u') => vec![entry("user", line)],
+        Some(b'c') => vec![
+            json!({ "kind": "tool_call", "ts": "t", "name": "Bash", "input": { "c": line }, "toolUseId": id }),
+        ],
+        Some(b'r') => vec![
+            json!({ "kind": "tool_result", "ts": "t", "toolUseId": id, "content": line, "isError": false }),
+        ],
         _ => vec![entry("assistant", &format!("w:{line}"))],
     };
     json!({ "Ok": entries })
@@ -53,7 +67,10 @@ fn answer(_: u64, line: &str) -> serde_json::Value {
 
 /// A line: plain text, a home path, a delta, blank.
 fn line(rng: &mut Rng) -> String {
-    match rng.below(7) {
+    match rng.below(10) {
+        7 => format!("u{}", rng.below(10)),
+        8 => format!("c{}", rng.below(4)),
+        9 => format!("r{}", rng.below(4)),
         0 => String::new(),
         1 => "  ".to_owned(),
         2 => format!("d{}", rng.below(10)),
@@ -77,17 +94,27 @@ fn apply(copy: &mut Vec<TranscriptEntry>, changes: &Changes<'_>) {
     assert_eq!(copy.len(), changes.length);
 }
 
-/// The comparable part of a change: dropped, from, length and the entries.
-fn key(c: &Changes<'_>) -> (usize, usize, usize, Vec<TranscriptEntry>) {
-    (c.dropped, c.from, c.length, c.entries.to_vec())
+/// What one call handed the page: dropped, from, length and the entries, then the timeline's
+/// change (its items' texts resolved against the page's copy), when it keeps one.
+type Seen = (usize, usize, usize, Vec<TranscriptEntry>, Option<Value>);
+
+/// The timeline's change as the page reads it: each item's shared texts put back from `copy`.
+fn resolved(timeline: Option<Value>, copy: &[TranscriptEntry]) -> Option<Value> {
+    let mut timeline = timeline?;
+    for list in ["changed", "added"] {
+        for item in timeline[list].as_array_mut().unwrap() {
+            assert!(resolve(item, copy), "a shared text names the page's entry");
+        }
+    }
+    Some(timeline)
 }
 
 struct Side {
     page: Page,
     t: LiveTranscript<FakeExecutor>,
     copy: Vec<TranscriptEntry>,
-    /// The changes handed over by the last call and its frames.
-    seen: Vec<(usize, usize, usize, Vec<TranscriptEntry>)>,
+    /// What the last call and its frames handed over.
+    seen: Vec<Seen>,
 }
 
 impl Side {
@@ -106,37 +133,55 @@ impl Side {
         }
     }
 
+    /// The page takes a change.
+    fn take(&mut self, (dropped, from, length, entries, timeline): Seen) {
+        let changes = Changes {
+            dropped,
+            from,
+            length,
+            entries: entries.into(),
+        };
+        apply(&mut self.copy, &changes);
+        let timeline = resolved(timeline, &self.copy);
+        self.seen
+            .push((dropped, from, length, changes.entries.to_vec(), timeline));
+    }
+
     /// One call, then the page's frames.
     fn call(&mut self, op: &Op) {
         self.seen.clear();
-        let update = self.t.metered(|t| match op {
-            Op::Push(c) => t.push(c, None).map(|u| key(&u.changes)).unwrap(),
-            Op::Redact(on) => key(&t.set_redact_home_paths(*on).changes),
-            Op::Rebuild => key(&t.rebuild(false)),
-            Op::Finish => key(&t.finish().changes),
+        let seen = self.t.metered(|t| match op {
+            Op::Push(c) => key(&t.push(c, None).unwrap()),
+            Op::Redact(on) => key(&t.set_redact_home_paths(*on)),
+            Op::Rebuild => {
+                let c = t.rebuild(false);
+                (c.dropped, c.from, c.length, c.entries.to_vec(), None)
+            }
+            Op::Finish => key(&t.finish()),
         });
-        let changes = Changes {
-            dropped: update.0,
-            from: update.1,
-            length: update.2,
-            entries: update.3.into(),
-        };
-        apply(&mut self.copy, &changes);
-        self.seen.push(key(&changes));
+        self.take(seen);
         let mut updates = Vec::new();
-        self.page
-            .drive_with(&mut self.t, |u| updates.push(key(&u.changes)));
-        for (dropped, from, length, entries) in updates {
-            let c = Changes {
-                dropped,
-                from,
-                length,
-                entries: entries.into(),
-            };
-            apply(&mut self.copy, &c);
-            self.seen.push(key(&c));
+        self.page.drive_with(&mut self.t, |u| updates.push(key(u)));
+        for seen in updates {
+            self.take(seen);
         }
     }
+
+    /// The whole timeline, when it keeps one.
+    fn timeline(&self) -> Option<Vec<TimelineItem>> {
+        let items = self.t.timeline_items().ok()?;
+        Some(items.into_iter().map(|i| i.into_owned()).collect())
+    }
+}
+
+/// What an update hands over, its timeline as JSON.
+fn key(u: &Update<'_>) -> Seen {
+    let c = &u.changes;
+    let timeline = u
+        .timeline
+        .as_ref()
+        .map(|t| serde_json::to_value(t).unwrap());
+    (c.dropped, c.from, c.length, c.entries.to_vec(), timeline)
 }
 
 #[derive(Debug)]
@@ -155,59 +200,76 @@ fn run_case(seed: u64) {
         _ => Placed::Worker("mixed", Rc::new(answer)),
     };
     let max_chunks = (rng.below(3) == 0).then(|| (1 + rng.below(4)) as f64);
-    let mut live = Side::new(&placed, true, max_chunks);
-    let mut compact = Side::new(&placed, false, max_chunks);
+    // A window too large to drop a chunk keeps everything live.
+    let mut reference = Side::new(&placed, true, max_chunks.or(Some(1e9)));
+    let mut with_timeline = Side::new(&placed, true, max_chunks);
+    let mut without = Side::new(&placed, false, max_chunks);
     let calls = 4 + rng.below(30);
-    for call in 0..calls {
-        let op = match rng.below(14) {
-            0 => Op::Redact(rng.below(2) == 0),
-            1 => Op::Rebuild,
-            _ => {
-                let stream = match rng.below(10) {
-                    0 => Stream::Stderr,
-                    1 => Stream::System,
-                    _ => Stream::Stdout,
-                };
-                let mut text = String::new();
-                for _ in 0..rng.below(12) {
-                    text.push_str(&line(&mut rng));
-                    text.push('\n');
+    for call in 0..=calls {
+        let op = if call == calls {
+            Op::Finish
+        } else {
+            match rng.below(14) {
+                0 => Op::Redact(rng.below(2) == 0),
+                1 => Op::Rebuild,
+                _ => {
+                    let stream = match rng.below(10) {
+                        0 => Stream::Stderr,
+                        1 => Stream::System,
+                        _ => Stream::Stdout,
+                    };
+                    let mut text = String::new();
+                    for _ in 0..rng.below(12) {
+                        text.push_str(&line(&mut rng));
+                        text.push('\n');
+                    }
+                    if rng.below(3) == 0 {
+                        text.push_str(&line(&mut rng));
+                    }
+                    Op::Push(Chunk {
+                        ts: format!("t{call}"),
+                        stream,
+                        chunk: text,
+                        seq: None,
+                    })
                 }
-                if rng.below(3) == 0 {
-                    text.push_str(&line(&mut rng));
-                }
-                Op::Push(Chunk {
-                    ts: format!("t{call}"),
-                    stream,
-                    chunk: text,
-                    seq: None,
-                })
             }
         };
-        live.call(&op);
-        compact.call(&op);
+        for side in [&mut reference, &mut with_timeline, &mut without] {
+            side.call(&op);
+        }
         let what =
             format!("seed {seed} ({placed:?}, max_chunks {max_chunks:?}), call {call}: {op:?}");
-        assert_eq!(*compact.t.entries(), *live.t.entries(), "{what}");
+        let entries = reference.t.entries().to_vec();
+        assert_eq!(reference.copy, entries, "the reference's copy: {what}");
+        for (name, side) in [("with its timeline", &with_timeline), ("without", &without)] {
+            assert_eq!(*side.t.entries(), entries, "{name}: {what}");
+            assert_eq!(side.copy, entries, "{name}, the page's copy: {what}");
+            assert_eq!(
+                side.t.counts().dropped_entries,
+                reference.t.counts().dropped_entries
+            );
+        }
+        let strip = |seen: &[Seen]| -> Vec<Seen> {
+            seen.iter()
+                .map(|(d, f, l, e, _)| (*d, *f, *l, e.clone(), None))
+                .collect()
+        };
         assert_eq!(
-            compact.copy,
-            *compact.t.entries(),
-            "the page's copy: {what}"
+            strip(&without.seen),
+            strip(&reference.seen),
+            "the changes handed over: {what}"
         );
-        assert_eq!(compact.seen, live.seen, "the changes handed over: {what}");
         assert_eq!(
-            compact.t.counts().dropped_entries,
-            live.t.counts().dropped_entries
+            with_timeline.seen, reference.seen,
+            "the changes and timeline changes: {what}"
+        );
+        assert_eq!(
+            with_timeline.timeline(),
+            reference.timeline(),
+            "the timeline: {what}"
         );
     }
-    live.call(&Op::Finish);
-    compact.call(&Op::Finish);
-    assert_eq!(
-        *compact.t.entries(),
-        *live.t.entries(),
-        "seed {seed}: finished"
-    );
-    assert_eq!(compact.copy, *compact.t.entries(), "seed {seed}: finished");
 }
 
 #[test]

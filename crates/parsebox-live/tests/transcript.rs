@@ -71,7 +71,7 @@ fn a_push_hands_the_page_the_entries_it_changed_and_the_timeline_items_it_added(
     assert_eq!(changes, (0, 1, 2, vec!["builtin:two".to_owned()]));
     assert_eq!(count(&timeline, "added"), 1);
     assert_eq!(texts(&t.entries()), ["builtin:one", "builtin:two"]);
-    assert_eq!(t.timeline().unwrap().items().len(), 2);
+    assert_eq!(t.timeline_items().unwrap().len(), 2);
 }
 
 #[test]

@@ -35,4 +35,4 @@ pub use item_id::ItemId;
 pub use kinds::tool_kind;
 pub use live::LiveTimeline;
 pub use shared_text::entry_text;
-pub use timeline::{EntriesMoved, Origins, Timeline, TimelineUpdate};
+pub use timeline::{EntriesMoved, FrozenLast, Origins, Timeline, TimelineUpdate};

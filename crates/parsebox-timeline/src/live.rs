@@ -1,10 +1,14 @@
 //! [`LiveTimeline`]: a transcript builder's timeline kept in step with it while some of its
 //! lines wait for a late answer (a Worker engine's).
 
+use std::borrow::Cow;
 use std::ops::Range;
 
-use parsebox_transcript::{LineParser, TranscriptBuilder, TranscriptEntry};
+use parsebox_transcript::{EntryOrigin, LineParser, TranscriptBuilder, TranscriptEntry};
 
+use crate::fold::new_item;
+use crate::item::{TimelineItem, TimelineItemType};
+use crate::item_id::ItemId;
 use crate::timeline::{Timeline, TimelineUpdate};
 
 /// The timeline of a [`TranscriptBuilder`] whose lines may be answered late
@@ -40,9 +44,130 @@ impl LiveTimeline {
         Self::default()
     }
 
-    /// The timeline as far as it has placed the transcript.
+    /// The timeline as far as it has placed the transcript, less the frozen prefix's items
+    /// ([`items`](Self::items) gives them all).
     pub fn timeline(&self) -> &Timeline {
         &self.timeline
+    }
+
+    /// Lets go of what neither `builder` nor the timeline can change any more, for a builder
+    /// made with [`compact_final`](parsebox_transcript::TranscriptOptions::compact_final) and
+    /// no window: the builder freezes its final entries, as many as the timeline's items of
+    /// them are each an entry's own and of a kind nothing joins
+    /// ([`Timeline::inert_prefix`]), and the timeline lets go of those items, which
+    /// [`items`](Self::items) makes again from the frozen entries. Call it where
+    /// [`freeze_final`](TranscriptBuilder::freeze_final) would be called: at the start of a
+    /// call. Returns how many entries froze.
+    pub fn freeze<P: LineParser>(&mut self, builder: &mut TranscriptBuilder<P>) -> usize {
+        let most = self.timeline.inert_prefix(builder.final_prefix_len());
+        let moved = builder.freeze_final_within(most);
+        self.timeline.freeze_front(moved);
+        self.seen = self.seen.saturating_sub(moved);
+        moved
+    }
+
+    /// Every item, in order: the frozen prefix's made again from `builder`'s frozen entries,
+    /// as they were, then the timeline's own.
+    pub fn items<'a, P: LineParser>(
+        &'a self,
+        builder: &'a TranscriptBuilder<P>,
+    ) -> impl Iterator<Item = Cow<'a, TimelineItem>> + 'a {
+        self.frozen_items(builder)
+            .map(Cow::Owned)
+            .chain(self.timeline.items().iter().map(Cow::Borrowed))
+    }
+
+    /// The items `ids` name (in timeline order, as a [`TimelineUpdate`]'s lists are), frozen
+    /// ones included; ids of no item are left out. A frozen item other than the last is
+    /// found by making the frozen prefix's items again (a change of redaction names them).
+    pub fn items_named<'a, P: LineParser>(
+        &'a self,
+        builder: &'a TranscriptBuilder<P>,
+        ids: &[String],
+    ) -> Vec<Cow<'a, TimelineItem>> {
+        let Some(last) = self.timeline.frozen_last() else {
+            return self
+                .timeline
+                .items_named(ids)
+                .into_iter()
+                .map(Cow::Borrowed)
+                .collect();
+        };
+        let frozen = |id: &String| ItemId::parse(id).is_some_and(|id| id <= last.id);
+        let split = ids.iter().take_while(|id| frozen(id)).count();
+        let (named_frozen, named_live) = ids.split_at(split);
+        let mut found: Vec<Cow<'a, TimelineItem>> = Vec::new();
+        match named_frozen {
+            [] => {}
+            [only] if ItemId::parse(only) == Some(last.id) => {
+                found.extend(self.last_frozen_item(builder).map(Cow::Owned));
+            }
+            _ => {
+                let wanted: Vec<ItemId> = named_frozen
+                    .iter()
+                    .filter_map(|id| ItemId::parse(id))
+                    .collect();
+                found.extend(
+                    self.frozen_items(builder)
+                        .filter(|item| wanted.binary_search(&item.id).is_ok())
+                        .map(Cow::Owned),
+                );
+            }
+        }
+        found.extend(
+            self.timeline
+                .items_named(named_live)
+                .into_iter()
+                .map(Cow::Borrowed),
+        );
+        found
+    }
+
+    /// The frozen prefix's items, made again from `builder`'s frozen entries: each an entry's
+    /// own, its flags from its neighbours (the last one's `isLast` as the timeline keeps it).
+    fn frozen_items<'a, P: LineParser>(
+        &'a self,
+        builder: &'a TranscriptBuilder<P>,
+    ) -> impl Iterator<Item = TimelineItem> + 'a {
+        let finished = self.timeline.is_finished();
+        let base = builder.window_base();
+        let last_is_last = self.timeline.frozen_last().map(|f| f.is_last);
+        let mut entries = builder.frozen_with_origins().enumerate().peekable();
+        let mut after_user = true;
+        std::iter::from_fn(move || {
+            let (i, (origin, entry)) = entries.next()?;
+            let next_user = entries
+                .peek()
+                .map(|(_, (_, next))| matches!(next, TranscriptEntry::User(_)));
+            let item = made_again(origin, base + i, &entry, finished, after_user, next_user);
+            after_user = item.item_type == TimelineItemType::User;
+            Some(match next_user {
+                Some(_) => item,
+                None => flagged(item, last_is_last),
+            })
+        })
+    }
+
+    /// The frozen prefix's last item, made again. O(1).
+    fn last_frozen_item<P: LineParser>(
+        &self,
+        builder: &TranscriptBuilder<P>,
+    ) -> Option<TimelineItem> {
+        let last = self.timeline.frozen_last()?;
+        let (origin, entry) = builder.last_frozen()?;
+        let index = builder.window_base() + builder.frozen_len() - 1;
+        let mut item = new_item(
+            ItemId::of(origin),
+            index,
+            &entry,
+            self.timeline.is_finished(),
+        );
+        if item.item_type == TimelineItemType::User {
+            (item.is_first, item.is_last) = (true, true);
+        } else {
+            (item.is_first, item.is_last) = (last.is_first, last.is_last);
+        }
+        Some(item)
     }
 
     /// Whether entries wait to be placed: the caller should call
@@ -119,7 +244,7 @@ impl LiveTimeline {
         update
     }
 
-    /// Starts again from `builder`'s transcript as it is (after a rebuild), every entry
+    /// Starts again from `builder`'s transcript as it is (after a rebuild: nothing frozen), every entry
     /// placed; with `finished`, as after [`Timeline::finish`].
     pub fn rebuilt<P: LineParser>(&mut self, builder: &TranscriptBuilder<P>, finished: bool) {
         let all = builder.entries();
@@ -128,4 +253,32 @@ impl LiveTimeline {
         self.seen = all.len();
         self.frame_mark = builder.units();
     }
+}
+
+/// The item a frozen entry made (at run index `index`), with its flags: `after_user` whether
+/// the item before it is a `user` one (or there is none), `next_user` whether the next is
+/// (`None`: it is the frozen prefix's last, flagged by [`flagged`]).
+fn made_again(
+    origin: EntryOrigin,
+    index: usize,
+    entry: &TranscriptEntry,
+    finished: bool,
+    after_user: bool,
+    next_user: Option<bool>,
+) -> TimelineItem {
+    let mut item = new_item(ItemId::of(origin), index, entry, finished);
+    if item.item_type == TimelineItemType::User {
+        (item.is_first, item.is_last) = (true, true);
+    } else {
+        (item.is_first, item.is_last) = (after_user, next_user.unwrap_or(false));
+    }
+    item
+}
+
+/// The frozen prefix's last item with the `isLast` the timeline keeps for it.
+fn flagged(mut item: TimelineItem, is_last: Option<bool>) -> TimelineItem {
+    if item.item_type != TimelineItemType::User {
+        item.is_last = is_last.unwrap_or(true);
+    }
+    item
 }

@@ -46,6 +46,18 @@ impl TimelineItem {
         window: &'a [TranscriptEntry],
         base: usize,
     ) -> impl Serialize + 'a {
+        self.sharing_texts_from(window, base, 0)
+    }
+
+    /// [`sharing_texts`](Self::sharing_texts) for a receiver whose entries before `window` are
+    /// `first` more (entries the sender keeps frozen, not as a slice): a shared text is the
+    /// receiver's index, `first` past the window's.
+    pub fn sharing_texts_from<'a>(
+        &'a self,
+        window: &'a [TranscriptEntry],
+        base: usize,
+        first: usize,
+    ) -> impl Serialize + 'a {
         let TimelineItem {
             id,
             item_type,
@@ -59,7 +71,11 @@ impl TimelineItem {
             is_last,
             entries,
         } = self;
-        let source = Sources { window, base };
+        let source = Sources {
+            window,
+            base,
+            first,
+        };
         // The entries in the window whose texts became the card's pieces or the diff block's
         // lines, in order. They made the last pieces: a kept card's entries before the window
         // came first, and their pieces keep their texts.
@@ -137,6 +153,8 @@ impl TimelineItem {
 struct Sources<'a> {
     window: &'a [TranscriptEntry],
     base: usize,
+    /// The receiver's index of the window's first entry.
+    first: usize,
 }
 
 impl<'a> Sources<'a> {
@@ -163,7 +181,7 @@ impl<'a> Sources<'a> {
         read: impl Fn(&TranscriptEntry) -> Option<&str>,
     ) -> Text<'a> {
         match index.and_then(|i| self.entry(i)) {
-            Some((local, entry)) if read(entry) == Some(own) => Text::Entry(local),
+            Some((local, entry)) if read(entry) == Some(own) => Text::Entry(self.first + local),
             _ => Text::Own(own),
         }
     }

@@ -9,7 +9,7 @@ use parsebox_transcript::{EntryOrigin, TranscriptEntry};
 use serde::{Deserialize, Serialize};
 
 use crate::fold::{join, new_item};
-use crate::item::{TimelineItem, ToolStatus};
+use crate::item::{TimelineItem, TimelineItemType, ToolStatus};
 use crate::item_id::ItemId;
 use crate::pairing::{PairKey, Pairing};
 use crate::positions::position;
@@ -222,6 +222,23 @@ pub struct Timeline {
     base: usize,
     /// Reused between updates: the positions an update touched.
     touched: Vec<usize>,
+    /// The last item of the frozen prefix ([`freeze_front`](Self::freeze_front)), when the
+    /// items before the window are the run's (frozen, not dropped).
+    frozen_last: Option<FrozenLast>,
+}
+
+/// What the timeline keeps of the frozen prefix: its last item's id and flags, which the
+/// window's first item decides (`isLast`) and follows (`isFirst`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrozenLast {
+    /// The item's id.
+    pub id: ItemId,
+    /// Whether it is a `user` item (it is `(true, true)` then).
+    pub user: bool,
+    /// Its `isFirst`, which nothing after it changes.
+    pub is_first: bool,
+    /// Its `isLast` as last reported.
+    pub is_last: bool,
 }
 
 impl Timeline {
@@ -371,6 +388,8 @@ impl Timeline {
         self.item_of.drain(..n);
         self.diff_target.drain(..n);
         self.base = new_base;
+        // What left the window is gone, not frozen: the window's first item is the first.
+        self.frozen_last = None;
         let live = self.items.get(self.dead..).unwrap_or_default();
         let gone = live
             .iter()
@@ -482,10 +501,96 @@ impl Timeline {
         self.pos_base + self.live().len()
     }
 
-    /// `(isFirst, isLast)` of the item at position `pos`.
+    /// `(isFirst, isLast)` of the item at position `pos`. The window's first item follows the
+    /// frozen prefix's last one, when there is one.
     fn position_of(&self, pos: usize) -> (bool, bool) {
-        pos.checked_sub(self.pos_base)
-            .map_or((false, false), |local| position(self.live(), local))
+        let Some(local) = pos.checked_sub(self.pos_base) else {
+            return (false, false);
+        };
+        let (first, last) = position(self.live(), local);
+        match self.frozen_last {
+            Some(before) if local == 0 && first && !first_is_user(self.live()) => {
+                (before.user, last)
+            }
+            _ => (first, last),
+        }
+    }
+
+    /// How many of the window's first entries (at most `most`) are each an item of its own
+    /// that nothing can change any more: placed, and of a kind no later entry joins (not a
+    /// tool card or diff block). [`freeze_front`](Self::freeze_front) may let go of them.
+    pub fn inert_prefix(&self, most: usize) -> usize {
+        let live = self.live();
+        let mut k = 0;
+        while k < most.min(self.item_of.len()) {
+            let own = self.item_of.get(k) == Some(&(self.pos_base + k))
+                && live.get(k).is_some_and(|item| {
+                    item.entries == [self.base + k] && !joinable(item.item_type)
+                });
+            if !own {
+                break;
+            }
+            k += 1;
+        }
+        k
+    }
+
+    /// Lets go of the items of the window's first `n` entries, which the transcript builder
+    /// froze (at most [`inert_prefix`](Self::inert_prefix) of them): they are made again from
+    /// those entries when read, as they were, and the timeline keeps only what the last of
+    /// them needs ([`frozen_last`](Self::frozen_last)). Nothing the page holds changes.
+    pub fn freeze_front(&mut self, n: usize) -> usize {
+        let n = n.min(self.inert_prefix(n));
+        let Some(last) = n.checked_sub(1).and_then(|k| self.live().get(k)) else {
+            return 0;
+        };
+        self.frozen_last = Some(FrozenLast {
+            id: last.id,
+            user: last.item_type == TimelineItemType::User,
+            is_first: last.is_first,
+            is_last: last.is_last,
+        });
+        self.diff_target_before = self.diff_target.get(n - 1).and_then(|t| t.get());
+        self.item_of.drain(..n);
+        self.diff_target.drain(..n);
+        self.base += n;
+        self.dead += n;
+        self.pos_base += n;
+        if self.dead * 2 >= self.items.len() {
+            self.items.drain(..self.dead);
+            self.dead = 0;
+        }
+        if self.items.capacity() > 2 * self.items.len() + 64 {
+            self.items.shrink_to(2 * self.items.len());
+        }
+        for v in [&mut self.item_of] {
+            if v.capacity() > 2 * v.len() + 64 {
+                v.shrink_to(2 * v.len());
+            }
+        }
+        if self.diff_target.capacity() > 2 * self.diff_target.len() + 64 {
+            self.diff_target.shrink_to(2 * self.diff_target.len());
+        }
+        n
+    }
+
+    /// The frozen prefix's last item's id and flags, if the timeline froze any.
+    pub fn frozen_last(&self) -> Option<FrozenLast> {
+        self.frozen_last
+    }
+
+    /// Brings the frozen prefix's last item's `isLast` in step with the window's first item;
+    /// when it changed, names the item in `update` (first: it comes before every other).
+    fn refresh_frozen_last(&mut self, update: &mut TimelineUpdate) {
+        let first_live = self.live().first().map(|i| i.item_type);
+        let Some(f) = self.frozen_last.as_mut() else {
+            return;
+        };
+        let is_last = f.user || first_live.is_none_or(|t| t == TimelineItemType::User);
+        if is_last != f.is_last {
+            f.is_last = is_last;
+            update.changed.insert(0, f.id.to_string());
+        }
     }
 
     /// The item with id `id` (as [`TimelineUpdate`] names it), if there is one now.
@@ -614,12 +719,13 @@ impl Timeline {
                 }
             }
         }
-        let update = if report {
+        let mut update = if report {
             self.report(&mut touched, &before, kept..boundary)
         } else {
             TimelineUpdate::default()
         };
         self.touched = touched;
+        self.refresh_frozen_last(&mut update);
         update
     }
 
@@ -824,6 +930,21 @@ fn diff_target_after(entry: &TranscriptEntry, pos: usize, carried: Option<usize>
         }
         _ => None,
     }
+}
+
+/// Whether an item of type `t` may be joined by a later entry (a tool card, a diff block).
+fn joinable(t: TimelineItemType) -> bool {
+    matches!(
+        t,
+        TimelineItemType::ToolCall | TimelineItemType::ToolResult | TimelineItemType::Diff
+    )
+}
+
+/// Whether the first of `items` is a `user` item (its flags are its own).
+fn first_is_user(items: &[TimelineItem]) -> bool {
+    items
+        .first()
+        .is_some_and(|i| i.item_type == TimelineItemType::User)
 }
 
 /// Whether `entry` is of a kind that joins an item or that later entries join: a tool call, a

@@ -147,7 +147,7 @@ impl TranscriptBuilderCore {
     /// `ParseboxOptionsError` when the builder was made with `timeline: false`.
     pub fn timeline(&self) -> Result<String, JsValue> {
         let live = hold(&self.live)?;
-        let timeline = live.timeline().map_err(transcript_error)?;
-        to_json(&timeline.items())
+        let items = live.timeline_items().map_err(transcript_error)?;
+        to_json(&items)
     }
 }

@@ -38,7 +38,10 @@ impl<X: Executor> LiveTranscript<X> {
         if opened {
             self.narrow();
             // What the last call left final leaves the live vectors, measured as this call's.
-            self.inner.freeze_final();
+            match self.timeline.as_mut() {
+                Some(live) => live.freeze(&mut self.inner),
+                None => self.inner.freeze_final(),
+            };
         }
         opened
     }

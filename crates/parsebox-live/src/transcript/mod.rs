@@ -21,7 +21,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use parsebox_host::{AdapterState, RunId};
-use parsebox_timeline::{LiveTimeline, Timeline};
+use parsebox_timeline::{LiveTimeline, Timeline, TimelineItem};
 use parsebox_transcript::{
     Chunk, ChunkTrail, FailedLineEntry, PushChange, TranscriptBuilder, TranscriptEntry,
     TranscriptOptions,
@@ -71,6 +71,9 @@ pub struct LiveTranscript<X: Executor> {
     /// The last call changed every entry, the frozen prefix's too (redaction turned on or
     /// off): its changes begin at the first.
     all_changed: bool,
+    /// The ids of the frozen timeline items the last call changed (redaction turned on or
+    /// off), in order.
+    frozen_changed: Vec<String>,
 }
 
 impl<X: Executor> LiveTranscript<X> {
@@ -103,9 +106,11 @@ impl<X: Executor> LiveTranscript<X> {
             max_retained_bytes: count_option("maxRetainedBytes", settings.max_retained_bytes)?,
             drop_duplicate_chunks: settings.drop_duplicate_chunks.unwrap_or(false),
             // Final entries leave the live vectors at the start of each call (`open_call`),
-            // and the page's indices count them (`len`, `entries_from`). Not yet with a
-            // timeline: it reads the window as the whole transcript (issue 54's next step).
-            compact_final: settings.timeline == Some(false),
+            // and the page's indices count them (`len`, `entries_from`); with a timeline, those
+            // whose items nothing can change any more (`LiveTimeline::freeze`). A timeline
+            // beside a window of chunks reads the window as the transcript: it keeps them.
+            compact_final: settings.timeline == Some(false)
+                || (settings.max_chunks.is_none() && settings.max_retained_bytes.is_none()),
         };
         let style = settings
             .failed_line_entry
@@ -133,6 +138,7 @@ impl<X: Executor> LiveTranscript<X> {
             over_budget_told: Cell::new(0),
             shown_len: 0,
             all_changed: false,
+            frozen_changed: Vec::new(),
         })
     }
 
@@ -285,8 +291,25 @@ impl<X: Executor> LiveTranscript<X> {
     pub fn set_redact_home_paths(&mut self, on: bool) -> Update<'_> {
         self.begin_measured();
         let was = self.inner.redacts_home_paths();
+        // The frozen timeline items, as they were: those the new setting changes are named.
+        let before: Vec<TimelineItem> = match &self.timeline {
+            Some(live) if was != on && self.inner.frozen_len() > 0 => live
+                .items(&self.inner)
+                .take(self.inner.frozen_len())
+                .map(Cow::into_owned)
+                .collect(),
+            _ => Vec::new(),
+        };
         let changed = self.inner.set_redact_home_paths(on);
         self.all_changed = was != on;
+        if let Some(live) = self.timeline.as_ref().filter(|_| !before.is_empty()) {
+            self.frozen_changed = live
+                .items(&self.inner)
+                .zip(&before)
+                .filter(|(now, old)| **now != **old)
+                .map(|(now, _)| now.id.to_string())
+                .collect();
+        }
         self.changed(PushChange::from_range(changed), false, false)
             .1
     }
@@ -312,13 +335,26 @@ impl<X: Executor> LiveTranscript<X> {
         self.inner.entries_from(from)
     }
 
-    /// The whole timeline.
+    /// The whole timeline, in order (the items of frozen entries made again from them).
+    ///
+    /// # Errors
+    /// [`TranscriptError::Options`] when the transcript was made with `timeline: false`.
+    pub fn timeline_items(&self) -> Result<Vec<Cow<'_, TimelineItem>>, TranscriptError> {
+        Ok(self.live_timeline()?.items(&self.inner).collect())
+    }
+
+    /// The timeline as its builder keeps it: the items after the frozen prefix
+    /// ([`timeline_items`](Self::timeline_items) gives them all).
     ///
     /// # Errors
     /// [`TranscriptError::Options`] when the transcript was made with `timeline: false`.
     pub fn timeline(&self) -> Result<&Timeline, TranscriptError> {
+        self.live_timeline().map(LiveTimeline::timeline)
+    }
+
+    fn live_timeline(&self) -> Result<&LiveTimeline, TranscriptError> {
         match &self.timeline {
-            Some(live) => Ok(live.timeline()),
+            Some(live) => Ok(live),
             None => Err(TranscriptError::Options(
                 "this TranscriptBuilder keeps no timeline (it was made with timeline: false)"
                     .to_owned(),

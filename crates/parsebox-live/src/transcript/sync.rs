@@ -96,12 +96,18 @@ impl<X: Executor> LiveTranscript<X> {
         let base = self.inner.window_base();
         let inner = &self.inner;
         let mut lags = false;
+        let frozen_changed = std::mem::take(&mut self.frozen_changed);
         let timeline = self.timeline.as_mut().map(|live| {
-            let update = if at_frame {
+            let mut update = if at_frame {
                 live.sync_at_frame(inner, range.clone(), finishing)
             } else {
                 live.sync(inner, &dropped, range.clone(), finishing)
             };
+            if !frozen_changed.is_empty() {
+                // Frozen items a change of redaction changed: before every other, each once.
+                update.changed.retain(|id| !frozen_changed.contains(id));
+                update.changed.splice(0..0, frozen_changed);
+            }
             lags = live.lags(inner);
             update
         });
@@ -138,9 +144,11 @@ impl<X: Executor> LiveTranscript<X> {
                 Cow::Borrowed(window.get(range).unwrap_or(&[]))
             },
         };
-        let timeline = self.timeline.as_ref().zip(timeline).map(|(live, update)| {
-            TimelineChanges::of(live.timeline(), update, window, base + frozen)
-        });
+        let timeline = self
+            .timeline
+            .as_ref()
+            .zip(timeline)
+            .map(|(live, update)| TimelineChanges::of(live, &self.inner, update, window, base));
         (quiet, Update { changes, timeline })
     }
 }

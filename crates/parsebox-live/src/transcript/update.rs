@@ -4,8 +4,8 @@
 
 use std::borrow::Cow;
 
-use parsebox_timeline::{EntriesMoved, Timeline, TimelineItem, TimelineUpdate};
-use parsebox_transcript::TranscriptEntry;
+use parsebox_timeline::{EntriesMoved, LiveTimeline, TimelineItem, TimelineUpdate};
+use parsebox_transcript::{LineParser, TranscriptBuilder, TranscriptEntry};
 use serde::Serialize;
 
 /// See the module's doc.
@@ -48,16 +48,18 @@ pub struct TimelineChanges<'a> {
 }
 
 impl<'a> TimelineChanges<'a> {
-    pub(crate) fn of(
-        timeline: &'a Timeline,
+    pub(crate) fn of<P: LineParser>(
+        timeline: &'a LiveTimeline,
+        builder: &'a TranscriptBuilder<P>,
         update: TimelineUpdate,
         window: &'a [TranscriptEntry],
         base: usize,
     ) -> Self {
         let items = |ids: &[String]| SharedItems {
-            items: timeline.items_named(ids),
+            items: timeline.items_named(builder, ids),
             window,
-            base,
+            base: base + builder.frozen_len(),
+            first: builder.frozen_len(),
         };
         Self {
             changed: items(&update.changed),
@@ -72,9 +74,11 @@ impl<'a> TimelineChanges<'a> {
 /// `base` on: what the page holds after the update).
 #[derive(Debug)]
 struct SharedItems<'a> {
-    items: Vec<&'a TimelineItem>,
+    items: Vec<Cow<'a, TimelineItem>>,
+    /// The builder's live entries, the run's from `base` on, the page's from `first` on.
     window: &'a [TranscriptEntry],
     base: usize,
+    first: usize,
 }
 
 impl Serialize for SharedItems<'_> {
@@ -82,7 +86,7 @@ impl Serialize for SharedItems<'_> {
         serializer.collect_seq(
             self.items
                 .iter()
-                .map(|item| item.sharing_texts(self.window, self.base)),
+                .map(|item| item.sharing_texts_from(self.window, self.base, self.first)),
         )
     }
 }

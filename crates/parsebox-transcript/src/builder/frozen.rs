@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use crate::entry::{Extra, Text, TranscriptEntry};
 use crate::entry_text::EntryText;
+use crate::origin::EntryOrigin;
 use crate::Ts;
 
 use super::fold::{shown, streamed};
@@ -216,6 +217,46 @@ impl Frozen {
         )
     }
 
+    /// Every entry with its origin (the unit that started it, and which of that unit's entries
+    /// it is), in order, as [`entries`](Self::entries) gives them.
+    pub(super) fn entries_with_origins(
+        &self,
+        redact: bool,
+    ) -> impl Iterator<Item = (EntryOrigin, TranscriptEntry)> + '_ {
+        self.pieces.iter().flat_map(
+            move |piece| -> Box<dyn Iterator<Item = (EntryOrigin, TranscriptEntry)> + '_> {
+                match piece {
+                    Piece::Lines(l) => Box::new(l.entries().enumerate().map(move |(k, e)| {
+                        let unit = l.first_unit + k as u64;
+                        (EntryOrigin { unit, nth: 0 }, shown(e, redact))
+                    })),
+                    Piece::Units(u) => Box::new(
+                        u.entries
+                            .iter()
+                            .enumerate()
+                            .map(move |(i, e)| (u.origin_of(i), e.clone())),
+                    ),
+                }
+            },
+        )
+    }
+
+    /// The last entry with its origin (a unit that made no entry may come after it).
+    pub(super) fn last_with_origin(&self, redact: bool) -> Option<(EntryOrigin, TranscriptEntry)> {
+        match self.pieces.iter().rev().find(|p| p.len() > 0)? {
+            Piece::Lines(l) => {
+                let span = l.chunk.get(l.start as usize..l.end as usize)?;
+                let entry = plain_entry(&l.chunk, span.rsplit('\n').find_map(line_of)?, &l.ts);
+                let unit = l.first_unit + u64::from(l.count.checked_sub(1)?);
+                Some((EntryOrigin { unit, nth: 0 }, shown(entry, redact)))
+            }
+            Piece::Units(u) => {
+                let i = u.entries.len().checked_sub(1)?;
+                Some((u.origin_of(i), u.entries.get(i)?.clone()))
+            }
+        }
+    }
+
     /// Whether unit `unit` (frozen) merged nothing into an entry before it.
     pub(super) fn starts_fresh(&self, unit: u64) -> bool {
         match self.piece_of(unit) {
@@ -320,6 +361,24 @@ impl Frozen {
     }
 }
 
+impl Units {
+    /// The origin of the piece's entry `i`: the last unit that began at or before it.
+    fn origin_of(&self, i: usize) -> EntryOrigin {
+        let k = self.items.partition_point(|item| item.len_before <= i);
+        let item = k.checked_sub(1).and_then(|k| Some((k, self.items.get(k)?)));
+        match item {
+            Some((k, item)) => EntryOrigin {
+                unit: self.first_unit + k as u64,
+                nth: i - item.len_before,
+            },
+            None => EntryOrigin {
+                unit: self.first_unit,
+                nth: i,
+            },
+        }
+    }
+}
+
 impl Lines {
     /// Whether `next` (one line, of unit `unit`) goes on from these lines: the next unit, in
     /// the same chunk, dated the same, with nothing but blank text between them.
@@ -348,19 +407,13 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// `entries()` by the indices a call returned calls it before its next call, not between
     /// the two. Not during a rebuild. Returns how many entries moved.
     pub fn freeze_final(&mut self) -> usize {
-        let o = &self.options;
-        if !o.compact_final || !o.retain_chunks || !o.track_lines || self.rebuilding.is_some() {
-            return 0;
-        }
-        let mut b = self
-            .waiting
-            .first()
-            .copied()
-            .unwrap_or(self.items.len())
-            .min(self.items.len());
-        while b > 0 && !self.final_before(b) {
-            b -= 1;
-        }
+        self.freeze_final_within(usize::MAX)
+    }
+
+    /// [`freeze_final`](Self::freeze_final), moving at most the window's first `most` entries
+    /// (a timeline beside the transcript lets go of only the items it no longer changes).
+    pub fn freeze_final_within(&mut self, most: usize) -> usize {
+        let b = self.freeze_point(most);
         if b == 0 {
             return 0;
         }
@@ -415,6 +468,46 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.waiting = self.later.values().copied().collect();
         self.origin_hint.set(0);
         moved
+    }
+
+    /// How many of the window's first entries [`freeze_final`](Self::freeze_final) would move
+    /// now.
+    pub fn final_prefix_len(&self) -> usize {
+        let b = self.freeze_point(usize::MAX);
+        if b == 0 {
+            return 0;
+        }
+        self.items
+            .get(b)
+            .map_or(self.entries.len(), |i| i.len_before)
+    }
+
+    /// The first unit (of `items`) that stays in the window when the units before it are
+    /// frozen, moving at most `most` entries: 0 when nothing can move.
+    fn freeze_point(&self, most: usize) -> usize {
+        let o = &self.options;
+        if !o.compact_final || !o.retain_chunks || !o.track_lines || self.rebuilding.is_some() {
+            return 0;
+        }
+        // The last unit that begins within `most` entries (a binary search: the units are in
+        // order of their first entries).
+        let within = if self.entries.len() <= most {
+            self.items.len()
+        } else {
+            self.items
+                .partition_point(|i| i.len_before <= most)
+                .saturating_sub(1)
+        };
+        let mut b = self
+            .waiting
+            .first()
+            .copied()
+            .unwrap_or(self.items.len())
+            .min(within);
+        while b > 0 && !self.final_before(b) {
+            b -= 1;
+        }
+        b
     }
 
     /// Whether the units before `items[b]` are final: unit `b` (if any) merged nothing into

@@ -474,6 +474,19 @@ impl<P: LineParser> TranscriptBuilder<P> {
         }
     }
 
+    /// The frozen prefix's entries, each with its origin ([`entry_origin`](Self::entry_origin)
+    /// of the window names the others), in order: what a timeline makes the frozen entries'
+    /// items from.
+    pub fn frozen_with_origins(&self) -> impl Iterator<Item = (EntryOrigin, TranscriptEntry)> + '_ {
+        self.frozen
+            .entries_with_origins(self.options.redact_home_paths)
+    }
+
+    /// The frozen prefix's last entry, with its origin. O(1).
+    pub fn last_frozen(&self) -> Option<(EntryOrigin, TranscriptEntry)> {
+        self.frozen.last_with_origin(self.options.redact_home_paths)
+    }
+
     /// Takes the transcript out, the frozen prefix included, leaving the builder empty of
     /// entries.
     pub fn into_entries(self) -> Vec<TranscriptEntry> {
