@@ -78,7 +78,7 @@ pub struct HostCounters {
     /// same history (a re-render's fresh run re-parsing the log), instead of generically.
     pub memo_answers: u64,
     /// Bytes this type's transcripts hold now, as their budget counts them
-    /// (`TranscriptBuilder.counts().heldBytes`, summed).
+    /// (`TranscriptBuilder.counts().budgetBytes`, summed).
     pub transcript_bytes: u64,
     /// Lines shown with the generic entry because their entries would have taken a
     /// transcript past its budget (`maxTranscriptBytes`, or the registry's

@@ -61,6 +61,24 @@ pub fn chunk_bound(text_bytes: usize, lines: usize) -> usize {
         .saturating_add(lines.saturating_mul(GENERIC_LINE_BYTES))
 }
 
+/// What the frozen prefixes of every transcript would hold again as live entries (each
+/// transcript's [`Ledger`](crate::transcript::Ledger) adds its share): budgets count it beside
+/// what the allocator holds, so a rebuild, which parses a frozen prefix into the live form,
+/// fits the room they left for it.
+static FROZEN_SAVED: AtomicUsize = AtomicUsize::new(0);
+
+/// Adds `bytes` to what frozen prefixes stand for ([`FROZEN_SAVED`]).
+pub(crate) fn add_frozen_saved(bytes: usize) {
+    FROZEN_SAVED.fetch_add(bytes, Ordering::Relaxed);
+}
+
+/// Takes `bytes` off what frozen prefixes stand for.
+pub(crate) fn sub_frozen_saved(bytes: usize) {
+    let _ = FROZEN_SAVED.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| {
+        Some(v.saturating_sub(bytes))
+    });
+}
+
 /// The core's room as lowered by [`lower_core_held_bytes`].
 static CORE_LIMIT: AtomicUsize = AtomicUsize::new(CORE_HELD_BYTES);
 
@@ -78,7 +96,9 @@ pub fn core_held_limit() -> usize {
 }
 
 /// How much more the core's transcripts may hold together ([`core_held_limit`], less what the
-/// core holds now).
+/// core holds now and what its transcripts' frozen prefixes would hold again live).
 pub fn core_room() -> usize {
-    core_held_limit().saturating_sub(held_bytes())
+    core_held_limit()
+        .saturating_sub(held_bytes())
+        .saturating_sub(FROZEN_SAVED.load(Ordering::Relaxed))
 }

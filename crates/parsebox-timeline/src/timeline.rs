@@ -225,6 +225,8 @@ pub struct Timeline {
     /// The last item of the frozen prefix ([`freeze_front`](Self::freeze_front)), when the
     /// items before the window are the run's (frozen, not dropped).
     frozen_last: Option<FrozenLast>,
+    /// What the frozen items held as live ones ([`frozen_live_bytes`](Self::frozen_live_bytes)).
+    frozen_bytes: usize,
 }
 
 /// What the timeline keeps of the frozen prefix: its last item's id and flags, which the
@@ -551,6 +553,20 @@ impl Timeline {
             is_last: last.is_last,
         });
         self.diff_target_before = self.diff_target.get(n - 1).and_then(|t| t.get());
+        let per_item = std::mem::size_of::<TimelineItem>()
+            + std::mem::size_of::<usize>()
+            + std::mem::size_of::<DiffTarget>();
+        let copies: usize = self
+            .live()
+            .iter()
+            .take(n)
+            .filter_map(|item| item.content.as_ref().filter(|c| !c.is_shared()))
+            .map(|c| c.len())
+            .sum();
+        self.frozen_bytes = self
+            .frozen_bytes
+            .saturating_add(n.saturating_mul(per_item))
+            .saturating_add(copies);
         self.item_of.drain(..n);
         self.diff_target.drain(..n);
         self.base += n;
@@ -572,6 +588,13 @@ impl Timeline {
             self.diff_target.shrink_to(2 * self.diff_target.len());
         }
         n
+    }
+
+    /// What the items [`freeze_front`](Self::freeze_front) let go of held as live ones: each
+    /// item, its two indexes, and a text it kept a copy of. Counted, not measured: a rebuild
+    /// makes them again, and a budget must leave room for that.
+    pub fn frozen_live_bytes(&self) -> usize {
+        self.frozen_bytes
     }
 
     /// The frozen prefix's last item's id and flags, if the timeline froze any.

@@ -161,8 +161,9 @@ export interface ParserRegistryOptions {
   maxMemoryBytes?: number;
   /**
    * Most bytes all this registry's transcripts may hold together (default 512 MiB, at most
-   * 1 GiB), in real bytes: what the shared core's allocator holds for them (`counts().heldBytes`
-   * of each). A transcript gets what the others leave it; `diagnostics(type).host.transcriptBytes`
+   * 1 GiB), as their budgets count them (`counts().budgetBytes` of each: the real bytes the
+   * shared core's allocator holds for them, and what their frozen entries would hold again as
+   * live ones). A transcript gets what the others leave it; `diagnostics(type).host.transcriptBytes`
    * says what each type's transcripts hold. All registries of the page share the core's own
    * room besides (1 GiB of transcripts in all, with 1 GiB kept free for its work): whatever
    * parsers return and however many runs and registries are open, the core never runs out of
@@ -305,9 +306,10 @@ export interface TranscriptBuilderOptions<WithTimeline extends boolean = boolean
   dropDuplicateChunks?: boolean;
   /**
    * Most bytes this transcript may hold (default 256 MiB, at most 512 MiB), counted as
-   * `counts().heldBytes`: the real bytes the core's allocator holds for it (its entries,
-   * timeline, kept chunks, indexes, its run's journal and the answers waiting for it), measured
-   * as each call runs. A chunk is taken in only when every line of it fits as its generic
+   * `counts().budgetBytes`: `counts().heldBytes`, the real bytes the core's allocator holds for
+   * it (its entries, timeline, kept chunks, indexes, its run's journal and the answers waiting
+   * for it), measured as each call runs, and what its final entries, kept compactly, would
+   * hold again as live ones (a rebuild parses them into the live form). A chunk is taken in only when every line of it fits as its generic
    * entry (about 140 bytes a line besides its text, in the core); otherwise it is
    * refused with a `ParseboxMemoryError`. A line whose entries would take it past shows the
    * generic entry, its whole text, and a Worker's answer past it is let go of

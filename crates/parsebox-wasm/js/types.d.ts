@@ -202,6 +202,15 @@ rebuildSlices: number,
  */
 heldBytes: number, 
 /**
+ * What the memory budget counts: [`held_bytes`](Self::held_bytes), and what the frozen
+ * prefix's entries ([`TranscriptOptions::compact_final`]) would hold again as live ones
+ * (a rebuild parses them into the live form), measured at the allocator as they froze.
+ * A transcript takes in no more than it could hold live, so a rebuild or a read of the
+ * whole of it fits where it did before entries were kept compactly. A builder that
+ * nobody measures says 0.
+ */
+budgetBytes: number, 
+/**
  * Lines shown with the generic entry because the transcript's memory budget had no room
  * for what their parser made of them ([`LineParser::has_room`]).
  */
@@ -403,7 +412,7 @@ linesPending: number,
 memoAnswers: number, 
 /**
  * Bytes this type's transcripts hold now, as their budget counts them
- * (`TranscriptBuilder.counts().heldBytes`, summed).
+ * (`TranscriptBuilder.counts().budgetBytes`, summed).
  */
 transcriptBytes: number, 
 /**

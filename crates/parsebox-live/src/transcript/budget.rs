@@ -37,17 +37,20 @@ impl<X: Executor> LiveTranscript<X> {
         let opened = self.ledger.open(self.parser_pending().0);
         if opened {
             self.narrow();
-            // What the last call left final leaves the live vectors, measured as this call's.
+            // What the last call left final leaves the live vectors, measured as this call's;
+            // what it stood for the budget still counts (a rebuild would hold it again).
             match self.timeline.as_mut() {
                 Some(live) => live.freeze(&mut self.inner),
                 None => self.inner.freeze_final(),
             };
+            self.ledger.set_saved(self.frozen_live_bytes());
         }
         opened
     }
 
     /// Ends the call measured: what it kept is the transcript's; the core is told.
     pub(super) fn close_call(&self) {
+        self.ledger.set_saved(self.frozen_live_bytes());
         self.ledger.set_reserve(0);
         self.ledger.close(self.parser_pending().0);
         self.record();
@@ -64,10 +67,28 @@ impl<X: Executor> LiveTranscript<X> {
         usize::try_from(self.ledger.held(pending) + waiting).unwrap_or(0)
     }
 
+    /// What the frozen entries and timeline items would hold again as live ones, with the
+    /// live vectors' room to grow (an eighth): what a rebuild adds to what is held.
+    fn frozen_live_bytes(&self) -> usize {
+        let timeline = self
+            .timeline
+            .as_ref()
+            .map_or(0, |live| live.timeline().frozen_live_bytes());
+        let bytes = self.inner.frozen_live_bytes().saturating_add(timeline);
+        bytes.saturating_add(bytes / 8)
+    }
+
+    /// What the budget counts: [`held_bytes`](Self::held_bytes), and what the frozen entries
+    /// would hold again as live ones ([`BuilderCounts::budget_bytes`]).
+    pub fn budget_bytes(&self) -> usize {
+        self.held_bytes().saturating_add(self.ledger.saved())
+    }
+
     /// What the transcript holds and has let go of.
     pub fn counts(&self) -> BuilderCounts {
         BuilderCounts {
             held_bytes: self.held_bytes(),
+            budget_bytes: self.budget_bytes(),
             ..self.inner.counts()
         }
     }
@@ -90,7 +111,7 @@ impl<X: Executor> LiveTranscript<X> {
     /// until they are parsed.
     pub(super) fn make_room(&mut self, bytes: usize, lines: usize) -> Result<(), TranscriptError> {
         let bound = chunk_bound(bytes, lines);
-        let need = bound.saturating_add(self.held_bytes() / 8);
+        let need = bound.saturating_add(self.budget_bytes() / 8);
         let (pending, waiting) = self.parser_pending();
         let Some(short) = self.ledger.short_of(need, pending, waiting) else {
             self.ledger.set_reserve(bound);
@@ -98,7 +119,7 @@ impl<X: Executor> LiveTranscript<X> {
         };
         let run = self.run();
         self.with_core(|s| s.host_mut().record_refused_chunk(run));
-        let held = self.held_bytes();
+        let held = self.budget_bytes();
         let room = self.ledger.room();
         Err(TranscriptError::Memory(if short == Short::Core {
             MemoryRefusal::Core {
@@ -120,7 +141,8 @@ impl<X: Executor> LiveTranscript<X> {
     /// generic.
     pub(super) fn record(&self) {
         let run = self.run();
-        let held = self.held_bytes();
+        // The registry's total counts what the budget counts.
+        let held = self.budget_bytes();
         let over_budget = self.inner.counts().over_budget_lines;
         let over = over_budget.saturating_sub(self.over_budget_told.get());
         let room = self.ledger.room();

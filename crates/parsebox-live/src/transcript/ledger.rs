@@ -29,6 +29,16 @@ pub(crate) struct Ledger {
     /// What the timeline will copy at the end of the call under way: the bytes the lines
     /// parsed so far hold (kept free for it until then).
     timeline_debt: Cell<usize>,
+    /// What the frozen prefix's entries would hold again as live ones
+    /// ([`LiveTranscript::frozen_live_bytes`](super::LiveTranscript)). Counted beside `held`
+    /// by the budget.
+    saved: Cell<usize>,
+}
+
+impl Drop for Ledger {
+    fn drop(&mut self) {
+        crate::memory::sub_frozen_saved(self.saved.get());
+    }
 }
 
 /// Which room did not have enough ([`Ledger::short_of`]).
@@ -57,7 +67,24 @@ impl Ledger {
             reserve: Cell::new(0),
             timeline: Cell::new(false),
             timeline_debt: Cell::new(0),
+            saved: Cell::new(0),
         }
+    }
+
+    /// The frozen prefix's entries would hold `bytes` more as live ones (a rebuild parses
+    /// them into the live form): the budget counts them beside what is held.
+    pub(crate) fn set_saved(&self, bytes: usize) {
+        let old = self.saved.replace(bytes);
+        if bytes >= old {
+            crate::memory::add_frozen_saved(bytes - old);
+        } else {
+            crate::memory::sub_frozen_saved(old - bytes);
+        }
+    }
+
+    /// What the frozen prefix's entries would hold again as live ones.
+    pub(crate) fn saved(&self) -> usize {
+        self.saved.get()
     }
 
     /// A ledger whose transcript has no budget of its own (the core's still holds).
@@ -144,7 +171,9 @@ impl Ledger {
 
     /// Which room `more` bytes do not fit ([`fits`](Self::fits)): `None` when they fit.
     pub(crate) fn short_of(&self, more: usize, pending: isize, waiting: isize) -> Option<Short> {
-        let held = usize::try_from(self.held(pending) + waiting).unwrap_or(0);
+        let held = usize::try_from(self.held(pending) + waiting)
+            .unwrap_or(0)
+            .saturating_add(self.saved.get());
         let more = more
             .saturating_add(self.reserve.get())
             .saturating_add(self.timeline_debt.get())

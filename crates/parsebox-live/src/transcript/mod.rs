@@ -233,6 +233,9 @@ impl<X: Executor> LiveTranscript<X> {
             .as_ref()
             .is_some_and(|live| live.timeline().is_finished());
         let slice = self.slice_ms().filter(|_| sliced);
+        // The rebuild lets go of the frozen prefix and parses it into the live form, which the
+        // ledger measures as it grows: the budget no longer counts it beside.
+        self.ledger.set_saved(0);
         let mut go_on = self.slice_limit(slice);
         let complete = self.inner.rebuild_within(&mut go_on);
         self.finish_when_rebuilt = finished && !complete;

@@ -24,6 +24,9 @@ pub(super) struct Frozen {
     entries: usize,
     /// Units the pieces hold.
     units: u64,
+    /// Lines the `Lines` pieces hold: each stands for an entry and a fold record it no longer
+    /// keeps.
+    plain: u64,
 }
 
 /// A stretch of frozen units.
@@ -138,6 +141,11 @@ impl Frozen {
         self.units
     }
 
+    /// Lines kept as spans of their chunks.
+    pub(super) fn plain_lines(&self) -> u64 {
+        self.plain
+    }
+
     /// Lets go of everything (a rebuild parses the run again).
     pub(super) fn clear(&mut self) {
         *self = Self::default();
@@ -149,6 +157,7 @@ impl Frozen {
         self.entries += leaving.shown.len();
         if leaving.plain {
             if let Some(lines) = self.lines_of(leaving.shown) {
+                self.plain += 1;
                 if let Some(Piece::Lines(last)) = self.pieces.back_mut() {
                     if last.extends_to(&lines, leaving.unit) {
                         last.end = lines.end;
@@ -311,7 +320,10 @@ impl Frozen {
             if n >= piece.units() {
                 let (len, units) = (piece.len(), piece.units());
                 match self.pieces.pop_front() {
-                    Some(Piece::Lines(l)) => dropped.extend(l.entries().map(|e| shown(e, redact))),
+                    Some(Piece::Lines(l)) => {
+                        self.plain -= u64::from(l.count);
+                        dropped.extend(l.entries().map(|e| shown(e, redact)));
+                    }
                     Some(Piece::Units(u)) => dropped.extend(u.entries),
                     None => {}
                 }
@@ -323,6 +335,7 @@ impl Frozen {
                 Piece::Lines(l) => {
                     let k = u32::try_from(n).unwrap_or(u32::MAX);
                     dropped.extend(l.entries().take(k as usize).map(|e| shown(e, redact)));
+                    self.plain -= u64::from(k.min(l.count));
                     l.skip(k);
                     self.entries -= k as usize;
                 }

@@ -238,6 +238,13 @@ pub struct BuilderCounts {
     /// it. The live core measures it ([`LineParser::has_room`] is where its budget acts); a
     /// builder that nobody measures says 0.
     pub held_bytes: usize,
+    /// What the memory budget counts: [`held_bytes`](Self::held_bytes), and what the frozen
+    /// prefix's entries ([`TranscriptOptions::compact_final`]) would hold again as live ones
+    /// (a rebuild parses them into the live form), measured at the allocator as they froze.
+    /// A transcript takes in no more than it could hold live, so a rebuild or a read of the
+    /// whole of it fits where it did before entries were kept compactly. A builder that
+    /// nobody measures says 0.
+    pub budget_bytes: usize,
     /// Lines shown with the generic entry because the transcript's memory budget had no room
     /// for what their parser made of them ([`LineParser::has_room`]).
     pub over_budget_lines: u64,
@@ -480,6 +487,17 @@ impl<P: LineParser> TranscriptBuilder<P> {
     pub fn frozen_with_origins(&self) -> impl Iterator<Item = (EntryOrigin, TranscriptEntry)> + '_ {
         self.frozen
             .entries_with_origins(self.options.redact_home_paths)
+    }
+
+    /// What the frozen prefix's entries would hold again as live ones, besides what it holds:
+    /// for each line kept as a span of its chunk, the entry and the fold record it no longer
+    /// keeps (other frozen units keep theirs). Counted, not measured: a rebuild parses them
+    /// into the live form, and a budget must leave room for that.
+    pub fn frozen_live_bytes(&self) -> usize {
+        let per_line = std::mem::size_of::<TranscriptEntry>() + std::mem::size_of::<Item>();
+        usize::try_from(self.frozen.plain_lines())
+            .unwrap_or(usize::MAX)
+            .saturating_mul(per_line)
     }
 
     /// The frozen prefix's last entry, with its origin. O(1).
