@@ -30,6 +30,14 @@ pub fn reserve_gently_deque<T>(deque: &mut VecDeque<T>, additional: usize) {
     }
 }
 
+/// Gives back what `vec` keeps beyond twice its length (and 64 elements): after a long
+/// vector let most of its elements go, it need not keep room for them.
+pub fn shrink_gently<T>(vec: &mut Vec<T>) {
+    if vec.capacity() > 2 * vec.len() + 64 {
+        vec.shrink_to(2 * vec.len());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,6 +56,17 @@ mod tests {
             5800,
             "what is needed, when more than an eighth"
         );
+        let mut s: Vec<u64> = Vec::with_capacity(1000);
+        s.extend(0..100);
+        shrink_gently(&mut s);
+        assert!(
+            s.capacity() >= 200 && s.capacity() < 1000,
+            "{}",
+            s.capacity()
+        );
+        let kept = s.capacity();
+        shrink_gently(&mut s);
+        assert_eq!(s.capacity(), kept, "within twice its length: kept");
         let mut d: VecDeque<u8> = VecDeque::new();
         reserve_gently_deque(&mut d, 1);
         assert!(d.capacity() >= 16);

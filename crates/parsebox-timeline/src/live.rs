@@ -156,18 +156,10 @@ impl LiveTimeline {
         let last = self.timeline.frozen_last()?;
         let (origin, entry) = builder.last_frozen()?;
         let index = builder.window_base() + builder.frozen_len() - 1;
-        let mut item = new_item(
-            ItemId::of(origin),
-            index,
-            &entry,
-            self.timeline.is_finished(),
-        );
-        if item.item_type == TimelineItemType::User {
-            (item.is_first, item.is_last) = (true, true);
-        } else {
-            (item.is_first, item.is_last) = (last.is_first, last.is_last);
-        }
-        Some(item)
+        let finished = self.timeline.is_finished();
+        // Its `isFirst` is what it was when it froze: what came before it is frozen too.
+        let item = made_again(origin, index, &entry, finished, last.is_first, None);
+        Some(flagged(item, Some(last.is_last)))
     }
 
     /// Whether entries wait to be placed: the caller should call

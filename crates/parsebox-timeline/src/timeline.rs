@@ -406,13 +406,7 @@ impl Timeline {
             }
             update.removed.push(item.id.to_string());
         }
-        self.dead += gone;
-        self.pos_base += gone;
-        if self.dead * 2 >= self.items.len() {
-            // Amortised: each item is moved down at most once per item that left before it.
-            self.items.drain(..self.dead);
-            self.dead = 0;
-        }
+        self.retire_front(gone);
         let mut hold = Vec::new();
         for item in self.straddling() {
             for &e in item.entries.iter().take_while(|&&e| e < new_base) {
@@ -570,24 +564,23 @@ impl Timeline {
         self.item_of.drain(..n);
         self.diff_target.drain(..n);
         self.base += n;
+        self.retire_front(n);
+        parsebox_meter::shrink_gently(&mut self.items);
+        parsebox_meter::shrink_gently(&mut self.item_of);
+        parsebox_meter::shrink_gently(&mut self.diff_target);
+        n
+    }
+
+    /// The first `n` live items left the front (dropped or frozen): they stay in place until
+    /// they are half of the vector, then go at once. Amortised: each item is moved down at
+    /// most once per item that left before it.
+    fn retire_front(&mut self, n: usize) {
         self.dead += n;
         self.pos_base += n;
         if self.dead * 2 >= self.items.len() {
             self.items.drain(..self.dead);
             self.dead = 0;
         }
-        if self.items.capacity() > 2 * self.items.len() + 64 {
-            self.items.shrink_to(2 * self.items.len());
-        }
-        for v in [&mut self.item_of] {
-            if v.capacity() > 2 * v.len() + 64 {
-                v.shrink_to(2 * v.len());
-            }
-        }
-        if self.diff_target.capacity() > 2 * self.diff_target.len() + 64 {
-            self.diff_target.shrink_to(2 * self.diff_target.len());
-        }
-        n
     }
 
     /// What the items [`freeze_front`](Self::freeze_front) let go of held as live ones: each

@@ -468,12 +468,8 @@ impl<P: LineParser> TranscriptBuilder<P> {
             item.len_before -= moved;
         }
         // The window is what is still open: it need not keep room for what left it.
-        if self.entries.capacity() > 2 * self.entries.len() + 64 {
-            self.entries.shrink_to(2 * self.entries.len());
-        }
-        if self.items.capacity() > 2 * self.items.len() + 64 {
-            self.items.shrink_to(2 * self.items.len());
-        }
+        parsebox_meter::shrink_gently(&mut self.entries);
+        parsebox_meter::shrink_gently(&mut self.items);
         self.later.retain(|_, item| {
             *item -= b;
             true
