@@ -21,27 +21,13 @@ mod common;
 use std::rc::Rc;
 
 use common::page::*;
+use common::rng::Rng;
 use common::FakeExecutor;
 use parsebox_live::{Changes, LiveTranscript, TranscriptSettings, Update};
 use parsebox_timeline::shared_text::resolve;
 use parsebox_timeline::TimelineItem;
 use parsebox_transcript::{Chunk, Stream, TranscriptEntry};
 use serde_json::{json, Value};
-
-/// A small deterministic generator (xorshift64*): every case is its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
 
 /// What the Worker makes of a line: `d…` a streamed delta, `n…` two entries, `s…` the line
 /// as a plain stdout entry (not a slice of the chunk), `u…` a user message, `c…` a tool call and

@@ -27,6 +27,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use common::page::*;
+use common::rng::Rng;
 use parsebox_host::HostOptions;
 use parsebox_live::memory::CALL_SLACK_BYTES;
 use parsebox_live::TranscriptSettings;
@@ -36,24 +37,6 @@ use serde_json::json;
 
 #[global_allocator]
 static ALLOC: Counting<std::alloc::System> = Counting::new(std::alloc::System);
-
-/// A small deterministic generator (xorshift64*): every case is its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len() as u64) as usize]
-    }
-}
 
 /// A line of one of the shapes real logs have.
 fn line(rng: &mut Rng) -> String {

@@ -5,6 +5,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod page;
+pub mod rng;
 
 use std::cell::RefCell;
 use std::rc::Rc;
