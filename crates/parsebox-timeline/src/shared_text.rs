@@ -46,17 +46,20 @@ impl TimelineItem {
         window: &'a [TranscriptEntry],
         base: usize,
     ) -> impl Serialize + 'a {
-        self.sharing_texts_from(window, base, 0)
+        self.sharing_texts_from(window, base, 0, None)
     }
 
     /// [`sharing_texts`](Self::sharing_texts) for a receiver whose entries before `window` are
     /// `first` more (entries the sender keeps frozen, not as a slice): a shared text is the
-    /// receiver's index, `first` past the window's.
+    /// receiver's index, `first` past the window's. `before`: the entry just before the window
+    /// (the frozen prefix's last, whose item a change of the window's first item changes), which
+    /// shares its texts too.
     pub fn sharing_texts_from<'a>(
         &'a self,
         window: &'a [TranscriptEntry],
         base: usize,
         first: usize,
+        before: Option<&'a TranscriptEntry>,
     ) -> impl Serialize + 'a {
         let TimelineItem {
             id,
@@ -75,6 +78,7 @@ impl TimelineItem {
             window,
             base,
             first,
+            before,
         };
         // The entries in the window whose texts became the card's pieces or the diff block's
         // lines, in order. They made the last pieces: a kept card's entries before the window
@@ -155,13 +159,19 @@ struct Sources<'a> {
     base: usize,
     /// The receiver's index of the window's first entry.
     first: usize,
+    /// The entry just before the window (run index `base - 1`, the receiver's `first - 1`).
+    before: Option<&'a TranscriptEntry>,
 }
 
 impl<'a> Sources<'a> {
-    /// The entry with run index `index` and its index in the window, when it is in the window.
+    /// The entry with run index `index` and the receiver's index of it, when the receiver
+    /// holds it and the sender has it here (the window, or the entry just before it).
     fn entry(&self, index: usize) -> Option<(usize, &'a TranscriptEntry)> {
-        let local = index.checked_sub(self.base)?;
-        Some((local, self.window.get(local)?))
+        match index.checked_sub(self.base) {
+            Some(local) => Some((self.first + local, self.window.get(local)?)),
+            None if index + 1 == self.base => Some((self.first.checked_sub(1)?, self.before?)),
+            None => None,
+        }
     }
 
     /// Whether the item's entry `index` is in the window and made one of its card's pieces or
@@ -181,7 +191,7 @@ impl<'a> Sources<'a> {
         read: impl Fn(&TranscriptEntry) -> Option<&str>,
     ) -> Text<'a> {
         match index.and_then(|i| self.entry(i)) {
-            Some((local, entry)) if read(entry) == Some(own) => Text::Entry(self.first + local),
+            Some((at, entry)) if read(entry) == Some(own) => Text::Entry(at),
             _ => Text::Own(own),
         }
     }

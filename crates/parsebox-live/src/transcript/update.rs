@@ -55,11 +55,19 @@ impl<'a> TimelineChanges<'a> {
         window: &'a [TranscriptEntry],
         base: usize,
     ) -> Self {
+        // The frozen prefix's last item changes with the window's first one: its texts are
+        // shared with its entry, which the page holds, as a window item's are.
+        let before = timeline
+            .timeline()
+            .frozen_last()
+            .and_then(|_| builder.last_frozen())
+            .map(|(_, entry)| entry);
         let items = |ids: &[String]| SharedItems {
             items: timeline.items_named(builder, ids),
             window,
             base: base + builder.frozen_len(),
             first: builder.frozen_len(),
+            before: before.clone(),
         };
         Self {
             changed: items(&update.changed),
@@ -79,14 +87,14 @@ struct SharedItems<'a> {
     window: &'a [TranscriptEntry],
     base: usize,
     first: usize,
+    /// The frozen prefix's last entry (the page's `first - 1`).
+    before: Option<TranscriptEntry>,
 }
 
 impl Serialize for SharedItems<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(
-            self.items
-                .iter()
-                .map(|item| item.sharing_texts_from(self.window, self.base, self.first)),
-        )
+        serializer.collect_seq(self.items.iter().map(|item| {
+            item.sharing_texts_from(self.window, self.base, self.first, self.before.as_ref())
+        }))
     }
 }
