@@ -51,8 +51,22 @@ function selfShares(profile) {
   const counts = new Map();
   for (const id of profile.samples) {
     const f = byId.get(id).callFrame;
-    const name = demangle(f.functionName || `(${f.url.split("/").at(-1) || "program"})`);
+    const script = f.url.split("/").at(-1).replace(/\.wasm-[0-9a-f]+$/, ".wasm");
+    const name = `${demangle(f.functionName || `(${script || "program"})`)}${script ? ` [${script}]` : ""}`;
     counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  const total = profile.samples.length;
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => ({ name, share: n / total }));
+}
+
+/** Each script's share of the samples (the core module, the engine module, the package's JS, Node). */
+function scriptShares(profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const counts = new Map();
+  for (const id of profile.samples) {
+    const f = byId.get(id).callFrame;
+    const script = f.url.split("/").at(-1) || `(${f.functionName || "program"})`;
+    counts.set(script, (counts.get(script) ?? 0) + 1);
   }
   const total = profile.samples.length;
   return [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => ({ name, share: n / total }));
@@ -91,6 +105,8 @@ session.disconnect();
 parser.dispose();
 
 console.log(`${shape ?? arg("parser")}: ${lines.length} lines, ${plain.toFixed(1)} µs a line (${profiled.toFixed(1)} under the profiler), Node ${process.version}`);
+console.log("\n| self time | script |\n|---|---|");
+for (const { name, share } of scriptShares(profile).slice(0, 12)) console.log(`| ${(100 * share).toFixed(1)} % | \`${name}\` |`);
 console.log("\n| self time | function |\n|---|---|");
 for (const { name, share } of selfShares(profile).slice(0, Number(arg("top", "25")))) {
   console.log(`| ${(100 * share).toFixed(1)} % | \`${name.slice(0, 140)}\` |`);
