@@ -2,10 +2,8 @@
 //! `Error`, results as JSON text (a transcript's updates into a buffer reused from call to
 //! call), a thrown value as a sentence, the clock, chunk ids.
 
-use std::borrow::Cow;
-
 use parsebox_live::Update;
-use parsebox_transcript::lone_surrogates::unmark_json;
+use parsebox_transcript::lone_surrogates::{to_page_json, unmark_json};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -21,12 +19,8 @@ pub(crate) fn into_error(name: &str, message: impl std::fmt::Display) -> JsValue
 /// surrogates are written as JavaScript writes them (`unmark_json`), so `JSON.parse` gives
 /// them back.
 pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<String, JsValue> {
-    let json = serde_json::to_string(value)
-        .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))?;
-    Ok(match unmark_json(&json) {
-        Cow::Borrowed(_) => json,
-        Cow::Owned(unmarked) => unmarked,
-    })
+    to_page_json(value)
+        .map_err(|e| into_error("ParseboxError", format!("could not encode a result: {e}")))
 }
 
 /// A thrown JS value as a sentence (for a line's failure or an engine's death), as
