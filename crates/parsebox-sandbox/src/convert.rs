@@ -151,8 +151,7 @@ impl JsonSink {
         }
     }
     fn text(&mut self, s: &str) {
-        // Writing into a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut self.out, s);
+        crate::json_text::write_json_string(&mut self.out, s);
     }
 }
 

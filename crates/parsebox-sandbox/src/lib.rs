@@ -38,6 +38,7 @@ mod entry_point;
 mod exports;
 mod history;
 mod json;
+mod json_text;
 mod load_error;
 mod module;
 mod native_method;
