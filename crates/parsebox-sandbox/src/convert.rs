@@ -226,6 +226,10 @@ impl Sink for JsonSink {
 
 pub(crate) struct Walk<'c, S> {
     ctx: &'c mut Context,
+    /// `toJSON` and `length` as property keys, made once a walk: making one looks at whether the
+    /// string is an array index, and every object of every answer looked `toJSON` up twice.
+    to_json: PropertyKey,
+    length: PropertyKey,
     caps: Caps,
     values: usize,
     bytes: usize,
@@ -299,6 +303,8 @@ impl<'c, S: Sink> Walk<'c, S> {
     pub(crate) fn new(ctx: &'c mut Context, caps: Caps, sink: S) -> Self {
         Self {
             ctx,
+            to_json: js_string!("toJSON").into(),
+            length: js_string!("length").into(),
             caps,
             values: 0,
             bytes: 0,
@@ -359,7 +365,6 @@ impl<'c, S: Sink> Walk<'c, S> {
     /// below `o` itself: every prototype is a plain object without `key`. Results for `toJSON`
     /// are cached per prototype.
     fn protos_clean(&mut self, o: &JsObject) -> Result<(), Conv> {
-        let key: PropertyKey = js_string!("toJSON").into();
         let mut p = o.prototype();
         let mut seen = 0;
         while let Some(proto) = p {
@@ -370,7 +375,7 @@ impl<'c, S: Sink> Walk<'c, S> {
             {
                 return Ok(());
             }
-            if !plain(&proto) || calls_to_json(&proto, &key) {
+            if !plain(&proto) || calls_to_json(&proto, &self.to_json) {
                 return Err(Conv::Bail);
             }
             seen += 1;
@@ -393,7 +398,7 @@ impl<'c, S: Sink> Walk<'c, S> {
         if depth >= self.caps.max_depth {
             return Err(Conv::TooLarge("depth"));
         }
-        if calls_to_json(o, &js_string!("toJSON").into()) {
+        if calls_to_json(o, &self.to_json) {
             return Err(Conv::Bail);
         }
         self.protos_clean(o)?;
@@ -408,7 +413,7 @@ impl<'c, S: Sink> Walk<'c, S> {
     }
 
     fn array(&mut self, o: &JsObject, depth: usize) -> Result<(), Conv> {
-        let len = match own(o, &js_string!("length").into()).and_then(|d| d.value().cloned()) {
+        let len = match own(o, &self.length).and_then(|d| d.value().cloned()) {
             Some(v) => v.as_number().unwrap_or(0.0),
             None => return Err(Conv::Bail),
         };
@@ -459,16 +464,23 @@ impl<'c, S: Sink> Walk<'c, S> {
                 return Err(Conv::Bail);
             }
             let item = desc.value().cloned().unwrap_or_default();
-            let Some(name_len) = with_key(&key, str::len) else {
+            // The key's text once: its length counts, and it is written unless the value is
+            // absent.
+            let absent_item = absent(&item);
+            let sink = &mut self.sink;
+            let Some(name_len) = with_key(&key, |name| {
+                if !absent_item {
+                    sink.key(name);
+                }
+                name.len()
+            }) else {
                 continue;
             };
             self.bytes = self.bytes.saturating_add(name_len);
-            if absent(&item) {
+            if absent_item {
                 self.count()?;
                 continue;
             }
-            let sink = &mut self.sink;
-            with_key(&key, |name| sink.key(name));
             self.value(&item, depth + 1)?;
         }
         self.sink.end_object();
