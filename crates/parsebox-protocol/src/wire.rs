@@ -67,15 +67,25 @@ fn put_u32(out: &mut Vec<u8>, n: usize) {
 /// Appends `ops` to `out` as records.
 pub fn encode_ops(ops: &[EngineOp], out: &mut Vec<u8>) {
     for op in ops {
+        let tag = match op {
+            EngineOp::NewRun { .. } => NEW_RUN,
+            EngineOp::Reset { .. } => RESET,
+            EngineOp::DropRun { .. } => DROP_RUN,
+            EngineOp::Line(_) => LINE,
+        };
+        out.push(tag);
+        put_u32(out, body_bytes(op));
         match op {
             EngineOp::NewRun { run, stateless } => {
-                short(out, NEW_RUN, *run, *stateless);
+                out.extend_from_slice(&run.0.to_le_bytes());
+                if *stateless {
+                    out.push(1);
+                }
             }
-            EngineOp::Reset { run } => short(out, RESET, *run, false),
-            EngineOp::DropRun { run } => short(out, DROP_RUN, *run, false),
+            EngineOp::Reset { run } | EngineOp::DropRun { run } => {
+                out.extend_from_slice(&run.0.to_le_bytes());
+            }
             EngineOp::Line(l) => {
-                out.push(LINE);
-                put_u32(out, 8 + 8 + 1 + 4 + l.ts.len() + l.line.len());
                 out.extend_from_slice(&l.run.0.to_le_bytes());
                 out.extend_from_slice(&l.seq.to_le_bytes());
                 out.push(u8::from(l.replay));
@@ -87,25 +97,19 @@ pub fn encode_ops(ops: &[EngineOp], out: &mut Vec<u8>) {
     }
 }
 
-/// The bytes [`encode_ops`] writes for `ops`.
-fn frame_bytes(ops: &[EngineOp]) -> usize {
-    ops.iter()
-        .map(|op| match op {
-            EngineOp::NewRun { stateless, .. } => 1 + 4 + 8 + usize::from(*stateless),
-            EngineOp::Reset { .. } | EngineOp::DropRun { .. } => 1 + 4 + 8,
-            EngineOp::Line(l) => 1 + 4 + 8 + 8 + 1 + 4 + l.ts.len() + l.line.len(),
-        })
-        .sum()
+/// The length of `op`'s record body, as its header says: a run id (and a flag byte for a
+/// stateless new run); for a line, also its seq, the replay flag, the ts' length, ts and line.
+fn body_bytes(op: &EngineOp) -> usize {
+    match op {
+        EngineOp::NewRun { stateless, .. } => 8 + usize::from(*stateless),
+        EngineOp::Reset { .. } | EngineOp::DropRun { .. } => 8,
+        EngineOp::Line(l) => 8 + 8 + 1 + 4 + l.ts.len() + l.line.len(),
+    }
 }
 
-/// A record whose body is a run id, and a flag byte when `flag` is set.
-fn short(out: &mut Vec<u8>, tag: u8, run: RunId, flag: bool) {
-    out.push(tag);
-    put_u32(out, 8 + usize::from(flag));
-    out.extend_from_slice(&run.0.to_le_bytes());
-    if flag {
-        out.push(1);
-    }
+/// The bytes [`encode_ops`] writes for `ops`: each record's tag, length and body.
+fn frame_bytes(ops: &[EngineOp]) -> usize {
+    ops.iter().map(|op| 1 + 4 + body_bytes(op)).sum()
 }
 
 /// `ops` as a new frame.
