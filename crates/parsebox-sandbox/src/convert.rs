@@ -536,14 +536,8 @@ mod tests {
     /// double bit for bit; `-0` becomes `0`, as `JSON.stringify` writes it.
     #[test]
     fn every_double_survives_the_way_to_the_page() {
-        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = || {
-            // xorshift64*: bit patterns spread over every exponent, not only [0, 1).
-            state ^= state >> 12;
-            state ^= state << 25;
-            state ^= state >> 27;
-            state.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        };
+        // Bit patterns spread over every exponent, not only [0, 1).
+        let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
         let specials = [
             0.0,
             -0.0,
@@ -557,7 +551,7 @@ mod tests {
             2f64.powi(64),
             2f64.powi(70) + 2f64.powi(20),
         ];
-        let drawn = (0..200_000).map(|_| f64::from_bits(next()));
+        let drawn = (0..200_000).map(|_| f64::from_bits(rng.next()));
         for f in specials.into_iter().chain(drawn).filter(|f| f.is_finite()) {
             let mut sink = JsonSink::default();
             sink.number(number(f).unwrap());

@@ -780,21 +780,15 @@ mod tests {
     #[test]
     fn plain_utc_timestamps_read_as_the_general_reader_reads_them() {
         let general = |t: &str| parse_units(&t.encode_utf16().collect::<Vec<u16>>());
-        let mut state = 0x2545_F491_4F6C_DD1D_u64;
-        let mut next = move |n: u64| {
-            state ^= state >> 12;
-            state ^= state << 25;
-            state ^= state >> 27;
-            state.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
-        };
+        let mut rng = crate::test_rng::Rng(0x2545_F491_4F6C_DD1D);
         let mut read_directly = 0;
         for i in 0..20_000 {
             // Each field from its edges (0, 1, the largest, one past) or at random.
             let mut field = |edges: &[u64], random: u64| {
                 if i % 3 == 0 {
-                    edges[next(edges.len() as u64) as usize]
+                    rng.pick(edges)
                 } else {
-                    next(random)
+                    rng.below(random)
                 }
             };
             let (y, mo, d) = (

@@ -120,22 +120,14 @@ mod tests {
 
     #[test]
     fn generated_text_is_written_as_serde_json_writes_it() {
-        // xorshift64*: strings of escapes, ASCII and other characters mixed.
-        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = move || {
-            state ^= state >> 12;
-            state ^= state << 25;
-            state ^= state >> 27;
-            state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        };
+        // Strings of escapes, ASCII and other characters mixed.
+        let mut rng = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15);
         let pool = [
             '"', '\\', '\n', '\u{1}', '\u{1f}', ' ', 'x', '~', 'é', '💬', '\u{fdd0}',
         ];
         for _ in 0..2000 {
-            let len = (next() % 40) as usize;
-            let s: String = (0..len)
-                .map(|_| pool[(next() % pool.len() as u64) as usize])
-                .collect();
+            let len = rng.below(40);
+            let s: String = (0..len).map(|_| rng.pick(&pool)).collect();
             assert_eq!(
                 written(&s),
                 serde_json::to_string(&s).unwrap_or_default(),

@@ -66,4 +66,6 @@ pub use run::{ParserRun, RunDiagnostics};
 pub use source::MAX_SOURCE_NESTING;
 
 #[cfg(test)]
+mod test_rng;
+#[cfg(test)]
 mod tests;
