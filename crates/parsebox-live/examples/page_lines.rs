@@ -23,10 +23,13 @@
 use std::time::Instant;
 
 use parsebox_host::{wire, EngineId, EngineOp, Host, HostOptions, HostPlacement};
-use parsebox_live::{Builtin, EngineDeath, Executor, LiveCore};
+use parsebox_live::{EngineDeath, Executor, LiveCore};
 use parsebox_transcript::lone_surrogates::to_page_json;
-use parsebox_transcript::{FailedLineEntry, LineFailure};
-use serde_json::Value;
+use parsebox_transcript::FailedLineEntry;
+
+// The live tests' page side, for its built-in parser (this example registers none).
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 /// What the binding hands the page for a line (registry_core.rs' `LineResult`).
 #[derive(serde::Serialize)]
@@ -39,7 +42,7 @@ struct LineResult<'a> {
 struct FloorEngine;
 
 impl Executor for FloorEngine {
-    type Builtin = NoBuiltin;
+    type Builtin = common::FakeBuiltin;
 
     fn now_ms(&self) -> f64 {
         0.0
@@ -79,33 +82,6 @@ impl Executor for FloorEngine {
     fn end_inline(&mut self, _: EngineId) {}
     fn post_ops(&mut self, _: EngineId, _: Vec<u8>) {}
     fn wake(&mut self) {}
-}
-
-#[derive(Clone)]
-struct NoBuiltin;
-struct NoRun;
-
-impl parsebox_host::ParserInstance for NoRun {
-    type Value = Value;
-    fn parse(&mut self, _: &str, _: &str) -> Result<Value, LineFailure> {
-        Ok(Value::Array(Vec::new()))
-    }
-    fn reset(&mut self) -> Result<(), LineFailure> {
-        Ok(())
-    }
-}
-
-impl parsebox_host::InstanceFactory for NoBuiltin {
-    type Instance = NoRun;
-    fn new_instance(&mut self, _: bool) -> Result<NoRun, LineFailure> {
-        Ok(NoRun)
-    }
-}
-
-impl Builtin for NoBuiltin {
-    fn entry_point(&self) -> &'static str {
-        "parseStdoutLine"
-    }
 }
 
 fn main() {
