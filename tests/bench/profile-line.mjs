@@ -45,32 +45,30 @@ export function demangle(name) {
     .replace(/\.\./g, "::");
 }
 
-/** Each function's share of the samples it was on top of the stack for, largest first. */
-function selfShares(profile) {
+/** The script a frame's code is in (a wasm module without its hash suffix); "" for Node's own. */
+const scriptOf = (f) => f.url.split("/").at(-1).replace(/\.wasm-[0-9a-f]+$/, ".wasm");
+
+/** Each `keyOf(callFrame)`'s share of the samples its frame was on top of the stack for, largest first. */
+function shares(profile, keyOf) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const counts = new Map();
   for (const id of profile.samples) {
-    const f = byId.get(id).callFrame;
-    const script = f.url.split("/").at(-1).replace(/\.wasm-[0-9a-f]+$/, ".wasm");
-    const name = `${demangle(f.functionName || `(${script || "program"})`)}${script ? ` [${script}]` : ""}`;
-    counts.set(name, (counts.get(name) ?? 0) + 1);
+    const key = keyOf(byId.get(id).callFrame);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const total = profile.samples.length;
   return [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => ({ name, share: n / total }));
 }
 
-/** Each script's share of the samples (the core module, the engine module, the package's JS, Node). */
-function scriptShares(profile) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const counts = new Map();
-  for (const id of profile.samples) {
-    const f = byId.get(id).callFrame;
-    const script = f.url.split("/").at(-1) || `(${f.functionName || "program"})`;
-    counts.set(script, (counts.get(script) ?? 0) + 1);
-  }
-  const total = profile.samples.length;
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => ({ name, share: n / total }));
-}
+/** Each function's share, named with its script. */
+const selfShares = (profile) =>
+  shares(profile, (f) => {
+    const script = scriptOf(f);
+    return `${demangle(f.functionName || `(${script || "program"})`)}${script ? ` [${script}]` : ""}`;
+  });
+
+/** Each script's share (the core module, the engine module, the package's JS, Node's own). */
+const scriptShares = (profile) => shares(profile, (f) => scriptOf(f) || `(${f.functionName || "program"})`);
 
 const dir = packageDir();
 const pb = await import(pathToFileURL(join(dir, "index.js")).href);
