@@ -8,9 +8,8 @@
 //   node tests/bench/floor.mjs --before DIR [--pkg DIR] [--lines 2000] [--trials 10]
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 
-import { arg, packageDir } from "./args.mjs";
+import { arg, loadPackage, packageDir } from "./args.mjs";
 import { makeEngines } from "./core.mjs";
 import { shapeLog } from "./gen-log.mjs";
 
@@ -19,12 +18,7 @@ const count = Number(arg("lines", "2000"));
 const trials = Number(arg("trials", "10"));
 const WARM_UP_TRIALS = 2;
 
-async function engine(dir) {
-  // The query makes each build's modules a graph of their own.
-  const pb = await import(`${pathToFileURL(`${dir}/index.js`).href}?build=${encodeURIComponent(dir)}`);
-  pb.initSync({ module: readFileSync(`${dir}/parsebox_wasm_bg.wasm`), engine: readFileSync(`${dir}/parsebox_engine.wasm`) });
-  return makeEngines({ parsebox: pb, quickjs: null, importSource: null })[0];
-}
+const engine = async (dir) => makeEngines({ parsebox: await loadPackage(dir), quickjs: null, importSource: null })[0];
 
 const builds = { before: await engine(resolve(arg("before"))), after: await engine(packageDir()) };
 const source = readFileSync(new URL("./shapes/floor.js", import.meta.url), "utf8");

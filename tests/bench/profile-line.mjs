@@ -13,10 +13,8 @@
 // tests/bench/shapes/charscan.js LOG` (crates/parsebox-sandbox/examples/shape_costs.rs).
 import { Session } from "node:inspector/promises";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 
-import { arg, packageDir } from "./args.mjs";
+import { arg, loadPackage, packageDir } from "./args.mjs";
 import { makeEngines } from "./core.mjs";
 import { shapeLog } from "./gen-log.mjs";
 
@@ -71,8 +69,7 @@ const selfShares = (profile) =>
 const scriptShares = (profile) => shares(profile, (f) => scriptOf(f) || `(${f.functionName || "program"})`);
 
 const dir = packageDir();
-const pb = await import(pathToFileURL(join(dir, "index.js")).href);
-pb.initSync({ module: readFileSync(join(dir, "parsebox_wasm_bg.wasm")), engine: readFileSync(join(dir, "parsebox_engine.wasm")) });
+const pb = await loadPackage(dir);
 const [parsebox] = makeEngines({ parsebox: pb, quickjs: null, importSource: null });
 
 const shape = arg("shape");

@@ -13,9 +13,9 @@
 // before/after table. Needs `npm ci` in tests/bench (quickjs-emscripten), as run.sh does.
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 
-import { arg, packageDir } from "./args.mjs";
+import { arg, loadPackage, packageDir } from "./args.mjs";
 import { makeEngines } from "./core.mjs";
 import { shapeLog } from "./gen-log.mjs";
 
@@ -23,12 +23,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const SHAPES = ["floor", "charscan", "chains", "strbuild", "jsonparse", "regex", "tokens"].filter((s) => !arg("only") || arg("only").split(",").includes(s));
 const lineCount = Number(arg("lines", "2000"));
 const trials = Number(arg("trials", "5"));
-
-async function loadPackage(dir) {
-  const pb = await import(pathToFileURL(`${dir}/index.js`).href);
-  pb.initSync({ module: readFileSync(`${dir}/parsebox_wasm_bg.wasm`), engine: readFileSync(`${dir}/parsebox_engine.wasm`) });
-  return pb;
-}
 
 const { newQuickJSWASMModuleFromVariant } = await import("quickjs-emscripten-core");
 const quickjs = await newQuickJSWASMModuleFromVariant((await import("@jitl/quickjs-wasmfile-release-sync")).default);
