@@ -20,10 +20,12 @@
 //!
 //! The matcher is compiled from the regex's source and flags with the same engine and the same
 //! options as boa's (regress, over UTF-16 code units or code points as boa chooses), and kept
-//! in a small cache keyed by source and flags.
+//! in a small cache keyed by source and flags. What a regex object's slots gave is kept too, by
+//! the object: a parser's module-level regex is read once, not on every call (reading its
+//! `source` escapes it anew, and the key was hashed whole: more than the search itself on a
+//! hermes-style line).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use boa_engine::object::builtins::{JsArray, JsRegExp};
@@ -34,6 +36,7 @@ use boa_engine::{
     js_string, Context, JsNativeError, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
 };
 use regress::{Flags, Regex};
+use rustc_hash::FxHashMap;
 
 /// The most compiled matchers a realm keeps; past it the cache starts again. Real parsers use a
 /// few dozen regexes at most; a parser that makes many more, each at `maxRegexSource`, keeps
@@ -41,9 +44,31 @@ use regress::{Flags, Regex};
 /// maximum either way).
 const CACHED_MATCHERS: usize = 64;
 
-/// The compiled matchers of a realm, by the regex's `source` and the flags that change it.
+/// The compiled matchers of a realm, by the regex's `source` and the flags that change it, and
+/// what each regex object's slots gave, by the object. Its slots never change: the realm has no
+/// `RegExp.prototype.compile` (boa's `annex-b` feature is off; a test says so). The objects are
+/// held, so an entry is never taken for another object made at the same address; at most
+/// [`CACHED_MATCHERS`] of them, as the compiled matchers. Fx hashes: the keys are a parser's
+/// own strings and objects, and a map of 64 at most cannot be flooded.
 #[derive(Default)]
-struct Matchers(RefCell<HashMap<(JsString, u8), Rc<Regex>>>);
+struct Matchers {
+    by_source: RefCell<FxHashMap<(JsString, u8), Rc<Regex>>>,
+    by_object: RefCell<FxHashMap<JsObject, Slots>>,
+    /// How many times a regex's slots were read (a miss of `by_object`), for the tests.
+    #[cfg(test)]
+    reads: std::cell::Cell<usize>,
+}
+
+/// What a regex object's internal slots give: its escaped `source`, its matcher and its flags.
+#[derive(Clone)]
+struct Slots {
+    source: JsString,
+    matcher: Rc<Regex>,
+    global: bool,
+    sticky: bool,
+    full_unicode: bool,
+    unicode_sets: bool,
+}
 
 /// What each method captures: the method it stands in front of, the built-in it compares a
 /// regex's own with (`Symbol.replace`, `Symbol.match`, `Symbol.split`; for `test`, `exec`),
@@ -320,31 +345,16 @@ struct Target {
     unicode_sets: bool,
 }
 
-impl Target {
-    /// The regex `rx` on `input`, when it is one this module takes.
-    fn of(rx: &JsValue, input: &JsValue, captures: &Captures, ctx: &mut Context) -> Option<Target> {
-        let [_, _, regexp_proto, source, sets, _, _] = captures;
-        let input = input.as_string()?;
-        let rx = rx.as_object()?;
-        if rx.prototype().as_ref() != Some(regexp_proto) || has_own(&rx, js_string!("exec").into())
-        {
-            return None;
-        }
-        let regexp = JsRegExp::from_object(rx.clone()).ok()?;
-        Target::read(rx, &regexp, input, source, sets, ctx)
-    }
-
-    /// The regex `rx` (`regexp`: the same object, known to have a regex's internal slots) on
-    /// `input`, its slots read through the built-in getters `source` and `sets`
-    /// (`unicodeSets`); `None` when its matcher cannot be made here.
+impl Slots {
+    /// Reads `rx`'s slots (`regexp`: the same object) through the built-in getters `source` and
+    /// `sets` (`unicodeSets`) and the flags' own, and finds its matcher.
     fn read(
-        rx: JsObject,
+        rx: &JsObject,
         regexp: &JsRegExp,
-        input: JsString,
         source: &JsObject,
         sets: &JsObject,
         ctx: &mut Context,
-    ) -> Option<Target> {
+    ) -> Option<Slots> {
         let flag = |f: JsResult<bool>| f.ok().unwrap_or(false);
         let slot =
             |getter: &JsObject, ctx: &mut Context| getter.call(&rx.clone().into(), &[], ctx).ok();
@@ -362,15 +372,81 @@ impl Target {
         };
         let source = slot(source, ctx)?.as_string()?;
         let matcher = matcher(source.clone(), flags, ctx)?;
-        Some(Target {
+        Some(Slots {
             global: flag(regexp.global(ctx)),
             sticky: flag(regexp.sticky(ctx)),
             full_unicode: unicode || unicode_sets,
             unicode_sets,
+            source,
+            matcher,
+        })
+    }
+}
+
+impl Target {
+    /// The regex `rx` on `input`, when it is one this module takes.
+    fn of(rx: &JsValue, input: &JsValue, captures: &Captures, ctx: &mut Context) -> Option<Target> {
+        let [_, _, regexp_proto, source, sets, _, _] = captures;
+        let input = input.as_string()?;
+        let rx = rx.as_object()?;
+        if rx.prototype().as_ref() != Some(regexp_proto) || has_own(&rx, js_string!("exec").into())
+        {
+            return None;
+        }
+        let regexp = JsRegExp::from_object(rx.clone()).ok()?;
+        Target::read(rx, &regexp, input, source, sets, ctx)
+    }
+
+    /// The regex `rx` (`regexp`: the same object, known to have a regex's internal slots) on
+    /// `input`, its slots read through the built-in getters `source` and `sets`
+    /// (`unicodeSets`), or taken from what they gave the last time; `None` when its matcher
+    /// cannot be made here.
+    fn read(
+        rx: JsObject,
+        regexp: &JsRegExp,
+        input: JsString,
+        source: &JsObject,
+        sets: &JsObject,
+        ctx: &mut Context,
+    ) -> Option<Target> {
+        let known = ctx
+            .get_data::<Matchers>()?
+            .by_object
+            .borrow()
+            .get(&rx)
+            .cloned();
+        let slots = match known {
+            Some(slots) => slots,
+            None => {
+                let slots = Slots::read(&rx, regexp, source, sets, ctx)?;
+                let matchers = ctx.get_data::<Matchers>()?;
+                #[cfg(test)]
+                matchers.reads.set(matchers.reads.get() + 1);
+                let mut by_object = matchers.by_object.borrow_mut();
+                if by_object.len() >= CACHED_MATCHERS {
+                    by_object.clear();
+                }
+                by_object.insert(rx.clone(), slots.clone());
+                slots
+            }
+        };
+        let Slots {
+            source,
+            matcher,
+            global,
+            sticky,
+            full_unicode,
+            unicode_sets,
+        } = slots;
+        Some(Target {
             rx,
             input,
             source,
             matcher,
+            global,
+            sticky,
+            full_unicode,
+            unicode_sets,
         })
     }
 
@@ -808,7 +884,7 @@ fn matcher(escaped: JsString, flags: Flags, ctx: &Context) -> Option<Rc<Regex>> 
         | u8::from(flags.unicode) << 3
         | u8::from(flags.unicode_sets) << 4;
     let key = (escaped, bits);
-    let cache = &ctx.get_data::<Matchers>()?.0;
+    let cache = &ctx.get_data::<Matchers>()?.by_source;
     if let Some(m) = cache.borrow().get(&key) {
         return Some(Rc::clone(m));
     }
@@ -925,6 +1001,41 @@ fn substitute(out: &mut Vec<u16>, template: &[u16], s: &[u16], m: &regress::Matc
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boa_engine::Source;
+
+    /// A context with this module's methods, after running `script`: its result and how many
+    /// times a regex's slots were read.
+    fn run(script: &str) -> (JsValue, usize) {
+        let mut ctx = Context::default();
+        install(&mut ctx).unwrap();
+        let value = ctx.eval(Source::from_bytes(script)).unwrap();
+        let reads = ctx.get_data::<Matchers>().unwrap().reads.get();
+        (value, reads)
+    }
+
+    #[test]
+    fn a_regex_objects_slots_are_read_once() {
+        // A module-level regex used on every line: its slots are read the first time only,
+        // and every call still finds its own answer (lastIndex is read on each).
+        let (value, reads) = run("const r = /a(b)/g; let out = '';\n\
+            for (let i = 0; i < 100; i++) { out += 'xab'.repeat(i % 3).replace(r, '$1'); r.lastIndex = 0; }\n\
+            out.length");
+        assert_eq!(value, JsValue::from(198));
+        assert_eq!(reads, 1);
+        // A literal evaluated on every line is a new object each time: read each time.
+        let (value, reads) = run("let n = 0;\n\
+            for (let i = 0; i < 100; i++) if (/^x/.test('x' + i)) n++;\n\
+            n");
+        assert_eq!(value, JsValue::from(100));
+        assert_eq!(reads, 100);
+        // Past the cache's bound it starts again and answers the same.
+        let (value, reads) = run("const rs = Array.from({ length: 70 }, (_, i) => new RegExp('a' + i));\n\
+            let n = 0;\n\
+            for (let k = 0; k < 3; k++) for (let i = 0; i < 70; i++) if (rs[i].test('a' + i)) n++;\n\
+            n");
+        assert_eq!(value, JsValue::from(210));
+        assert!((70..=210).contains(&reads), "{reads}");
+    }
 
     #[test]
     fn the_source_a_regex_was_made_with_is_read_back_from_its_escaped_form() {

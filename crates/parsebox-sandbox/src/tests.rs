@@ -574,3 +574,17 @@ fn native_searches_and_copies_are_counted_against_the_work_budget() {
     let v = run.parse_line_raw("x", TS0).unwrap();
     assert_eq!(v[0]["text"], "20000");
 }
+
+#[test]
+fn a_regex_cannot_be_recompiled_in_place() {
+    // The native regex methods keep what a regex object's slots gave, by the object: sound
+    // only while nothing can change them, as Annex B's `RegExp.prototype.compile` would.
+    let m = load("export function parseStdoutLine(line, ts) {\n\
+          return [{ kind: 'stdout', ts, text: typeof RegExp.prototype.compile + ' ' + typeof /a/.compile }];\n\
+        }");
+    let mut run = m.new_run().unwrap();
+    match &run.parse_line("x", TS0).unwrap().entries[0] {
+        TranscriptEntry::Stdout(t) => assert_eq!(t.text.as_ref() as &str, "undefined undefined"),
+        other => panic!("{other:?}"),
+    }
+}
