@@ -566,12 +566,41 @@ impl Target {
         crate::regex_limits::check_regex_input(units.len(), ctx)
     }
 
-    /// After an empty match of a global loop: `lastIndex` moved on past it.
-    fn step_over_empty(&self, s: &[u16], unicode: bool, ctx: &mut Context) -> JsResult<()> {
-        let at = self.last_index(ctx)?.to_length(ctx)?;
-        let next = advance(s, at, unicode);
-        self.set_last_index(next, ctx)?;
-        Ok(())
+    /// The matches of a global loop (`RegExp.prototype[Symbol.replace]` and `[Symbol.match]`
+    /// with `global` true), each handed to `each`: `lastIndex` set to 0, then `exec` until it
+    /// finds nothing, an empty match moving `lastIndex` past itself. Nothing a parser wrote runs
+    /// between these steps, so their writes to `lastIndex` are followed here and only the last
+    /// is made, at the end (0 once the last search found nothing; where a search ran out of
+    /// budget, the value the steps had reached).
+    fn global_matches(
+        &self,
+        units: &Units<'_>,
+        unicode: bool,
+        ctx: &mut Context,
+        mut each: impl FnMut(regress::Match),
+    ) -> JsResult<()> {
+        self.start_global(units, ctx)?;
+        let s: &[u16] = units;
+        let mut last_index = 0;
+        let outcome = loop {
+            let (found, written) = match self.search(units, last_index) {
+                Ok(step) => step,
+                Err(e) => break Err(e),
+            };
+            if let Some(value) = written {
+                last_index = value;
+            }
+            let Some(m) = found else {
+                break Ok(());
+            };
+            let empty = m.range.is_empty();
+            each(m);
+            if empty {
+                last_index = advance(s, last_index, unicode);
+            }
+        };
+        let written = self.set_last_index(last_index, ctx);
+        outcome.and(written)
     }
 
     /// `RegExp.prototype[Symbol.replace]` for a string replacement, from step 7 on.
@@ -581,25 +610,16 @@ impl Target {
         // and, for a global regex, `unicode` read as properties decide the loop; the current
         // spec reads `flags` instead, which a parser can tell apart by a getter.
         let global = self.rx.get(js_string!("global"), ctx)?.to_boolean();
-        let mut unicode = false;
+        let mut found = Vec::new();
         if global {
-            unicode = self.rx.get(js_string!("unicode"), ctx)?.to_boolean() || self.unicode_sets;
-            self.start_global(&units, ctx)?;
+            let unicode =
+                self.rx.get(js_string!("unicode"), ctx)?.to_boolean() || self.unicode_sets;
+            self.global_matches(&units, unicode, ctx, |m| found.push(m))?;
         } else {
             crate::regex_limits::check_regex_input(units.len(), ctx)?;
+            found.extend(self.exec(&units, ctx)?);
         }
         let s: &[u16] = &units;
-        let mut found = Vec::new();
-        while let Some(m) = self.exec(&units, ctx)? {
-            let empty = m.range.is_empty();
-            found.push(m);
-            if !global {
-                break;
-            }
-            if empty {
-                self.step_over_empty(s, unicode, ctx)?;
-            }
-        }
         let template = template.to_vec();
         let mut out: Vec<u16> = Vec::with_capacity(s.len());
         let mut next = 0;
@@ -631,17 +651,13 @@ impl Target {
         let unicode = self.rx.get(js_string!("unicode"), ctx)?.to_boolean();
         let unicode = self.rx.get(js_string!("unicodeSets"), ctx)?.to_boolean() || unicode;
         let units = self.units(ctx);
-        self.start_global(&units, ctx)?;
         let s: &[u16] = &units;
         let mut found = Vec::new();
-        while let Some(m) = self.exec(&units, ctx)? {
-            if m.range.is_empty() {
-                self.step_over_empty(s, unicode, ctx)?;
-            }
+        self.global_matches(&units, unicode, ctx, |m| {
             found.push(JsValue::from(JsString::from(
                 s.get(m.range).unwrap_or_default(),
             )));
-        }
+        })?;
         if found.is_empty() {
             return Ok(JsValue::null());
         }
@@ -780,12 +796,29 @@ impl Target {
 
     /// `RegExpBuiltinExec`, as boa runs it, without the result array: the match.
     fn exec(&self, units: &Units<'_>, ctx: &mut Context) -> JsResult<Option<regress::Match>> {
-        let s: &[u16] = units;
-        let mut last_index = self.last_index(ctx)?.to_length(ctx)?;
-        if !self.global && !self.sticky {
-            last_index = 0;
+        let last_index = self.last_index(ctx)?.to_length(ctx)?;
+        let (found, written) = self.search(units, last_index)?;
+        if let Some(value) = written {
+            self.set_last_index(value, ctx)?;
         }
-        let mut at = usize::try_from(last_index).unwrap_or(usize::MAX);
+        Ok(found)
+    }
+
+    /// [`exec`](Self::exec)'s steps after reading `lastIndex` (`last_index`: its `ToLength`):
+    /// the match, and what they write to `lastIndex` (`None`: nothing, for a regex neither
+    /// global nor sticky).
+    fn search(
+        &self,
+        units: &Units<'_>,
+        last_index: u64,
+    ) -> JsResult<(Option<regress::Match>, Option<u64>)> {
+        let s: &[u16] = units;
+        let stateful = self.global || self.sticky;
+        let mut at = if stateful {
+            usize::try_from(last_index).unwrap_or(usize::MAX)
+        } else {
+            0
+        };
         // Step 13.b: with full Unicode, a `lastIndex` inside a surrogate pair stands for the
         // pair (V8 does so; boa's own `exec` starts inside it and misses the pair).
         if self.full_unicode
@@ -795,12 +828,9 @@ impl Target {
         {
             at -= 1;
         }
-        let stateful = self.global || self.sticky;
+        let written = |value: usize| stateful.then(|| u64::try_from(value).unwrap_or(u64::MAX));
         if at > s.len() {
-            if stateful {
-                self.set_last_index(0, ctx)?;
-            }
-            return Ok(None);
+            return Ok((None, written(0)));
         }
         // As boa: a Latin-1 input as UCS-2 whatever the flags.
         let found = if self.full_unicode && matches!(units, Units::Utf16(_)) {
@@ -811,17 +841,10 @@ impl Target {
         charge_search(at, found.as_ref(), s.len())?;
         match found {
             Some(m) if !self.sticky || m.start() == at => {
-                if stateful {
-                    self.set_last_index(m.end(), ctx)?;
-                }
-                Ok(Some(m))
+                let end = written(m.end());
+                Ok((Some(m), end))
             }
-            _ => {
-                if stateful {
-                    self.set_last_index(0, ctx)?;
-                }
-                Ok(None)
-            }
+            _ => Ok((None, written(0))),
         }
     }
 }

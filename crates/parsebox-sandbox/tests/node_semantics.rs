@@ -441,6 +441,14 @@ function hostile() {
   P[Symbol.match] = savedMatch;
   out.push(one(/a/g, "b", { toString() { return "aXa"; } }));
   out.push(one(/a/g, "b", "banana", 0));
+  // A `global` of its own on a sticky regex: the global loop, with `lastIndex` moved by the
+  // sticky searches and past each empty match.
+  for (const [source, input] of [["a", "aaba"], ["a*", "aab"], ["q", "xyz"]]) {
+    const own = new RegExp(source, "y"); Object.defineProperty(own, "global", { value: true });
+    out.push(one(own, "b", input));
+    const plain = new RegExp(source); Object.defineProperty(plain, "global", { value: source === "q" });
+    out.push(one(plain, "b", input));
+  }
   const notRegex = /a/; notRegex[Symbol.match] = false;
   out.push(one(notRegex, "b", "aaa"));
   const noFlags = /a/g; Object.defineProperty(noFlags, "flags", { value: undefined });
