@@ -8,7 +8,7 @@
 // at once (in an engine instance, whose memory never shrinks, that peak is what it keeps).
 // Later pieces take the first's helpers from `__parsebox_h`, which the host deletes before
 // any parser code runs.
-(function (G, screen, jsonParse, guardedExec) {
+(function (G, screen, jsonParse, guardedExec, slots) {
   "use strict";
   var MAX_ELEMENTS = @MAX_ELEMENTS@;
   var MAX_STRING = @MAX_STRING@;
@@ -149,17 +149,17 @@
     nativeRegExpReplace: nativeRegExpReplace, nativeRepeat: nativeRepeat,
     nativeReplace: nativeReplace, nativeReplaceAll: nativeReplaceAll, nativeSearch: nativeSearch,
     nativeSlice: nativeSlice, nativeSort: nativeSort, nativeSource: nativeSource,
-    nativeStrIndexOf: nativeStrIndexOf, reviveWith: reviveWith, screen: screen,
+    nativeStrIndexOf: nativeStrIndexOf, reviveWith: reviveWith, screen: screen, slots: slots,
     toIntegerOrInfinity: toIntegerOrInfinity, toLength: toLength, toObject: toObject
   }, configurable: true });
-})(globalThis, __parsebox_screen, __parsebox_json, __parsebox_exec);
+})(globalThis, __parsebox_screen, __parsebox_json, __parsebox_exec, __parsebox_slots);
 //@piece
 (function (H) {
   "use strict";
   var A = H.A, AP = H.AP, MAX_ELEMENTS = H.MAX_ELEMENTS, O = H.O, S = H.S;
   var SymIterator = H.SymIterator, callThis = H.callThis, callable = H.callable, cap = H.cap;
   var isArray = H.isArray, method = H.method, nativeSort = H.nativeSort, toLength = H.toLength;
-  var toObject = H.toObject;
+  var toObject = H.toObject, slots = H.slots;
   // Benchmarks can switch the bounded built-ins off (SandboxOptions::bounded_builtins).
   if (@BOUNDED@) {
   // ---- array built-ins with callbacks: bytecode loops --------------------------------------
@@ -172,15 +172,24 @@
     var o = toObject(this, "Array.prototype.map"), len = toLength(o.length);
     callable(fn, "map callback");
     cap(len, MAX_ELEMENTS, "Array.prototype.map length");
-    var out = new A(len);
-    for (var k = 0; k < len; k++) if (k in o) { var v = o[k]; out[k] = thisArg === undefined ? fn(v, k, o) : callThis(fn, thisArg, v, k, o); }
+    // `slots(len)`: an array of `len` undefineds, stored densely, so `out[k] = …` writes in
+    // place (boa's fast path) instead of defining a new element each time. Nothing sees `out`
+    // before it is returned; a hole of `o` is made a hole of `out` at the end.
+    var out = slots(len), gaps = null;
+    for (var k = 0; k < len; k++) {
+      if (k in o) { var v = o[k]; out[k] = thisArg === undefined ? fn(v, k, o) : callThis(fn, thisArg, v, k, o); }
+      else { if (!gaps) gaps = []; gaps[gaps.length] = k; }
+    }
+    if (gaps) for (var g = 0; g < gaps.length; g++) delete out[gaps[g]];
     return out;
   }, 1);
   method(AP, "filter", function filter(fn, thisArg) {
     var o = toObject(this, "Array.prototype.filter"), len = toLength(o.length);
     callable(fn, "filter callback");
-    var out = [], n = 0;
+    // As map: written in place in `len` slots, then cut to what was kept (from the end: dense).
+    var dense = len <= MAX_ELEMENTS, out = dense ? slots(len) : [], n = 0;
     for (var k = 0; k < len; k++) if (k in o) { var v = o[k]; if (thisArg === undefined ? fn(v, k, o) : callThis(fn, thisArg, v, k, o)) out[n++] = v; }
+    if (dense) out.length = n;
     return out;
   }, 1);
   function finder(name, fromEnd, wantIndex) {

@@ -659,3 +659,34 @@ fn string_searches_give_v8s_answers() {
         "lines of indexOf, includes, lastIndexOf and split by a string",
     );
 }
+
+/// `map` and `filter` (the prelude's, which write into a dense array they make and cut it or
+/// punch its holes at the end): holes of the source, array-likes, callbacks that delete or
+/// append elements, `thisArg`, empty arrays, chains. Each line is a case's index; the answer is
+/// JSON of what the case saw.
+const MAP_FILTER_PARSER: &str = r#"
+const CASES = [
+  () => { const r = [1, , 3].map((x) => x * 2); return [r, 1 in r, r.length]; },
+  () => { const r = Array.prototype.map.call({ length: 3, 0: "a", 2: "c" }, (x, i) => x + i); return [r, 1 in r, Object.keys(r)]; },
+  () => { const a = [1, 2, 3, 4]; const r = a.map((x, i) => { if (i === 0) delete a[2]; return x; }); return [r, 2 in r, r.length]; },
+  () => { const a = [1, 2, 3]; const r = a.map((x) => { a.push(x); return x + 1; }); return [r, a.length]; },
+  () => { const r = [1, 2, 3, 4, 5].filter((x) => x % 2); r.push(9); return [r, r.length]; },
+  () => { const a = [1, 2, 3]; const r = a.filter((x) => { a.push(x); return true; }); return [r, a.length]; },
+  () => { const r = [, , 1].filter(() => true); return [r, r.length, 0 in r]; },
+  () => { const r = [].map((x) => x); const s = [].filter((x) => x); return [r, s, r.length, s.length]; },
+  () => { const r = ["a", "b"].map(function (x) { return this.p + x; }, { p: ">" }); return r; },
+  () => { const r = [3, 1, 2].filter((x) => x > 1).map((x) => [x]); return [r, Array.isArray(r[0])]; },
+  () => { const r = [1, 2, 3].map((x) => undefined); return [r.length, 0 in r, r]; },
+  () => { try { [1].map(5); return "no"; } catch (e) { return e.constructor.name; } },
+  () => { const r = Array.from({ length: 50 }, (_, i) => i).filter((x) => x % 7 === 0).map((x) => x * 2); return r; },
+];
+export function parseStdoutLine(line) {
+  return [JSON.stringify(CASES[Number(line)]())];
+}
+"#;
+
+#[test]
+fn map_and_filter_give_v8s_answers() {
+    let lines = (0..13).map(|i| i.to_string()).collect();
+    assert_agrees(MAP_FILTER_PARSER, lines, "map and filter cases");
+}
