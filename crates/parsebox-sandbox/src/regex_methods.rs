@@ -62,8 +62,10 @@ struct Matchers {
 /// What a regex object's internal slots give: its escaped `source`, its matcher and its flags.
 #[derive(Clone)]
 struct Slots {
+    /// What its `source` getter gives (the key of its matcher).
     source: JsString,
     matcher: Rc<Regex>,
+    /// The regex's own flags, as `exec` reads them (its internal slot).
     global: bool,
     sticky: bool,
     full_unicode: bool,
@@ -335,14 +337,7 @@ fn split(
 struct Target {
     rx: JsObject,
     input: JsString,
-    /// What its `source` getter gives (the key of its matcher).
-    source: JsString,
-    matcher: Rc<Regex>,
-    /// The regex's own flags, as `exec` reads them (its internal slot).
-    global: bool,
-    sticky: bool,
-    full_unicode: bool,
-    unicode_sets: bool,
+    slots: Slots,
 }
 
 impl Slots {
@@ -430,24 +425,7 @@ impl Target {
                 slots
             }
         };
-        let Slots {
-            source,
-            matcher,
-            global,
-            sticky,
-            full_unicode,
-            unicode_sets,
-        } = slots;
-        Some(Target {
-            rx,
-            input,
-            source,
-            matcher,
-            global,
-            sticky,
-            full_unicode,
-            unicode_sets,
-        })
+        Some(Target { rx, input, slots })
     }
 
     /// `String.prototype.replaceAll` step 2.a–b: when `IsRegExp(rx)` (its `Symbol.match`, or
@@ -613,7 +591,7 @@ impl Target {
         let mut found = Vec::new();
         if global {
             let unicode =
-                self.rx.get(js_string!("unicode"), ctx)?.to_boolean() || self.unicode_sets;
+                self.rx.get(js_string!("unicode"), ctx)?.to_boolean() || self.slots.unicode_sets;
             self.global_matches(&units, unicode, ctx, |m| found.push(m))?;
         } else {
             crate::regex_limits::check_regex_input(units.len(), ctx)?;
@@ -687,12 +665,12 @@ impl Target {
             new_flags.push('y');
         }
         let unicode = flags.unicode || flags.unicode_sets;
-        let Some(splitter) = matcher(self.source.clone(), flags, ctx) else {
+        let Some(splitter) = matcher(self.slots.source.clone(), flags, ctx) else {
             return Ok(None);
         };
         // The prelude's constructor screens the pattern with the new flags.
         let (max_source, shapes) = crate::regex_limits::regex_limits(ctx);
-        let source = self.source.to_std_string_escaped();
+        let source = self.slots.source.to_std_string_escaped();
         if crate::regex_screen::screen_pattern(&source, &new_flags, max_source, shapes).is_err() {
             return Ok(None);
         }
@@ -813,7 +791,7 @@ impl Target {
         last_index: u64,
     ) -> JsResult<(Option<regress::Match>, Option<u64>)> {
         let s: &[u16] = units;
-        let stateful = self.global || self.sticky;
+        let stateful = self.slots.global || self.slots.sticky;
         let mut at = if stateful {
             usize::try_from(last_index).unwrap_or(usize::MAX)
         } else {
@@ -821,7 +799,7 @@ impl Target {
         };
         // Step 13.b: with full Unicode, a `lastIndex` inside a surrogate pair stands for the
         // pair (V8 does so; boa's own `exec` starts inside it and misses the pair).
-        if self.full_unicode
+        if self.slots.full_unicode
             && at > 0
             && matches!(s.get(at), Some(0xDC00..=0xDFFF))
             && matches!(s.get(at - 1), Some(0xD800..=0xDBFF))
@@ -833,14 +811,14 @@ impl Target {
             return Ok((None, written(0)));
         }
         // As boa: a Latin-1 input as UCS-2 whatever the flags.
-        let found = if self.full_unicode && matches!(units, Units::Utf16(_)) {
-            self.matcher.find_from_utf16(s, at).next()
+        let found = if self.slots.full_unicode && matches!(units, Units::Utf16(_)) {
+            self.slots.matcher.find_from_utf16(s, at).next()
         } else {
-            self.matcher.find_from_ucs2(s, at).next()
+            self.slots.matcher.find_from_ucs2(s, at).next()
         };
         charge_search(at, found.as_ref(), s.len())?;
         match found {
-            Some(m) if !self.sticky || m.start() == at => {
+            Some(m) if !self.slots.sticky || m.start() == at => {
                 let end = written(m.end());
                 Ok((Some(m), end))
             }
