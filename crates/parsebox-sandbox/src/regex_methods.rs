@@ -417,11 +417,7 @@ impl Target {
                 let matchers = ctx.get_data::<Matchers>()?;
                 #[cfg(test)]
                 matchers.reads.set(matchers.reads.get() + 1);
-                let mut by_object = matchers.by_object.borrow_mut();
-                if by_object.len() >= CACHED_MATCHERS {
-                    by_object.clear();
-                }
-                by_object.insert(rx.clone(), slots.clone());
+                keep(&matchers.by_object, rx.clone(), slots.clone());
                 slots
             }
         };
@@ -537,16 +533,10 @@ impl Target {
         Ok(())
     }
 
-    /// The global loop's start: `lastIndex` set to 0, then the guarded `exec`'s input cap (what
-    /// its first call would check).
-    fn start_global(&self, units: &Units<'_>, ctx: &mut Context) -> JsResult<()> {
-        self.set_last_index(0, ctx)?;
-        crate::regex_limits::check_regex_input(units.len(), ctx)
-    }
-
     /// The matches of a global loop (`RegExp.prototype[Symbol.replace]` and `[Symbol.match]`
-    /// with `global` true), each handed to `each`: `lastIndex` set to 0, then `exec` until it
-    /// finds nothing, an empty match moving `lastIndex` past itself. Nothing a parser wrote runs
+    /// with `global` true), each handed to `each`: `lastIndex` set to 0 and the guarded `exec`'s
+    /// input cap checked (what its first call would check), then `exec` until it finds
+    /// nothing, an empty match moving `lastIndex` past itself. Nothing a parser wrote runs
     /// between these steps, so their writes to `lastIndex` are followed here and only the last
     /// is made, at the end (0 once the last search found nothing; where a search ran out of
     /// budget, the value the steps had reached).
@@ -557,7 +547,8 @@ impl Target {
         ctx: &mut Context,
         mut each: impl FnMut(regress::Match),
     ) -> JsResult<()> {
-        self.start_global(units, ctx)?;
+        self.set_last_index(0, ctx)?;
+        crate::regex_limits::check_regex_input(units.len(), ctx)?;
         let s: &[u16] = units;
         let mut last_index = 0;
         let outcome = loop {
@@ -926,12 +917,18 @@ fn matcher(escaped: JsString, flags: Flags, ctx: &Context) -> Option<Rc<Regex>> 
     }
     let compiled =
         Rc::new(Regex::from_unicode(source.code_points().map(CodePoint::as_u32), flags).ok()?);
+    keep(cache, key, Rc::clone(&compiled));
+    Some(compiled)
+}
+
+/// Puts `key` in one of the realm's caches ([`Matchers`]); a cache that holds
+/// [`CACHED_MATCHERS`] entries already starts again.
+fn keep<K: std::hash::Hash + Eq, V>(cache: &RefCell<FxHashMap<K, V>>, key: K, value: V) {
     let mut cache = cache.borrow_mut();
     if cache.len() >= CACHED_MATCHERS {
         cache.clear();
     }
-    cache.insert(key, Rc::clone(&compiled));
-    Some(compiled)
+    cache.insert(key, value);
 }
 
 /// The source a regex was made with, from what its `source` getter gives: boa writes each `/`
