@@ -9,20 +9,31 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const pkg = (p) => pathToFileURL(fileURLToPath(new URL(`../../pkg/${p}`, import.meta.url))).href;
 
-/** Runs `body` after initSync in a fresh process; returns what it printed (JSON) and its exit. */
-function script(body) {
+/**
+ * Runs `body` after initSync in a fresh process; returns what it printed (JSON) and its exit.
+ * With `workDelayMs`, what the package posts a worker thread reaches it that much later: a
+ * warm-up as slow as a busy machine's. `seen.answered` counts the answers threads gave (a
+ * warm-up that failed before it began, as under `--input-type=module`, gives none).
+ */
+function script(body, { workDelayMs = 0 } = {}) {
   const source = `
     import threads from "node:worker_threads";
     import { syncBuiltinESMExports } from "node:module";
     import { readFileSync } from "node:fs";
     import { fileURLToPath } from "node:url";
     const seen = { started: 0, exited: 0 };
+    const delayMs = ${workDelayMs};
     const Thread = threads.Worker;
     threads.Worker = class extends Thread {
       constructor(...args) {
         super(...args);
         seen.started += 1;
         this.once("exit", () => (seen.exited += 1));
+      }
+      postMessage(m) {
+        this.once("message", () => (seen.answered = (seen.answered ?? 0) + 1));
+        if (delayMs) setTimeout(() => super.postMessage(m), delayMs);
+        else super.postMessage(m);
       }
     };
     syncBuiltinESMExports();
@@ -50,7 +61,7 @@ test("engineReady() warms the engine in a worker thread, ends it, and parsers lo
     out.text = registry.parseLine("shout", "hello", "t")[0].text;
     registry.dispose();
   `);
-  assert.deepEqual(got, { threadsAtReady: 1, state: "ready", text: "HELLO", started: 1, exited: 1 });
+  assert.deepEqual(got, { threadsAtReady: 1, state: "ready", text: "HELLO", started: 1, answered: 1, exited: 1 });
 });
 
 test("without engineReady() no thread starts, and a script that only parses exits at once", () => {
@@ -60,4 +71,17 @@ test("without engineReady() no thread starts, and a script that only parses exit
     out.text = registry.parseLine("shout", "hello", "t")[0].text;
   `);
   assert.deepEqual(got, { state: "ready", text: "HELLO", started: 0, exited: 0 });
+});
+
+test("engineReady() waits for a warm-up however long it takes: no clock ends the wait", () => {
+  // The thread gets its work 6 s late, past the 5 s bound the wait once had: on a busy machine a
+  // warm-up took that long, and parsers then started beside it.
+  const got = script(
+    `
+    await pb.engineReady();
+    out.answeredAtReady = seen.answered ?? 0;
+  `,
+    { workDelayMs: 6000 },
+  );
+  assert.deepEqual(got, { answeredAtReady: 1, answered: 1, started: 1, exited: 1 });
 });

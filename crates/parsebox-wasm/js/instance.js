@@ -27,33 +27,29 @@ const engineWaiters = new Set(); // callbacks for registries made before it was 
 
 const toModule = (m) => (m instanceof WebAssembly.Module ? m : new WebAssembly.Module(m));
 
-/** The longest `engineReady()` waits for the warm-up, in milliseconds. */
-const WARM_UP_TIMEOUT_MS = 5000;
-
 /**
- * Warms the engine module's code in a Worker (engine.js' `warmUp` says why); resolves when it
- * is done, failed or timed out. Registries start their parsers once it resolves. A Worker that
+ * Warms the engine module's code in a Worker (engine.js' `warmUp` says why); resolves when the
+ * Worker says it is done, or fails (an error event, or any other answer: worker.js reports a
+ * message it could not read). Registries start their parsers once it resolves. A Worker that
  * warmed up is kept for the first Worker engine (workers.js), which then skips the Worker's
  * own start; one that failed is ended.
  *
- * One past the timeout is not ended: it goes on, and is kept for an engine if it finishes. In
- * WebKit (JavaScriptCore, 2.50), ending a Worker while one of the module's functions is being
- * compiled for a faster tier leaves that function in the interpreter for every later instance
- * of the module: a page then ran its parsers 4-25x slower for good (session 32). That is also
- * why, in JavaScriptCore only, registries wait for the warm-up: a page's first Workers, on code
- * not compiled yet, are the ones a tight deadline would end mid-compile.
+ * No clock ends the wait: the warm-up is a fixed, small piece of work that always answers, and
+ * on a busy machine it may take longer than any bound chosen on an idle one (the 5 s bound
+ * this had was, it seems, passed once in the browser tests on a busy machine: the first parser
+ * then started a Worker of its own beside the warm-up's, on code still being compiled). Ending a Worker while one of the module's
+ * functions is being compiled for a faster tier leaves that function in JavaScriptCore's
+ * interpreter (WebKit 2.50) for every later instance of the module: a page then ran its parsers
+ * 4-25x slower for good (session 32). That is also why, in JavaScriptCore only, registries wait
+ * for the warm-up: a page's first Workers, on code not compiled yet, are the ones a tight
+ * deadline would end mid-compile.
  * @param {WebAssembly.Module} module
  */
 function warmUpInWorker(module) {
   return new Promise((resolve) => {
     let worker = null;
-    let timer = null;
-    const settle = () => {
-      clearTimeout(timer);
-      resolve();
-    };
     const finish = (warmed) => {
-      settle();
+      resolve();
       if (worker) (warmed ? keepWorker : dropWorker)(worker);
     };
     try {
@@ -62,17 +58,17 @@ function warmUpInWorker(module) {
       finish(false);
       return;
     }
-    timer = setTimeout(settle, WARM_UP_TIMEOUT_MS);
     worker.onerror = () => finish(false);
-    worker.onmessage = ({ data }) => data?.warmed && finish(true);
+    worker.onmessage = ({ data }) => finish(data?.warmed === true);
     worker.postMessage({ warmUp: module });
   });
 }
 
 /**
  * Warms the engine module's code in a Node worker thread (engine.js' `warmUp`), which shares
- * compiled code with the main thread as a browser's Worker does; resolves when it is done,
- * failed or timed out, and ends the thread. Node has no Worker engines, so nothing of it is
+ * compiled code with the main thread as a browser's Worker does; resolves when it is done or
+ * failed (the thread answers, errs or exits; no clock ends the wait, as in `warmUpInWorker`),
+ * and ends the thread. Node has no Worker engines, so nothing of it is
  * kept.
  * @param {WebAssembly.Module} module
  */
@@ -85,23 +81,21 @@ async function warmUpInNodeThread(module) {
     const file = "./engine.js";
     const { Worker: Thread } = await import(/* @vite-ignore */ name);
     const warmUpUrl = JSON.stringify(new URL(file, import.meta.url).href);
+    // `import()`, not `require`: the thread's code is CommonJS or a module as the process's
+    // `--input-type` says (an ES module under `node --input-type=module -e`, where `require`
+    // is not defined and the warm-up failed before it began), and `import()` works in both.
     thread = new Thread(
-      `const { parentPort } = require("node:worker_threads");
-       parentPort.once("message", async (module) => {
-         try { (await import(${warmUpUrl})).warmUp(module); } catch {}
-         parentPort.postMessage("warmed");
-       });`,
+      `import("node:worker_threads").then(({ parentPort }) =>
+         parentPort.once("message", async (module) => {
+           try { (await import(${warmUpUrl})).warmUp(module); } catch {}
+           parentPort.postMessage("warmed");
+         }));`,
       { eval: true },
     );
     await new Promise((resolve) => {
-      const timer = setTimeout(resolve, WARM_UP_TIMEOUT_MS);
-      const done = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      thread.once("message", done);
-      thread.once("error", done);
-      thread.once("exit", done);
+      thread.once("message", resolve);
+      thread.once("error", resolve);
+      thread.once("exit", resolve);
       thread.postMessage(module);
     });
   } catch {
@@ -166,7 +160,7 @@ export function init(input, engineInput) {
 
 /**
  * Resolves when the engine module is compiled and its code warmed by a small parser in a Worker
- * (in Node, a worker thread that the first call starts; at most 5 s), so parsers registered
+ * (in Node, a worker thread that the first call starts), so parsers registered
  * from then on load at full speed; rejects with why the module could not be loaded. In
  * JavaScriptCore registries wait for the same warm-up before they start parsers; they need not
  * call this.

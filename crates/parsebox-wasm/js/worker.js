@@ -73,6 +73,10 @@ self.onmessage = ({ data: m }) => {
   }
 };
 
+// A message this Worker could not read (its module, say): the page is told, as a death, rather
+// than left waiting for an answer that never comes (a warm-up's wait, an engine's start).
+self.onmessageerror = () => self.postMessage(death(new Error("this Worker could not read a message from the page")));
+
 /** Posts the held answers, one message (the core reads each batch in order). */
 function post() {
   if (held.length === 0) return;
