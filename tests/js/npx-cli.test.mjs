@@ -22,7 +22,9 @@ let app;
 
 /** Runs `command args` in `cwd`; its exit code and output. */
 function run(command, args, cwd, input) {
-  const r = spawnSync(command, args, { cwd, encoding: "utf8", input, env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 64 << 20 });
+  // CARGO_TARGET_DIR as `native` reads it, so the command `before` builds is the one it finds.
+  const env = { ...process.env, NO_COLOR: "1", CARGO_TARGET_DIR: targetDir };
+  const r = spawnSync(command, args, { cwd, encoding: "utf8", input, env, maxBuffer: 64 << 20 });
   if (r.error) throw r.error;
   return { code: r.status ?? `signal ${r.signal}`, stdout: r.stdout, stderr: r.stderr };
 }
