@@ -5,7 +5,9 @@
 //! runs no builder owns). Over it, [`LiveTranscript`] is a transcript builder with its own run,
 //! which decides what each call hands the page, and [`Paperclip`] holds Paperclip compatibility:
 //! runs followed from a chunk list handed over whole ([`FollowedRun`]) and the ones
-//! `buildTranscript` keeps between renders.
+//! `buildTranscript` keeps between renders. Two rules of the page as a whole live here too:
+//! whether parsers wait for the engine's warm-up ([`parsers_wait_for_warm_up`]) and which idle
+//! Workers the page keeps ([`worker_pool`]).
 //!
 //! [`LiveCore`] holds them with the host core and keeps them consistent: every command the core
 //! issues passes through [`LiveCore::pump`], every line through [`LiveCore::parse_line`], and a
@@ -23,6 +25,7 @@ mod paperclip;
 mod shared;
 mod transcript;
 mod warm_up;
+pub mod worker_pool;
 
 pub use command::ExecutorCommand;
 pub use executor::{Builtin, EngineDeath, Executor};

@@ -61,6 +61,18 @@ pub fn chunk_bound(text_bytes: usize, lines: usize) -> usize {
         .saturating_add(lines.saturating_mul(GENERIC_LINE_BYTES))
 }
 
+/// How far the core's memory may stay grown past where its instance started once nothing holds
+/// its objects: 32 MiB. A wasm memory only grows, so past this the page lets the instance go
+/// and starts a fresh one ([`gives_memory_back`]).
+pub const KEEP_GROWN_BYTES: u64 = 32 << 20;
+
+/// Whether a core instance that nothing holds objects of any more (every registry and builder
+/// disposed or collected) is replaced by a fresh one to give its memory back: its memory is
+/// `now_bytes`, having started at `start_bytes`, and a wasm memory cannot shrink.
+pub fn gives_memory_back(start_bytes: u64, now_bytes: u64) -> bool {
+    now_bytes.saturating_sub(start_bytes) >= KEEP_GROWN_BYTES
+}
+
 /// What the frozen prefixes of every transcript would hold again as live entries (each
 /// transcript's [`Ledger`](crate::transcript::Ledger) adds its share): budgets count it beside
 /// what the allocator holds, so a rebuild, which parses a frozen prefix into the live form,
@@ -101,4 +113,25 @@ pub fn core_room() -> usize {
     core_held_limit()
         .saturating_sub(held_bytes())
         .saturating_sub(FROZEN_SAVED.load(Ordering::Relaxed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{gives_memory_back, KEEP_GROWN_BYTES};
+
+    #[test]
+    fn an_idle_core_is_replaced_once_it_grew_by_the_kept_bytes() {
+        const MIB: u64 = 1 << 20;
+        let table = [
+            (18 * MIB, 18 * MIB, false),
+            (18 * MIB, 18 * MIB + KEEP_GROWN_BYTES - 1, false),
+            (18 * MIB, 18 * MIB + KEEP_GROWN_BYTES, true),
+            (18 * MIB, 2048 * MIB, true),
+            // A memory reported smaller than at the start (never, in wasm): not grown.
+            (64 * MIB, 18 * MIB, false),
+        ];
+        for (start, now, replaced) in table {
+            assert_eq!(gives_memory_back(start, now), replaced, "{start} -> {now}");
+        }
+    }
 }

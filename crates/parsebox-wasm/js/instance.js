@@ -2,7 +2,7 @@
 // engine module (compiled once; every adapter's parser gets an instance of its own). `init()`
 // waits for the core alone, so generic entries render after its download; the engine module is
 // fetched and compiled next, in the background, and registries start their parsers when it is.
-import { __parsebox_forget_core as forgetCore, initSync as initCoreSync, parsersWaitForWarmUp } from "./parsebox_wasm.js";
+import { __parsebox_forget_core as forgetCore, coreGivesMemoryBack, initSync as initCoreSync, parsersWaitForWarmUp } from "./parsebox_wasm.js";
 import { compileEngine, compileWasm, inNode, initialPages } from "./engine.js";
 import { ParseboxInitError, ParseboxOptionsError, onCoreTrap } from "./errors.js";
 import { dropWorker, keepWorker, takeWorker } from "./workers.js";
@@ -10,11 +10,6 @@ import { dropWorker, keepWorker, takeWorker } from "./workers.js";
 let coreReady = false;
 let coreModule = null; // the compiled core module: a fresh instance after a trap is made from it
 let coreStartBytes = 0; // the core instance's memory when it started
-/**
- * How far the core's memory may stay grown once nothing holds its objects: past it, a fresh
- * instance gives the memory back (a wasm memory only grows).
- */
-const KEEP_GROWN_BYTES = 32 << 20;
 const coreUsers = new Set(); // WeakRefs of the objects that hold objects of the core instance
 let usersSwept = 64; // coreUsers' size after its last sweep of collected objects (at least 64)
 let initializing = null; // init()'s promise, so concurrent calls share one download
@@ -223,13 +218,14 @@ export function holdsCore(user) {
 
 /**
  * Nothing holds objects of the core instance any more (every registry, builder and follower
- * disposed or collected): when its memory grew far past what it started with, the instance is
- * let go of and a fresh one starts, so the memory goes back (a wasm memory cannot shrink).
+ * disposed or collected): when its memory grew far past what it started with (the core's
+ * `coreGivesMemoryBack` says how far), the instance is let go of and a fresh one starts, so the
+ * memory goes back (a wasm memory cannot shrink).
  */
 function giveMemoryBack() {
   for (const r of coreUsers) if (r.deref() === undefined) coreUsers.delete(r);
   if (coreUsers.size > 0 || !coreModule) return;
-  if (initCoreSync().memory.buffer.byteLength - coreStartBytes < KEEP_GROWN_BYTES) return;
+  if (!coreGivesMemoryBack(coreStartBytes, initCoreSync().memory.buffer.byteLength)) return;
   forgetCore();
   coreStartBytes = initCoreSync({ module: coreModule }).memory.buffer.byteLength;
 }

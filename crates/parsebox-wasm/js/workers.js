@@ -1,21 +1,10 @@
 // The page's Worker engines' Workers: made, handed out, and ended. A Worker whose engine ended
-// is asked to drop it, and one that answers is idle: it is kept (at most two) for the next
-// engine rather than terminated. Only a Worker that does not answer in time is terminated.
-//
-// Why: in WebKit (JavaScriptCore, WebKitGTK 2.50), terminating a Worker while the engine
-// module's code was being compiled for a faster tier left that code in the interpreter for
-// every later instance of the module, 4-25x slower for the rest of the page (BENCHMARKS.md,
-// session 32). A Worker stops a line past its deadline itself (engine.js' `lineDeadlineMs`), so
-// at a deadline the Worker is idle, or nearly, when the page ends its engine.
+// is asked to drop it, and one that answers is idle: the core says whether it is kept for the
+// next engine (`keepsIdleWorker`) and how long to wait for the answer (`workerEndWaitMs`);
+// crates/parsebox-live/src/worker_pool.rs has the rules and why. This file holds the Workers.
 
 import { inNode } from "./engine.js";
-
-/** Idle Workers kept for later engines: two in a browser; none in Node (a Web Worker there,
- *  such as the tests' on worker_threads, would keep the process from exiting). */
-const MAX_IDLE = inNode() ? 0 : 2;
-/** How long an ended engine's Worker may take to say it dropped the engine, beyond the
- *  line deadline it may still be stopping a line at. */
-const END_GRACE_MS = 1000;
+import { keepsIdleWorker, workerEndWaitMs } from "./parsebox_wasm.js";
 
 /** @type {Worker[]} */
 const idle = [];
@@ -34,7 +23,7 @@ function unhook(worker) {
 /** Keeps `worker` (worker.js, no engine) for a later engine, or terminates it past the limit. */
 export function keepWorker(worker) {
   unhook(worker);
-  if (idle.length < MAX_IDLE) idle.push(worker);
+  if (keepsIdleWorker(idle.length, inNode())) idle.push(worker);
   else worker.terminate();
 }
 
@@ -46,13 +35,14 @@ export function dropWorker(worker) {
 
 /**
  * Ends the engine running in `worker`: asks it to drop the engine, and keeps the Worker once it
- * says it did; terminates it when it has not within `lineDeadlineMs` (a line it is running is
- * stopped by then) and a grace. Messages it sends meanwhile are not the engine's any more.
+ * says it did; terminates it when it has not within the core's wait for `lineDeadlineMs` (a
+ * line it is running is stopped by then). Messages it sends meanwhile are not the engine's any
+ * more.
  * @param {Worker} worker
  * @param {number} lineDeadlineMs
  */
 export function endWorker(worker, lineDeadlineMs) {
-  const timer = setTimeout(() => dropWorker(worker), lineDeadlineMs + END_GRACE_MS);
+  const timer = setTimeout(() => dropWorker(worker), workerEndWaitMs(lineDeadlineMs));
   worker.onerror = () => {
     clearTimeout(timer);
     dropWorker(worker);

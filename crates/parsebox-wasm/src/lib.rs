@@ -51,5 +51,35 @@ pub fn parsers_wait_for_warm_up(user_agent: &str) -> bool {
     parsebox_live::parsers_wait_for_warm_up(user_agent)
 }
 
+/// Whether a Worker with no engine now is kept for a later engine when `kept` are kept
+/// already ([`parsebox_live::worker_pool::keeps_idle_worker`]).
+#[wasm_bindgen(js_name = keepsIdleWorker)]
+#[must_use]
+pub fn keeps_idle_worker(kept: u32, in_node: bool) -> bool {
+    parsebox_live::worker_pool::keeps_idle_worker(
+        usize::try_from(kept).unwrap_or(usize::MAX),
+        in_node,
+    )
+}
+
+/// Whether a core instance nothing holds objects of any more is replaced by a fresh one, its
+/// memory having grown from `start_bytes` to `now_bytes`
+/// ([`parsebox_live::memory::gives_memory_back`]).
+#[wasm_bindgen(js_name = coreGivesMemoryBack)]
+#[must_use]
+// Byte counts of a wasm memory: whole, and far below 2^53.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+pub fn core_gives_memory_back(start_bytes: f64, now_bytes: f64) -> bool {
+    parsebox_live::memory::gives_memory_back(start_bytes as u64, now_bytes as u64)
+}
+
+/// How long the page waits for an ended engine's Worker to say it is idle before it terminates
+/// it ([`parsebox_live::worker_pool::end_wait_ms`]).
+#[wasm_bindgen(js_name = workerEndWaitMs)]
+#[must_use]
+pub fn worker_end_wait_ms(line_deadline_ms: f64) -> f64 {
+    parsebox_live::worker_pool::end_wait_ms(line_deadline_ms)
+}
+
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = include_str!("../js/types.d.ts");
