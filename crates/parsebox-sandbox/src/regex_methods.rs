@@ -68,6 +68,8 @@ struct Slots {
     /// The regex's own flags, as `exec` reads them (its internal slot).
     global: bool,
     sticky: bool,
+    /// The `u` flag.
+    unicode: bool,
     full_unicode: bool,
     unicode_sets: bool,
 }
@@ -77,8 +79,9 @@ struct Slots {
 /// the realm's `RegExp.prototype`, its `source` and `unicodeSets` getters (called on a regex
 /// directly, they read its internal slots: nothing a parser defined runs), and the realm's
 /// `RegExp` constructor (the prelude's guarded one) with its `Symbol.species` getter, which
-/// `split` constructs its splitter with.
-type Captures = [JsObject; 7];
+/// `split` constructs its splitter with, and the prototype's `global` and `unicode` getters
+/// (for [`Target::flag`]).
+type Captures = [JsObject; 9];
 
 /// A method of this module.
 type Method = fn(&JsValue, &[JsValue], &Captures, &mut Context) -> JsResult<JsValue>;
@@ -95,6 +98,14 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
     let constructor = data_property(&regexp_proto, js_string!("constructor").into())?;
     let species = own_getter(&constructor, JsSymbol::species().into())
         .ok_or_else(|| missing("RegExp[Symbol.species]"))?;
+    let flag_getter = |name: JsString| {
+        own_getter(&regexp_proto, name.into())
+            .ok_or_else(|| missing("the getters of RegExp.prototype"))
+    };
+    let [global, unicode] = [
+        flag_getter(js_string!("global"))?,
+        flag_getter(js_string!("unicode"))?,
+    ];
     let methods: [(&JsObject, JsString, usize, PropertyKey, Method); 5] = [
         (
             &regexp_proto,
@@ -141,6 +152,8 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
             sets.clone(),
             constructor.clone(),
             species.clone(),
+            global.clone(),
+            unicode.clone(),
         ];
         let function = NativeFunction::from_copy_closure_with_captures(
             move |this, args, captures: &Captures, ctx| method(this, args, captures, ctx),
@@ -274,7 +287,7 @@ fn replace_any(
         let call_args = [this.clone(), replacement];
         let answer =
             target.by_symbol(JsSymbol::replace(), captures, &call_args, ctx, |t, ctx| {
-                t.replace(&template, ctx).map(Some)
+                t.replace(&template, captures, ctx).map(Some)
             })?;
         if let Some(answer) = answer {
             return Ok(answer);
@@ -295,7 +308,7 @@ fn r#match(
         let call_args = std::slice::from_ref(this);
         let answer =
             target.by_symbol(JsSymbol::r#match(), captures, call_args, ctx, |t, ctx| {
-                t.match_all_or_first(ctx).map(Some)
+                t.match_all_or_first(captures, ctx).map(Some)
             })?;
         if let Some(answer) = answer {
             return Ok(answer);
@@ -370,6 +383,7 @@ impl Slots {
         Some(Slots {
             global: flag(regexp.global(ctx)),
             sticky: flag(regexp.sticky(ctx)),
+            unicode,
             full_unicode: unicode || unicode_sets,
             unicode_sets,
             source,
@@ -381,7 +395,7 @@ impl Slots {
 impl Target {
     /// The regex `rx` on `input`, when it is one this module takes.
     fn of(rx: &JsValue, input: &JsValue, captures: &Captures, ctx: &mut Context) -> Option<Target> {
-        let [_, _, regexp_proto, source, sets, _, _] = captures;
+        let [_, _, regexp_proto, source, sets, ..] = captures;
         let input = input.as_string()?;
         let rx = rx.as_object()?;
         if rx.prototype().as_ref() != Some(regexp_proto) || has_own(&rx, js_string!("exec").into())
@@ -422,6 +436,33 @@ impl Target {
             }
         };
         Some(Target { rx, input, slots })
+    }
+
+    /// `Get(rx, name)` of a flag, as a boolean: what the regex's slot holds (`slot`) when that
+    /// is what the `Get` would give, without running it. It would when `rx` has no own `name`
+    /// and the prototype it inherits from (the realm's `RegExp.prototype`: [`Target::of`]
+    /// checked) still has the built-in getter `getter` there, which reads the slot and nothing
+    /// else. A parser that defined its own (on the regex or the prototype) gets the full `Get`,
+    /// which runs it. The full steps cost a lookup up the chain and a getter call (~1,400
+    /// instructions natively), twice a global `replace`.
+    fn flag(
+        &self,
+        name: JsString,
+        getter: &JsObject,
+        slot: bool,
+        ctx: &mut Context,
+    ) -> JsResult<bool> {
+        let key: PropertyKey = name.into();
+        let original = !has_own(&self.rx, key.clone())
+            && self
+                .rx
+                .prototype()
+                .and_then(|proto| own_getter(&proto, key.clone()))
+                .is_some_and(|g| g == *getter);
+        if original {
+            return Ok(slot);
+        }
+        Ok(self.rx.get(key, ctx)?.to_boolean())
     }
 
     /// `String.prototype.replaceAll` step 2.a–b: when `IsRegExp(rx)` (its `Symbol.match`, or
@@ -486,7 +527,7 @@ impl Target {
     /// `RegExp.prototype.constructor` and its unchanged `Symbol.species` getter, and that
     /// constructor's `prototype` is still `RegExp.prototype`.
     fn splits_with_itself(&self, captures: &Captures) -> bool {
-        let [_, _, regexp_proto, _, _, constructor, species] = captures;
+        let [_, _, regexp_proto, _, _, constructor, species, ..] = captures;
         !has_own(&self.rx, js_string!("constructor").into())
             && own_value(regexp_proto, js_string!("constructor").into()).as_ref()
                 == Some(constructor)
@@ -573,16 +614,26 @@ impl Target {
     }
 
     /// `RegExp.prototype[Symbol.replace]` for a string replacement, from step 7 on.
-    fn replace(&self, template: &JsString, ctx: &mut Context) -> JsResult<JsValue> {
+    fn replace(
+        &self,
+        template: &JsString,
+        captures: &Captures,
+        ctx: &mut Context,
+    ) -> JsResult<JsValue> {
         let units = self.units(ctx);
         // 7–9, as V8 takes them (the spec before ES2022, which Node still follows): `global`
         // and, for a global regex, `unicode` read as properties decide the loop; the current
         // spec reads `flags` instead, which a parser can tell apart by a getter.
-        let global = self.rx.get(js_string!("global"), ctx)?.to_boolean();
+        let [.., global_getter, unicode_getter] = captures;
+        let global = self.flag(js_string!("global"), global_getter, self.slots.global, ctx)?;
         let mut found = Vec::new();
         if global {
-            let unicode =
-                self.rx.get(js_string!("unicode"), ctx)?.to_boolean() || self.slots.unicode_sets;
+            let unicode = self.flag(
+                js_string!("unicode"),
+                unicode_getter,
+                self.slots.unicode,
+                ctx,
+            )? || self.slots.unicode_sets;
             self.global_matches(&units, unicode, ctx, |m| found.push(m))?;
         } else {
             crate::regex_limits::check_regex_input(units.len(), ctx)?;
@@ -609,16 +660,28 @@ impl Target {
     /// `RegExp.prototype[Symbol.match]`, as V8 takes it: `global`, then for a global regex
     /// `unicode` and `unicodeSets`, read as properties. A regex that is not global answers
     /// with `exec`'s array, as the spec says (the guarded `exec` makes it).
-    fn match_all_or_first(&self, ctx: &mut Context) -> JsResult<JsValue> {
-        if !self.rx.get(js_string!("global"), ctx)?.to_boolean() {
+    fn match_all_or_first(&self, captures: &Captures, ctx: &mut Context) -> JsResult<JsValue> {
+        let [_, _, _, _, sets_getter, .., global_getter, unicode_getter] = captures;
+        if !self.flag(js_string!("global"), global_getter, self.slots.global, ctx)? {
             let exec = self.rx.get(js_string!("exec"), ctx)?;
             let exec = exec
                 .as_object()
                 .ok_or_else(crate::native_method::not_callable)?;
             return exec.call(&self.rx.clone().into(), &[self.input.clone().into()], ctx);
         }
-        let unicode = self.rx.get(js_string!("unicode"), ctx)?.to_boolean();
-        let unicode = self.rx.get(js_string!("unicodeSets"), ctx)?.to_boolean() || unicode;
+        let unicode = self.flag(
+            js_string!("unicode"),
+            unicode_getter,
+            self.slots.unicode,
+            ctx,
+        )?;
+        let sets = self.flag(
+            js_string!("unicodeSets"),
+            sets_getter,
+            self.slots.unicode_sets,
+            ctx,
+        )?;
+        let unicode = sets || unicode;
         let units = self.units(ctx);
         let s: &[u16] = &units;
         let mut found = Vec::new();

@@ -471,6 +471,26 @@ function hostile() {
   Object.defineProperty(P, "flags", { get() { return "i"; }, configurable: true });
   out.push("aAbB".split(/a/));
   Object.defineProperty(P, "flags", flagsDesc);
+  // `unicode` and `unicodeSets` as a global `replace` and `match` read them (the native
+  // methods take a flag from the regex's slot only while the prototype's getter is the
+  // built-in and the regex has none of its own): an empty match before a surrogate pair steps
+  // one unit or two by what they say. (A `u` regex told it is not `unicode` loops for ever in
+  // V8: its search steps back to the pair's start each time.) Then `global` as a data property of the prototype, on a
+  // sticky regex (a regex neither global nor sticky ignores `lastIndex`, so a loop told it is
+  // global would match at 0 for ever, in V8 too).
+  const uni = Object.getOwnPropertyDescriptor(P, "unicode");
+  let unicodeReads = 0;
+  Object.defineProperty(P, "unicode", { get() { unicodeReads++; return true; }, configurable: true });
+  out.push(one(/(?:)/g, "-", "a\u{1F600}b"), unicodeReads);
+  Object.defineProperty(P, "unicode", uni);
+  const setsDesc = Object.getOwnPropertyDescriptor(P, "unicodeSets");
+  Object.defineProperty(P, "unicodeSets", { get() { return true; }, configurable: true });
+  out.push(one(/(?:)/g, "-", "\u{1F600}"));
+  Object.defineProperty(P, "unicodeSets", setsDesc);
+  Object.defineProperty(P, "global", { value: true, configurable: true, writable: true });
+  out.push(one(/a/y, "b", "aab"));
+  Object.defineProperty(P, "global", global);
+  out.push(one(/(?:)/gu, "-", "a\u{1F600}b"), one(/(?:)/g, "-", "a\u{1F600}b"));
   const withCtor = /b/; Object.defineProperty(withCtor, "constructor", { value: function () { return /c/y; } });
   out.push("abcabc".split(withCtor));
   for (const [o, k] of [[String.prototype, "replace"], [String.prototype, "match"], [String.prototype, "split"], [RegExp.prototype, "test"]]) {
