@@ -70,7 +70,7 @@ struct Slots {
     sticky: bool,
     /// The `u` flag.
     unicode: bool,
-    full_unicode: bool,
+    /// The `v` flag.
     unicode_sets: bool,
 }
 
@@ -98,13 +98,9 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
     let constructor = data_property(&regexp_proto, js_string!("constructor").into())?;
     let species = own_getter(&constructor, JsSymbol::species().into())
         .ok_or_else(|| missing("RegExp[Symbol.species]"))?;
-    let flag_getter = |name: JsString| {
-        own_getter(&regexp_proto, name.into())
-            .ok_or_else(|| missing("the getters of RegExp.prototype"))
-    };
     let [global, unicode] = [
-        flag_getter(js_string!("global"))?,
-        flag_getter(js_string!("unicode"))?,
+        builtin_getter(&regexp_proto, js_string!("global"))?,
+        builtin_getter(&regexp_proto, js_string!("unicode"))?,
     ];
     let methods: [(&JsObject, JsString, usize, PropertyKey, Method); 5] = [
         (
@@ -168,14 +164,16 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
 /// before any parser), which read a regex's internal slots.
 pub(crate) fn slot_getters(ctx: &Context) -> JsResult<[JsObject; 2]> {
     let regexp_proto = ctx.intrinsics().constructors().regexp().prototype();
-    let getter = |name: JsString| {
-        own_getter(&regexp_proto, name.into())
-            .ok_or_else(|| missing("the getters of RegExp.prototype"))
-    };
     Ok([
-        getter(js_string!("source"))?,
-        getter(js_string!("unicodeSets"))?,
+        builtin_getter(&regexp_proto, js_string!("source"))?,
+        builtin_getter(&regexp_proto, js_string!("unicodeSets"))?,
     ])
+}
+
+/// The getter `name` of the realm's `RegExp.prototype` (`regexp_proto`) at set-up, before any
+/// parser: the built-in one, which reads a regex's internal slot.
+fn builtin_getter(regexp_proto: &JsObject, name: JsString) -> JsResult<JsObject> {
+    own_getter(regexp_proto, name.into()).ok_or_else(|| missing("the getters of RegExp.prototype"))
 }
 
 /// `RegExp.prototype.exec(string)` natively, for a regex without the `d` flag and a string
@@ -354,6 +352,12 @@ struct Target {
 }
 
 impl Slots {
+    /// Whether the regex matches by code point (`u` or `v`), which its searches and `lastIndex`
+    /// inside a surrogate pair follow.
+    fn full_unicode(&self) -> bool {
+        self.unicode || self.unicode_sets
+    }
+
     /// Reads `rx`'s slots (`regexp`: the same object) through the built-in getters `source` and
     /// `sets` (`unicodeSets`) and the flags' own, and finds its matcher.
     fn read(
@@ -384,7 +388,6 @@ impl Slots {
             global: flag(regexp.global(ctx)),
             sticky: flag(regexp.sticky(ctx)),
             unicode,
-            full_unicode: unicode || unicode_sets,
             unicode_sets,
             source,
             matcher,
@@ -440,10 +443,11 @@ impl Target {
 
     /// `Get(rx, name)` of a flag, as a boolean: what the regex's slot holds (`slot`) when that
     /// is what the `Get` would give, without running it. It would when `rx` has no own `name`
-    /// and the prototype it inherits from (the realm's `RegExp.prototype`: [`Target::of`]
-    /// checked) still has the built-in getter `getter` there, which reads the slot and nothing
-    /// else. A parser that defined its own (on the regex or the prototype) gets the full `Get`,
-    /// which runs it. The full steps cost a lookup up the chain and a getter call (~1,400
+    /// and its prototype still has the built-in getter `getter` there, which reads the slot and
+    /// nothing else. The prototype is read again here, not taken from [`Target::of`]'s check: a
+    /// parser's getter that ran since (`Symbol.replace`'s lookup, an earlier flag's) may have
+    /// changed it. A parser that defined its own (on the regex or the prototype) gets the full
+    /// `Get`, which runs it. The full steps cost a lookup up the chain and a getter call (~1,400
     /// instructions natively), twice a global `replace`.
     fn flag(
         &self,
@@ -853,7 +857,7 @@ impl Target {
         };
         // Step 13.b: with full Unicode, a `lastIndex` inside a surrogate pair stands for the
         // pair (V8 does so; boa's own `exec` starts inside it and misses the pair).
-        if self.slots.full_unicode
+        if self.slots.full_unicode()
             && at > 0
             && matches!(s.get(at), Some(0xDC00..=0xDFFF))
             && matches!(s.get(at - 1), Some(0xD800..=0xDBFF))
@@ -865,7 +869,7 @@ impl Target {
             return Ok((None, written(0)));
         }
         // As boa: a Latin-1 input as UCS-2 whatever the flags.
-        let found = if self.slots.full_unicode && matches!(units, Units::Utf16(_)) {
+        let found = if self.slots.full_unicode() && matches!(units, Units::Utf16(_)) {
             self.slots.matcher.find_from_utf16(s, at).next()
         } else {
             self.slots.matcher.find_from_ucs2(s, at).next()
