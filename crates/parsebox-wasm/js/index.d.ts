@@ -434,8 +434,8 @@ export type WasmInput = URL | string | Response | Promise<Response> | BufferSour
 export default function init(input?: WasmInput, engineInput?: WasmInput): Promise<void>;
 /**
  * Resolves when the engine module is compiled and its code warmed by a small parser in a Worker
- * (however long that takes: no clock ends the wait; in a browser the warm-up starts as the module compiles and the first Worker
- * engine then takes that Worker; in Node the first call starts a worker thread, which ends
+ * (however long that takes: no clock ends the wait; in a browser the warm-up starts as the
+ * module compiles and the first Worker engine then takes that Worker; in Node the first call starts a worker thread, which ends
  * after it), so a parser registered from then on loads at full speed (rejects with a `ParseboxInitError` or the download's error when the module cannot be
  * loaded). In WebKit (JavaScriptCore: Safari, every iOS browser), registries wait for the
  * same warm-up before they start parsers (a Worker ended while the module's code is still being

@@ -32,12 +32,13 @@ const toModule = (m) => (m instanceof WebAssembly.Module ? m : new WebAssembly.M
  * No clock ends the wait: the warm-up is a fixed, small piece of work that always answers, and
  * on a busy machine it may take longer than any bound chosen on an idle one (the 5 s bound
  * this had was, it seems, passed once in the browser tests on a busy machine: the first parser
- * then started a Worker of its own beside the warm-up's, on code still being compiled). Ending a Worker while one of the module's
- * functions is being compiled for a faster tier leaves that function in JavaScriptCore's
- * interpreter (WebKit 2.50) for every later instance of the module: a page then ran its parsers
- * 4-25x slower for good (session 32). That is also why, in JavaScriptCore only, registries wait
- * for the warm-up: a page's first Workers, on code not compiled yet, are the ones a tight
- * deadline would end mid-compile.
+ * then started a Worker of its own beside the warm-up's, on code still being compiled).
+ *
+ * Ending a Worker while one of the module's functions is being compiled for a faster tier
+ * leaves that function in JavaScriptCore's interpreter (WebKit 2.50) for every later instance
+ * of the module: a page then ran its parsers 4-25x slower for good (session 32). That is also
+ * why, in JavaScriptCore only, registries wait for the warm-up: a page's first Workers, on code
+ * not compiled yet, are the ones a tight deadline would end mid-compile.
  * @param {WebAssembly.Module} module
  */
 function warmUpInWorker(module) {
@@ -63,8 +64,7 @@ function warmUpInWorker(module) {
  * Warms the engine module's code in a Node worker thread (engine.js' `warmUp`), which shares
  * compiled code with the main thread as a browser's Worker does; resolves when it is done or
  * failed (the thread answers, errs or exits; no clock ends the wait, as in `warmUpInWorker`),
- * and ends the thread. Node has no Worker engines, so nothing of it is
- * kept.
+ * and ends the thread. Node has no Worker engines, so nothing of it is kept.
  * @param {WebAssembly.Module} module
  */
 async function warmUpInNodeThread(module) {
@@ -155,8 +155,8 @@ export function init(input, engineInput) {
 
 /**
  * Resolves when the engine module is compiled and its code warmed by a small parser in a Worker
- * (in Node, a worker thread that the first call starts), so parsers registered
- * from then on load at full speed; rejects with why the module could not be loaded. In
+ * (in Node, a worker thread that the first call starts), so parsers registered from then on
+ * load at full speed; rejects with why the module could not be loaded. In
  * JavaScriptCore registries wait for the same warm-up before they start parsers; they need not
  * call this.
  */
