@@ -13,6 +13,11 @@ thread_local! {
     static HELD: Cell<isize> = const { Cell::new(0) };
 }
 
+thread_local! {
+    /// The most this thread may hold ([`limit_thread_bytes`]): an allocation past it fails.
+    static LIMIT: Cell<isize> = const { Cell::new(isize::MAX) };
+}
+
 /// Set by the first block a [`Counting`] allocator gives.
 static INSTALLED: AtomicBool = AtomicBool::new(false);
 
@@ -29,6 +34,24 @@ impl<A> Counting<A> {
     }
 }
 
+/// Whether a block of `bytes` more would take this thread past its limit.
+fn over_limit(bytes: usize) -> bool {
+    let bytes = isize::try_from(bytes).unwrap_or(isize::MAX);
+    let held = HELD.try_with(Cell::get).unwrap_or(0);
+    let limit = LIMIT.try_with(Cell::get).unwrap_or(isize::MAX);
+    held.saturating_add(bytes) > limit
+}
+
+/// Limits what this thread may hold to `bytes` (from now; what it holds already counts): an
+/// allocation that would take it past fails as an allocation the system cannot give fails
+/// (Rust then says `memory allocation of N bytes failed` and aborts the process). An engine
+/// process sets its engine's thread to the engine's `maxMemoryBytes`, as a page's engine
+/// instance has a maximum memory.
+pub fn limit_thread_bytes(bytes: usize) {
+    let bytes = isize::try_from(bytes).unwrap_or(isize::MAX);
+    let _ = LIMIT.try_with(|l| l.set(bytes));
+}
+
 fn add(bytes: usize) {
     let bytes = isize::try_from(bytes).unwrap_or(isize::MAX);
     // `try_with`: never panic inside the allocator, even while a thread is ending.
@@ -43,6 +66,9 @@ fn sub(bytes: usize) {
 // SAFETY: every call is forwarded to `inner` unchanged; only the counts are added.
 unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if over_limit(block_bytes(layout.size(), layout.align())) {
+            return std::ptr::null_mut();
+        }
         // SAFETY: the caller's contract is forwarded as it is.
         let p = unsafe { self.inner.alloc(layout) };
         if !p.is_null() {
@@ -53,6 +79,9 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if over_limit(block_bytes(layout.size(), layout.align())) {
+            return std::ptr::null_mut();
+        }
         // SAFETY: as `alloc`.
         let p = unsafe { self.inner.alloc_zeroed(layout) };
         if !p.is_null() {
@@ -69,6 +98,13 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let (old, new) = (
+            block_bytes(layout.size(), layout.align()),
+            block_bytes(new_size, layout.align()),
+        );
+        if new > old && over_limit(new - old) {
+            return std::ptr::null_mut();
+        }
         // SAFETY: as `alloc`.
         let p = unsafe { self.inner.realloc(ptr, layout, new_size) };
         if !p.is_null() {

@@ -16,7 +16,9 @@
 mod counting;
 mod growth;
 
-pub use counting::{block_bytes, buffer_bytes, held_bytes, installed, Counting};
+pub use counting::{
+    block_bytes, buffer_bytes, held_bytes, installed, limit_thread_bytes, Counting,
+};
 pub use growth::{reserve_gently, reserve_gently_deque, shrink_gently};
 
 /// Bytes held by one stretch of work: [`Meter::start`] before it, [`Meter::held`] after.

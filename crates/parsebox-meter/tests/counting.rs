@@ -3,7 +3,9 @@
 
 #![allow(clippy::unwrap_used)]
 
-use parsebox_meter::{block_bytes, installed, measure, Counting, Meter};
+use parsebox_meter::{
+    block_bytes, held_bytes, installed, limit_thread_bytes, measure, Counting, Meter,
+};
 
 #[global_allocator]
 static ALLOC: Counting<std::alloc::System> = Counting::new(std::alloc::System);
@@ -37,4 +39,30 @@ fn a_million_one_character_strings_cost_what_the_allocator_takes_for_each() {
     assert_eq!(meter.held(), (1_000_000 * each + vec) as isize);
     drop(strings);
     assert_eq!(meter.held(), 0);
+}
+
+#[test]
+fn a_thread_past_its_limit_gets_no_block_and_other_threads_are_not_limited() {
+    std::thread::spawn(|| {
+        limit_thread_bytes(held_bytes() + (1 << 20));
+        let mut small: Vec<u8> = Vec::new();
+        assert!(
+            small.try_reserve_exact(512 << 10).is_ok(),
+            "within the limit"
+        );
+        let mut big: Vec<u8> = Vec::new();
+        assert!(big.try_reserve_exact(1 << 20).is_err(), "past the limit");
+        // Growing past it fails too, and leaves the block as it was.
+        assert!(small.try_reserve_exact(1 << 20).is_err());
+        assert_eq!(small.capacity(), 512 << 10);
+        drop(small);
+        assert!(
+            big.try_reserve_exact(900 << 10).is_ok(),
+            "freed bytes are room again"
+        );
+    })
+    .join()
+    .unwrap();
+    let mut free: Vec<u8> = Vec::new();
+    assert!(free.try_reserve_exact(4 << 20).is_ok());
 }
