@@ -1,9 +1,10 @@
 //! `parsebox`: the command-line binding of parsebox for adapter authors. `parsebox check` runs a
 //! `ui-parser.js` through the conformance checks of the Paperclip UI parser contract (module
 //! shape, imports, size, package.json, determinism, robustness, entry validity); `parsebox
-//! parse` runs it over a log and prints the transcript. Both use the very sandbox
-//! (`parsebox-sandbox`) and transcript rules (`parsebox-transcript`) the UI's wasm package uses,
-//! so what passes here behaves the same in the browser.
+//! parse` runs it over a log and prints the transcript. Natively `parse` runs the parser on the
+//! package's own live core (`parsebox-live`), each engine a process of this command where the
+//! page has a Worker (`hosted`), so a line gets what the package gives it; `check` uses the very
+//! sandbox (`parsebox-sandbox`) and transcript rules (`parsebox-transcript`) the package uses.
 //!
 //! This crate decodes arguments, calls the core crates, and encodes the results for a terminal or
 //! a script; it holds no parsing rules of its own.
@@ -16,6 +17,8 @@ mod cli;
 mod error;
 #[cfg(target_os = "wasi")]
 mod given_up;
+#[cfg(not(target_os = "wasi"))]
+mod hosted;
 mod input;
 mod inspect;
 mod lines;
@@ -38,6 +41,14 @@ use crate::cli::{Cli, Command};
 use crate::error::{CliError, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE};
 use crate::style::{use_color, Painter};
 
+/// Every allocation counted where it is made (`parsebox-meter`): an engine process reads what
+/// its engine holds as the page's engine reads its memory, and the live core counts what waits
+/// in it in real bytes, as the page's does.
+#[cfg(not(target_os = "wasi"))]
+#[global_allocator]
+static ALLOC: parsebox_meter::Counting<std::alloc::System> =
+    parsebox_meter::Counting::new(std::alloc::System);
+
 /// The message of the last panic, reported once at the top instead of a backtrace.
 static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 
@@ -52,6 +63,13 @@ fn main() -> ExitCode {
     #[cfg(target_os = "wasi")]
     if let Some(pwd) = std::env::var_os("PWD") {
         let _ = std::env::set_current_dir(pwd);
+    }
+    // An engine process of a parent `parsebox` (src/hosted/process.rs), not the command.
+    #[cfg(not(target_os = "wasi"))]
+    if std::env::args_os().nth(1).as_deref()
+        == Some(std::ffi::OsStr::new(hosted::process::ENGINE_ARG))
+    {
+        return ExitCode::from(engine_process());
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -113,6 +131,20 @@ fn run_with_stack(cli: Cli) -> std::thread::Result<Result<u8, CliError>> {
             "cannot start the worker thread: {e}"
         )))),
     }
+}
+
+/// Serves as an engine process on a thread with the command's room for boa's recursion; a
+/// panic there is said on stderr, where the parent reads why its engine died.
+#[cfg(not(target_os = "wasi"))]
+fn engine_process() -> u8 {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("parsebox engine process: {info}")
+    }));
+    std::thread::Builder::new()
+        .name("parsebox engine".into())
+        .stack_size(WORKER_STACK_BYTES)
+        .spawn(hosted::process::serve)
+        .map_or(EXIT_INTERNAL, |h| h.join().unwrap_or(EXIT_INTERNAL))
 }
 
 /// WASI has no threads: the command runs on the main stack, which the link gives the same room

@@ -17,19 +17,25 @@ use parsebox_transcript::{
 use crate::check::{describe_load_error, sandbox_options, thousands};
 use crate::cli::{Format, ParseArgs};
 use crate::error::CliError;
+#[cfg(not(target_os = "wasi"))]
+use crate::hosted::run::HostedRun as ParserRunner;
 use crate::input::read_parser;
 use crate::lines::{is_fed, line_ts, preview, read_line_bounded};
 use crate::progress::Progress;
 use crate::render::pretty;
 use crate::style::{use_color, Painter};
-use crate::threaded::{StartError, ThreadedRun};
+use crate::threaded::StartError;
+#[cfg(target_os = "wasi")]
+use crate::threaded::ThreadedRun as ParserRunner;
 use crate::watch::overran;
 use parsebox_transcript::lone_surrogates::{unmark_json, unmark_text};
 
-/// A [`ThreadedRun`] (a line that never returns is given up) that also remembers which lines
-/// fell back and which ran over the budget without being stopped, for the summary.
+/// The parser's run (natively on the live core with its engine in a process of its own, as the
+/// page runs it: [`crate::hosted`]; under WASI on a [`crate::threaded::ThreadedRun`]), which
+/// also remembers which lines fell back and which ran over the budget without being stopped,
+/// for the summary.
 struct Recording {
-    run: ThreadedRun,
+    run: ParserRunner,
     budget_ms: f64,
     failures: Vec<(String, String, LineFailure)>,
     failure_count: u64,
@@ -165,8 +171,11 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
     let quiet = args.quiet;
     let hung_out = shared.clone();
     let give_up = Duration::from_millis(args.shared.hang_timeout_ms);
-    let run = ThreadedRun::start(
+    let run = ParserRunner::start(
         &source,
+        #[cfg(not(target_os = "wasi"))]
+        &options,
+        #[cfg(target_os = "wasi")]
         options,
         give_up,
         Box::new(move |after| {
@@ -176,7 +185,7 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
                 eprintln!(
                     "parsebox: warning: gave up a line after {} ms: the parser was still in one native \
                      operation the sandbox cannot interrupt; the line shows the generic entry and the \
-                     parser starts again",
+                     lines after it are parsed",
                     after.as_millis()
                 );
             }
@@ -193,6 +202,12 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
             describe_load_error(&e)
         )),
         StartError::Thread(e) => CliError::Parser(format!("could not start the parser: {e}")),
+        #[cfg(not(target_os = "wasi"))]
+        e @ StartError::Hosted(_) => CliError::Parser(format!(
+            "{} did not load: {} (run `parsebox check` for the full report)",
+            args.parser.display(),
+            e.describe()
+        )),
     })?;
 
     let stdin_input = args.log.as_ref().is_none_or(|p| p.as_os_str() == "-");
@@ -354,12 +369,13 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
                 slowest.as_millis()
             );
         }
-        let dropped: u64 = rec.run.dropped().values().sum();
+        let dropped_by = rec.run.dropped();
+        let dropped: u64 = dropped_by.values().sum();
         if dropped > 0 {
             eprintln!(
                 "parsebox: {dropped} invalid entr{} dropped ({}); `parsebox check` shows them",
                 if dropped == 1 { "y" } else { "ies" },
-                counts(rec.run.dropped())
+                counts(&dropped_by)
             );
         }
         if cut_rows > 0 {

@@ -5,6 +5,11 @@
 //! parser takes over; the builder resets the run after a failed line anyway. WASI has no
 //! threads: there the run is served in the command's own thread (`npx parsebox`).
 
+// Natively `parse` runs on the live core (src/hosted) and uses only `StartError` and `gave_up`
+// from here; the rest is the WASI build's path until `npx parsebox` runs on the package's own
+// modules (issue 56).
+#![cfg_attr(not(target_os = "wasi"), allow(dead_code))]
+
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -30,16 +35,32 @@ pub enum StartError {
     Run(LoadError),
     /// The thread itself could not be made, or ended while starting.
     Thread(String),
+    /// The engine process refused the parser, as the core reports it.
+    #[cfg(not(target_os = "wasi"))]
+    Hosted(parsebox_host::LoadError),
 }
 
 impl StartError {
     /// One line for the user.
-    fn describe(&self) -> String {
+    pub fn describe(&self) -> String {
         match self {
             Self::Load(e) | Self::Run(e) => describe_load_error(e),
             Self::Thread(e) => e.clone(),
+            #[cfg(not(target_os = "wasi"))]
+            Self::Hosted(e) => crate::check::describe_core_load_error(e),
         }
     }
+}
+
+/// The failure of a line given up after `give_up` (the same words natively and under WASI).
+pub fn gave_up(give_up: Duration) -> LineFailure {
+    LineFailure::new(
+        FailureCode::Deadline,
+        format!(
+            "gave up after {} ms (one native operation the sandbox cannot interrupt)",
+            give_up.as_millis()
+        ),
+    )
 }
 
 /// Why a line got no answer from its worker.
@@ -330,13 +351,7 @@ impl LineParser for ThreadedRun {
             Err(Lost::TimedOut) => {
                 self.worker = None;
                 (self.on_give_up)(give_up);
-                Err(LineFailure::new(
-                    FailureCode::Deadline,
-                    format!(
-                        "gave up after {} ms (one native operation the sandbox cannot interrupt); the parser started again",
-                        give_up.as_millis()
-                    ),
-                ))
+                Err(gave_up(give_up))
             }
             Err(Lost::Ended) => {
                 self.worker = None;

@@ -85,7 +85,8 @@ fn line_attack(name: &str, codes: &[&str]) {
 /// The module loads (no pattern is refused for its shape: the page's load rule), and the attack
 /// line hangs in one native step the native sandbox cannot interrupt: `check` fails it as
 /// unstoppable after `--hang-timeout-ms`, and `parse` gives it up, shows its generic entry and
-/// goes on with the parser started again.
+/// goes on as the page does: the engine is replaced and the run's earlier lines replayed, so
+/// the parser keeps its state (`b` is its second line).
 fn line_hangs(name: &str) {
     let parser = hostile(name);
     let run = parsebox(&[
@@ -124,8 +125,8 @@ fn line_hangs(name: &str) {
     let texts = stdout_texts(&run.stdout);
     assert_eq!(
         texts,
-        ["a #1", "attack", "b #1"],
-        "{name}: the parser starts again"
+        ["a #1", "attack", "b #2"],
+        "{name}: the parser goes on with its state"
     );
     assert!(
         run.stderr.contains("gave up a line after 300 ms"),
@@ -380,8 +381,7 @@ fn uninterruptible_calls_are_reported() {
 
 /// `parsebox parse > file` on a line that does not return (one native operation the sandbox
 /// cannot interrupt): after --hang-timeout-ms the line is given up — it shows the generic
-/// entry, stderr says so — and the log goes on with the parser started again, so the lines
-/// after it are parsed and the command ends, where it used to wait forever.
+/// entry, stderr says so — and the log goes on, so the lines after it are parsed and the command ends, where it used to wait forever.
 #[test]
 fn a_stuck_line_is_given_up_and_the_log_goes_on() {
     let dir = std::env::temp_dir().join(format!("parsebox-cli-stuck-{}", std::process::id()));
@@ -391,7 +391,10 @@ fn a_stuck_line_is_given_up_and_the_log_goes_on() {
     let slow = format!("SLOW{}", "x".repeat(400_000));
     std::fs::write(&log, format!("first\nsecond\n{slow}\nthird\n")).unwrap();
     let started = std::time::Instant::now();
+    // Every process of this command carries the mark: none may outlive it.
+    let mark = format!("stuck-{}", std::process::id());
     let out = std::process::Command::new(assert_cmd::cargo::cargo_bin!("parsebox"))
+        .env("PARSEBOX_TEST_MARK", &mark)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
             "parse",
@@ -427,7 +430,29 @@ fn a_stuck_line_is_given_up_and_the_log_goes_on() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("gave up a line after 300 ms"), "{stderr}");
     assert!(stderr.contains("deadline ×1"), "{stderr}");
+    // The stuck line's engine processes (its first run and its run again) were killed, not
+    // left computing: no process with the mark is left.
+    #[cfg(target_os = "linux")]
+    assert_eq!(
+        processes_marked(&mark),
+        0,
+        "an engine process outlived the command"
+    );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// How many processes have `PARSEBOX_TEST_MARK=mark` in their environment.
+#[cfg(target_os = "linux")]
+fn processes_marked(mark: &str) -> usize {
+    let needle = format!("PARSEBOX_TEST_MARK={mark}");
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|p| {
+            std::fs::read(p.path().join("environ"))
+                .is_ok_and(|env| env.split(|&b| b == 0).any(|v| v == needle.as_bytes()))
+        })
+        .count()
 }
 
 /// Issue 54: patterns of a shape that can backtrack for ever, which honest parsers use on

@@ -130,9 +130,25 @@ pub(super) fn module_checks(
 
 /// A load error as one line: code, message, and where in the source when known.
 pub fn describe_load_error(e: &LoadError) -> String {
-    let mut s = format!("{}: {}", e.code, e.message);
-    if let (Some(l), Some(c)) = (e.line, e.column) {
-        if !e.message.contains(&format!("{l}:{c}")) {
+    describe_load_parts(&e.code, &e.message, e.line, e.column)
+}
+
+/// [`describe_load_error`] of a load error as the core reports it (the engine's, by its code's name).
+#[cfg(not(target_os = "wasi"))]
+pub fn describe_core_load_error(e: &parsebox_host::LoadError) -> String {
+    describe_load_parts(&e.code, &e.message, e.line, e.column)
+}
+
+/// One line for a load error's parts: `code: message`, then where, unless the message says it.
+fn describe_load_parts(
+    code: &dyn std::fmt::Display,
+    message: &str,
+    line: Option<u32>,
+    column: Option<u32>,
+) -> String {
+    let mut s = format!("{code}: {message}");
+    if let (Some(l), Some(c)) = (line, column) {
+        if !message.contains(&format!("{l}:{c}")) {
             s.push_str(&format!(" (at {l}:{c})"));
         }
     }

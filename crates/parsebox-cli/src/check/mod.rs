@@ -33,6 +33,8 @@ use crate::report::{Check, Report, Status};
 
 use behaviour::behaviour;
 use feed::{awkward_lines, sample_lines};
+#[cfg(not(target_os = "wasi"))]
+pub use load::describe_core_load_error;
 use load::module_checks;
 pub use load::{describe_load_error, thousands};
 pub use options::sandbox_options;

@@ -1,0 +1,265 @@
+//! The command's engines run as the page's do: the live core (`parsebox-live` over
+//! `parsebox-host`) decides every line, every deadline and every recovery, and this module only
+//! performs its commands, with each engine a process of this command ([`process`]) where the
+//! page has a Worker. So `parsebox parse` gives a line what the package gives it: the same
+//! fallbacks, the same retry of a line stopped at its deadline, the same replay after an
+//! engine dies, from the same code.
+//!
+//! [`NativeCore`] takes a line at a time and waits for its answer: the command is not a page,
+//! and a line's entries are printed once they are settled.
+
+pub mod engines;
+pub mod pipe;
+pub mod process;
+pub mod run;
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+use parsebox_host::{
+    AdapterState, AdapterStatus, Diagnostics, EngineId, Host, HostError, HostOptions, RunId, Seq,
+};
+use parsebox_live::{ExecutorCommand, LiveCore};
+use parsebox_transcript::{FailedLineEntry, TranscriptEntry};
+
+use engines::{Event, ProcessExecutor, Processes};
+use process::StartMessage;
+
+/// The adapter type the command registers its one parser as.
+pub const ADAPTER: &str = "parser";
+
+/// A line's settled answer: its entries, and why it fell back when it did (the failure's code
+/// and the core's sentence).
+#[derive(Debug, PartialEq)]
+pub struct Settled {
+    /// What the line shows.
+    pub entries: Vec<TranscriptEntry>,
+    /// Its fallback's code and sentence, when the parser's answer was not used.
+    pub fell_back: Option<(String, String)>,
+}
+
+/// The live core with its engines in processes.
+pub struct NativeCore {
+    live: LiveCore<ProcessExecutor>,
+    processes: Rc<RefCell<Processes>>,
+    events: Receiver<(EngineId, Event)>,
+    /// Late answers taken from the core's frames, by run and line.
+    answers: HashMap<(RunId, Seq), Vec<TranscriptEntry>>,
+    /// When the core's timer fires next (its clock).
+    timeout_ms: Option<f64>,
+}
+
+impl NativeCore {
+    /// A core with `options` (their placement is made Worker and sources are given, not
+    /// loaded) whose engines run `exe --engine-process`.
+    ///
+    /// # Errors
+    /// Options the core refuses, as its sentence.
+    pub fn new(exe: PathBuf, options: HostOptions) -> Result<Self, String> {
+        let options = HostOptions {
+            host: parsebox_host::HostPlacement::Worker,
+            load_sources: false,
+            ..options
+        };
+        let config = serde_json::to_string(&options.engine_config()).unwrap_or_default();
+        let host = Host::new(options).map_err(|e| e.to_string())?;
+        let (tx, events) = mpsc::channel();
+        let processes = Rc::new(RefCell::new(Processes::new(exe, tx)));
+        let live = LiveCore::new(host, config, ProcessExecutor(Rc::clone(&processes)));
+        Ok(Self {
+            live,
+            processes,
+            events,
+            answers: HashMap::new(),
+            timeout_ms: None,
+        })
+    }
+
+    /// Registers `source` as [`ADAPTER`]'s parser and waits until its engine has started or
+    /// failed to; its status then.
+    ///
+    /// # Errors
+    /// The core's misuse errors.
+    pub fn register(&mut self, source: &str) -> Result<AdapterStatus, HostError> {
+        self.live.register_source(ADAPTER, source, None)?;
+        loop {
+            self.drain();
+            let status = self.live.status(ADAPTER);
+            if status.state != AdapterState::Loading {
+                return Ok(status);
+            }
+            if !self.wait() {
+                return Ok(status);
+            }
+        }
+    }
+
+    /// A new run of the parser (its own `createStdoutParser()` instance).
+    ///
+    /// # Errors
+    /// The core's misuse errors.
+    pub fn new_run(&mut self) -> Result<RunId, HostError> {
+        let run = self
+            .live
+            .create_run(ADAPTER, FailedLineEntry::Generic, true)?;
+        self.drain();
+        Ok(run)
+    }
+
+    /// Parses one line of `run` and waits for its settled answer.
+    ///
+    /// # Errors
+    /// The core's misuse errors.
+    pub fn line(&mut self, run: RunId, line: &str, ts: &str) -> Result<Settled, HostError> {
+        let before = self.diagnostics().fallbacks;
+        let (shown, seq) = self.live.parse_line(run, line, ts)?;
+        let entries = match seq {
+            None => shown,
+            Some(seq) => loop {
+                self.drain();
+                if let Some(entries) = self.answers.remove(&(run, seq)) {
+                    break entries;
+                }
+                if !self.wait() {
+                    break shown;
+                }
+            },
+        };
+        let after = self.diagnostics();
+        Ok(Settled {
+            entries,
+            fell_back: new_fallback(&before, &after),
+        })
+    }
+
+    /// What the core counted of the parser.
+    pub fn diagnostics(&self) -> Diagnostics {
+        self.live.host().diagnostics(Some(ADAPTER))
+    }
+
+    /// How many engine processes are running.
+    pub fn engine_processes(&self) -> usize {
+        self.processes.borrow().running()
+    }
+
+    /// Performs every command the core has for its engines, and takes the late answers its
+    /// frames hold.
+    fn drain(&mut self) {
+        loop {
+            let polled = self.live.poll();
+            self.timeout_ms = polled.timeout_ms;
+            if polled.commands.is_empty() {
+                return;
+            }
+            let mut ops = polled.ops.into_iter();
+            for command in polled.commands {
+                self.perform(command, &mut ops);
+            }
+        }
+    }
+
+    fn perform(&mut self, command: ExecutorCommand, ops: &mut impl Iterator<Item = Vec<u8>>) {
+        match command {
+            ExecutorCommand::StartWorker {
+                engine,
+                source,
+                config,
+                answer_batch_ms,
+                line_deadline_ms,
+                ..
+            } => {
+                let start = StartMessage {
+                    source,
+                    config,
+                    answer_batch_ms,
+                    line_deadline_ms,
+                };
+                let started = self.processes.borrow_mut().start(EngineId(engine), &start);
+                if let Err(e) = started {
+                    let death = parsebox_live::EngineDeath::Fault(e);
+                    self.live.worker_died(EngineId(engine), death);
+                }
+            }
+            ExecutorCommand::Send { engine } => {
+                let frame = ops.next().unwrap_or_default();
+                if !frame.is_empty() {
+                    self.processes
+                        .borrow_mut()
+                        .send(EngineId(engine), pipe::OPS, frame);
+                }
+            }
+            ExecutorCommand::End { engine } => self.processes.borrow_mut().end(EngineId(engine)),
+            ExecutorCommand::Frame => {
+                let frame = self.live.take_frame();
+                for run in frame.builders {
+                    let run = RunId(run);
+                    let (answers, more) = self.live.take_answers(run);
+                    for (seq, entries) in answers {
+                        self.answers.insert((run, seq), entries);
+                    }
+                    if more {
+                        self.live.call_builder_back(run);
+                    }
+                }
+            }
+            // Sources are given, never loaded; a status change is read when it matters.
+            ExecutorCommand::Load { .. } | ExecutorCommand::Notify { .. } => {}
+        }
+    }
+
+    /// Waits for an engine's report or the core's timer, and hands it to the core. False when
+    /// there is nothing to wait for (no engine process and no timer).
+    fn wait(&mut self) -> bool {
+        let now = self.processes.borrow().now_ms();
+        let event = match self.timeout_ms {
+            Some(at) => {
+                let ms = (at - now).clamp(0.0, 1e9);
+                self.events
+                    .recv_timeout(Duration::from_secs_f64(ms / 1000.0))
+            }
+            None if self.engine_processes() == 0 => return false,
+            None => self
+                .events
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match event {
+            Ok((engine, event)) => self.report(engine, event),
+            Err(RecvTimeoutError::Timeout) => self.live.timeout_fired(),
+            Err(RecvTimeoutError::Disconnected) => return false,
+        }
+        true
+    }
+
+    /// Hands an engine's report to the core (one from a process it ended is not its to hear).
+    fn report(&mut self, engine: EngineId, event: Event) {
+        if !self.processes.borrow().is_running(engine) {
+            return;
+        }
+        match event {
+            Event::Started(json) => self.live.worker_started(engine, &json),
+            Event::Began(seq) => self.timeout_ms = self.live.worker_began(engine, seq),
+            Event::Progress => self.timeout_ms = self.live.worker_progress(engine),
+            Event::Answers(json) => self.live.worker_answered(engine, &[json]),
+            Event::Ended(death) => {
+                // The process is gone: forget it before the core decides what comes next.
+                self.processes.borrow_mut().end(engine);
+                self.live.worker_died(engine, death);
+            }
+        }
+    }
+}
+
+/// The fallback a line added to the counters, by its code, with the core's last sentence.
+fn new_fallback(before: &BTreeMap<String, u64>, after: &Diagnostics) -> Option<(String, String)> {
+    let code = after
+        .fallbacks
+        .iter()
+        .find(|(code, n)| before.get(*code).copied().unwrap_or(0) < **n)
+        .map(|(code, _)| code.clone())?;
+    Some((code, after.last_error.clone().unwrap_or_default()))
+}

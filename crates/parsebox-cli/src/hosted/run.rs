@@ -1,0 +1,94 @@
+//! `parsebox parse`'s parser on the live core ([`NativeCore`]): a [`LineParser`] the transcript
+//! builder feeds a line at a time, each answered as the package answers it.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use parsebox_host::{AdapterState, HostOptions, RunId};
+use parsebox_sandbox::SandboxOptions;
+use parsebox_transcript::{FailureCode, LineFailure, LineParser, TranscriptEntry};
+
+use super::NativeCore;
+use crate::threaded::{gave_up, StartError};
+
+/// One run of the parser in an engine process, a line at a time.
+pub struct HostedRun {
+    core: NativeCore,
+    run: RunId,
+    give_up: Duration,
+    on_give_up: Box<dyn FnMut(Duration)>,
+}
+
+impl HostedRun {
+    /// Starts the parser in an engine process with the command's `options`; a line whose engine
+    /// is stuck in one native step for `give_up` is ended there (the core's hard deadline),
+    /// runs once more on a fresh engine as the page's does, and calls `on_give_up` when it
+    /// falls back.
+    ///
+    /// # Errors
+    /// Why the parser did not start.
+    pub fn start(
+        source: &str,
+        options: &SandboxOptions,
+        give_up: Duration,
+        on_give_up: Box<dyn FnMut(Duration)>,
+    ) -> Result<Self, StartError> {
+        let exe = std::env::current_exe()
+            .map_err(|e| StartError::Thread(format!("cannot find this command's file: {e}")))?;
+        let host = HostOptions {
+            line_budget_ms: options.line_budget_ms,
+            init_budget_ms: options.init_budget_ms,
+            max_source_bytes: options.max_source_bytes,
+            max_line_bytes: options.max_line_bytes,
+            entry_limits: options.entry_limits.clone(),
+            hard_deadline_ms: (give_up.as_secs_f64() * 1000.0).max(options.line_budget_ms),
+            ..HostOptions::default()
+        };
+        let mut core = NativeCore::new(exe, host).map_err(StartError::Thread)?;
+        let status = core
+            .register(source)
+            .map_err(|e| StartError::Thread(e.to_string()))?;
+        if status.state != AdapterState::Ready {
+            return Err(match status.error {
+                Some(e) => StartError::Hosted(e),
+                None => StartError::Thread(status.reason.unwrap_or_default()),
+            });
+        }
+        let run = core
+            .new_run()
+            .map_err(|e| StartError::Thread(e.to_string()))?;
+        Ok(Self {
+            core,
+            run,
+            give_up,
+            on_give_up,
+        })
+    }
+
+    /// Entries validation dropped, by reason.
+    pub fn dropped(&self) -> BTreeMap<String, u64> {
+        self.core.diagnostics().dropped_entries
+    }
+}
+
+impl LineParser for HostedRun {
+    fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
+        let settled = self
+            .core
+            .line(self.run, line, ts)
+            .map_err(|e| LineFailure::new(FailureCode::EngineFault, e.to_string()))?;
+        let Some((code, sentence)) = settled.fell_back else {
+            return Ok(settled.entries);
+        };
+        let code = serde_json::from_value::<FailureCode>(serde_json::Value::String(code))
+            .unwrap_or(FailureCode::EngineFault);
+        if code == FailureCode::Deadline {
+            (self.on_give_up)(self.give_up);
+            return Err(gave_up(self.give_up));
+        }
+        Err(LineFailure::new(code, sentence))
+    }
+
+    /// The engine resets the run itself after a line that calls for it, as the page's does.
+    fn reset(&mut self) {}
+}

@@ -1,0 +1,79 @@
+// One host (issue 56): `parsebox parse`, the native command, runs its parser on the live core
+// the package runs (crates/parsebox-cli/src/hosted), so for every parser of the compatibility
+// corpus it prints the transcript the package builds from the same log, and the same lines fall
+// back for the same reasons. Any difference is a rule one of them has and the other lacks.
+import { before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { initSync, ParserRegistry, TranscriptBuilder } from "../../pkg/index.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const corpus = join(root, "tests/corpus/compat");
+const targetDir = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/parsebox/target");
+const native = join(targetDir, "debug/parsebox");
+initSync({ module: readFileSync(join(root, "pkg/parsebox_wasm_bg.wasm")), engine: readFileSync(join(root, "pkg/parsebox_engine.wasm")) });
+
+before(() => {
+  if (existsSync(native)) return;
+  const built = spawnSync("cargo", ["build", "-q", "-p", "parsebox-cli", "--locked"], { cwd: root, encoding: "utf8", env: { ...process.env, CARGO_TARGET_DIR: targetDir } });
+  assert.equal(built.status, 0, `the Rust command could not be built: ${built.stderr}`);
+});
+
+/** The command's timestamp of the `i`th line it hands the parser (crates/parsebox-cli/src/lines.rs). */
+const lineTs = (i) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+
+/** What the command printed: its entries (JSON lines) and its fallbacks by code (its summary). */
+function command(dir) {
+  const r = spawnSync(native, ["parse", "--parser", "ui-parser.js", "--format", "jsonl", "sample.log"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 64 << 20 });
+  assert.equal(r.status, 0, r.stderr);
+  const entries = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const fallbacks = {};
+  const summary = /fell back to the generic parser \(([^)]*)\)/.exec(r.stderr);
+  for (const part of summary ? summary[1].split(", ") : []) {
+    const [code, n] = part.split(" ×");
+    fallbacks[code] = Number(n);
+  }
+  return { entries, fallbacks };
+}
+
+/** What the package builds from the same log, fed as the command feeds it: a chunk a line. */
+async function pkg(dir) {
+  const registry = new ParserRegistry({ loadSource: async () => null });
+  try {
+    registry.registerSource("corpus", readFileSync(join(dir, "ui-parser.js"), "utf8"));
+    while (registry.status("corpus").state === "loading") await new Promise((r) => setTimeout(r, 5));
+    assert.equal(registry.status("corpus").state, "ready", JSON.stringify(registry.status("corpus")));
+    // The command shows a failed line as its raw line (docs/cli.md), one of the package's two styles.
+    const builder = new TranscriptBuilder(registry, "corpus", { failedLineEntry: "generic" });
+    const text = readFileSync(join(dir, "sample.log"), "utf8");
+    const lines = text.split(/(?<=\n)/);
+    let fed = 0;
+    for (const chunk of lines) {
+      builder.push({ ts: lineTs(fed), stream: "stdout", chunk });
+      const raw = chunk.replace(/\n$/, "").replace(/\r$/, "");
+      if (raw.trim() !== "") fed++;
+    }
+    builder.finish();
+    await registry.idle();
+    return { entries: builder.entries(), fallbacks: registry.diagnostics("corpus").fallbacks };
+  } finally {
+    registry.dispose();
+  }
+}
+
+test("parsebox parse gives every corpus parser's transcript and fallbacks as the package does", async () => {
+  const parsers = readdirSync(corpus).filter((name) => existsSync(join(corpus, name, "ui-parser.js")));
+  assert.ok(parsers.length >= 10, parsers.join(", "));
+  for (const name of parsers) {
+    const dir = join(corpus, name);
+    const ours = command(dir);
+    const theirs = await pkg(dir);
+    assert.deepEqual(ours.entries, theirs.entries, `${name}: entries`);
+    assert.deepEqual(ours.fallbacks, theirs.fallbacks, `${name}: fallbacks`);
+  }
+});
