@@ -316,9 +316,12 @@ impl ThreadedRun {
         })
     }
 
-    /// Entries dropped by validation, by reason.
-    pub fn dropped(&self) -> &BTreeMap<&'static str, u64> {
-        &self.dropped
+    /// Entries dropped by validation, by reason (as the hosted run counts them).
+    pub fn dropped(&self) -> BTreeMap<String, u64> {
+        self.dropped
+            .iter()
+            .map(|(why, n)| ((*why).to_owned(), *n))
+            .collect()
     }
 
     /// The thread to send the next job to: the current one, or a fresh one after a give-up.

@@ -254,12 +254,42 @@ impl NativeCore {
     }
 }
 
-/// The fallback a line added to the counters, by its code, with the core's last sentence.
+/// The fallback a line added to the counters: its code, and its message (the core's last
+/// error, `code: message`, without the code).
 fn new_fallback(before: &BTreeMap<String, u64>, after: &Diagnostics) -> Option<(String, String)> {
     let code = after
         .fallbacks
         .iter()
         .find(|(code, n)| before.get(*code).copied().unwrap_or(0) < **n)
         .map(|(code, _)| code.clone())?;
-    Some((code, after.last_error.clone().unwrap_or_default()))
+    let said = after.last_error.as_deref().unwrap_or_default();
+    let message = said
+        .strip_prefix(code.as_str())
+        .and_then(|rest| rest.strip_prefix(": "))
+        .unwrap_or(said)
+        .to_owned();
+    Some((code, message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_s_fallback_is_the_counter_that_grew_with_the_core_s_message() {
+        let before = BTreeMap::from([("threw".to_owned(), 1)]);
+        let after = Diagnostics {
+            fallbacks: BTreeMap::from([("threw".to_owned(), 1), ("budget_exceeded".to_owned(), 1)]),
+            last_error: Some("budget_exceeded: parser exceeded its 50 ms budget".into()),
+            ..Diagnostics::default()
+        };
+        assert_eq!(
+            new_fallback(&before, &after),
+            Some((
+                "budget_exceeded".into(),
+                "parser exceeded its 50 ms budget".into()
+            ))
+        );
+        assert_eq!(new_fallback(&after.fallbacks, &after), None);
+    }
 }
