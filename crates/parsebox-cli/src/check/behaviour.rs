@@ -4,39 +4,66 @@
 
 use std::sync::Mutex;
 
-use parsebox_sandbox::{EntryPoint, ParserModule, SandboxOptions};
-
 use super::determinism::{determinism_check, reset_replay_check};
-use super::feed::{feed_all, Answer, Line};
+use super::feed::{Answer, Line};
 use super::line_checks::{entries_check, failures_check};
-use super::load::describe_load_error;
 use super::order::BEHAVIOUR_CHECKS;
+use super::runs::{Runs, Stuck};
+use super::stopped::{skip_the_rest, unstoppable_check};
+use crate::lines::preview;
 use crate::report::{Check, Status};
-use crate::watch::Watch;
+
+/// What the behaviour checks need besides the runs.
+pub(super) struct Inputs<'a> {
+    /// The sample log's lines, if one was given.
+    pub(super) sample: Option<&'a [Line]>,
+    /// The awkward lines.
+    pub(super) awkward: &'a [Line],
+    /// Examples shown per check.
+    pub(super) max: usize,
+    /// The parser answers through `parseStdoutLine`.
+    pub(super) stateless: bool,
+    /// The line budget, in milliseconds (for the report of a stuck line).
+    pub(super) budget: f64,
+    /// How long a stuck line ran before it was ended, in seconds (for its report).
+    pub(super) stuck_secs: u64,
+}
 
 /// Feeds the lines through fresh runs and pushes each behaviour check to `shared` as soon as it
-/// is known (so a hang later still reports it).
-pub(super) fn behaviour(
-    module: &ParserModule,
-    options: &SandboxOptions,
-    sample: Option<&[Line]>,
-    awkward: &[Line],
-    max: usize,
-    watch: &Watch,
+/// is known (so a hang later still reports it). A line stuck in one native step stops the
+/// checks there: its `unstoppable` check is pushed and the rest are skipped.
+pub(super) fn behaviour<R: Runs>(runs: &mut R, inputs: &Inputs<'_>, shared: &Mutex<Vec<Check>>) {
+    if let Err(stuck) = checks(runs, inputs, shared) {
+        let lines = inputs.sample.into_iter().flatten().chain(inputs.awkward);
+        let text = lines
+            .into_iter()
+            .find(|l| l.label == stuck.label)
+            .map(|l| preview(&l.text, 100))
+            .unwrap_or_default();
+        if let Ok(mut checks) = shared.lock() {
+            let check = unstoppable_check(&stuck.label, text, inputs.stuck_secs, inputs.budget);
+            checks.push(check);
+            skip_the_rest(&mut checks);
+        }
+    }
+}
+
+fn checks<R: Runs>(
+    runs: &mut R,
+    inputs: &Inputs<'_>,
     shared: &Mutex<Vec<Check>>,
-) {
+) -> Result<(), Stuck> {
+    let &Inputs {
+        sample,
+        awkward,
+        max,
+        stateless,
+        ..
+    } = inputs;
     let push = |c: Check| {
         if let Ok(mut checks) = shared.lock() {
             checks.push(c);
         }
-    };
-    let start_run = |what: &str| {
-        module.new_run().map_err(|e| {
-            format!(
-                "could not start a fresh run for the {what}: {}",
-                describe_load_error(&e)
-            )
-        })
     };
     // The determinism input: the sample log, or the awkward lines without one.
     let det_lines = sample.unwrap_or(awkward);
@@ -47,16 +74,16 @@ pub(super) fn behaviour(
     };
 
     // Run A: the input; then reset() and the input again in the same run.
-    let mut run_a = match start_run(det_what) {
+    let mut run_a = match runs.start(det_what) {
         Ok(r) => r,
         Err(m) => {
             for (id, title) in BEHAVIOUR_CHECKS {
                 push(Check::new(id, title, Status::Fail, m.clone()));
             }
-            return;
+            return Ok(());
         }
     };
-    let first = feed_all(&mut run_a, det_lines, options, watch);
+    let first = runs.feed_all(&mut run_a, det_lines)?;
     match sample {
         Some(lines) => push(failures_check(
             "sample_log",
@@ -81,17 +108,24 @@ pub(super) fn behaviour(
             ));
         }
     }
-    let stateless = module.entry_point() == EntryPoint::ParseStdoutLine;
-    let again = run_a
-        .reset()
-        .map(|()| feed_all(&mut run_a, det_lines, options, watch));
+    let again = match runs.reset(&mut run_a) {
+        Ok(()) => Ok(runs.feed_all(&mut run_a, det_lines)?),
+        Err(f) => Err(f),
+    };
     push(reset_replay_check(
         det_what, det_lines, &first, again, stateless, max,
     ));
-    drop(run_a);
+    runs.end(run_a);
 
     // Run B: the input in a fresh run.
-    let fresh = start_run(det_what).map(|mut r| feed_all(&mut r, det_lines, options, watch));
+    let fresh = match runs.start(det_what) {
+        Ok(mut r) => {
+            let answers = runs.feed_all(&mut r, det_lines)?;
+            runs.end(r);
+            Ok(answers)
+        }
+        Err(m) => Err(m),
+    };
     push(determinism_check(det_what, det_lines, &first, fresh, max));
 
     // Run C: the awkward lines in their own fresh run (already done without a sample log).
@@ -99,8 +133,15 @@ pub(super) fn behaviour(
     let awkward_answers = match sample {
         Some(lines) => {
             all_fed.extend(lines.iter().zip(&first));
-            match start_run("awkward lines").map(|mut r| feed_all(&mut r, awkward, options, watch))
-            {
+            let answers = match runs.start("awkward lines") {
+                Ok(mut r) => {
+                    let answers = runs.feed_all(&mut r, awkward)?;
+                    runs.end(r);
+                    Ok(answers)
+                }
+                Err(m) => Err(m),
+            };
+            match answers {
                 Ok(answers) => {
                     push(failures_check(
                         "awkward_lines",
@@ -130,4 +171,5 @@ pub(super) fn behaviour(
         (None, Some(_)) => {}
     }
     push(entries_check(&all_fed, max));
+    Ok(())
 }

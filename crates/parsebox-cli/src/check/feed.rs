@@ -1,18 +1,19 @@
-//! Feeding lines to a run exactly as the registry does, keeping what the report needs: each
-//! line's outcome, the raw value of every entry validation dropped, and overruns the watchdog
-//! timed.
+//! What feeding a line gives the report: each line's outcome, the raw value of every entry
+//! validation dropped, and overruns by the clock; the lines fed (the sample log's, the awkward
+//! ones). Under WASI, feeding itself, exactly as the registry does.
 
 use std::time::Duration;
 
+#[cfg(target_os = "wasi")]
 use parsebox_sandbox::{ParserRun, SandboxOptions};
-use parsebox_transcript::{
-    settle_line, validate_entry, EntryLimits, FailedLineEntry, FailureCode, LineFailure, Rejection,
-    TranscriptEntry,
-};
+#[cfg(target_os = "wasi")]
+use parsebox_transcript::{settle_line, FailedLineEntry, FailureCode};
+use parsebox_transcript::{validate_entry, EntryLimits, LineFailure, Rejection, TranscriptEntry};
 use serde_json::Value;
 
 use crate::awkward;
 use crate::lines::{fed_lines, line_ts, preview};
+#[cfg(target_os = "wasi")]
 use crate::watch::{overran, Watch};
 
 /// One line fed to a parser, labelled for the report.
@@ -51,12 +52,13 @@ impl Outcome {
     }
 }
 
-/// Feeds one line exactly as the registry does — the raw outcome through the one line rule
+/// (WASI: natively the live core feeds the lines, `runs.rs`.) Feeds one line exactly as the registry does — the raw outcome through the one line rule
 /// ([`settle_line`]), and a stateful parser reset before the next line when the rule says so —
 /// but keeps the raw value of every entry that validation drops (so the report can show it),
 /// and times the call under the watchdog: a call that returned long after its budget ran one
 /// native step the sandbox could not interrupt, and counts as a budget overrun.
-fn feed(
+#[cfg(target_os = "wasi")]
+pub(super) fn feed(
     run: &mut ParserRun,
     line: &Line,
     options: &SandboxOptions,
@@ -106,7 +108,7 @@ fn feed(
 }
 
 /// The message for a call that overran its budget in one uninterruptible native step.
-fn uninterruptible(elapsed: Duration, budget_ms: f64) -> String {
+pub(super) fn uninterruptible(elapsed: Duration, budget_ms: f64) -> String {
     format!(
         "took {} ms, over the {budget_ms} ms budget, in one native operation the sandbox cannot \
          interrupt (a regex, split or replace over a long line, JSON.parse, building a huge \
@@ -116,7 +118,7 @@ fn uninterruptible(elapsed: Duration, budget_ms: f64) -> String {
 }
 
 /// The dropped entries of a return value, each with its reason and a preview.
-fn invalid_entries(value: Value, limits: &EntryLimits) -> Vec<(Rejection, String)> {
+pub(super) fn invalid_entries(value: Value, limits: &EntryLimits) -> Vec<(Rejection, String)> {
     let items = match value {
         Value::Array(items) => items,
         other => vec![other],
@@ -136,20 +138,6 @@ fn invalid_entries(value: Value, limits: &EntryLimits) -> Vec<(Rejection, String
         }
     }
     out
-}
-
-/// Feeds `lines` in order to `run`.
-pub(super) fn feed_all(
-    run: &mut ParserRun,
-    lines: &[Line],
-    options: &SandboxOptions,
-    watch: &Watch,
-) -> Vec<Answer> {
-    let mut reset_owed = false;
-    lines
-        .iter()
-        .map(|l| feed(run, l, options, watch, &mut reset_owed))
-        .collect()
 }
 
 /// The fed lines of a sample log, labelled by line number.

@@ -2,14 +2,14 @@
 //!
 //! Size, imports and load come from [`ParserModule::load`] ([`load`], with the size limit
 //! lifted so that an oversized file still gets every other check); the package checks from
-//! [`crate::package`]; everything else from feeding lines ([`feed`]) to fresh [`ParserRun`]s
-//! exactly as the registry would ([`behaviour`]), validating every returned entry with
-//! `parsebox_transcript` ([`line_checks`]) and comparing passes ([`determinism`]). A
-//! [`watchdog`] reports a line the sandbox cannot interrupt. This module reads the inputs and
-//! assembles the report.
+//! [`crate::package`]; everything else from feeding lines to fresh runs ([`behaviour`]):
+//! natively on the package's live core, the engine a process of the command, so each line is
+//! answered, falls back or is ended at its deadline as in the page ([`runs`]); under WASI on the
+//! sandbox in this thread ([`feed`]), with a [`watchdog`] for a line it cannot interrupt. Every
+//! returned entry is validated with `parsebox_transcript` ([`line_checks`]) and passes are
+//! compared ([`determinism`]). This module reads the inputs and assembles the report.
 //!
 //! [`ParserModule::load`]: parsebox_sandbox::ParserModule::load
-//! [`ParserRun`]: parsebox_sandbox::ParserRun
 
 mod behaviour;
 mod determinism;
@@ -18,11 +18,17 @@ mod line_checks;
 mod load;
 mod options;
 mod order;
+mod runs;
+mod stopped;
+#[cfg(target_os = "wasi")]
 mod watchdog;
 
-use std::sync::{Arc, Mutex};
+#[cfg(target_os = "wasi")]
+use std::sync::Arc;
+use std::sync::Mutex;
 use std::time::Duration;
 
+use parsebox_sandbox::EntryPoint;
 use serde_json::Value;
 
 use crate::cli::CheckArgs;
@@ -31,7 +37,7 @@ use crate::input::{into_text, read_capped, read_parser, MAX_PACKAGE_BYTES, MAX_S
 use crate::package::package_checks;
 use crate::report::{Check, Report, Status};
 
-use behaviour::behaviour;
+use behaviour::{behaviour, Inputs};
 use feed::{awkward_lines, sample_lines};
 #[cfg(not(target_os = "wasi"))]
 pub use load::describe_core_load_error;
@@ -39,7 +45,8 @@ use load::module_checks;
 pub use load::{describe_load_error, thousands};
 pub use options::sandbox_options;
 use order::{ordered, BEHAVIOUR_CHECKS};
-pub use watchdog::Presentation;
+pub use stopped::Presentation;
+#[cfg(target_os = "wasi")]
 use watchdog::{spawn_watchdog, Subject};
 
 /// Runs every check.
@@ -103,28 +110,57 @@ pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report,
     let sample = sample.filter(|s| !s.is_empty());
     let awkward = awkward_lines();
 
+    let hang_limit = Duration::from_millis(args.shared.hang_timeout_ms);
+    let inputs = Inputs {
+        sample: sample.as_deref(),
+        awkward: &awkward,
+        max,
+        stateless: module.entry_point() == EntryPoint::ParseStdoutLine,
+        budget: options.line_budget_ms,
+        stuck_secs: hang_limit.as_secs(),
+    };
+    #[cfg(not(target_os = "wasi"))]
+    let shared = {
+        let _ = presentation;
+        let shared = Mutex::new(checks);
+        match started_core(&source, &options, hang_limit) {
+            Ok(core) => behaviour(
+                &mut runs::CoreRuns::new(core, options.clone()),
+                &inputs,
+                &shared,
+            ),
+            Err(m) => {
+                if let Ok(mut checks) = shared.lock() {
+                    for (id, title) in BEHAVIOUR_CHECKS {
+                        checks.push(Check::new(id, title, Status::Fail, m.clone()));
+                    }
+                }
+            }
+        }
+        shared
+    };
     // Checks are shared with the watchdog: if a call never returns, it prints what is known and
     // exits (a thread stuck in native code cannot be stopped).
-    let shared = Arc::new(Mutex::new(checks));
-    let hang_limit = Duration::from_millis(args.shared.hang_timeout_ms);
-    let subject = Subject {
-        parser_name: parser_name.clone(),
-        strict: args.strict,
-        shape: module_shape.clone(),
-        budget: options.line_budget_ms,
+    #[cfg(target_os = "wasi")]
+    let shared = {
+        let shared = Arc::new(Mutex::new(checks));
+        let subject = Subject {
+            parser_name: parser_name.clone(),
+            strict: args.strict,
+            shape: module_shape.clone(),
+            budget: options.line_budget_ms,
+        };
+        let fed = sample.iter().flatten().chain(&awkward);
+        let watch = spawn_watchdog(hang_limit, &shared, subject, fed, presentation);
+        let mut runs = runs::SandboxRuns {
+            module: &module,
+            options: &options,
+            watch,
+        };
+        behaviour(&mut runs, &inputs, &shared);
+        drop(runs);
+        shared
     };
-    let fed = sample.iter().flatten().chain(&awkward);
-    let watch = spawn_watchdog(hang_limit, &shared, subject, fed, presentation);
-    behaviour(
-        &module,
-        &options,
-        sample.as_deref(),
-        &awkward,
-        max,
-        &watch,
-        &shared,
-    );
-    drop(watch);
     let mut checks = shared.lock().map(|c| c.clone()).unwrap_or_default();
     if empty_log {
         for c in checks.iter_mut().filter(|c| c.id == "sample_log") {
@@ -138,4 +174,31 @@ pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report,
         module_shape,
         ordered(checks),
     ))
+}
+
+/// The live core with the parser started in its engine process, as the package starts it; why
+/// it did not start, for every behaviour check.
+#[cfg(not(target_os = "wasi"))]
+fn started_core(
+    source: &str,
+    options: &parsebox_sandbox::SandboxOptions,
+    give_up: Duration,
+) -> Result<crate::hosted::NativeCore, String> {
+    // The size limit lifted, as for the load check: an oversized file gets the other checks too.
+    let options = parsebox_sandbox::SandboxOptions {
+        max_source_bytes: options.max_source_bytes.max(source.len()),
+        ..options.clone()
+    };
+    let mut core = crate::hosted::NativeCore::for_command(&options, give_up)?;
+    let status = core.register(source).map_err(|e| e.to_string())?;
+    if status.state == parsebox_host::AdapterState::Ready {
+        return Ok(core);
+    }
+    Err(match status.error {
+        Some(e) => format!("the parser did not start: {}", describe_core_load_error(&e)),
+        None => format!(
+            "the parser did not start: {}",
+            status.reason.unwrap_or_default()
+        ),
+    })
 }

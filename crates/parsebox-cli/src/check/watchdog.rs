@@ -1,26 +1,19 @@
-//! The watchdog's report: when a call never returns (one native step the sandbox cannot
-//! interrupt), it adds the `unstoppable` check to what is known, prints the report and exits.
+//! The watchdog's report (WASI, where the sandbox runs in the command's own thread): when a call
+//! never returns (one native step the sandbox cannot interrupt), it adds the `unstoppable` check
+//! to what is known, prints the report and exits.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::feed::Line;
-use super::order::{ordered, BEHAVIOUR_CHECKS};
+use super::order::ordered;
+use super::stopped::{skip_the_rest, unstoppable_check, Presentation};
 use crate::error::EXIT_FAILED;
 use crate::inspect::ModuleShape;
 use crate::lines::preview;
-use crate::report::{Check, Report, Status};
-use crate::style::Painter;
+use crate::report::{Check, Report};
 use crate::watch::Watch;
-
-/// How `run_check` prints a report the watchdog has to produce on its own.
-pub struct Presentation {
-    /// `--json`.
-    pub json: bool,
-    /// Colour for the text report.
-    pub painter: Painter,
-}
 
 /// What the watchdog's report is about.
 pub(super) struct Subject {
@@ -61,38 +54,8 @@ pub(super) fn spawn_watchdog<'a>(
             .find(|(l, _)| l == label)
             .map(|(_, t)| t.clone())
             .unwrap_or_default();
-        checks.push(
-            Check::new(
-                "unstoppable",
-                "unstoppable line",
-                Status::Fail,
-                format!(
-                    "the parser has run for {} s on {label} (budget {budget} ms) and the sandbox cannot \
-                     interrupt it: check aborted",
-                    elapsed.as_secs()
-                ),
-            )
-            .with_details(vec![
-                text,
-                "one native operation (a regex, split or replace over a long line, JSON.parse, building a \
-                 huge string) runs to its end inside this command's engine; in the page the engine stops \
-                 it at the line's deadline and the line falls back alone, after the page waited that long"
-                    .into(),
-                "bound the work per line: e.g. hand very long lines back as plain stdout before running \
-                 regexes over them"
-                    .into(),
-            ]),
-        );
-        for (id, title) in BEHAVIOUR_CHECKS {
-            if !checks.iter().any(|c| c.id == id) {
-                checks.push(Check::new(
-                    id,
-                    title,
-                    Status::Skip,
-                    "not run: the check was aborted".into(),
-                ));
-            }
-        }
+        checks.push(unstoppable_check(label, text, elapsed.as_secs(), budget));
+        skip_the_rest(&mut checks);
         let report = Report::new(parser_name.clone(), strict, shape.clone(), ordered(checks));
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(

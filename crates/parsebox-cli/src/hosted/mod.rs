@@ -24,6 +24,7 @@ use parsebox_host::{
     AdapterState, AdapterStatus, Diagnostics, EngineId, Host, HostError, HostOptions, RunId, Seq,
 };
 use parsebox_live::{ExecutorCommand, LiveCore};
+use parsebox_sandbox::SandboxOptions;
 use parsebox_transcript::{FailedLineEntry, TranscriptEntry};
 
 use engines::{Event, ProcessExecutor, Processes};
@@ -40,6 +41,11 @@ pub struct Settled {
     pub entries: Vec<TranscriptEntry>,
     /// Its fallback's code and sentence, when the parser's answer was not used.
     pub fell_back: Option<(String, String)>,
+    /// What the parser returned, before validation, when the core was asked to keep it
+    /// ([`NativeCore::keep_returned`]) and the parser returned.
+    pub returned: Option<serde_json::Value>,
+    /// How many of the returned entries validation dropped.
+    pub dropped: u64,
 }
 
 /// The live core with its engines in processes.
@@ -51,6 +57,9 @@ pub struct NativeCore {
     answers: HashMap<(RunId, Seq), Vec<TranscriptEntry>>,
     /// When the core's timer fires next (its clock).
     timeout_ms: Option<f64>,
+    /// What parsers returned, by line, before validation: kept only when asked
+    /// ([`NativeCore::keep_returned`]), for a report that shows the entries validation dropped.
+    returned: Option<HashMap<Seq, serde_json::Value>>,
 }
 
 impl NativeCore {
@@ -76,7 +85,34 @@ impl NativeCore {
             events,
             answers: HashMap::new(),
             timeout_ms: None,
+            returned: None,
         })
+    }
+
+    /// A core for the command's `options`: the package's defaults with the command's budgets and
+    /// limits, and `give_up` as the hard deadline (a line whose engine is stuck in one native
+    /// step that long is ended, and runs once more on a fresh engine).
+    ///
+    /// # Errors
+    /// This command's file cannot be found, or the core refuses the options.
+    pub fn for_command(options: &SandboxOptions, give_up: Duration) -> Result<Self, String> {
+        let exe =
+            std::env::current_exe().map_err(|e| format!("cannot find this command's file: {e}"))?;
+        let host = HostOptions {
+            line_budget_ms: options.line_budget_ms,
+            init_budget_ms: options.init_budget_ms,
+            max_source_bytes: options.max_source_bytes,
+            max_line_bytes: options.max_line_bytes,
+            entry_limits: options.entry_limits.clone(),
+            hard_deadline_ms: (give_up.as_secs_f64() * 1000.0).max(options.line_budget_ms),
+            ..HostOptions::default()
+        };
+        Self::new(exe, host)
+    }
+
+    /// Keeps what the parser returned for each line, before validation ([`Settled::returned`]).
+    pub fn keep_returned(&mut self) {
+        self.returned.get_or_insert_with(HashMap::new);
     }
 
     /// Registers `source` as [`ADAPTER`]'s parser and waits until its engine has started or
@@ -115,7 +151,10 @@ impl NativeCore {
     /// # Errors
     /// The core's misuse errors.
     pub fn line(&mut self, run: RunId, line: &str, ts: &str) -> Result<Settled, HostError> {
-        let before = self.diagnostics().fallbacks;
+        let before = self.diagnostics();
+        if let Some(returned) = &mut self.returned {
+            returned.clear();
+        }
         let (shown, seq) = self.live.parse_line(run, line, ts)?;
         let entries = match seq {
             None => shown,
@@ -130,10 +169,33 @@ impl NativeCore {
             },
         };
         let after = self.diagnostics();
+        let returned = match (&mut self.returned, seq) {
+            (Some(returned), Some(seq)) => returned.remove(&seq),
+            _ => None,
+        };
+        let dropped = |d: &Diagnostics| d.dropped_entries.values().sum::<u64>();
         Ok(Settled {
             entries,
-            fell_back: new_fallback(&before, &after),
+            fell_back: new_fallback(&before.fallbacks, &after),
+            returned,
+            dropped: dropped(&after).saturating_sub(dropped(&before)),
         })
+    }
+
+    /// Resets `run`'s parser (its `reset()`), as a page's rebuild does.
+    ///
+    /// # Errors
+    /// The core's misuse errors.
+    pub fn reset_run(&mut self, run: RunId) -> Result<(), HostError> {
+        self.live.reset_run(run)?;
+        self.drain();
+        Ok(())
+    }
+
+    /// Lets `run` go.
+    pub fn drop_run(&mut self, run: RunId) {
+        self.live.drop_run(run);
+        self.drain();
     }
 
     /// What the core counted of the parser.
@@ -244,12 +306,38 @@ impl NativeCore {
             Event::Started(json) => self.live.worker_started(engine, &json),
             Event::Began(seq) => self.timeout_ms = self.live.worker_began(engine, seq),
             Event::Progress => self.timeout_ms = self.live.worker_progress(engine),
-            Event::Answers(json) => self.live.worker_answered(engine, &[json]),
+            Event::Answers(json) => {
+                if let Some(returned) = &mut self.returned {
+                    take_returned(&json, returned);
+                }
+                self.live.worker_answered(engine, &[json]);
+            }
             Event::Ended(death) => {
                 // The process is gone: forget it before the core decides what comes next.
                 self.processes.borrow_mut().end(engine);
                 self.live.worker_died(engine, death);
             }
+        }
+    }
+}
+
+/// Keeps each answer's returned value (`[[seq, {"Ok": value}, …], …]`) of a batch; the
+/// core reads the batch itself, and a malformed one is its to judge.
+fn take_returned(json: &str, returned: &mut HashMap<Seq, serde_json::Value>) {
+    let Ok(serde_json::Value::Array(answers)) = serde_json::from_str(json) else {
+        return;
+    };
+    for answer in answers {
+        let serde_json::Value::Array(mut parts) = answer else {
+            continue;
+        };
+        let seq = parts.first().and_then(serde_json::Value::as_u64);
+        let value = parts
+            .get_mut(1)
+            .and_then(|o| o.get_mut("Ok"))
+            .map(serde_json::Value::take);
+        if let (Some(seq), Some(value)) = (seq, value) {
+            returned.insert(seq, value);
         }
     }
 }

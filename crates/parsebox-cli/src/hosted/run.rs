@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use parsebox_host::{AdapterState, HostOptions, RunId};
+use parsebox_host::{AdapterState, RunId};
 use parsebox_sandbox::SandboxOptions;
 use parsebox_transcript::{FailureCode, LineFailure, LineParser, TranscriptEntry};
 
@@ -33,18 +33,7 @@ impl HostedRun {
         give_up: Duration,
         on_give_up: Box<dyn FnMut(Duration)>,
     ) -> Result<Self, StartError> {
-        let exe = std::env::current_exe()
-            .map_err(|e| StartError::Thread(format!("cannot find this command's file: {e}")))?;
-        let host = HostOptions {
-            line_budget_ms: options.line_budget_ms,
-            init_budget_ms: options.init_budget_ms,
-            max_source_bytes: options.max_source_bytes,
-            max_line_bytes: options.max_line_bytes,
-            entry_limits: options.entry_limits.clone(),
-            hard_deadline_ms: (give_up.as_secs_f64() * 1000.0).max(options.line_budget_ms),
-            ..HostOptions::default()
-        };
-        let mut core = NativeCore::new(exe, host).map_err(StartError::Thread)?;
+        let mut core = NativeCore::for_command(options, give_up).map_err(StartError::Thread)?;
         let status = core
             .register(source)
             .map_err(|e| StartError::Thread(e.to_string()))?;
