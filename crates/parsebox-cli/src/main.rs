@@ -1,10 +1,11 @@
 //! `parsebox`: the command-line binding of parsebox for adapter authors. `parsebox check` runs a
 //! `ui-parser.js` through the conformance checks of the Paperclip UI parser contract (module
 //! shape, imports, size, package.json, determinism, robustness, entry validity); `parsebox
-//! parse` runs it over a log and prints the transcript. Natively `parse` runs the parser on the
-//! package's own live core (`parsebox-live`), each engine a process of this command where the
-//! page has a Worker (`hosted`), so a line gets what the package gives it; `check` uses the very
-//! sandbox (`parsebox-sandbox`) and transcript rules (`parsebox-transcript`) the package uses.
+//! parse` runs it over a log and prints the transcript. Natively both run the parser's lines on
+//! the package's own live core (`parsebox-live`), each engine a process of this command where
+//! the page has a Worker (`hosted`), so a line gets what the package gives it; `check`'s static
+//! checks use the very sandbox (`parsebox-sandbox`) and transcript rules (`parsebox-transcript`)
+//! the package uses.
 //!
 //! This crate decodes arguments, calls the core crates, and encodes the results for a terminal or
 //! a script; it holds no parsing rules of its own.

@@ -402,9 +402,9 @@ fn counts<K: std::fmt::Display>(map: &BTreeMap<K, u64>) -> String {
         .join(", ")
 }
 
-/// Buffered stdout that the watchdog thread can flush too: when the parser is stuck in a call
-/// the sandbox cannot interrupt, the entries already final reach a file or pipe instead of
-/// waiting in the buffer behind the stuck line.
+/// Buffered stdout that a given-up line flushes (from the thread that gives it up: the
+/// command's own natively, the WASI run's watch): when the parser was stuck in a call the
+/// sandbox cannot interrupt, the entries already final reach a file or pipe at once.
 #[derive(Clone)]
 struct SharedOut(std::sync::Arc<std::sync::Mutex<io::BufWriter<io::Stdout>>>);
 
