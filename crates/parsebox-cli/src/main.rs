@@ -28,7 +28,9 @@ mod parse;
 mod progress;
 mod render;
 mod report;
+mod runner;
 mod style;
+#[cfg(target_os = "wasi")]
 mod threaded;
 mod watch;
 

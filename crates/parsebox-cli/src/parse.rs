@@ -14,19 +14,15 @@ use parsebox_transcript::{
     TranscriptEntry, TranscriptOptions,
 };
 
-use crate::check::{describe_load_error, sandbox_options, thousands};
+use crate::check::{sandbox_options, thousands};
 use crate::cli::{Format, ParseArgs};
 use crate::error::CliError;
-#[cfg(not(target_os = "wasi"))]
-use crate::hosted::run::HostedRun as ParserRunner;
 use crate::input::read_parser;
 use crate::lines::{is_fed, line_ts, preview, read_line_bounded};
 use crate::progress::Progress;
 use crate::render::pretty;
+use crate::runner::{ParserRunner, StartError};
 use crate::style::{use_color, Painter};
-use crate::threaded::StartError;
-#[cfg(target_os = "wasi")]
-use crate::threaded::ThreadedRun as ParserRunner;
 use crate::watch::overran;
 use parsebox_transcript::lone_surrogates::{unmark_json, unmark_text};
 
@@ -192,21 +188,13 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
         }),
     )
     .map_err(|e| match e {
-        StartError::Load(e) => CliError::Parser(format!(
-            "{} did not load: {} (run `parsebox check` for the full report)",
-            args.parser.display(),
-            describe_load_error(&e)
-        )),
-        StartError::Run(e) => CliError::Parser(format!(
-            "could not start a run: {}",
-            describe_load_error(&e)
-        )),
         StartError::Thread(e) => CliError::Parser(format!("could not start the parser: {e}")),
-        #[cfg(not(target_os = "wasi"))]
-        e @ StartError::Hosted(_) => CliError::Parser(format!(
+        #[cfg(target_os = "wasi")]
+        e @ StartError::Run(_) => CliError::Parser(format!("could not start a run: {}", e.describe())),
+        refused => CliError::Parser(format!(
             "{} did not load: {} (run `parsebox check` for the full report)",
             args.parser.display(),
-            e.describe()
+            refused.describe()
         )),
     })?;
 

@@ -4,64 +4,23 @@
 //! is left to finish or to end with the process, and a fresh thread with a fresh run of the
 //! parser takes over; the builder resets the run after a failed line anyway. WASI has no
 //! threads: there the run is served in the command's own thread (`npx parsebox`).
-
-// Natively `parse` runs on the live core (src/hosted) and uses only `StartError` and `gave_up`
-// from here; the rest is the WASI build's path until `npx parsebox` runs on the package's own
-// modules (issue 56).
-#![cfg_attr(not(target_os = "wasi"), allow(dead_code))]
+//!
+//! The WASI build's path only: natively `parse` runs on the live core (`hosted`). It goes when
+//! `npx parsebox` runs on the package's own modules (issue 56).
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use parsebox_sandbox::{LoadError, ParserModule, ParserRun, SandboxOptions};
+use parsebox_sandbox::{ParserModule, ParserRun, SandboxOptions};
 use parsebox_transcript::{FailureCode, LineFailure, LineParser, TranscriptEntry};
 
-use crate::check::describe_load_error;
+use crate::runner::{gave_up, StartError};
 
 /// A line's outcome, and the entries its answer lost to validation, by reason.
 type Answer = (
     Result<Vec<TranscriptEntry>, LineFailure>,
     Vec<(&'static str, u64)>,
 );
-
-/// Why a parser did not start.
-#[derive(Debug)]
-// WASI: no thread is made (`Thread` is the native worker's).
-#[cfg_attr(target_os = "wasi", allow(dead_code))]
-pub enum StartError {
-    /// The module did not load.
-    Load(LoadError),
-    /// The module loaded, but a run of it could not start.
-    Run(LoadError),
-    /// The thread itself could not be made, or ended while starting.
-    Thread(String),
-    /// The engine process refused the parser, as the core reports it.
-    #[cfg(not(target_os = "wasi"))]
-    Hosted(parsebox_host::LoadError),
-}
-
-impl StartError {
-    /// One line for the user.
-    pub fn describe(&self) -> String {
-        match self {
-            Self::Load(e) | Self::Run(e) => describe_load_error(e),
-            Self::Thread(e) => e.clone(),
-            #[cfg(not(target_os = "wasi"))]
-            Self::Hosted(e) => crate::check::describe_core_load_error(e),
-        }
-    }
-}
-
-/// The failure of a line given up after `give_up` (the same words natively and under WASI).
-pub fn gave_up(give_up: Duration) -> LineFailure {
-    LineFailure::new(
-        FailureCode::Deadline,
-        format!(
-            "gave up after {} ms (one native operation the sandbox cannot interrupt)",
-            give_up.as_millis()
-        ),
-    )
-}
 
 /// Why a line got no answer from its worker.
 // WASI: the run is served in the command's thread, which cannot end.

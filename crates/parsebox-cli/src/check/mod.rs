@@ -41,8 +41,10 @@ use behaviour::{behaviour, Inputs};
 use feed::{awkward_lines, sample_lines};
 #[cfg(not(target_os = "wasi"))]
 pub use load::describe_core_load_error;
+#[cfg(target_os = "wasi")]
+pub use load::describe_load_error;
 use load::module_checks;
-pub use load::{describe_load_error, thousands};
+pub use load::thousands;
 pub use options::sandbox_options;
 use order::{ordered, BEHAVIOUR_CHECKS};
 pub use stopped::Presentation;

@@ -9,7 +9,7 @@ use parsebox_sandbox::SandboxOptions;
 use parsebox_transcript::{FailureCode, LineFailure, LineParser, TranscriptEntry};
 
 use super::NativeCore;
-use crate::threaded::{gave_up, StartError};
+use crate::runner::{gave_up, StartError};
 
 /// One run of the parser in an engine process, a line at a time.
 pub struct HostedRun {

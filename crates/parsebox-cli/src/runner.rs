@@ -1,0 +1,57 @@
+//! What `parsebox parse` runs its parser on ([`ParserRunner`]: natively the live core, the
+//! engine a process of the command, `hosted`; under WASI a sandbox run in this thread,
+//! `threaded`), why the parser did not start, and the failure a line given up shows (the same
+//! words on both).
+
+use std::time::Duration;
+
+#[cfg(target_os = "wasi")]
+use parsebox_sandbox::LoadError;
+use parsebox_transcript::{FailureCode, LineFailure};
+
+#[cfg(not(target_os = "wasi"))]
+pub use crate::hosted::run::HostedRun as ParserRunner;
+#[cfg(target_os = "wasi")]
+pub use crate::threaded::ThreadedRun as ParserRunner;
+
+/// Why a parser did not start.
+#[derive(Debug)]
+pub enum StartError {
+    /// The module did not load (WASI: the sandbox in this thread).
+    #[cfg(target_os = "wasi")]
+    Load(LoadError),
+    /// The module loaded, but a run of it could not start (WASI).
+    #[cfg(target_os = "wasi")]
+    Run(LoadError),
+    /// What runs the parser could not be made (its thread, its engine process), or ended while
+    /// starting (WASI makes neither).
+    #[cfg_attr(target_os = "wasi", allow(dead_code))]
+    Thread(String),
+    /// The engine process refused the parser, as the core reports it.
+    #[cfg(not(target_os = "wasi"))]
+    Hosted(parsebox_host::LoadError),
+}
+
+impl StartError {
+    /// One line for the user.
+    pub fn describe(&self) -> String {
+        match self {
+            #[cfg(target_os = "wasi")]
+            Self::Load(e) | Self::Run(e) => crate::check::describe_load_error(e),
+            Self::Thread(e) => e.clone(),
+            #[cfg(not(target_os = "wasi"))]
+            Self::Hosted(e) => crate::check::describe_core_load_error(e),
+        }
+    }
+}
+
+/// The failure of a line given up after `give_up` (the same words natively and under WASI).
+pub fn gave_up(give_up: Duration) -> LineFailure {
+    LineFailure::new(
+        FailureCode::Deadline,
+        format!(
+            "gave up after {} ms (one native operation the sandbox cannot interrupt)",
+            give_up.as_millis()
+        ),
+    )
+}
