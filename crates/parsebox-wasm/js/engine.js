@@ -43,10 +43,18 @@ export async function compileWasm(source) {
   const response = await source;
   if (typeof Response === "function" && response instanceof Response) {
     if (!response.ok) throw new ParseboxInitError(`could not load ${response.url || "parsebox wasm"}: ${response.status} ${response.statusText}`);
+    // Compiled as it downloads, and a browser may keep the compiled code with the cached
+    // response (Chromium's code cache for wasm), so a page that loads the module again does not
+    // compile it again. Streaming needs the response served as application/wasm; any other
+    // type is read whole and compiled, as before.
+    if (typeof WebAssembly.compileStreaming === "function" && isWasmType(response)) return WebAssembly.compileStreaming(response);
     return WebAssembly.compile(await response.arrayBuffer());
   }
   return WebAssembly.compile(response);
 }
+
+/** Whether `response` is served as `application/wasm` (what `compileStreaming` accepts). */
+const isWasmType = (response) => /^application\/wasm\s*(;|$)/i.test(response.headers.get("Content-Type") ?? "");
 
 /**
  * Compiles the engine module (URL, Response, bytes or a Module). Default:
