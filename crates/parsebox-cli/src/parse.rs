@@ -59,7 +59,7 @@ impl LineParser for Recording {
             )),
             None => LineParser::parse_line(&mut self.run, line, ts),
         };
-        let elapsed = began.elapsed();
+        let elapsed = self.run.line_time(began.elapsed());
         if out.is_ok() && overran(elapsed, self.budget_ms) {
             self.overruns += 1;
             if self.slowest.as_ref().is_none_or(|(d, _)| elapsed > *d) {

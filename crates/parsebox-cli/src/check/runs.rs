@@ -40,8 +40,6 @@ pub(super) use sandbox::SandboxRuns;
 
 #[cfg(not(target_os = "wasi"))]
 mod core {
-    use std::time::Instant;
-
     use parsebox_host::RunId;
     use parsebox_sandbox::SandboxOptions;
     use parsebox_transcript::{FailureCode, LineFailure};
@@ -77,7 +75,6 @@ mod core {
         fn feed_all(&mut self, run: &mut RunId, lines: &[Line]) -> Result<Vec<Answer>, Stuck> {
             let mut answers = Vec::with_capacity(lines.len());
             for line in lines {
-                let began = Instant::now();
                 let settled = match self.core.line(*run, &line.text, &line.ts) {
                     Ok(s) => s,
                     Err(e) => {
@@ -89,7 +86,9 @@ mod core {
                         continue;
                     }
                 };
-                let elapsed = began.elapsed();
+                // The line's own time, not the engine's realm work before it (a busy machine
+                // stretches that; it is not the line's): no time known, no clock verdict.
+                let elapsed = settled.ran.unwrap_or_default();
                 let failure = settled.fell_back.map(|(code, message)| {
                     let code = serde_json::from_value(serde_json::Value::String(code))
                         .unwrap_or(FailureCode::EngineFault);

@@ -19,6 +19,9 @@ use parsebox_transcript::{FailureCode, LineFailure};
 use super::pipe::{self, ANSWERS, BEGAN, PROGRESS, START, STARTED, STOPPED};
 use super::process::{StartMessage, ENGINE_ARG};
 
+/// How much of the end of an engine process's stderr is kept to name its death.
+const STDERR_TAIL: usize = 2000;
+
 /// What an engine process reported.
 #[derive(Debug)]
 pub enum Event {
@@ -95,10 +98,15 @@ impl Processes {
         // What it writes to stderr (a panic's message, an allocation that failed): the last
         // of it names its death.
         let stderr_tail = std::thread::spawn(move || {
-            let mut all = Vec::new();
-            let _ = stderr.read_to_end(&mut all);
-            let from = all.len().saturating_sub(2000);
-            String::from_utf8_lossy(all.get(from..).unwrap_or_default()).into_owned()
+            let mut tail = Vec::new();
+            let mut buf = [0u8; 4096];
+            // Only the last STDERR_TAIL bytes are kept, however much it writes.
+            while let Ok(n @ 1..) = stderr.read(&mut buf) {
+                tail.extend_from_slice(buf.get(..n).unwrap_or_default());
+                let extra = tail.len().saturating_sub(STDERR_TAIL);
+                tail.drain(..extra);
+            }
+            String::from_utf8_lossy(&tail).into_owned()
         });
         let events = self.events.clone();
         std::thread::spawn(move || {

@@ -46,6 +46,10 @@ pub struct Settled {
     pub returned: Option<serde_json::Value>,
     /// How many of the returned entries validation dropped.
     pub dropped: u64,
+    /// How long the line itself ran, by the clock: from its engine's `began` (after any realm
+    /// work of the engine's own, such as rebuilding a realm after a failed line) to its answer.
+    /// `None` when the engine did not say when it began.
+    pub ran: Option<Duration>,
 }
 
 /// The live core with its engines in processes.
@@ -60,6 +64,8 @@ pub struct NativeCore {
     /// What parsers returned, by line, before validation: kept only when asked
     /// ([`NativeCore::keep_returned`]), for a report that shows the entries validation dropped.
     returned: Option<HashMap<Seq, serde_json::Value>>,
+    /// When each line under way began, as its engine reported (the core's clock).
+    began: HashMap<Seq, f64>,
 }
 
 impl NativeCore {
@@ -86,6 +92,7 @@ impl NativeCore {
             answers: HashMap::new(),
             timeout_ms: None,
             returned: None,
+            began: HashMap::new(),
         })
     }
 
@@ -155,6 +162,7 @@ impl NativeCore {
         if let Some(returned) = &mut self.returned {
             returned.clear();
         }
+        self.began.clear();
         let (shown, seq) = self.live.parse_line(run, line, ts)?;
         let entries = match seq {
             None => shown,
@@ -174,11 +182,16 @@ impl NativeCore {
             _ => None,
         };
         let dropped = |d: &Diagnostics| d.dropped_entries.values().sum::<u64>();
+        let now = self.processes.borrow().now_ms();
+        let ran = seq
+            .and_then(|seq| self.began.remove(&seq))
+            .map(|at| Duration::from_secs_f64((now - at).max(0.0) / 1000.0));
         Ok(Settled {
             entries,
             fell_back: new_fallback(&before.fallbacks, &after),
             returned,
             dropped: dropped(&after).saturating_sub(dropped(&before)),
+            ran,
         })
     }
 
@@ -304,7 +317,10 @@ impl NativeCore {
         }
         match event {
             Event::Started(json) => self.live.worker_started(engine, &json),
-            Event::Began(seq) => self.timeout_ms = self.live.worker_began(engine, seq),
+            Event::Began(seq) => {
+                self.began.insert(seq, self.processes.borrow().now_ms());
+                self.timeout_ms = self.live.worker_began(engine, seq);
+            }
             Event::Progress => self.timeout_ms = self.live.worker_progress(engine),
             Event::Answers(json) => {
                 if let Some(returned) = &mut self.returned {
