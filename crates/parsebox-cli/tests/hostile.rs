@@ -493,3 +493,44 @@ fn honest_parsers_with_backtracking_shaped_patterns_load_and_answer() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A module whose evaluation never ends (a catastrophic regex at its top level: one native step
+/// no budget stops). The parser starts in its engine process, which the core ends at its start
+/// deadline: `check` reports the load as failed and ends, where it used to load the module again
+/// in its own thread and wait for ever; `parse` says it did not load.
+#[test]
+fn a_module_whose_evaluation_never_ends_fails_to_load_and_the_command_ends() {
+    let dir = std::env::temp_dir().join(format!("parsebox-cli-toplevel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let parser = dir.join("toplevel.js");
+    std::fs::write(
+        &parser,
+        r#"const slow = /^(a+)+$/.test("a".repeat(40) + "b");
+        export function parseStdoutLine(line, ts) { return [{ kind: "assistant", ts, text: line }]; }"#,
+    )
+    .unwrap();
+    let log = dir.join("one.log");
+    std::fs::write(&log, "one\n").unwrap();
+    let (parser, log) = (parser.to_string_lossy(), log.to_string_lossy());
+    let run = parsebox(&["check", &parser, "--log", &log, "--json"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let report = run.json();
+    let load = check(&report, "load");
+    assert_eq!(load["status"], "fail", "{load}");
+    assert!(
+        load["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("engine_fault: "),
+        "{load}"
+    );
+    assert_eq!(status(&report, "sample_log"), "skip", "{}", run.stdout);
+    let run = parsebox(&["parse", "--parser", &parser, &log]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("did not load: engine_fault: "),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -16,11 +16,14 @@ pub(super) struct Loaded {
 }
 
 /// Pushes the size, imports, load and encoding checks of `source` (`utf8`: whether the file was
-/// valid UTF-8) to `checks`.
+/// valid UTF-8) to `checks`. `ended_at_start`: the parser's engine ended while starting it (the
+/// module's evaluation ran past the deadline, or the engine died), as this sentence says; the
+/// module is then not loaded here, where nothing could end an evaluation that never returns.
 pub(super) fn module_checks(
     source: &str,
     utf8: bool,
     options: &SandboxOptions,
+    ended_at_start: Option<String>,
     checks: &mut Vec<Check>,
 ) -> Loaded {
     // Size.
@@ -56,6 +59,23 @@ pub(super) fn module_checks(
         max_source_bytes: usize::MAX,
         ..options.clone()
     };
+    if let Some(said) = ended_at_start {
+        checks.push(Check::new(
+            "imports",
+            "imports",
+            Status::Skip,
+            "not determined (the load stopped earlier)".into(),
+        ));
+        checks.push(
+            Check::new("load", "module", Status::Fail, said).with_details(vec![
+                "the module's evaluation and createStdoutParser() must end: one native operation at its top level (a regex, split or replace over a long string, building a huge one) ran past the deadline, or the engine died".into(),
+            ]),
+        );
+        return Loaded {
+            module: None,
+            shape: None,
+        };
+    }
     let loaded = ParserModule::load(source, load_options);
     let mut module_shape: Option<ModuleShape> = None;
     let module = match loaded {

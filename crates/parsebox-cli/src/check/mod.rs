@@ -81,8 +81,21 @@ pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report,
     let max = args.max_examples;
     let parser_name = args.parser.display().to_string();
 
+    let hang_limit = Duration::from_millis(args.shared.hang_timeout_ms);
+    // Natively the parser starts in its engine process first, under the core's start deadline:
+    // a module whose evaluation never ends (one native step at its top level) is ended there,
+    // and not loaded again in this process, where nothing could end it.
+    #[cfg(not(target_os = "wasi"))]
+    let started = started_core(&source, &options, hang_limit);
+    #[cfg(not(target_os = "wasi"))]
+    let ended_at_start = match &started {
+        Err(Refused::Ended(m)) => Some(m.clone()),
+        _ => None,
+    };
+    #[cfg(target_os = "wasi")]
+    let ended_at_start = None;
     let mut checks = Vec::new();
-    let loaded = module_checks(&source, utf8, &options, &mut checks);
+    let loaded = module_checks(&source, utf8, &options, ended_at_start, &mut checks);
     let module_shape = loaded.shape;
     checks.extend(package_checks(
         package.as_ref().map(|(p, json)| (p.as_path(), json)),
@@ -112,7 +125,6 @@ pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report,
     let sample = sample.filter(|s| !s.is_empty());
     let awkward = awkward_lines();
 
-    let hang_limit = Duration::from_millis(args.shared.hang_timeout_ms);
     let inputs = Inputs {
         sample: sample.as_deref(),
         awkward: &awkward,
@@ -125,13 +137,13 @@ pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report,
     let shared = {
         let _ = presentation;
         let shared = Mutex::new(checks);
-        match started_core(&source, &options, hang_limit) {
+        match started {
             Ok(core) => behaviour(
                 &mut runs::CoreRuns::new(core, options.clone()),
                 &inputs,
                 &shared,
             ),
-            Err(m) => {
+            Err(Refused::Ended(m) | Refused::Refused(m)) => {
                 if let Ok(mut checks) = shared.lock() {
                     for (id, title) in BEHAVIOUR_CHECKS {
                         checks.push(Check::new(id, title, Status::Fail, m.clone()));
@@ -178,29 +190,43 @@ pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report,
     ))
 }
 
-/// The live core with the parser started in its engine process, as the package starts it; why
-/// it did not start, for every behaviour check.
+/// Why the parser did not start in its engine process.
+#[cfg(not(target_os = "wasi"))]
+enum Refused {
+    /// The engine ended before it said (its start ran past the deadline, or it died): the
+    /// module is not loaded again in this process.
+    Ended(String),
+    /// The engine refused the source, as the load check will say too.
+    Refused(String),
+}
+
+/// The live core with the parser started in its engine process, as the package starts it
+/// (`give_up` is its hard deadline); why it did not start, for every behaviour check.
 #[cfg(not(target_os = "wasi"))]
 fn started_core(
     source: &str,
     options: &parsebox_sandbox::SandboxOptions,
     give_up: Duration,
-) -> Result<crate::hosted::NativeCore, String> {
+) -> Result<crate::hosted::NativeCore, Refused> {
     // The size limit lifted, as for the load check: an oversized file gets the other checks too.
     let options = parsebox_sandbox::SandboxOptions {
         max_source_bytes: options.max_source_bytes.max(source.len()),
         ..options.clone()
     };
-    let mut core = crate::hosted::NativeCore::for_command(&options, give_up)?;
-    let status = core.register(source).map_err(|e| e.to_string())?;
+    let mut core =
+        crate::hosted::NativeCore::for_command(&options, give_up).map_err(Refused::Ended)?;
+    let status = core
+        .register(source)
+        .map_err(|e| Refused::Ended(e.to_string()))?;
     if status.state == parsebox_host::AdapterState::Ready {
         return Ok(core);
     }
     Err(match status.error {
-        Some(e) => format!("the parser did not start: {}", describe_core_load_error(&e)),
-        None => format!(
+        Some(e) if e.code == "engine_fault" => Refused::Ended(describe_core_load_error(&e)),
+        Some(e) => Refused::Refused(format!(
             "the parser did not start: {}",
-            status.reason.unwrap_or_default()
-        ),
+            describe_core_load_error(&e)
+        )),
+        None => Refused::Ended(status.reason.unwrap_or_default()),
     })
 }
