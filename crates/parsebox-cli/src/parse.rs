@@ -17,12 +17,16 @@ use parsebox_transcript::{
 use crate::check::{sandbox_options, thousands};
 use crate::cli::{Format, ParseArgs};
 use crate::error::CliError;
+#[cfg(not(target_os = "wasi"))]
+use crate::hosted::run::HostedRun as ParserRunner;
 use crate::input::read_parser;
 use crate::lines::{is_fed, line_ts, preview, read_line_bounded};
 use crate::progress::Progress;
 use crate::render::pretty;
-use crate::runner::{ParserRunner, StartError};
+use crate::runner::StartError;
 use crate::style::{use_color, Painter};
+#[cfg(target_os = "wasi")]
+use crate::threaded::ThreadedRun as ParserRunner;
 use crate::watch::overran;
 use parsebox_transcript::lone_surrogates::{unmark_json, unmark_text};
 

@@ -1,18 +1,12 @@
-//! What `parsebox parse` runs its parser on ([`ParserRunner`]: natively the live core, the
-//! engine a process of the command, `hosted`; under WASI a sandbox run in this thread,
-//! `threaded`), why the parser did not start, and the failure a line given up shows (the same
-//! words on both).
+//! Why `parsebox parse`'s parser did not start, and the failure a line given up shows: the same
+//! on both of its runs (natively on the live core, the engine a process of the command,
+//! `hosted`; under WASI a sandbox run in this thread, `threaded`).
 
 use std::time::Duration;
 
 #[cfg(target_os = "wasi")]
 use parsebox_sandbox::LoadError;
 use parsebox_transcript::{FailureCode, LineFailure};
-
-#[cfg(not(target_os = "wasi"))]
-pub use crate::hosted::run::HostedRun as ParserRunner;
-#[cfg(target_os = "wasi")]
-pub use crate::threaded::ThreadedRun as ParserRunner;
 
 /// Why a parser did not start.
 #[derive(Debug)]

@@ -12,6 +12,8 @@
 //! [`ParserModule::load`]: parsebox_sandbox::ParserModule::load
 
 mod behaviour;
+#[cfg(not(target_os = "wasi"))]
+mod core_runs;
 mod determinism;
 mod feed;
 mod line_checks;
@@ -19,6 +21,8 @@ mod load;
 mod options;
 mod order;
 mod runs;
+#[cfg(target_os = "wasi")]
+mod sandbox_runs;
 mod stopped;
 #[cfg(target_os = "wasi")]
 mod watchdog;
@@ -139,7 +143,7 @@ pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report,
         let shared = Mutex::new(checks);
         match started {
             Ok(core) => behaviour(
-                &mut runs::CoreRuns::new(core, options.clone()),
+                &mut core_runs::CoreRuns::new(core, options.clone()),
                 &inputs,
                 &shared,
             ),
@@ -166,7 +170,7 @@ pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report,
         };
         let fed = sample.iter().flatten().chain(&awkward);
         let watch = spawn_watchdog(hang_limit, &shared, subject, fed, presentation);
-        let mut runs = runs::SandboxRuns {
+        let mut runs = sandbox_runs::SandboxRuns {
             module: &module,
             options: &options,
             watch,
