@@ -1,9 +1,9 @@
 //! The command's engines run as the page's do: the live core (`parsebox-live` over
 //! `parsebox-host`) decides every line, every deadline and every recovery, and this module only
 //! performs its commands, with each engine a process of this command ([`process`]) where the
-//! page has a Worker. So `parsebox parse` gives a line what the package gives it: the same
-//! fallbacks, the same retry of a line stopped at its deadline, the same replay after an
-//! engine dies, from the same code.
+//! page has a Worker. So `parsebox parse` and `parsebox check` give a line what the package
+//! gives it: the same fallbacks, the same retry of a line stopped at its deadline, the same
+//! replay after an engine dies, from the same code.
 //!
 //! [`NativeCore`] takes a line at a time and waits for its answer: the command is not a page,
 //! and a line's entries are printed once they are settled.
