@@ -118,14 +118,7 @@ fn checks<R: Runs>(
     runs.end(run_a);
 
     // Run B: the input in a fresh run.
-    let fresh = match runs.start(det_what) {
-        Ok(mut r) => {
-            let answers = runs.feed_all(&mut r, det_lines)?;
-            runs.end(r);
-            Ok(answers)
-        }
-        Err(m) => Err(m),
-    };
+    let fresh = fresh_pass(runs, det_what, det_lines)?;
     push(determinism_check(det_what, det_lines, &first, fresh, max));
 
     // Run C: the awkward lines in their own fresh run (already done without a sample log).
@@ -133,15 +126,7 @@ fn checks<R: Runs>(
     let awkward_answers = match sample {
         Some(lines) => {
             all_fed.extend(lines.iter().zip(&first));
-            let answers = match runs.start("awkward lines") {
-                Ok(mut r) => {
-                    let answers = runs.feed_all(&mut r, awkward)?;
-                    runs.end(r);
-                    Ok(answers)
-                }
-                Err(m) => Err(m),
-            };
-            match answers {
+            match fresh_pass(runs, "awkward lines", awkward)? {
                 Ok(answers) => {
                     push(failures_check(
                         "awkward_lines",
@@ -172,4 +157,20 @@ fn checks<R: Runs>(
     }
     push(entries_check(&all_fed, max));
     Ok(())
+}
+
+/// `lines` through a fresh run of their own (`what` names them), let go after: their answers,
+/// or why the run could not start; the line that got stuck stops the checks.
+fn fresh_pass<R: Runs>(
+    runs: &mut R,
+    what: &str,
+    lines: &[Line],
+) -> Result<Result<Vec<Answer>, String>, Stuck> {
+    let mut run = match runs.start(what) {
+        Ok(r) => r,
+        Err(m) => return Ok(Err(m)),
+    };
+    let answers = runs.feed_all(&mut run, lines);
+    runs.end(run);
+    Ok(Ok(answers?))
 }

@@ -50,12 +50,7 @@ impl Runs for CoreRuns {
             // The line's own time, not the engine's realm work before it (a busy machine
             // stretches that; it is not the line's): no time known, no clock verdict.
             let elapsed = settled.ran.unwrap_or_default();
-            let failure = settled.fell_back.map(|(code, message)| {
-                let code = serde_json::from_value(serde_json::Value::String(code))
-                    .unwrap_or(FailureCode::EngineFault);
-                LineFailure::new(code, message)
-            });
-            let outcome = match failure {
+            let outcome = match settled.fell_back {
                 Some(f) if f.code == FailureCode::Deadline => {
                     return Err(Stuck {
                         label: line.label.clone(),

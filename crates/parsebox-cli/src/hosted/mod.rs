@@ -25,7 +25,7 @@ use parsebox_host::{
 };
 use parsebox_live::{ExecutorCommand, LiveCore};
 use parsebox_sandbox::SandboxOptions;
-use parsebox_transcript::{FailedLineEntry, TranscriptEntry};
+use parsebox_transcript::{FailedLineEntry, FailureCode, LineFailure, TranscriptEntry};
 
 use engines::{Event, ProcessExecutor, Processes};
 use process::StartMessage;
@@ -39,8 +39,8 @@ pub const ADAPTER: &str = "parser";
 pub struct Settled {
     /// What the line shows.
     pub entries: Vec<TranscriptEntry>,
-    /// Its fallback's code and sentence, when the parser's answer was not used.
-    pub fell_back: Option<(String, String)>,
+    /// Why it fell back (the core's code and message), when the parser's answer was not used.
+    pub fell_back: Option<LineFailure>,
     /// What the parser returned, before validation, when the core was asked to keep it
     /// ([`NativeCore::keep_returned`]) and the parser returned.
     pub returned: Option<serde_json::Value>,
@@ -358,21 +358,25 @@ fn take_returned(json: &str, returned: &mut HashMap<Seq, serde_json::Value>) {
     }
 }
 
-/// The fallback a line added to the counters: its code, and its message (the core's last
-/// error, `code: message`, without the code).
-fn new_fallback(before: &BTreeMap<String, u64>, after: &Diagnostics) -> Option<(String, String)> {
-    let code = after
+/// The fallback a line added to the counters: its code (a name the core counts by; one this
+/// command does not know is an engine fault), and its message (the core's last error,
+/// `code: message`, without the code).
+fn new_fallback(before: &BTreeMap<String, u64>, after: &Diagnostics) -> Option<LineFailure> {
+    let name = after
         .fallbacks
         .iter()
         .find(|(code, n)| before.get(*code).copied().unwrap_or(0) < **n)
-        .map(|(code, _)| code.clone())?;
+        .map(|(code, _)| code.as_str())?;
     let said = after.last_error.as_deref().unwrap_or_default();
     let message = said
-        .strip_prefix(code.as_str())
+        .strip_prefix(name)
         .and_then(|rest| rest.strip_prefix(": "))
-        .unwrap_or(said)
-        .to_owned();
-    Some((code, message))
+        .unwrap_or(said);
+    let code = FailureCode::ALL
+        .into_iter()
+        .find(|c| c.as_str() == name)
+        .unwrap_or(FailureCode::EngineFault);
+    Some(LineFailure::new(code, message))
 }
 
 #[cfg(test)]
@@ -389,9 +393,9 @@ mod tests {
         };
         assert_eq!(
             new_fallback(&before, &after),
-            Some((
-                "budget_exceeded".into(),
-                "parser exceeded its 50 ms budget".into()
+            Some(LineFailure::new(
+                FailureCode::BudgetExceeded,
+                "parser exceeded its 50 ms budget"
             ))
         );
         assert_eq!(new_fallback(&after.fallbacks, &after), None);

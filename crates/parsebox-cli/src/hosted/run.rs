@@ -76,16 +76,14 @@ impl LineParser for HostedRun {
             .line(self.run, line, ts)
             .map_err(|e| LineFailure::new(FailureCode::EngineFault, e.to_string()))?;
         self.last_ran = settled.ran.unwrap_or_default();
-        let Some((code, sentence)) = settled.fell_back else {
+        let Some(failure) = settled.fell_back else {
             return Ok(settled.entries);
         };
-        let code = serde_json::from_value::<FailureCode>(serde_json::Value::String(code))
-            .unwrap_or(FailureCode::EngineFault);
-        if code == FailureCode::Deadline {
+        if failure.code == FailureCode::Deadline {
             (self.on_give_up)(self.give_up);
             return Err(gave_up(self.give_up));
         }
-        Err(LineFailure::new(code, sentence))
+        Err(failure)
     }
 
     /// The engine resets the run itself after a line that calls for it, as the page's does.
