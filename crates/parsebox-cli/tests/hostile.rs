@@ -460,22 +460,16 @@ fn processes_marked(mark: &str) -> usize {
 /// Worker host loaded them. The command loads as the page does, and the parser answers.
 #[test]
 fn honest_parsers_with_backtracking_shaped_patterns_load_and_answer() {
-    let dir = std::env::temp_dir().join(format!("parsebox-cli-shapes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let parser = dir.join("shapes.js");
-    std::fs::write(
-        &parser,
+    let (dir, parser, log) = scratch(
+        "shapes",
         r"export function parseStdoutLine(line, ts) {
             const numbers = /^(\d+,?)+$/.test(line);
             const words = /^(?:\S+\s+)*\S+$/.test(line);
             const letters = /^([A-Za-z]+\s?)*$/.test(line);
             return [{ kind: 'stdout', ts, text: `${line}: ${numbers} ${words} ${letters}` }];
         }",
-    )
-    .unwrap();
-    let log = dir.join("shapes.log");
-    std::fs::write(&log, "1,2,3\nhello there world\nabc def\n").unwrap();
-    let (parser, log) = (parser.to_string_lossy(), log.to_string_lossy());
+        "1,2,3\nhello there world\nabc def\n",
+    );
     let run = parsebox(&["check", &parser, "--log", &log, "--json"]);
     let report = run.json();
     assert_eq!(status(&report, "load"), "pass", "{}", run.stdout);
@@ -500,18 +494,12 @@ fn honest_parsers_with_backtracking_shaped_patterns_load_and_answer() {
 /// in its own thread and wait for ever; `parse` says it did not load.
 #[test]
 fn a_module_whose_evaluation_never_ends_fails_to_load_and_the_command_ends() {
-    let dir = std::env::temp_dir().join(format!("parsebox-cli-toplevel-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let parser = dir.join("toplevel.js");
-    std::fs::write(
-        &parser,
+    let (dir, parser, log) = scratch(
+        "toplevel",
         r#"const slow = /^(a+)+$/.test("a".repeat(40) + "b");
         export function parseStdoutLine(line, ts) { return [{ kind: "assistant", ts, text: line }]; }"#,
-    )
-    .unwrap();
-    let log = dir.join("one.log");
-    std::fs::write(&log, "one\n").unwrap();
-    let (parser, log) = (parser.to_string_lossy(), log.to_string_lossy());
+        "one\n",
+    );
     let run = parsebox(&["check", &parser, "--log", &log, "--json"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
     let report = run.json();
@@ -533,4 +521,16 @@ fn a_module_whose_evaluation_never_ends_fails_to_load_and_the_command_ends() {
         run.stderr
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A directory of the test's own (`tag`) holding `parser.js` and `run.log` with these texts:
+/// the directory (to remove at the end) and the two files' paths.
+fn scratch(tag: &str, parser: &str, log: &str) -> (std::path::PathBuf, String, String) {
+    let dir = std::env::temp_dir().join(format!("parsebox-cli-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (parser_path, log_path) = (dir.join("parser.js"), dir.join("run.log"));
+    std::fs::write(&parser_path, parser).unwrap();
+    std::fs::write(&log_path, log).unwrap();
+    let path = |p: std::path::PathBuf| p.to_string_lossy().into_owned();
+    (dir, path(parser_path), path(log_path))
 }
