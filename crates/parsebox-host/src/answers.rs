@@ -327,7 +327,7 @@ impl Host {
             r.memo_ok = false;
         }
         let a = self.adapters.get_mut(&r.adapter_type)?;
-        count_line(&mut a.diag, &settled, AnsweredBy::Parser);
+        count_line(&mut a.diag, &line, &ts, &settled, AnsweredBy::Parser);
         // Answers that arrive late are what a re-render would wait for again: remember them.
         if remember && delivery == Delivery::Late {
             a.memo

@@ -24,12 +24,47 @@ pub struct Diagnostics {
     pub entries: u64,
     /// The last failure (load, line or engine) as a sentence.
     pub last_error: Option<String>,
+    /// The first 5 lines that fell back (`FALLBACK_LINES_KEPT`), each with its sentence: which
+    /// lines a viewer or the command line can point at, where `fallbacks` only counts them.
+    pub fallback_lines: Vec<FallbackLine>,
     /// Runs created (the default run included).
     pub runs_created: u64,
     /// Time the last successful load took (compile and trial evaluation), in milliseconds.
     pub load_ms: Option<f64>,
     /// What the host did around the parser.
     pub host: HostCounters,
+}
+
+/// How many fallen-back lines [`Diagnostics::fallback_lines`] keeps (the first ones).
+pub const FALLBACK_LINES_KEPT: usize = 5;
+
+/// How many characters of a fallen-back line [`FallbackLine::line`] keeps.
+pub const FALLBACK_LINE_CHARS: usize = 120;
+
+/// A line that fell back to the generic entry, and why.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FallbackLine {
+    /// The line's timestamp, as it was parsed.
+    pub ts: String,
+    /// The line's first 120 characters (`FALLBACK_LINE_CHARS`; the whole line when shorter).
+    pub line: String,
+    /// The line's length in characters (Unicode scalar values).
+    pub line_chars: u64,
+    /// Why it fell back: its failure code, a colon and the sentence (`lastError`'s form).
+    pub error: String,
+}
+
+impl FallbackLine {
+    fn new(line: &str, ts: &str, error: String) -> Self {
+        Self {
+            ts: ts.to_owned(),
+            line: line.chars().take(FALLBACK_LINE_CHARS).collect(),
+            line_chars: line.chars().count() as u64,
+            error,
+        }
+    }
 }
 
 /// What the host core did: engines started again, lines killed, replays.
@@ -100,8 +135,14 @@ pub enum AnsweredBy {
     Generic,
 }
 
-/// The one place a settled line is counted (the registry counts with it too).
-pub fn count_line(diag: &mut Diagnostics, settled: &SettledLine, by: AnsweredBy) {
+/// The one place a settled line (`line` at `ts`) is counted (the registry counts with it too).
+pub fn count_line(
+    diag: &mut Diagnostics,
+    line: &str,
+    ts: &str,
+    settled: &SettledLine,
+    by: AnsweredBy,
+) {
     diag.lines_parsed += 1;
     diag.entries += settled.entries.len() as u64;
     for why in &settled.dropped {
@@ -117,6 +158,10 @@ pub fn count_line(diag: &mut Diagnostics, settled: &SettledLine, by: AnsweredBy)
                 .entry(f.code.as_str().to_owned())
                 .or_default() += 1;
             diag.last_error = Some(f.to_string());
+            if diag.fallback_lines.len() < FALLBACK_LINES_KEPT {
+                diag.fallback_lines
+                    .push(FallbackLine::new(line, ts, f.to_string()));
+            }
         }
         None if by == AnsweredBy::Parser => diag.lines_by_parser += 1,
         None => {}
@@ -140,6 +185,9 @@ impl Diagnostics {
         for (k, v) in &other.dropped_entries {
             *self.dropped_entries.entry(k.clone()).or_default() += v;
         }
+        let room = FALLBACK_LINES_KEPT.saturating_sub(self.fallback_lines.len());
+        self.fallback_lines
+            .extend(other.fallback_lines.iter().take(room).cloned());
         if other.last_error.is_some() {
             self.last_error.clone_from(&other.last_error);
         }
@@ -156,6 +204,7 @@ impl Diagnostics {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 
@@ -170,6 +219,7 @@ mod tests {
             dropped_entries: BTreeMap::from([("too_long".to_owned(), 4)]),
             entries: 5,
             last_error: Some("e".into()),
+            fallback_lines: Vec::new(),
             runs_created: 6,
             load_ms: Some(7.0),
             host: HostCounters {
@@ -221,5 +271,72 @@ mod tests {
             numbers(&one).into_iter().map(|(k, n)| (k, 2 * n)).collect();
         assert_eq!(numbers(&total), doubled);
         assert_eq!(doubled.len(), 24, "every counter was seen");
+    }
+    use parsebox_transcript::{FailureCode, LineFailure};
+
+    fn failed(code: FailureCode) -> SettledLine {
+        SettledLine {
+            entries: Vec::new(),
+            fallback: Some(LineFailure::new(code, "why".to_owned())),
+            dropped: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_first_fallen_back_lines_are_kept_with_their_sentence() {
+        let mut d = Diagnostics::default();
+        let long = "é".repeat(FALLBACK_LINE_CHARS + 30);
+        count_line(
+            &mut d,
+            &long,
+            "t0",
+            &failed(FailureCode::Threw),
+            AnsweredBy::Parser,
+        );
+        for i in 1..9 {
+            count_line(
+                &mut d,
+                &format!("line {i}"),
+                &format!("t{i}"),
+                &failed(FailureCode::Deadline),
+                AnsweredBy::Parser,
+            );
+        }
+        assert_eq!(d.fallback_lines.len(), FALLBACK_LINES_KEPT);
+        let first = &d.fallback_lines[0];
+        assert_eq!(first.line.chars().count(), FALLBACK_LINE_CHARS);
+        assert_eq!(first.line_chars, (FALLBACK_LINE_CHARS + 30) as u64);
+        assert_eq!(first.error, "threw: why");
+        assert_eq!(d.fallback_lines[4].ts, "t4");
+        assert_eq!(d.fallback_lines[4].line, "line 4");
+        assert_eq!(
+            d.fallbacks.values().sum::<u64>(),
+            9,
+            "every one is still counted"
+        );
+    }
+
+    #[test]
+    fn a_host_wide_total_keeps_the_first_lines_of_all_types() {
+        let (mut a, mut b) = (Diagnostics::default(), Diagnostics::default());
+        for i in 0..3 {
+            count_line(
+                &mut a,
+                &format!("a{i}"),
+                "t",
+                &failed(FailureCode::Threw),
+                AnsweredBy::Parser,
+            );
+            count_line(
+                &mut b,
+                &format!("b{i}"),
+                "t",
+                &failed(FailureCode::Threw),
+                AnsweredBy::Parser,
+            );
+        }
+        a.add(&b);
+        let lines: Vec<_> = a.fallback_lines.iter().map(|l| l.line.as_str()).collect();
+        assert_eq!(lines, ["a0", "a1", "a2", "b0", "b1"]);
     }
 }

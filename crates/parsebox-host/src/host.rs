@@ -303,7 +303,7 @@ impl Host {
                 dropped: Vec::new(),
             };
             if let Some(a) = self.adapters.get_mut(&adapter_type) {
-                count_line(&mut a.diag, &settled, AnsweredBy::Generic);
+                count_line(&mut a.diag, line, ts, &settled, AnsweredBy::Generic);
             }
             return Ok(LineStep::Answered(settled.entries));
         };

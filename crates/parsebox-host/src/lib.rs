@@ -137,7 +137,10 @@ use serde::{Deserialize, Serialize};
 
 pub use adapter::{check_contract_version, AdapterState, AdapterStatus, LineHost};
 pub use command::{Answered, Command, LineStep, LoadResult, Placement};
-pub use diagnostics::{count_line, AnsweredBy, Diagnostics, HostCounters};
+pub use diagnostics::{
+    count_line, AnsweredBy, Diagnostics, FallbackLine, HostCounters, FALLBACK_LINES_KEPT,
+    FALLBACK_LINE_CHARS,
+};
 pub use dynamic::DynamicLoad;
 pub use host::{Host, REBUILD_AHEAD_LINES};
 pub use loaded::{Field, Loaded};

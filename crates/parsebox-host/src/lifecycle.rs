@@ -508,7 +508,7 @@ impl Host {
         a.entry_point = None;
         let mut late = Vec::new();
         for (run, seq, line, ts, delivery, s) in settled {
-            count_line(&mut a.diag, &s, AnsweredBy::Parser);
+            count_line(&mut a.diag, &line, &ts, &s, AnsweredBy::Parser);
             let answered = Answered {
                 run,
                 seq,

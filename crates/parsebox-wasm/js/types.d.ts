@@ -329,6 +329,11 @@ entries: number,
  */
 lastError: string | null, 
 /**
+ * The first 5 lines that fell back (`FALLBACK_LINES_KEPT`), each with its sentence: which
+ * lines a viewer or the command line can point at, where `fallbacks` only counts them.
+ */
+fallbackLines: Array<FallbackLine>, 
+/**
  * Runs created (the default run included).
  */
 runsCreated: number, 
@@ -340,6 +345,24 @@ loadMs: number | null,
  * What the host did around the parser.
  */
 host: HostCounters, };
+
+export type FallbackLine = { 
+/**
+ * The line's timestamp, as it was parsed.
+ */
+ts: string, 
+/**
+ * The line's first 120 characters (`FALLBACK_LINE_CHARS`; the whole line when shorter).
+ */
+line: string, 
+/**
+ * The line's length in characters (Unicode scalar values).
+ */
+lineChars: number, 
+/**
+ * Why it fell back: its failure code, a colon and the sentence (`lastError`'s form).
+ */
+error: string, };
 
 export type HostCounters = { 
 /**

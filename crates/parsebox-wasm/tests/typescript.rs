@@ -49,6 +49,7 @@ fn declarations() -> String {
         LoadError::decl(&cfg),
         parsebox_sandbox::LoadErrorCode::decl(&cfg),
         Diagnostics::decl(&cfg),
+        parsebox_host::FallbackLine::decl(&cfg),
         parsebox_host::HostCounters::decl(&cfg),
         TimelineItem::decl(&cfg),
         EntriesMoved::decl(&cfg),
