@@ -121,6 +121,22 @@ fn unmark(text: &str, surrogate: impl Fn(u16, &mut String)) -> Cow<'_, str> {
         match chars.next() {
             Some(MARK) => out.push(MARK),
             Some(next) => match surrogate_of(next) {
+                Some(high @ 0xD800..=0xDBFF) => {
+                    // Two halves that met (a streamed text joined where a parser cut a
+                    // character in two): one character, as JavaScript's string has it.
+                    let mut rest = chars.clone();
+                    let low = (rest.next() == Some(MARK))
+                        .then(|| rest.next().and_then(surrogate_of))
+                        .flatten()
+                        .filter(|low| (0xDC00..=0xDFFF).contains(low));
+                    match low.and_then(|low| char::decode_utf16([high, low]).next()?.ok()) {
+                        Some(joined) => {
+                            out.push(joined);
+                            chars = rest;
+                        }
+                        None => surrogate(high, &mut out),
+                    }
+                }
                 Some(unit) => surrogate(unit, &mut out),
                 None => {
                     out.push(MARK);
@@ -141,6 +157,21 @@ mod tests {
         let mut s = String::new();
         push_utf16_keeping(units, &mut s);
         s
+    }
+
+    #[test]
+    fn two_halves_that_meet_are_one_character_as_in_javascript() {
+        // A streamed text joined where a parser cut "🚀" (U+1F680) in two.
+        let joined = keep(&[0x61, 0xD83D]) + &keep(&[0xDE80, 0x62]);
+        assert_eq!(unmark_json(&format!("\"{joined}\"")), "\"a🚀b\"");
+        assert_eq!(unmark_text(&joined), "a🚀b");
+        // Halves that do not pair stay lone, each as JavaScript writes it.
+        let apart = keep(&[0xD83D, 0x61, 0xDE80]);
+        assert_eq!(unmark_json(&apart), "\\ud83da\\ude80");
+        let reversed = keep(&[0xDE80]) + &keep(&[0xD83D]);
+        assert_eq!(unmark_json(&reversed), "\\ude80\\ud83d");
+        let high_high = keep(&[0xD83D]) + &keep(&[0xD83D]);
+        assert_eq!(unmark_json(&high_high), "\\ud83d\\ud83d");
     }
 
     #[test]
