@@ -1,12 +1,9 @@
-//! Why `parsebox parse`'s parser did not start, and the failure a line given up shows: the same
-//! on both of its runs (natively on the live core, the engine a process of the command,
-//! `hosted`; under WASI a sandbox run in this thread, `threaded`).
-
-use std::time::Duration;
+//! Why `parsebox parse`'s parser did not start: the same on both of its runs (natively on the
+//! live core, the engine a process of the command, `hosted`; under WASI a sandbox run in this
+//! thread, `threaded`).
 
 #[cfg(target_os = "wasi")]
 use parsebox_sandbox::LoadError;
-use parsebox_transcript::{FailureCode, LineFailure};
 
 /// Why a parser did not start.
 #[derive(Debug)]
@@ -37,15 +34,4 @@ impl StartError {
             Self::Hosted(e) => crate::check::describe_core_load_error(e),
         }
     }
-}
-
-/// The failure of a line given up after `give_up` (the same words natively and under WASI).
-pub fn gave_up(give_up: Duration) -> LineFailure {
-    LineFailure::new(
-        FailureCode::Deadline,
-        format!(
-            "gave up after {} ms (one native operation the sandbox cannot interrupt)",
-            give_up.as_millis()
-        ),
-    )
 }

@@ -14,7 +14,7 @@ use std::time::Duration;
 use parsebox_sandbox::{ParserModule, ParserRun, SandboxOptions};
 use parsebox_transcript::{FailureCode, LineFailure, LineParser, TranscriptEntry};
 
-use crate::runner::{gave_up, StartError};
+use crate::runner::StartError;
 
 /// A line's outcome, and the entries its answer lost to validation, by reason.
 type Answer = (
@@ -338,4 +338,15 @@ impl LineParser for ThreadedRun {
             }
         }
     }
+}
+
+/// The failure of a line given up after `give_up`.
+fn gave_up(give_up: Duration) -> LineFailure {
+    LineFailure::new(
+        FailureCode::Deadline,
+        format!(
+            "gave up after {} ms (one native operation the sandbox cannot interrupt)",
+            give_up.as_millis()
+        ),
+    )
 }

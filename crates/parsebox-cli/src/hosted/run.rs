@@ -9,7 +9,7 @@ use parsebox_sandbox::SandboxOptions;
 use parsebox_transcript::{FailureCode, LineFailure, LineParser, TranscriptEntry};
 
 use super::NativeCore;
-use crate::runner::{gave_up, StartError};
+use crate::runner::StartError;
 
 /// One run of the parser in an engine process, a line at a time.
 pub struct HostedRun {
@@ -17,8 +17,6 @@ pub struct HostedRun {
     run: RunId,
     give_up: Duration,
     on_give_up: Box<dyn FnMut(Duration)>,
-    /// How long the last line ran ([`Settled::ran`](super::Settled::ran); zero when unknown).
-    last_ran: Duration,
 }
 
 impl HostedRun {
@@ -53,14 +51,7 @@ impl HostedRun {
             run,
             give_up,
             on_give_up,
-            last_ran: Duration::ZERO,
         })
-    }
-
-    /// How long the last line itself ran (its engine's realm work before it not counted): what
-    /// the summary's overruns are judged by. `measured`, around the whole call, is not used.
-    pub fn line_time(&self, _measured: Duration) -> Duration {
-        self.last_ran
     }
 
     /// Entries validation dropped, by reason.
@@ -75,13 +66,12 @@ impl LineParser for HostedRun {
             .core
             .line(self.run, line, ts)
             .map_err(|e| LineFailure::new(FailureCode::EngineFault, e.to_string()))?;
-        self.last_ran = settled.ran.unwrap_or_default();
         let Some(failure) = settled.fell_back else {
             return Ok(settled.entries);
         };
+        // The core's own sentence, as the package gives it (`diagnostics().fallbackLines`).
         if failure.code == FailureCode::Deadline {
             (self.on_give_up)(self.give_up);
-            return Err(gave_up(self.give_up));
         }
         Err(failure)
     }
