@@ -30,9 +30,11 @@ wasm_opt=tests/node_modules/.bin/wasm-opt
   --enable-sign-ext --enable-multivalue --enable-mutable-globals --strip-debug --strip-producers \
   "$out/parsebox_wasm_bg.wasm" -o "$out/parsebox_wasm_bg.wasm"
 
+mkdir -p "$out/cli"
+cp "$js"/cli/*.js "$out/cli/"  # the `parsebox` command's JS (cli.js starts it)
 cp "$js"/*.js "$js/index.d.ts" "$js/paperclip.d.ts" "$js/react.d.ts" "$js/wasm-asset.d.ts" "$js/package.json" "$js/LICENSE" "$out/"
 # The shipped JS without its comments (the API's docs are in the .d.ts files): ~9 KB of brotli
 # less before the first entry. The script checks that nothing but comments changed.
-node crates/parsebox-wasm/strip-comments.mjs "$out"/*.js
+node crates/parsebox-wasm/strip-comments.mjs "$out"/*.js "$out"/cli/*.js
 cp crates/parsebox-wasm/README.md "$out/README.md"
 ls -l "$out"

@@ -226,16 +226,25 @@ function supervise() {
         next();
         return;
       }
-      if (done !== null) {
-        process.exitCode = done;
-        return;
-      }
+      // Exits now: nothing of this process is owed to anyone (timers left by main.js's start of
+      // the checked parser, an engine thread's end, would only hold the exit back).
+      if (done !== null) process.exit(done);
       if (signal) process.stderr.write(`parsebox: the command's process ended by ${signal}\n`);
-      process.exitCode = code ?? 70;
+      process.exit(code ?? 70);
     });
   };
   next();
 }
 
 if (process.env[ATTEMPT]) await attempt();
-else supervise();
+else {
+  // `parse` runs on the package's own modules (cli/main.js); the rest is the Rust command's.
+  const { main } = await import("./cli/main.js");
+  const code = await main(process.argv.slice(2));
+  if (code === null) supervise();
+  else {
+    // The engines' threads are not waited for: the command has said everything.
+    process.exitCode = code;
+    process.exit(code);
+  }
+}
