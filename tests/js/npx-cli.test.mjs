@@ -2,8 +2,10 @@
 // the package installed from its packed tarball, `npx parsebox check` and `npx parsebox parse`
 // work, and give what the Rust command gives for every parser of the compatibility corpus: the
 // same report (text and --json), the same transcript (pretty and JSON lines) and the same exit
-// codes. The npm command is the Rust command built for WASI, so any difference is a bug of the
-// WASI build or of cli.js.
+// codes. The npm command's `parse` runs on the package's own modules (cli/, engines in Node
+// threads) and its `check` is the Rust command built for WASI; the native command runs the same
+// live core with engine processes, so any difference is a rule one of them has and the other
+// lacks.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -39,7 +41,7 @@ const nodeDied = (r) =>
 
 /**
  * The npm command, run once more if Node itself died: Node 20's V8 faults now and then while
- * the WASI module runs (a SIGSEGV or a fatal error in its garbage collector), the npm command's
+ * the WASI module (`check`) runs (a SIGSEGV or a fatal error in its garbage collector), the npm command's
  * known bug (issue 56: it is to run on the package's own modules). cli.js runs each attempt in a
  * process of its own and takes the command's exit code as soon as it has one, so a fault at
  * exit costs nothing; one during the run is reported, and retried here. A second crash fails
@@ -166,4 +168,21 @@ test("a call the sandbox cannot interrupt is given up after --hang-timeout-ms, a
     }
     if (args[0] === "check") assert.match(ours.stdout, /unstoppable/);
   }
+});
+
+test("a module whose evaluation never ends fails its module check after the start deadline, as in the Rust command", (t) => {
+  // One native step at the top level (a catastrophic regex): the npm command starts the parser
+  // on the package's registry first, where the core ends it at its start deadline (10 s), and
+  // the WASI command then reports it instead of loading the module where nothing ends it.
+  writeFileSync(join(app, "never-loads.js"), `/^(a+)+$/.test("a".repeat(40) + "b");\nexport function parseStdoutLine(line, ts) { return []; }\n`);
+  const bin = join(app, "node_modules/.bin/parsebox");
+  const args = ["check", "--json", "never-loads.js"];
+  const ours = runNpm(t, bin, args, app);
+  const rust = run(native, args, app);
+  assert.equal(ours.code, 1, ours.stderr);
+  assert.equal(ours.code, rust.code);
+  assert.equal(withoutTimings(ours.stdout), withoutTimings(rust.stdout));
+  const load = JSON.parse(ours.stdout).checks.find((c) => c.id === "load");
+  assert.equal(load.status, "fail");
+  assert.match(load.summary, /did not start within/);
 });

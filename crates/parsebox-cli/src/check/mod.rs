@@ -96,8 +96,12 @@ pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report,
         Err(Refused::Ended(m)) => Some(m.clone()),
         _ => None,
     };
+    // Under WASI the npm command starts the parser on the package's own registry first, with
+    // engines in Node threads (crates/parsebox-wasm/js/cli/main.js), and says here when its
+    // engine ended while starting: the module is then not loaded in this thread, where nothing
+    // could end an evaluation that never returns.
     #[cfg(target_os = "wasi")]
-    let ended_at_start = None;
+    let ended_at_start = std::env::var("PARSEBOX_CLI_ENDED_AT_START").ok();
     let mut checks = Vec::new();
     let loaded = module_checks(&source, utf8, &options, ended_at_start, &mut checks);
     let module_shape = loaded.shape;
