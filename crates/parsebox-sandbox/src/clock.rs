@@ -40,7 +40,8 @@ pub(crate) fn now_ms(opts: &SandboxOptions) -> f64 {
 }
 
 /// Cycles of work every call in this thread (this engine instance) has run so far, counted at
-/// each yield: an embedder that reads it twice knows whether the engine's work moved on
+/// each yield (bytecode) and as each native step charges its work (a regex scan, `JSON.parse`),
+/// so a long native call that does counted work shows it moving before it returns: an embedder that reads it twice knows whether the engine's work moved on
 /// between the two, so a long call that is making progress is told apart from one stuck in a
 /// single native step (SPEC §11: the clock never decides for an engine making progress).
 static WORK_DONE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -113,6 +114,9 @@ thread_local! {
 /// # Errors
 /// That uncatchable error, once the budget is spent.
 pub(crate) fn charge_native(cycles: u64) -> boa_engine::JsResult<()> {
+    // Seen at once by whoever watches for progress: a `replace` whose callbacks run for a
+    // second yields nowhere, and its work must not look like a stuck native step.
+    count_work(cycles);
     let over = NATIVE.with(|cell| {
         let mut work = cell.get();
         work.taken = work.taken.saturating_add(cycles);

@@ -217,7 +217,8 @@ impl Realm {
                     Poll::Pending => {
                         let (native, _) = crate::clock::take_native();
                         let work = u64::from(cycles).saturating_add(native);
-                        crate::clock::count_work(work);
+                        // The native part was counted as it was charged.
+                        crate::clock::count_work(u64::from(cycles));
                         if !meter.spend(work) {
                             return Err(Stop::Work);
                         }
@@ -243,7 +244,6 @@ impl Realm {
         // (its uncatchable error ended the evaluation).
         let (native, over) = crate::clock::take_native();
         crate::clock::set_native_room(u64::MAX);
-        crate::clock::count_work(native);
         if !meter.spend(native) || over {
             return Err(Stop::Work);
         }
