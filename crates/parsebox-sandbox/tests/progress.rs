@@ -5,7 +5,12 @@
 //! honest line at the hard deadline on a busy machine. Its own binary: the count is the
 //! process's, and no other test may move it meanwhile.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    missing_docs
+)]
 
 mod common;
 
