@@ -129,6 +129,8 @@ async function parseLog(registry, args, options, input) {
   let printed = 0;
   const apply = (u) => {
     if (u.dropped) {
+      // Entries leave the window only once later chunks came: they are final; print them first.
+      print(dropped + u.dropped);
       window.splice(0, u.dropped);
       dropped += u.dropped;
     }
@@ -176,35 +178,36 @@ async function parseLog(registry, args, options, input) {
     await out.flush();
     inPiece = 0;
   };
-  for await (const batch of boundedLines(readable(input), options.maxLineBytes)) {
-   for (const { bytes, consumed, cutFrom } of batch) {
+  /** One line read (`bytes` with its `\n`; `cutFrom`: its whole length when it was cut). */
+  const feed = ({ bytes, consumed, cutFrom }) => {
     bytesRead += consumed;
     const text = bytes.toString("utf8");
     if (args.ndjson) {
       if (cutFrom !== null) cutRows++; // a row cut short is not JSON: said, not silently skipped
-      else {
-        const row = text.trim();
-        if (row !== "") {
-          try {
-            apply(builder.push(JSON.parse(row)));
-          } catch (e) {
-            if (!(e instanceof SyntaxError || e?.name === "ParseboxChunkError")) throw e;
-            skippedRows++;
-          }
+      else if (text.trim() !== "") {
+        try {
+          apply(builder.push(JSON.parse(text.trim())));
+        } catch (e) {
+          if (!(e instanceof SyntaxError || e?.name === "ParseboxChunkError")) throw e;
+          skippedRows++;
         }
       }
-    } else {
-      const raw = text.endsWith("\n") ? text.slice(0, -1) : text;
-      const ts = lineTs(fed);
-      // A line cut on reading is kept just past the limit, so the core shows it as the generic
-      // entry (line_too_long); the summary says how long it really was.
-      if (cutFrom !== null && cut.size < FALLBACKS_SHOWN) cut.set(ts, { length: cutFrom, kept: bytes.length - 1 });
-      if (isFed(raw)) fed++;
-      else if (cutFrom !== null) cutRows++; // blank in the part kept: nothing to show, but said
-      apply(builder.push({ ts, stream: "stdout", chunk: text }));
+      return;
     }
-    if (++inPiece >= LINES_PER_PIECE) await settle();
-   }
+    const raw = text.endsWith("\n") ? text.slice(0, -1) : text;
+    const ts = lineTs(fed);
+    // A line cut on reading is kept just past the limit, so the core shows it as the generic
+    // entry (line_too_long); the summary says how long it really was.
+    if (cutFrom !== null && cut.size < FALLBACKS_SHOWN) cut.set(ts, { length: cutFrom, kept: bytes.length - 1 });
+    if (isFed(raw)) fed++;
+    else if (cutFrom !== null) cutRows++; // blank in the part kept: nothing to show, but said
+    apply(builder.push({ ts, stream: "stdout", chunk: text }));
+  };
+  for await (const batch of boundedLines(readable(input), options.maxLineBytes)) {
+    for (const line of batch) {
+      feed(line);
+      if (++inPiece >= LINES_PER_PIECE) await settle();
+    }
     if (input.stdin && inPiece > 0) await settle();
     progress.update(bytesRead, fed);
     if (out.broken) break;
