@@ -22,6 +22,7 @@ export type {
   AdapterState,
   DeltaTextBody,
   HostCounters,
+  FallbackLine,
   LoadErrorCode,
   StatusError,
   DiffBody,
