@@ -1,6 +1,7 @@
-// The command line of `parsebox parse`: its flags, their defaults, and what each value may be.
-// What this file does not take (help, version, a flag it does not know, a value it cannot
-// read) it leaves to the Rust command's parser, which says so as it always has: `null`.
+// The command line as this side reads it: `parse`'s flags and their defaults, and `check`'s
+// parser file and limits (to start its parser first), with one reader for both. What it does
+// not take (help, version, a flag it does not know, a value it cannot read) it leaves to the
+// Rust command's parser, which says so as it always has: `null`.
 
 /**
  * @typedef {object} SharedArgs
@@ -27,10 +28,8 @@ const whole = (text) => (/^[0-9]+$/.test(text) && Number(text) >= 1 && Number.is
 const float = (text) => (/^[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?$/.test(text) ? Number(text) : NaN);
 const oneOf = (...values) => (text) => (values.includes(text) ? text : NaN);
 
-/** The flags that take a value: the key each sets and how its value is read. */
-const VALUED = {
-  "--parser": ["parser", (t) => t],
-  "--format": ["format", oneOf("pretty", "jsonl", "timeline")],
+/** The limits and colour flags both commands take: the key each sets and how its value is read. */
+const SHARED = {
   "--hang-timeout-ms": ["hangTimeoutMs", whole],
   "--line-budget-ms": ["lineBudgetMs", float],
   "--init-budget-ms": ["initBudgetMs", float],
@@ -39,8 +38,69 @@ const VALUED = {
   "--color": ["color", oneOf("auto", "always", "never")],
 };
 
-/** The switches: the key each turns on. */
-const SWITCHES = { "--ndjson": "ndjson", "--redact-home-paths": "redactHomePaths", "--quiet": "quiet", "-q": "quiet" };
+/** What both commands default to. */
+const SHARED_DEFAULTS = { hangTimeoutMs: 10_000, color: "auto" };
+
+/** `parse`'s flags that take a value. */
+const PARSE_VALUED = {
+  "--parser": ["parser", (t) => t],
+  "--format": ["format", oneOf("pretty", "jsonl", "timeline")],
+  ...SHARED,
+};
+
+/** `parse`'s switches: the key each turns on. */
+const PARSE_SWITCHES = { "--ndjson": "ndjson", "--redact-home-paths": "redactHomePaths", "--quiet": "quiet", "-q": "quiet" };
+
+/** `check`'s flags that take a value (a count of examples may be 0). */
+const CHECK_VALUED = {
+  "--package": ["package", (t) => t],
+  "--log": ["log", (t) => t],
+  "--max-examples": ["maxExamples", (t) => (/^[0-9]+$/.test(t) ? Number(t) : NaN)],
+  ...SHARED,
+};
+
+/** `check`'s switches. */
+const CHECK_SWITCHES = { "--json": "json", "--strict": "strict" };
+
+/**
+ * Reads `argv` as clap would for one subcommand: `valued` flags (`--flag value` or
+ * `--flag=value`), `switches`, and one positional argument set as `positional` (`-` is one; after
+ * `--` every argument is). Null for anything else: an unknown flag, a flag given twice, a value
+ * that does not read, a second positional argument.
+ * @returns {Record<string, unknown> | null}
+ */
+function readArgs(argv, valued, switches, positional, defaults) {
+  /** @type {Record<string, unknown>} */
+  const a = { ...defaults };
+  const seen = new Set();
+  let onlyPositional = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (onlyPositional || arg === "-" || !arg.startsWith("-")) {
+      if (a[positional] !== undefined && a[positional] !== null) return null;
+      a[positional] = arg;
+      continue;
+    }
+    if (arg === "--") {
+      onlyPositional = true;
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
+    if (seen.has(flag)) return null; // clap refuses a flag given twice
+    seen.add(flag);
+    if (flag in switches && flag === arg) a[switches[flag]] = true;
+    else if (flag in valued) {
+      const text = flag === arg ? argv[++i] : arg.slice(eq + 1);
+      if (text === undefined) return null;
+      const [key, read] = valued[flag];
+      const value = read(text);
+      if (Number.isNaN(value)) return null;
+      a[key] = value;
+    } else return null;
+  }
+  return a;
+}
 
 /**
  * `parse`'s arguments (after the subcommand), or null for the Rust command's parser to answer.
@@ -48,51 +108,10 @@ const SWITCHES = { "--ndjson": "ndjson", "--redact-home-paths": "redactHomePaths
  * @returns {ParseArgs | null}
  */
 export function parseArgs(argv) {
-  /** @type {Record<string, unknown>} */
-  const a = { log: null, format: "pretty", ndjson: false, redactHomePaths: false, quiet: false, hangTimeoutMs: 10_000, color: "auto" };
-  const seen = new Set();
-  let positional = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (positional || arg === "-" || !arg.startsWith("-")) {
-      if (a.log !== null) return null;
-      a.log = arg;
-      continue;
-    }
-    if (arg === "--") {
-      positional = true;
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    if (seen.has(flag)) return null; // clap refuses a flag given twice
-    seen.add(flag);
-    if (flag in SWITCHES && flag === arg) a[SWITCHES[flag]] = true;
-    else if (flag in VALUED) {
-      const text = flag === arg ? argv[++i] : arg.slice(eq + 1);
-      if (text === undefined) return null;
-      const [key, read] = VALUED[flag];
-      const value = read(text);
-      if (Number.isNaN(value)) return null;
-      a[key] = value;
-    } else return null;
-  }
-  if (typeof a.parser !== "string") return null;
-  return /** @type {ParseArgs} */ (a);
+  const defaults = { ...SHARED_DEFAULTS, log: null, format: "pretty", ndjson: false, redactHomePaths: false, quiet: false };
+  const a = readArgs(argv, PARSE_VALUED, PARSE_SWITCHES, "log", defaults);
+  return a !== null && typeof a.parser === "string" ? /** @type {ParseArgs} */ (a) : null;
 }
-
-/** `check`'s flags that take a value, and the limits among them this file reads. */
-const CHECK_VALUED = {
-  "--package": null,
-  "--log": null,
-  "--max-examples": null,
-  "--color": null,
-  "--hang-timeout-ms": ["hangTimeoutMs", whole],
-  "--line-budget-ms": ["lineBudgetMs", float],
-  "--init-budget-ms": ["initBudgetMs", float],
-  "--max-source-bytes": ["maxSourceBytes", whole],
-  "--max-line-bytes": ["maxLineBytes", whole],
-};
 
 /**
  * `check`'s parser file and limits (after the subcommand), or null when this file cannot tell
@@ -102,26 +121,6 @@ const CHECK_VALUED = {
  * @returns {(SharedArgs & { parser: string }) | null}
  */
 export function checkLimits(argv) {
-  /** @type {Record<string, unknown>} */
-  const a = { hangTimeoutMs: 10_000, color: "auto" };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith("-")) {
-      if (a.parser !== undefined) return null;
-      a.parser = arg;
-      continue;
-    }
-    if (arg === "--json" || arg === "--strict") continue;
-    const eq = arg.indexOf("=");
-    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    if (!(flag in CHECK_VALUED)) return null;
-    const text = flag === arg ? argv[++i] : arg.slice(eq + 1);
-    if (text === undefined) return null;
-    const limit = CHECK_VALUED[flag];
-    if (limit === null) continue;
-    const value = limit[1](text);
-    if (Number.isNaN(value)) return null;
-    a[limit[0]] = value;
-  }
-  return typeof a.parser === "string" ? /** @type {SharedArgs & { parser: string }} */ (a) : null;
+  const a = readArgs(argv, CHECK_VALUED, CHECK_SWITCHES, "parser", SHARED_DEFAULTS);
+  return a !== null && typeof a.parser === "string" ? /** @type {SharedArgs & { parser: string }} */ (a) : null;
 }
