@@ -157,11 +157,12 @@ pub fn count_line(
                 .fallbacks
                 .entry(f.code.as_str().to_owned())
                 .or_default() += 1;
-            diag.last_error = Some(f.to_string());
+            let said = f.to_string();
             if diag.fallback_lines.len() < FALLBACK_LINES_KEPT {
                 diag.fallback_lines
-                    .push(FallbackLine::new(line, ts, f.to_string()));
+                    .push(FallbackLine::new(line, ts, said.clone()));
             }
+            diag.last_error = Some(said);
         }
         None if by == AnsweredBy::Parser => diag.lines_by_parser += 1,
         None => {}
@@ -207,6 +208,7 @@ impl Diagnostics {
 #[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
+    use parsebox_transcript::{FailureCode, LineFailure};
 
     /// Every counter is summed: the struct literals list every field (a new counter does not
     /// compile here until it is given), and each must come out doubled.
@@ -272,7 +274,6 @@ mod tests {
         assert_eq!(numbers(&total), doubled);
         assert_eq!(doubled.len(), 24, "every counter was seen");
     }
-    use parsebox_transcript::{FailureCode, LineFailure};
 
     fn failed(code: FailureCode) -> SettledLine {
         SettledLine {
