@@ -33,6 +33,8 @@ const viewer = {
   firstEntryFrameMs: null, // the next frame after that (the entry is painted)
   runs: [], // per run: { type, statusHistory, firstEntryMs, readyMs, rebuilds, rebuildMs, done, longTasks }
   error: null,
+  /** The transcript list's last anchor changes (the reader's place), for a test that saw it move. */
+  anchorTrace: () => view.list.anchorTrace(),
 };
 window.parseboxViewer = viewer;
 

@@ -45,6 +45,8 @@ export class VirtualList {
   #ownScrollTop = null; // the scroll position draw() last set: its scroll event needs no draw
   #clampedTop = null; // where draw() last left the scroller clamped short of the anchor row, or null
   #queued = false;
+  #trace = []; // the last anchor changes, for a test that finds the reader's place moved
+
 
   constructor(root, scroller, { key, build, kind = () => "", defaultHeight = 40, maxRows = 400 }) {
     this.#root = root;
@@ -92,6 +94,17 @@ export class VirtualList {
     return this.#heights.length;
   }
 
+  /** The last few changes of the anchor, oldest first, each with why: what a failing test prints. */
+  anchorTrace() {
+    return [...this.#trace];
+  }
+
+  #setAnchor(anchor, why) {
+    this.#anchor = anchor;
+    this.#trace.push({ why, ...anchor, scrollTop: this.#scroller.scrollTop });
+    if (this.#trace.length > 24) this.#trace.shift();
+  }
+
   /**
    * `n` rows, all new: every element goes; the scroll position is kept as it is. `keepPlace`: the
    * reader is above the end, and fewer rows that leave the pane at the bottom do not make it
@@ -117,7 +130,7 @@ export class VirtualList {
 
   /** At the next draw, row `i` sits `off` px above the viewport's top (a reader's place, found again). */
   placeAt(i, off) {
-    this.#anchor = { i: Math.max(0, Math.min(i, this.length - 1)), off };
+    this.#setAnchor({ i: Math.max(0, Math.min(i, this.length - 1)), off }, "placeAt");
     this.#atEnd = false;
     this.schedule();
   }
@@ -152,7 +165,7 @@ export class VirtualList {
       const was = this.#anchor.i;
       let i = from.findIndex((f) => f >= was);
       if (i < 0) i = Math.max(0, from.length - 1);
-      this.#anchor = { i, off: from[i] === was ? this.#anchor.off : 0 };
+      this.#setAnchor({ i, off: from[i] === was ? this.#anchor.off : 0 }, "reorder");
     }
   }
 
@@ -257,8 +270,12 @@ export class VirtualList {
     this.#atEnd = atBottom && !this.#leavingEnd;
     if (keepAnchor) return;
     const y = scroller.scrollTop - this.#rootTop;
-    const i = this.#heights.indexAt(y);
-    this.#anchor = { i, off: y - this.#heights.start(i) };
+    // Browsers scroll by whole pixels: a row that starts less than a pixel below the scroll
+    // position is the reader's top row (the draw put it there, rounded up). Anchored on the row
+    // above instead, the reader's row would move by however much that row's height changes.
+    let i = this.#heights.indexAt(y);
+    if (i + 1 < this.length && this.#heights.start(i + 1) - y < 1) i++;
+    this.#setAnchor({ i, off: y - this.#heights.start(i) }, "scroll");
   }
 
   /**
@@ -271,7 +288,7 @@ export class VirtualList {
     if (!this.#windowHolds || start >= end) return;
     const y = this.#anchorY();
     const top = this.#heights.start(start);
-    if (y < top && top < y + viewH) this.#anchor = { i: start, off: y - top };
+    if (y < top && top < y + viewH) this.#setAnchor({ i: start, off: y - top }, "drawn row");
   }
 
   #anchorY() {

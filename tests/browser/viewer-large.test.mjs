@@ -35,6 +35,8 @@ after(async () => {
 const count = (page) => page.$eval("[data-testid=entry-count]", (e) => Number(e.dataset.count));
 const transcriptElements = (page) => page.$eval("[data-testid=transcript]", (e) => e.getElementsByTagName("*").length);
 /** Two frames: the viewer's draw after a scroll has run. */
+/** The viewer's last anchor changes: a failing place check says how the place moved. */
+const anchorTrace = (page) => page.evaluate(() => JSON.stringify(window.parseboxViewer.anchorTrace()));
 const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 /** The entries on screen in a view (transcript or raw-view), top to bottom: index, kind, text and top relative to the pane. */
@@ -135,13 +137,13 @@ test("a 100,000-line run: a bounded DOM, a steady place, follow to the last entr
     await page.waitForTimeout(100);
     shown = await rows(page);
   }
-  assert.ok(holdsLine(shown), `after the rebuild, the row that holds line ${held.line} is at the top (held ${JSON.stringify(held)}; on screen ${JSON.stringify(shown.slice(0, 5))})`);
+  assert.ok(holdsLine(shown), `after the rebuild, the row that holds line ${held.line} is at the top (held ${JSON.stringify(held)}; on screen ${JSON.stringify(shown.slice(0, 5))}; anchor ${await anchorTrace(page)})`);
   const place = shown[0];
   const grownTo = (await count(page)) + 3000;
   await page.waitForFunction((n) => Number(document.querySelector("[data-testid=entry-count]").dataset.count) >= n, grownTo, { timeout: 60_000 });
   await settle(page);
   const now = await rows(page);
-  assert.ok(holdsLine(now), `after 3,000 more entries, the row that holds line ${held.line} is at the top (on screen ${JSON.stringify(now.slice(0, 5))})`);
+  assert.ok(holdsLine(now), `after 3,000 more entries, the row that holds line ${held.line} is at the top (on screen ${JSON.stringify(now.slice(0, 5))}; anchor ${await anchorTrace(page)})`);
   // (A late answer may still have joined the row into the one before it, as the parser does
   // with a tool's output lines, or redrawn it with other content; a row that is still there as
   // it was has not moved.)

@@ -2,7 +2,9 @@
 // it is while rows above it change height by fractions of a pixel, draw after draw. WebKit
 // scrolls by whole pixels while rows are laid out in fractions; a list that took its place back
 // from the rounded scroll position after each draw lost the fraction every time, and the reader's
-// row crept down the screen (issue 56: "the row above ended 1.016 px into the view").
+// row crept down the screen (issue 56: "the row above ended 1.016 px into the view"). A place
+// taken from a scroll position a fraction of a pixel above a row is that row, not the one above
+// it (a CI run saw the reader's row pushed 2.7 px down when the row above it grew).
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -60,6 +62,18 @@ const server = await serve(ROOT, {
     list.draw();
     return { top: topOf(i), scrollTop: pane.scrollTop, place: list.place() };
   };
+  /**
+   * The reader scrolls to the whole pixel just above row i's top (as a browser rounds a scroll
+   * position), so the row above shows by a fraction of a pixel; the row at the top is then theirs.
+   */
+  window.scrollJustAbove = async (i) => {
+    const y = Math.floor(pane.scrollTop + topOf(i));
+    pane.scrollTop = y;
+    await frame();
+    await frame();
+    list.draw();
+    return { held: list.place(), top: topOf(i), scrollTop: pane.scrollTop };
+  };
   window.ready = true;
 </script>`,
   }),
@@ -84,5 +98,25 @@ test("the reader's row holds within a pixel while rows above it grow by fraction
     assert.deepEqual(now.place, start.held, `${where}: the reader's place changed`);
     assert.ok(Math.abs(now.top + start.held.off) < 1, `${where}: the row crept away from its place`);
   }
+  assert.deepEqual(errors, []);
+});
+
+test("a reader scrolled to a fraction of a pixel above a row keeps that row at the top when the rows above it grow", async (t) => {
+  const errors = [];
+  const { browser, page } = await openReady(server, "/virtual.html", errors);
+  t.after(() => browser.close());
+  const start = await page.evaluate(() => window.scrollReader(20_000));
+  // A row whose top is not on a whole pixel (heights are eighths of one).
+  let at;
+  for (let i = start.held.i + 2; i < start.held.i + 10 && !at; i++) {
+    const now = await page.evaluate((i) => window.scrollJustAbove(i), i);
+    const fraction = now.top;
+    if (fraction > 0.01 && fraction < 1) at = { i, ...now };
+  }
+  assert.ok(at, "a row that starts between two whole pixels");
+  assert.equal(at.held.i, at.i, `the place is the row that starts ${at.top} px below the top (${JSON.stringify(at)})`);
+  // The rows above it (the one showing by a fraction included) grow by 3 px each.
+  const grown = await page.evaluate((i) => window.growAbove(i, 3), at.i);
+  assert.ok(Math.abs(grown.top - at.top) < 1, `row ${at.i} stayed at ${at.top} px, is at ${grown.top} px (${JSON.stringify(grown)})`);
   assert.deepEqual(errors, []);
 });
