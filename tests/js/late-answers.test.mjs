@@ -100,3 +100,39 @@ test("a React follower hears of a Worker's late answers from the frame, also aft
   assert.deepEqual(follower.transcript().map((e) => e.text), ["p:c"]);
   follower.dispose();
 });
+
+test("onChange's late lines say why each one fell back: its code, sentence and what was thrown", async (t) => {
+  const registry = new ParserRegistry({ loadSource: null, host: "worker" });
+  t.after(() => registry.dispose());
+  registry.registerSource(
+    "t",
+    `export function parseStdoutLine(line, ts) {
+      if (line === "throw") throw new Error("no " + line);
+      if (line === "bad") return [{ kind: "nonsense", ts }];
+      return [{ kind: "system", ts, text: "p:" + line }];
+    }`,
+  );
+  await registry.idle();
+  const heard = [];
+  registry.onChange((type, _status, lines) => {
+    if (lines) heard.push(...lines);
+  });
+  for (const line of ["ok", "throw", "bad"]) registry.parseLine("t", line, `ts-${line}`);
+  await registry.idle();
+  const byLine = Object.fromEntries(heard.map((u) => [u.line, u]));
+  assert.deepEqual(Object.keys(byLine).sort(), ["bad", "ok", "throw"]);
+  assert.equal("failure" in byLine.ok, false, "a line the parser answered has no failure");
+  assert.deepEqual(byLine.ok.entries.map((e) => e.text), ["p:ok"]);
+  const threw = byLine.throw.failure;
+  assert.equal(threw.code, "threw");
+  assert.equal(threw.thrown, "no throw");
+  assert.match(threw.message, /no throw/);
+  assert.deepEqual(byLine.throw.entries.map((e) => [e.kind, e.text]), [["stdout", "throw"]], "the generic entry");
+  assert.equal(byLine.bad.failure.code, "all_entries_invalid");
+  // The same sentences as the type's counters keep.
+  const d = registry.diagnostics("t");
+  assert.deepEqual(
+    d.fallbackLines.map((f) => f.error),
+    [threw, byLine.bad.failure].map((f) => `${f.code}: ${f.message}`),
+  );
+});

@@ -35,6 +35,10 @@ export async function usage(): Promise<string[]> {
   texts.push(state, status.reason ?? "");
   const unsubscribe: () => void = registry.onChange((type, s) => texts.push(type, s.state));
   unsubscribe();
+  // A late line says why it fell back, with a code from the generated union.
+  registry.onChange((_type, _s, lines) => {
+    for (const l of lines ?? []) if (l.failure) texts.push(`${l.ts} ${l.failure.code}: ${l.failure.message}${l.failure.thrown ?? ""}`);
+  })();
   const builder = new TranscriptBuilder(registry, "hermes", { redactHomePaths: true });
   const update = builder.push({ ts: "t", stream: "stdout", chunk: "x\n" });
   texts.push(String(update.from));

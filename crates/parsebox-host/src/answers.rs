@@ -285,6 +285,7 @@ impl Host {
             line: l.line,
             ts: l.ts,
             entries: settled.entries,
+            failure: None,
         };
         self.deliver_late(orphan.adapter_type, answered);
     }
@@ -340,6 +341,7 @@ impl Host {
             line,
             ts,
             entries: settled.entries,
+            failure: settled.fallback,
         };
         match delivery {
             Delivery::Now => sink.push(answered),

@@ -1,7 +1,7 @@
 //! What crosses between the core and its executor: commands out, the data events carry in, and
 //! what a synchronous `parse_line` returns.
 
-use parsebox_transcript::TranscriptEntry;
+use parsebox_transcript::{LineFailure, TranscriptEntry};
 use serde::{Deserialize, Serialize};
 
 use crate::{EngineConfig, EngineId, EngineOp, RunId, Seq};
@@ -95,6 +95,9 @@ pub enum Command {
         ts: String,
         /// What the transcript shows for the line from now on.
         entries: Vec<TranscriptEntry>,
+        /// Why the line fell back to the generic entry, when it did (`entries` is then the
+        /// generic entry, or nothing with `failedLineEntry: "omit"`).
+        failure: Option<LineFailure>,
     },
     /// `adapter_type`'s status changed (ready, failed, moved to a Worker): a viewer may rebuild
     /// its transcripts. Queued at most once per type until polled.
@@ -144,6 +147,8 @@ pub struct Answered {
     pub ts: String,
     /// What the transcript shows for the line.
     pub entries: Vec<TranscriptEntry>,
+    /// Why the line fell back to the generic entry, when it did.
+    pub failure: Option<LineFailure>,
 }
 
 /// What the executor's loader found for a [`Command::Load`].

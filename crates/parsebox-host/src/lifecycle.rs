@@ -515,6 +515,7 @@ impl Host {
                 line,
                 ts,
                 entries: s.entries,
+                failure: s.fallback,
             };
             match (delivery, sink.as_deref_mut()) {
                 (Some(Delivery::Now), Some(sink)) => sink.push(answered),

@@ -403,6 +403,7 @@ impl Host {
             line: answered.line,
             ts: answered.ts,
             entries: answered.entries,
+            failure: answered.failure,
         });
     }
 }

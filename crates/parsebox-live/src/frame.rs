@@ -9,7 +9,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use parsebox_host::{RunId, Seq};
-use parsebox_transcript::TranscriptEntry;
+use parsebox_transcript::{LineFailure, TranscriptEntry};
 use serde::Serialize;
 
 /// A line of a run no builder owns, answered late: what `onChange` listeners get.
@@ -21,6 +21,10 @@ pub struct LineUpdate {
     pub ts: String,
     /// What the transcript shows for it now.
     pub entries: Vec<TranscriptEntry>,
+    /// Why it fell back to the generic entry, when it did (absent when the parser's answer
+    /// stands): the line's own reason, where `diagnostics()` counts a type's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure: Option<LineFailure>,
 }
 
 /// The most entries of late answers one builder folds in at a frame (at least one answer, however
@@ -222,6 +226,7 @@ mod tests {
             line: line.into(),
             ts: "t".into(),
             entries: Vec::new(),
+            failure: None,
         }
     }
 

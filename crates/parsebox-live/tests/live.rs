@@ -217,6 +217,10 @@ fn late_answers_wait_for_the_frame_a_builders_run_as_answers_any_other_as_line_u
     assert_eq!(frame.lines.len(), 1);
     assert_eq!(frame.lines[0].0, "w");
     assert_eq!(texts(&frame.lines[0].1[0].entries), ["B"]);
+    assert_eq!(
+        frame.lines[0].1[0].failure, None,
+        "the parser's answer stands"
+    );
     let (answers, more) = live.take_answers(owned);
     assert!(!more);
     assert_eq!(answers.len(), 1);
@@ -273,13 +277,14 @@ fn a_worker_start_report_that_is_not_json_fails_the_type_with_an_engine_fault() 
     );
 }
 
-/// The late answers a frame carries for runs no builder owns, as texts.
-fn line_updates(live: &mut LiveCore<FakeExecutor>) -> Vec<Vec<String>> {
+/// The late answers a frame carries for runs no builder owns, as texts, each with the code of
+/// the failure it says its line fell back for.
+fn line_updates(live: &mut LiveCore<FakeExecutor>) -> Vec<(Vec<String>, Option<String>)> {
     live.take_frame()
         .lines
         .into_iter()
         .flat_map(|(_, updates)| updates)
-        .map(|u| texts(&u.entries))
+        .map(|u| (texts(&u.entries), u.failure.map(|f| f.code.to_string())))
         .collect()
 }
 
@@ -297,8 +302,8 @@ fn malformed_worker_answers_are_the_engines_death_the_line_falls_back_and_a_new_
     assert!(started(&commands).is_some(), "{commands:?}");
     assert_eq!(
         line_updates(&mut live),
-        [["a"]],
-        "the line's generic entry, as its answer"
+        [(vec!["a".to_owned()], Some("worker_fault".to_owned()))],
+        "the line's generic entry, as its answer, and why"
     );
     assert_eq!(live.host().diagnostics(Some("w")).host.engine_faults, 1);
 }
@@ -352,10 +357,34 @@ fn a_worker_line_past_its_deadline_is_ended_at_the_timeout_and_falls_back_alone(
     }
     assert_eq!(
         updates,
-        [["hang"]],
-        "the line falls back to its generic entry"
+        [(vec!["hang".to_owned()], Some("deadline".to_owned()))],
+        "the line falls back to its generic entry, and says why"
     );
     assert!(live.host().diagnostics(Some("w")).host.deadline_kills >= 1);
+}
+
+#[test]
+fn a_worker_line_that_threw_falls_back_and_its_update_says_what_was_thrown() {
+    let (mut live, _seen) = live(HostPlacement::Worker);
+    let engine = worker_type(&mut live);
+    let run = live.create_run("w", GENERIC, false).unwrap();
+    let (_, seq) = live.parse_line(run, "x", "t").unwrap();
+    live.take_commands();
+    live.take_ops(engine);
+    let threw = serde_json::json!([[seq.unwrap(), { "Err": { "code": "threw", "message": "parseStdoutLine threw: boom", "thrown": "boom" } }]]);
+    live.worker_answered(engine, &[threw.to_string()]);
+    let frame = live.take_frame();
+    let update = &frame.lines[0].1[0];
+    assert_eq!(texts(&update.entries), ["x"], "the generic entry");
+    let failure = update.failure.as_ref().expect("a failure");
+    assert_eq!(
+        (failure.code.as_str(), failure.thrown.as_deref()),
+        ("threw", Some("boom"))
+    );
+    // On the wire to the page: `failure` with the line's code and sentence, absent otherwise.
+    let json = serde_json::to_value(update).unwrap();
+    assert_eq!(json["failure"]["code"], "threw");
+    assert_eq!(json["failure"]["thrown"], "boom");
 }
 
 #[test]
@@ -364,7 +393,10 @@ fn a_worker_out_of_memory_is_named_so_and_its_line_falls_back() {
     let engine = worker_type(&mut live);
     line_begun(&mut live, engine, "big");
     live.worker_died(engine, EngineDeath::OutOfMemory(1 << 20));
-    assert_eq!(line_updates(&mut live), [["big"]]);
+    assert_eq!(
+        line_updates(&mut live),
+        [(vec!["big".to_owned()], Some("memory_exceeded".to_owned()))]
+    );
     let d = live.host().diagnostics(Some("w"));
     assert_eq!(d.fallbacks.get("memory_exceeded"), Some(&1), "{d:?}");
 }

@@ -109,6 +109,7 @@ impl PartialEq<&str> for FailureCode {
 
 /// Why a parser could not answer a line. The line then shows the generic entry, so it is never
 /// lost.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LineFailure {
     /// The stable reason.
@@ -119,6 +120,7 @@ pub struct LineFailure {
     /// message, the thrown string, else the value as JSON); absent when that gives nothing
     /// (a thrown `undefined`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub thrown: Option<String>,
 }
 

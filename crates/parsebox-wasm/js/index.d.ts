@@ -6,6 +6,7 @@ import type {
   EntriesMoved,
   FailedLineEntry,
   FailureCode,
+  LineFailure,
   CoreDiagnostics,
   RegistryStatus,
   RunLogChunk,
@@ -23,6 +24,7 @@ export type {
   DeltaTextBody,
   HostCounters,
   FallbackLine,
+  LineFailure,
   LoadErrorCode,
   StatusError,
   DiffBody,
@@ -217,7 +219,13 @@ export interface BuiltinParser {
 export interface LineUpdate {
   line: string;
   ts: string;
+  /** What the transcript shows for the line now. */
   entries: TranscriptEntry[];
+  /**
+   * Why the line fell back to the generic entry (its code, sentence and, for `threw`, what was
+   * thrown); absent when the parser's answer stands. `diagnostics()` counts these per type.
+   */
+  failure?: LineFailure;
 }
 
 /**

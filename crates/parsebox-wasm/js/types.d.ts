@@ -148,6 +148,22 @@ export type DiffChangeType = "add" | "remove" | "context" | "hunk" | "file_heade
 
 export type FailureCode = "all_entries_invalid" | "bad_return" | "budget_exceeded" | "deadline" | "engine_fault" | "line_too_long" | "memory_exceeded" | "realm_unavailable" | "threw" | "worker_fault";
 
+export type LineFailure = { 
+/**
+ * The stable reason.
+ */
+code: FailureCode, 
+/**
+ * A human-readable explanation.
+ */
+message: string, 
+/**
+ * For `threw`: the thrown value as Paperclip's transcript words it (the `Error`'s
+ * message, the thrown string, else the value as JSON); absent when that gives nothing
+ * (a thrown `undefined`).
+ */
+thrown?: string, };
+
 export type FailedLineEntry = "parseError" | "generic";
 
 export type RunLogChunk = { 

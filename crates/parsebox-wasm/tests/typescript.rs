@@ -38,6 +38,7 @@ fn declarations() -> String {
         Diff::decl(&cfg),
         DiffChangeType::decl(&cfg),
         FailureCode::decl(&cfg),
+        parsebox_transcript::LineFailure::decl(&cfg),
         parsebox_transcript::FailedLineEntry::decl(&cfg),
         Chunk::decl(&cfg),
         parsebox_transcript::BuilderCounts::decl(&cfg),

@@ -231,6 +231,7 @@ impl<X: Executor> LiveCore<X> {
                     line,
                     ts,
                     entries,
+                    failure,
                 } => {
                     if let Some((waited, answer @ None)) = &mut self.answering {
                         if *waited == seq {
@@ -243,7 +244,12 @@ impl<X: Executor> LiveCore<X> {
                         self.frame.builder_answer(run, seq, entries)
                     } else {
                         self.queued = Some(Queued::Line);
-                        let update = LineUpdate { line, ts, entries };
+                        let update = LineUpdate {
+                            line,
+                            ts,
+                            entries,
+                            failure,
+                        };
                         self.frame.late_line(adapter_type, update)
                     };
                     if ask {
