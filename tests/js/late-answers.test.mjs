@@ -136,3 +136,17 @@ test("onChange's late lines say why each one fell back: its code, sentence and w
     [threw, byLine.bad.failure].map((f) => `${f.code}: ${f.message}`),
   );
 });
+
+test("a started parser's status says its module's format and exports, in a Worker and inline", async (t) => {
+  for (const host of ["worker", "inline"]) {
+    const registry = new ParserRegistry({ loadSource: null, host });
+    t.after(() => registry.dispose());
+    registry.registerSource("esm", `export const NAME = "x";\nexport function createStdoutParser() { return { parseLine: () => [] }; }\nexport function parseStdoutLine() { return []; }`);
+    registry.registerSource("cjs", `module.exports = { parseStdoutLine: () => [] };`);
+    await registry.idle();
+    assert.deepEqual(registry.status("esm").module, { format: "esm", exports: ["createStdoutParser", "parseStdoutLine"], otherExports: ["NAME"] }, host);
+    assert.equal(registry.status("esm").entryPoint, "createStdoutParser");
+    assert.deepEqual(registry.status("cjs").module, { format: "commonjs", exports: ["parseStdoutLine"], otherExports: [] }, host);
+    assert.equal(registry.status("none").module, null, "a type with no parser has none");
+  }
+});

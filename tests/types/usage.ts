@@ -33,6 +33,9 @@ export async function usage(): Promise<string[]> {
   const status: AdapterStatus = registry.status("hermes");
   const state: "generic" | "loading" | "ready" | "failed" | "builtin" = status.state;
   texts.push(state, status.reason ?? "");
+  // A started parser's module: its format and the contract exports found, from generated unions.
+  const format: "esm" | "commonjs" | undefined = status.module?.format;
+  for (const e of status.module?.exports ?? []) texts.push(e === "createStdoutParser" ? "factory" : "function", format ?? "");
   const unsubscribe: () => void = registry.onChange((type, s) => texts.push(type, s.state));
   unsubscribe();
   // A late line says why it fell back, with a code from the generated union.

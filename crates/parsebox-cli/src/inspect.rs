@@ -1,6 +1,7 @@
 //! What a parser module looks like from outside, for the report: ES module or CommonJS, which
-//! of the two contract exports it has, and the export the sandbox drives. The sandbox knows all
-//! of it ([`ParserModule::exports`]); this module only shapes it for the report.
+//! of the two contract exports it has, and the export the sandbox drives. The engine says it
+//! as it says it to the core ([`parsebox_engine::module_shape`], what a page's `status().module`
+//! shows); this module only shapes it for the report.
 
 use parsebox_sandbox::{ModuleFormat, ParserModule};
 use serde::Serialize;
@@ -10,13 +11,13 @@ use serde::Serialize;
 #[serde(rename_all = "camelCase")]
 pub struct ModuleShape {
     /// `"esm"` or `"commonjs"`.
-    pub format: &'static str,
+    pub format: String,
     /// Contract exports found, in contract order.
-    pub exports: Vec<&'static str>,
+    pub exports: Vec<String>,
     /// Other named exports of an ES module (ignored by Paperclip).
     pub other_exports: Vec<String>,
     /// The export the sandbox drives (`createStdoutParser` wins).
-    pub entry_point: &'static str,
+    pub entry_point: String,
 }
 
 impl ModuleShape {
@@ -28,11 +29,11 @@ impl ModuleShape {
 
 /// The shape of a module [`ParserModule::load`] accepted.
 pub fn inspect(module: &ParserModule) -> ModuleShape {
-    let exports = module.exports();
+    let shape = parsebox_engine::module_shape(module);
     ModuleShape {
-        format: exports.format.as_str(),
-        exports: exports.contract.iter().map(|e| e.as_str()).collect(),
-        other_exports: exports.other.clone(),
-        entry_point: module.entry_point().as_str(),
+        format: shape.format,
+        exports: shape.exports,
+        other_exports: shape.other_exports,
+        entry_point: module.entry_point().as_str().to_owned(),
     }
 }

@@ -15,7 +15,7 @@
 //! - `parsebox_free(ptr, len)`: frees a buffer from `parsebox_alloc` the page did not pass on.
 //! - `parsebox_start(src_ptr, src_len, cfg_ptr, cfg_len) -> len`: loads the parser source
 //!   (UTF-8) with the host's `EngineConfig` (JSON); answers JSON of
-//!   `Result<String, LoadError>`: `{"Ok":"createStdoutParser"}` or
+//!   `Result<Started, LoadError>`: `{"Ok":{"entryPoint":"createStdoutParser","module":{"format":"esm","exports":[…],"otherExports":[…]}}}` or
 //!   `{"Err":{"code":…,"message":…,"line":…,"column":…}}`. Bad config JSON or a source that
 //!   is not UTF-8 is an `Err` with code `bad_options`. A second start replaces the engine.
 //! - `parsebox_run(ops_ptr, ops_len, batch_start) -> len`: performs `EngineOp`s, given as the

@@ -1,7 +1,9 @@
 //! One instance's engine as JSON in, JSON out: what the exports call, tested natively.
 
 use parsebox_engine::{sandbox_options, Engine};
-use parsebox_protocol::{wire, EngineConfig, EngineOp, EngineReports, LineStart, LoadError, Seq};
+use parsebox_protocol::{
+    wire, EngineConfig, EngineOp, EngineReports, LineStart, LoadError, Seq, Started,
+};
 use parsebox_sandbox::{BlankRealm, SandboxOptions};
 use parsebox_transcript::{FailureCode, LineFailure, ReturnJson};
 use serde::Serialize;
@@ -243,14 +245,15 @@ impl Session {
     }
 
     /// Loads `source` (UTF-8) with `config` (JSON of the host's `EngineConfig`), replacing any
-    /// earlier engine. Answers JSON of `Result<String, LoadError>`: the entry point, or why the
+    /// earlier engine. Answers JSON of `Result<Started, LoadError>`: the entry point and the
+    /// module's shape, or why the
     /// source was refused (`bad_options` for input that does not decode).
     pub fn start(&mut self, source: &[u8], config: &[u8]) -> String {
         // The old engine goes first, so its memory can serve the new one.
         self.engine = None;
-        let result = self.load(source, config).map(|(engine, entry)| {
+        let result = self.load(source, config).map(|(engine, started)| {
             self.engine = Some(engine);
-            entry
+            started
         });
         encode(
             &result,
@@ -258,7 +261,7 @@ impl Session {
         )
     }
 
-    fn load(&mut self, source: &[u8], config: &[u8]) -> Result<(Engine, String), LoadError> {
+    fn load(&mut self, source: &[u8], config: &[u8]) -> Result<(Engine, Started), LoadError> {
         let config: EngineConfig = serde_json::from_slice(config)
             .map_err(|e| bad_options(format!("the engine config is not an EngineConfig: {e}")))?;
         let source = std::str::from_utf8(source)
@@ -395,7 +398,11 @@ mod tests {
     fn started() -> Session {
         let mut s = Session::default();
         let answer = json(&s.start(COUNTER.as_bytes(), CONFIG.as_bytes()));
-        assert_eq!(answer, json!({ "Ok": "createStdoutParser" }));
+        // The export it drives and the module's shape (the core's `status().module`).
+        assert_eq!(
+            answer,
+            json!({ "Ok": { "entryPoint": "createStdoutParser", "module": { "format": "esm", "exports": ["createStdoutParser"], "otherExports": [] } } })
+        );
         s
     }
 
@@ -590,7 +597,7 @@ mod tests {
         assert_eq!(refused["Err"]["code"], "syntax_error");
         assert!(prepared.prepared());
         let answer = json(&prepared.start(COUNTER.as_bytes(), CONFIG.as_bytes()));
-        assert_eq!(answer, json!({ "Ok": "createStdoutParser" }));
+        assert_eq!(answer["Ok"]["entryPoint"], "createStdoutParser");
         assert!(!prepared.prepared(), "the start used the prepared realm");
         assert_eq!(
             outcomes(&prepared.run(ops.as_bytes(), true, |_| {})),
@@ -615,7 +622,10 @@ mod tests {
                 COUNTER.as_bytes(),
                 serde_json::to_string(&config).unwrap().as_bytes(),
             ));
-            assert_eq!(answer, json!({ "Ok": "createStdoutParser" }), "{config:?}");
+            assert_eq!(
+                answer["Ok"]["entryPoint"], "createStdoutParser",
+                "{config:?}"
+            );
             assert!(!s.prepared(), "{config:?}");
         }
     }

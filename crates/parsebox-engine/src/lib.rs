@@ -16,10 +16,33 @@
 
 use parsebox_protocol::{
     EngineConfig, EngineOp, EngineReports, EngineRuns, InstanceFactory, LineStart, LoadError,
-    ParserInstance, Seq,
+    ModuleShape, ParserInstance, Seq, Started,
 };
 use parsebox_sandbox::{BlankRealm, ParserModule, ParserRun, SandboxOptions};
 use parsebox_transcript::{EntryLimits, FailureCode, LineFailure, ReturnJson};
+
+/// What a loaded module reports as started: the export it drives and [`module_shape`].
+pub fn started(module: &ParserModule) -> Started {
+    Started {
+        entry_point: module.entry_point().as_str().to_owned(),
+        module: Some(module_shape(module)),
+    }
+}
+
+/// A loaded module's format and exports: the one conversion for every host (the core's
+/// `status().module` and the command's `module` check).
+pub fn module_shape(module: &ParserModule) -> ModuleShape {
+    let exports = module.exports();
+    ModuleShape {
+        format: exports.format.as_str().to_owned(),
+        exports: exports
+            .contract
+            .iter()
+            .map(|e| e.as_str().to_owned())
+            .collect(),
+        other_exports: exports.other.clone(),
+    }
+}
 
 /// The sandbox's load error as the host core's data: the one conversion, for every host.
 pub fn load_error(e: parsebox_sandbox::LoadError) -> LoadError {
@@ -109,13 +132,13 @@ impl ParserInstance for Instance {
 }
 
 impl Engine {
-    /// Loads `source` (static checks, trial evaluation). Returns the engine and the export it
-    /// drives (`createStdoutParser` or `parseStdoutLine`), what
-    /// the core's `Host::handle_engine_started` takes.
+    /// Loads `source` (static checks, trial evaluation). Returns the engine and what it
+    /// started ([`started`]: the export it drives and the module's shape), what the core's
+    /// `Host::handle_engine_started` takes.
     ///
     /// # Errors
     /// The sandbox's load error as the host core's data.
-    pub fn start(source: &str, options: SandboxOptions) -> Result<(Engine, String), LoadError> {
+    pub fn start(source: &str, options: SandboxOptions) -> Result<(Engine, Started), LoadError> {
         Engine::start_with(source, options, &mut None)
     }
 
@@ -128,13 +151,13 @@ impl Engine {
         source: &str,
         options: SandboxOptions,
         blank: &mut Option<BlankRealm>,
-    ) -> Result<(Engine, String), LoadError> {
+    ) -> Result<(Engine, Started), LoadError> {
         let module = ParserModule::load_with(source, options, blank).map_err(load_error)?;
-        let entry = module.entry_point().as_str().to_owned();
+        let started = started(&module);
         let engine = Engine {
             runs: EngineRuns::new(Loaded(module)),
         };
-        Ok((engine, entry))
+        Ok((engine, started))
     }
 
     /// Performs `ops` in order and returns the outcome of every line, in order, each value as

@@ -276,6 +276,69 @@ fn a_parser_that_does_not_load_fails_the_type_with_its_load_error() {
     );
 }
 
+/// A started parser's status says how its module is written and what it exports, as the
+/// engine loaded it: the same shape `parsebox check`'s `module` check reports.
+#[test]
+fn a_ready_status_says_the_modules_format_and_exports() {
+    on_big_stack(|| {
+        // (type, source, entry point, contract exports, other exports)
+        type Case<'a> = (&'a str, &'a str, &'a str, &'a [&'a str], &'a [&'a str]);
+        let cases: [Case; 4] = [
+            (
+                "esm",
+                "export function parseStdoutLine(l, ts) { return []; }",
+                "parseStdoutLine",
+                &["parseStdoutLine"],
+                &[],
+            ),
+            (
+                "both",
+                "export const VERSION = 1;\nexport function createStdoutParser() { return { parseLine() { return []; } }; }\nexport function parseStdoutLine() { return []; }\nexport default parseStdoutLine;",
+                "createStdoutParser",
+                &["createStdoutParser", "parseStdoutLine"],
+                &["VERSION", "default"],
+            ),
+            (
+                "cjs",
+                "module.exports = { parseStdoutLine(l, ts) { return []; } };",
+                "parseStdoutLine",
+                &["parseStdoutLine"],
+                &[],
+            ),
+            (
+                "cjs_factory",
+                "exports.createStdoutParser = () => ({ parseLine() { return []; } });",
+                "createStdoutParser",
+                &["createStdoutParser"],
+                &[],
+            ),
+        ];
+        let mut ex = Executor::new(HostPlacement::Inline);
+        for (name, source, entry, exports, others) in cases {
+            ex.host.register_source(0.0, name, source, None).unwrap();
+            ex.pump();
+            let status = ex.host.status(name);
+            assert_eq!(status.state, parsebox_host::AdapterState::Ready, "{name}");
+            assert_eq!(status.entry_point.as_deref(), Some(entry), "{name}");
+            let module = status.module.unwrap_or_else(|| panic!("{name}: a module"));
+            let format = if name.starts_with("cjs") {
+                "commonjs"
+            } else {
+                "esm"
+            };
+            assert_eq!(module.format, format, "{name}");
+            assert_eq!(module.exports, exports, "{name}");
+            assert_eq!(module.other_exports, others, "{name}");
+        }
+        // A type that failed has none.
+        ex.host
+            .register_source(0.0, "bad", "export function parseStdoutLine( {", None)
+            .unwrap();
+        ex.pump();
+        assert_eq!(ex.host.status("bad").module, None);
+    });
+}
+
 /// A line that leaves the engine's realm unusable makes the engine rebuild it and replay the
 /// run's earlier lines; when those would not fit the replay budget, the parser starts over
 /// without them. The transcript shows it (the counter restarts), and so do the host's

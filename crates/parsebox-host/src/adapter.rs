@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::memo::Memo;
-use crate::{Diagnostics, EngineId, LoadError, Placement, RunId};
+use crate::{Diagnostics, EngineId, LoadError, ModuleShape, Placement, RunId, Started};
 
 /// Where an adapter type is in its lifecycle.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -68,6 +68,9 @@ pub struct AdapterStatus {
         ts(type = "\"createStdoutParser\" | \"parseStdoutLine\" | null")
     )]
     pub entry_point: Option<String>,
+    /// How the parser's module is written and what it exports, as its engine loaded it (null
+    /// for a built-in parser, and before the engine started).
+    pub module: Option<ModuleShape>,
     /// Declared contract version (`paperclip.adapterUiParser`), when known.
     pub contract_version: Option<String>,
     /// Where the type's engine runs, when it has one: `inline` (in the page's thread),
@@ -96,7 +99,8 @@ pub(crate) struct Adapter {
     pub(crate) reason: Option<String>,
     pub(crate) error: Option<LoadError>,
     pub(crate) contract_version: Option<String>,
-    pub(crate) entry_point: Option<String>,
+    /// What the type's engine reported when it last started (cleared when it fails).
+    pub(crate) started: Option<Started>,
     /// The source the current engine was started from (restarts reuse it).
     pub(crate) source: Option<String>,
     /// Where the next engine starts (sticky after a move to a Worker).
@@ -146,7 +150,7 @@ impl Adapter {
             reason: None,
             error: None,
             contract_version: None,
-            entry_point: None,
+            started: None,
             source: None,
             placement,
             moved_because: None,

@@ -470,14 +470,16 @@ impl Host {
                 .unwrap_or("parsers run in Workers here, so none can block the page (host: \"worker\", the default where Workers exist)")
                 .to_owned()
         });
+        let started = a
+            .filter(|a| a.answers_with_engine())
+            .and_then(|a| a.started.as_ref());
         AdapterStatus {
             adapter_type: adapter_type.to_owned(),
             state: a.map_or(AdapterState::Generic, |a| a.state),
             reason: a.and_then(|a| a.reason.clone()),
             error: a.and_then(|a| a.error.clone()),
-            entry_point: a
-                .filter(|a| a.answers_with_engine())
-                .and_then(|a| a.entry_point.clone()),
+            entry_point: started.map(|s| s.entry_point.clone()),
+            module: started.and_then(|s| s.module.clone()),
             contract_version: a.and_then(|a| a.contract_version.clone()),
             placement,
             host,

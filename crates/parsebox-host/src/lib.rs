@@ -154,8 +154,8 @@ pub use options::{
 // speaks it, and an executor needs nothing else to drive an engine.
 pub use parsebox_protocol::{
     engine_work_follows, wire, EngineAnswer, EngineConfig, EngineOp, EngineReports, EngineRuns,
-    InstanceFactory, LineOp, LineStart, LoadError, OutcomeOf, ParserInstance, RunId, Seq,
-    DEFAULT_CLOCK_BACKSTOP_MS,
+    InstanceFactory, LineOp, LineStart, LoadError, ModuleShape, OutcomeOf, ParserInstance, RunId,
+    Seq, Started, DEFAULT_CLOCK_BACKSTOP_MS,
 };
 pub use parsebox_transcript::validate::{
     MAX_COUNT, MAX_DEPTH, MAX_ENTRIES_PER_LINE, MAX_STRING_BYTES,

@@ -8,7 +8,7 @@ use crate::host::EngineModule;
 use crate::journal::Delivery;
 use crate::{
     check_contract_version, AdapterState, AdapterStatus, Answered, Command, EngineId, Host,
-    HostError, LoadError, LoadResult, Placement,
+    HostError, LoadError, LoadResult, Placement, Started,
 };
 
 impl Host {
@@ -127,21 +127,26 @@ impl Host {
         Some(self.status(adapter_type))
     }
 
-    /// An engine finished starting: `Ok(entry_point)` (`createStdoutParser` or
-    /// `parseStdoutLine`) makes a loading type `ready` and lets its ops flow; `Err` marks the
+    /// An engine finished starting: `Ok(started)` (its entry point, `createStdoutParser` or
+    /// `parseStdoutLine`, and the module's shape) makes a loading type `ready` and lets its ops flow; `Err` marks the
     /// type failed with the load error. Reports for ended engines are ignored.
     pub fn handle_engine_started(
         &mut self,
         now_ms: f64,
         engine: EngineId,
-        result: Result<String, LoadError>,
+        result: Result<Started, LoadError>,
     ) {
         self.engine_started(now_ms, engine, result);
         // Started (idle, or ended when it failed): room for an engine waiting to start.
         self.start_waiting(now_ms);
     }
 
-    fn engine_started(&mut self, now_ms: f64, engine: EngineId, result: Result<String, LoadError>) {
+    fn engine_started(
+        &mut self,
+        now_ms: f64,
+        engine: EngineId,
+        result: Result<Started, LoadError>,
+    ) {
         let replay_budget = self.options.replay_deadline_ms;
         let Some(e) = self.engines.get_mut(&engine) else {
             return;
@@ -151,7 +156,7 @@ impl Host {
         }
         let adapter_type = e.adapter_type.clone();
         match result {
-            Ok(entry_point) => {
+            Ok(started) => {
                 let load_ms = (now_ms - e.start_requested_ms).max(0.0);
                 let timed = e.placement != Placement::Builtin;
                 e.phase = Phase::Running;
@@ -162,9 +167,9 @@ impl Host {
                 let Some(a) = self.adapters.get_mut(&adapter_type) else {
                     return;
                 };
-                let changed = a.entry_point.as_deref() != Some(&entry_point)
-                    || a.state == AdapterState::Loading;
-                a.entry_point = Some(entry_point);
+                let changed =
+                    a.started.as_ref() != Some(&started) || a.state == AdapterState::Loading;
+                a.started = Some(started);
                 if timed {
                     a.diag.load_ms = Some(load_ms);
                 }
@@ -257,7 +262,7 @@ impl Host {
         if let Some(a) = self.adapters.get_mut(adapter_type) {
             a.load_token = 0;
             a.generation += 1;
-            a.entry_point = None;
+            a.started = None;
             a.starts_without_progress = 0;
             if a.placement == Placement::Builtin {
                 a.placement = Placement::Inline;
@@ -505,7 +510,7 @@ impl Host {
         a.error = Some(LoadError::new("engine_fault", reason));
         a.load_token = 0;
         a.generation += 1;
-        a.entry_point = None;
+        a.started = None;
         let mut late = Vec::new();
         for (run, seq, line, ts, delivery, s) in settled {
             count_line(&mut a.diag, &line, &ts, &s, AnsweredBy::Parser);

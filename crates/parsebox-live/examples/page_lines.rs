@@ -55,7 +55,7 @@ impl Executor for FloorEngine {
         _: &str,
         _: &str,
     ) -> Result<String, EngineDeath> {
-        Ok(r#"{"Ok":"parseStdoutLine"}"#.to_owned())
+        Ok(r#"{"Ok":{"entryPoint":"parseStdoutLine"}}"#.to_owned())
     }
 
     fn run_inline(&mut self, _: EngineId, ops_frame: &[u8]) -> Result<Vec<u8>, EngineDeath> {

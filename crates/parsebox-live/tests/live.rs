@@ -22,6 +22,11 @@ fn a_builtin_answers_its_line_at_once_with_nothing_for_the_executor() {
     let (entries, late) = live.parse_line(run, "hello", "t1").unwrap();
     assert_eq!(texts(&entries), ["builtin:hello"]);
     assert_eq!(late, None);
+    let status = live.host().status("b");
+    assert!(
+        status.entry_point.is_some() && status.module.is_none(),
+        "a built-in has no module: {status:?}"
+    );
     assert!(live
         .take_commands()
         .iter()
@@ -351,7 +356,7 @@ fn a_worker_line_past_its_deadline_is_ended_at_the_timeout_and_falls_back_alone(
         }
         let next = started(&commands)
             .unwrap_or_else(|| panic!("round {round}: a new engine starts: {commands:?}"));
-        live.worker_started(next, r#"{"Ok":"parseStdoutLine"}"#);
+        live.worker_started(next, r#"{"Ok":{"entryPoint":"parseStdoutLine"}}"#);
         live.take_commands();
         engine = next;
     }
@@ -414,7 +419,7 @@ fn one_poll_gives_the_commands_their_ops_frames_and_the_next_timeout() {
         "the start deadline is armed"
     );
     assert!(!polled.idle, "an engine is starting");
-    live.worker_started(engine, r#"{"Ok":"parseStdoutLine"}"#);
+    live.worker_started(engine, r#"{"Ok":{"entryPoint":"parseStdoutLine"}}"#);
     let polled = live.poll();
     assert_eq!(polled.timeout_ms, None, "started and idle: no deadline");
     assert_eq!(

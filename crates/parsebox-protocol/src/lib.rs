@@ -2,7 +2,8 @@
 //! performs ([`EngineOp`]) and the binary frame they travel in ([`wire`]), the answers it sends
 //! back ([`EngineAnswer`], with [`EngineReports`]), when a live line's clock starts
 //! ([`LineStart`], [`engine_work_follows`]), the config an engine is started with
-//! ([`EngineConfig`]) and why it could not load its parser ([`LoadError`]). [`EngineRuns`] is
+//! ([`EngineConfig`]), what it started ([`Started`], with the module's [`ModuleShape`]) and why
+//! it could not load its parser ([`LoadError`]). [`EngineRuns`] is
 //! the one loop every engine runs those ops with, whether it holds a sandboxed `ui-parser.js`
 //! (`parsebox-engine`) or a trusted built-in parser (the wasm binding).
 //!
@@ -18,6 +19,7 @@ mod engine_config;
 mod engine_runs;
 mod load_error;
 mod ops;
+mod started;
 pub mod wire;
 
 use serde::{Deserialize, Serialize};
@@ -28,6 +30,7 @@ pub use engine_config::{EngineConfig, DEFAULT_CLOCK_BACKSTOP_MS, DEFAULT_MAX_STR
 pub use engine_runs::{EngineRuns, InstanceFactory, OutcomeOf, ParserInstance};
 pub use load_error::LoadError;
 pub use ops::{EngineOp, LineOp};
+pub use started::{ModuleShape, Started};
 
 /// The address of one line: unique over the host's life, never reused. Answers carry it.
 pub type Seq = u64;

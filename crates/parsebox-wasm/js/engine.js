@@ -218,7 +218,7 @@ export class EngineInstance {
    * Loads the parser source with the host's engine config (JSON `EngineConfig`).
    * @param {string} source The `ui-parser.js` text.
    * @param {string} configJson `{"lineBudgetMs","initBudgetMs","maxSourceBytes","maxLineBytes","maxMemoryBytes","screenRegexes"?}`.
-   * @returns {string} JSON of `Result<entryPoint, LoadError>`: `{"Ok":"createStdoutParser"}` or
+   * @returns {string} JSON of `Result<Started, LoadError>`: `{"Ok":{"entryPoint":"createStdoutParser","module":…}}` or
    *   `{"Err":{"code","message","line","column"}}`.
    */
   start(source, configJson) {

@@ -25,6 +25,7 @@ export type {
   HostCounters,
   FallbackLine,
   LineFailure,
+  ModuleShape,
   LoadErrorCode,
   StatusError,
   DiffBody,

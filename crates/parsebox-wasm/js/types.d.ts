@@ -259,6 +259,11 @@ error: StatusError | null,
  */
 entryPoint: "createStdoutParser" | "parseStdoutLine" | null, 
 /**
+ * How the parser's module is written and what it exports, as its engine loaded it (null
+ * for a built-in parser, and before the engine started).
+ */
+module: ModuleShape | null, 
+/**
  * Declared contract version (`paperclip.adapterUiParser`), when known.
  */
 contractVersion: string | null, 
@@ -291,6 +296,22 @@ hasBuiltin: boolean,
  * missing (its failure kept in `error`): the layer `unregister` removes first.
  */
 hasExternal: boolean, };
+
+export type ModuleShape = { 
+/**
+ * `esm` (`export` statements) or `commonjs` (`module.exports`, `exports.x`).
+ */
+format: "esm" | "commonjs", 
+/**
+ * The contract exports found, in contract order (`createStdoutParser`, then
+ * `parseStdoutLine`); never empty.
+ */
+exports: Array<"createStdoutParser" | "parseStdoutLine">, 
+/**
+ * An ES module's other export names, in source order (`default` for `export default`):
+ * Paperclip ignores them. Empty for CommonJS.
+ */
+otherExports: Array<string>, };
 
 export type Placement = "inline" | "worker" | "builtin";
 

@@ -17,7 +17,7 @@ extern "C" {
     )]
     pub type EngineExecutor;
 
-    /// Starts an engine instance of this thread; JSON of `Result<entryPoint, LoadError>`.
+    /// Starts an engine instance of this thread; JSON of `Result<Started, LoadError>`.
     #[wasm_bindgen(method, catch, js_name = startInline)]
     pub(crate) fn start_inline(
         this: &EngineExecutor,

@@ -430,7 +430,7 @@ impl RegistryCore {
         Ok(())
     }
 
-    /// A Worker engine reported its start: JSON `{"Ok": entryPoint}` or `{"Err": loadError}`.
+    /// A Worker engine reported its start: JSON `{"Ok": {entryPoint, module}}` or `{"Err": loadError}`.
     #[wasm_bindgen(js_name = handleEngineStarted)]
     pub fn handle_engine_started(&self, engine: f64, result_json: &str) -> Result<(), JsValue> {
         self.enter()?

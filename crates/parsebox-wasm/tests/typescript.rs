@@ -45,6 +45,7 @@ fn declarations() -> String {
         Stream::decl(&cfg),
         AdapterState::decl(&cfg),
         AdapterStatus::decl(&cfg),
+        parsebox_host::ModuleShape::decl(&cfg),
         Placement::decl(&cfg),
         LineHost::decl(&cfg),
         LoadError::decl(&cfg),

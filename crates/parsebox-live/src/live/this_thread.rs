@@ -3,6 +3,7 @@
 
 use parsebox_host::{
     wire, Answered, EngineAnswer, EngineId, EngineOp, EngineRuns, LoadError, Placement, Seq,
+    Started,
 };
 use parsebox_transcript::LineOutcome;
 
@@ -101,9 +102,9 @@ impl<X: Executor> LiveCore<X> {
     pub(super) fn start_builtin(&mut self, now: f64, engine: EngineId, adapter_type: &str) {
         let result = match self.builtin_parsers.get(adapter_type) {
             Some(p) => {
-                let entry = p.entry_point().to_owned();
+                let started = Started::from(p.entry_point());
                 self.builtins.insert(engine, EngineRuns::new(p.clone()));
-                Ok(entry)
+                Ok(started)
             }
             None => Err(LoadError::new(
                 "run_start_failed",
@@ -119,7 +120,7 @@ impl<X: Executor> LiveCore<X> {
         adapter_type: &str,
         source: Option<String>,
         config: &str,
-    ) -> Result<String, LoadError> {
+    ) -> Result<Started, LoadError> {
         let source = source.unwrap_or_default();
         let text = self
             .executor
@@ -135,7 +136,7 @@ impl<X: Executor> LiveCore<X> {
                 ),
                 EngineDeath::Fault(e) => LoadError::new("engine_fault", e),
             })?;
-        serde_json::from_str::<Result<String, LoadError>>(&text)
+        serde_json::from_str::<Result<Started, LoadError>>(&text)
             .unwrap_or_else(|e| Err(LoadError::new("engine_fault", malformed(e))))
     }
 }

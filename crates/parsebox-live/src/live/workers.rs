@@ -2,7 +2,7 @@
 //! JS driver reports of them (started, began a line, progress, answers, died), each answer
 //! read with the real bytes it holds.
 
-use parsebox_host::{wire, EngineAnswer, EngineId, EngineOp, LoadError, Seq};
+use parsebox_host::{wire, EngineAnswer, EngineId, EngineOp, LoadError, Seq, Started};
 use parsebox_meter::Meter;
 
 use super::{malformed, LiveCore, Queued};
@@ -40,11 +40,12 @@ impl<X: Executor> LiveCore<X> {
         frame
     }
 
-    /// A Worker engine reported its start: JSON `{"Ok": entryPoint}` or `{"Err": loadError}`.
+    /// A Worker engine reported its start: JSON `{"Ok": started}` (`{ entryPoint, module }`) or
+    /// `{"Err": loadError}`.
     /// A report that is not either is the engine's fault: the type fails to start with an
     /// `engine_fault` load error.
     pub fn worker_started(&mut self, engine: EngineId, report_json: &str) {
-        let result: Result<String, LoadError> =
+        let result: Result<Started, LoadError> =
             serde_json::from_str(report_json).unwrap_or_else(|e| {
                 Err(LoadError::new(
                     "engine_fault",

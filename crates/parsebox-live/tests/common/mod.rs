@@ -54,7 +54,7 @@ impl Executor for FakeExecutor {
         _: &str,
         _: &str,
     ) -> Result<String, EngineDeath> {
-        Ok(json!({ "Ok": "parseStdoutLine" }).to_string())
+        Ok(json!({ "Ok": { "entryPoint": "parseStdoutLine" } }).to_string())
     }
 
     fn run_inline(&mut self, _: EngineId, ops_frame: &[u8]) -> Result<Vec<u8>, EngineDeath> {
@@ -155,7 +155,7 @@ pub fn worker_type(live: &mut LiveCore<FakeExecutor>) -> EngineId {
     assert!(commands.contains(&ExecutorCommand::Notify {
         adapter_type: "w".into()
     }));
-    live.worker_started(engine, r#"{"Ok":"parseStdoutLine"}"#);
+    live.worker_started(engine, r#"{"Ok":{"entryPoint":"parseStdoutLine"}}"#);
     // The executor drains after each call.
     live.take_commands();
     engine
