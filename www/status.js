@@ -1,4 +1,4 @@
-// The viewer's parser panel: the adapter's status (its state, entry point, host and the history
+// The viewer's parser panel: the adapter's status (its state, entry point, module format, host and the history
 // of states; a load error with the source around its position) and the registry's diagnostics
 // beside the viewer's own timings.
 import { h, formatMs } from "./render.js";
@@ -15,6 +15,7 @@ export function renderStatus(run) {
   $("status-type").textContent = run.type;
   const via = [
     s.entryPoint && `via ${s.entryPoint}()`,
+    s.module && (s.module.format === "esm" ? "ES module" : "CommonJS module"),
     s.contractVersion && `contract ${s.contractVersion}`,
     run.sourceName && `from ${run.sourceName}`,
     s.host === "worker" && "in the worker host",

@@ -308,6 +308,7 @@ test("a dropped working parser with a stored NDJSON log parses it, skipping torn
   await page.waitForFunction(() => document.querySelector("[data-testid=entry-count]").dataset.count === "5");
   assert.equal(await page.getAttribute("[data-testid=parser-status]", "data-state"), "ready");
   assert.equal(await page.textContent("[data-testid=status-type]"), "my_adapter");
+  assert.match(await page.textContent("[data-testid=status-entry]"), /via parseStdoutLine\(\) · CommonJS module · from my-parser\.cjs/);
   assert.match(await page.textContent("#run-about"), /stored NDJSON, 3 chunks, 1 torn rows skipped/);
   // The parser runs in a Worker: its answers replace the generic entries a frame or two later.
   const want = ["assistant", "tool_call", "tool_result", "stderr", "assistant"];
