@@ -47,7 +47,6 @@ export class VirtualList {
   #queued = false;
   #trace = []; // the last anchor changes, for a test that finds the reader's place moved
 
-
   constructor(root, scroller, { key, build, kind = () => "", defaultHeight = 40, maxRows = 400 }) {
     this.#root = root;
     this.#scroller = scroller;
@@ -99,9 +98,10 @@ export class VirtualList {
     return [...this.#trace];
   }
 
-  #setAnchor(anchor, why) {
+  /** Sets the anchor and keeps why (`scrollTop` when it came from one: no layout read here). */
+  #setAnchor(anchor, why, scrollTop) {
     this.#anchor = anchor;
-    this.#trace.push({ why, ...anchor, scrollTop: this.#scroller.scrollTop });
+    this.#trace.push({ why, ...anchor, scrollTop });
     if (this.#trace.length > 24) this.#trace.shift();
   }
 
@@ -269,13 +269,15 @@ export class VirtualList {
     if (!atBottom) this.#leavingEnd = false;
     this.#atEnd = atBottom && !this.#leavingEnd;
     if (keepAnchor) return;
-    const y = scroller.scrollTop - this.#rootTop;
+    const scrollTop = scroller.scrollTop;
+    const y = scrollTop - this.#rootTop;
     // Browsers scroll by whole pixels: a row that starts less than a pixel below the scroll
-    // position is the reader's top row (the draw put it there, rounded up). Anchored on the row
+    // position is the reader's top row (the draw put it there, and the browser rounded the
+    // position down). Anchored on the row
     // above instead, the reader's row would move by however much that row's height changes.
     let i = this.#heights.indexAt(y);
     if (i + 1 < this.length && this.#heights.start(i + 1) - y < 1) i++;
-    this.#setAnchor({ i, off: y - this.#heights.start(i) }, "scroll");
+    this.#setAnchor({ i, off: y - this.#heights.start(i) }, "scroll", scrollTop);
   }
 
   /**

@@ -372,11 +372,8 @@ fn a_worker_line_past_its_deadline_is_ended_at_the_timeout_and_falls_back_alone(
 fn a_worker_line_that_threw_falls_back_and_its_update_says_what_was_thrown() {
     let (mut live, _seen) = live(HostPlacement::Worker);
     let engine = worker_type(&mut live);
-    let run = live.create_run("w", GENERIC, false).unwrap();
-    let (_, seq) = live.parse_line(run, "x", "t").unwrap();
-    live.take_commands();
-    live.take_ops(engine);
-    let threw = serde_json::json!([[seq.unwrap(), { "Err": { "code": "threw", "message": "parseStdoutLine threw: boom", "thrown": "boom" } }]]);
+    let seq = line_begun(&mut live, engine, "x");
+    let threw = serde_json::json!([[seq, { "Err": { "code": "threw", "message": "parseStdoutLine threw: boom", "thrown": "boom" } }]]);
     live.worker_answered(engine, &[threw.to_string()]);
     let frame = live.take_frame();
     let update = &frame.lines[0].1[0];

@@ -41,9 +41,10 @@ pub(crate) fn now_ms(opts: &SandboxOptions) -> f64 {
 
 /// Cycles of work every call in this thread (this engine instance) has run so far, counted at
 /// each yield (bytecode) and as each native step charges its work (a regex scan, `JSON.parse`),
-/// so a long native call that does counted work shows it moving before it returns: an embedder that reads it twice knows whether the engine's work moved on
-/// between the two, so a long call that is making progress is told apart from one stuck in a
-/// single native step (SPEC §11: the clock never decides for an engine making progress).
+/// so a long native call that does counted work shows it moving before it returns. An embedder
+/// that reads it twice knows whether the engine's work moved on between the two, so a long
+/// call that is making progress is told apart from one stuck in a single native step (SPEC
+/// §11: the clock never decides for an engine making progress).
 static WORK_DONE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Cycles of work run so far in this engine instance ([`WORK_DONE`]); it only grows.

@@ -198,17 +198,17 @@ fn describe_shape(s: &ModuleShape) -> String {
     } else {
         "CommonJS module"
     };
-    let exports = s.exports.join(" and ");
-    let driven = if s.exports.len() > 1 {
+    let exports = s.shape.exports.join(" and ");
+    let driven = if s.shape.exports.len() > 1 {
         format!("; the sandbox drives {}", s.entry_point)
     } else {
         String::new()
     };
     let mut out = format!("{format} exporting {exports}{driven}");
-    if !s.other_exports.is_empty() {
+    if !s.shape.other_exports.is_empty() {
         out.push_str(&format!(
             " (also exports {}, ignored)",
-            s.other_exports.join(", ")
+            s.shape.other_exports.join(", ")
         ));
     }
     out
