@@ -249,3 +249,18 @@ fn plain_lines_leave_the_window_and_read_back() {
         .collect();
     assert_eq!(texts, ["a", "bb", "c", "de"]);
 }
+
+/// Found by `and_in_a_window`: redaction switched off, then the window moved past a streamed
+/// delta that a frozen prefix had merged into.
+#[test]
+fn a_delta_survives_redaction_off_then_a_window_move() {
+    let ops = [
+        Op::Redact(true),
+        Op::Stdout("+a\n0".into()),
+        Op::Stdout("\n".into()),
+        Op::Stdout("+a\na".into()),
+        Op::Redact(false),
+        Op::DropBefore(2),
+    ];
+    check(&ops, Some(2)).unwrap();
+}

@@ -26,6 +26,7 @@ fn answer(line: &str, ts: &str) -> Vec<TranscriptEntry> {
         Some('@') => vec![v(
             json!({"kind":"assistant","ts":ts,"text":format!("/Users/{}/notes", &line[1..])}),
         )],
+        Some('0') => vec![],
         _ => vec![v(json!({"kind":"stdout","ts":ts,"text":line}))],
     }
 }
@@ -260,6 +261,30 @@ fn a_streamed_message_is_never_cut() {
         .map(|e| e.text().unwrap().to_owned())
         .collect();
     assert_eq!(texts, ["done", "next"]);
+}
+
+#[test]
+fn a_line_that_shows_nothing_does_not_end_a_streamed_message() {
+    // `0` shows nothing, so the next delta still merges into the message: the chunk that began
+    // it stays while the window is over its size, and the message is never let go in part.
+    let mut b = TranscriptBuilder::new(parser(), live(Some(2), None));
+    for (i, piece) in ["+Hel\n0", "\n", "+lo\n"].iter().enumerate() {
+        let change = b.push_change(&Chunk::stdout(&format!("t{i}"), piece));
+        assert!(
+            change.dropped.is_empty(),
+            "chunk {i} dropped {:?}",
+            change.dropped
+        );
+    }
+    assert_eq!(b.entries()[0].text(), Some("Hello"));
+    assert_eq!(b.counts().retained_chunks, 3);
+    // Redaction folds the window again from what each line produced: the same message.
+    b.set_redact_home_paths(true);
+    assert_eq!(b.entries()[0].text(), Some("Hello"));
+    b.push(&Chunk::stdout("t3", "done\n"));
+    let change = b.push_change(&Chunk::stdout("t4", "next\n"));
+    assert_eq!(change.dropped.len(), 1, "the whole message leaves at once");
+    assert_eq!(change.dropped[0].text(), Some("Hello"));
 }
 
 #[test]

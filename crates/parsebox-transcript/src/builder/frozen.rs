@@ -14,6 +14,7 @@ use crate::origin::EntryOrigin;
 use crate::Ts;
 
 use super::fold::{shown, streamed};
+use super::window::merges_nothing_back;
 use super::{line_of, Item, LineParser, Produced, TranscriptBuilder};
 
 /// The frozen prefix: pieces in the run's order.
@@ -266,13 +267,17 @@ impl Frozen {
         }
     }
 
-    /// Whether unit `unit` (frozen) merged nothing into an entry before it.
+    /// Whether a window beginning at unit `unit` (frozen) cuts no entry: no unit from it on
+    /// merged into an entry before it ([`merges_nothing_back`]). A run of frozen units that
+    /// made nothing ends where something was frozen after them, and that was only where the
+    /// last entry was one no delta merges into.
     pub(super) fn starts_fresh(&self, unit: u64) -> bool {
         match self.piece_of(unit) {
             Some(Piece::Units(u)) => usize::try_from(unit - u.first_unit)
                 .ok()
-                .and_then(|k| u.items.get(k))
-                .is_none_or(|item| item.saved_last.is_none()),
+                .and_then(|k| u.items.get(k..))
+                .and_then(merges_nothing_back)
+                .unwrap_or(true),
             _ => true,
         }
     }

@@ -3,7 +3,7 @@
 use crate::entry::TranscriptEntry;
 
 use super::intake::chunk_hash;
-use super::{LineParser, PushChange, TranscriptBuilder};
+use super::{Item, LineParser, PushChange, TranscriptBuilder};
 
 impl<P: LineParser> TranscriptBuilder<P> {
     /// Drops the oldest chunks past `max_chunks` / `max_retained_bytes`, with the entries only
@@ -78,9 +78,16 @@ impl<P: LineParser> TranscriptBuilder<P> {
             None => self.frozen.starts_fresh(unit),
             Some(i) => self
                 .items
-                .get(i)
-                .map_or(self.final_len() == self.entries.len(), |u| {
-                    u.saved_last.is_none()
+                .get(i..)
+                .and_then(merges_nothing_back)
+                .unwrap_or_else(|| {
+                    // No unit from it on made an entry: fresh unless a later line's delta
+                    // may still merge into the last entry.
+                    let base = self
+                        .items
+                        .get(i)
+                        .map_or(self.entries.len(), |u| u.len_before);
+                    self.entries.len() > base || self.final_len() == self.entries.len()
                 }),
         }
     }
@@ -135,4 +142,21 @@ impl<P: LineParser> TranscriptBuilder<P> {
         self.counts.dropped_entries += dropped.len() as u64;
         dropped
     }
+}
+
+/// Whether a window beginning at `units[0]` cuts no entry: none of the units up to the first
+/// that makes an entry of its own merged a delta into an entry before them (a unit that made
+/// nothing does not end the question: the next line's delta merges past it). `None` when no
+/// unit makes an entry, or there is none: the units after them decide.
+pub(super) fn merges_nothing_back(units: &[Item]) -> Option<bool> {
+    let base = units.first()?.len_before;
+    for unit in units {
+        if unit.len_before > base {
+            return Some(true);
+        }
+        if unit.saved_last.is_some() {
+            return Some(false);
+        }
+    }
+    None
 }
