@@ -2,7 +2,7 @@
 //! live run), and the one path that settles, journals, counts and delivers a line.
 
 use parsebox_transcript::{
-    settle_failure, settle_line, EntryLimits, FailedLineEntry, FailureCode, LineFailure,
+    settle_failure, settle_line_previewing, EntryLimits, FailedLineEntry, FailureCode, LineFailure,
     LineOutcome, SettledLine,
 };
 
@@ -247,8 +247,9 @@ impl Host {
         outcome: LineOutcome,
         sink: &mut Vec<Answered>,
     ) -> Option<Option<FailureCode>> {
+        let preview_chars = self.options.dropped_preview_chars;
         self.settle_with(run, seq, sink, |line, ts, limits, style| {
-            settle_line(line, ts, outcome, limits, style)
+            settle_line_previewing(line, ts, outcome, limits, style, preview_chars)
         })
     }
 
@@ -267,12 +268,13 @@ impl Host {
             return;
         };
         let l = orphan.line;
-        let settled = settle_line(
+        let settled = settle_line_previewing(
             &l.line,
             &l.ts,
             outcome,
             &self.options.entry_limits,
             FailedLineEntry::Generic,
+            self.options.dropped_preview_chars,
         );
         if settled.fallback.is_some() {
             return;
@@ -286,6 +288,7 @@ impl Host {
             ts: l.ts,
             entries: settled.entries,
             failure: None,
+            dropped: settled.dropped,
         };
         self.deliver_late(orphan.adapter_type, answered);
     }
@@ -342,6 +345,7 @@ impl Host {
             ts,
             entries: settled.entries,
             failure: settled.fallback,
+            dropped: settled.dropped,
         };
         match delivery {
             Delivery::Now => sink.push(answered),

@@ -1,7 +1,7 @@
 //! What crosses between the core and its executor: commands out, the data events carry in, and
 //! what a synchronous `parse_line` returns.
 
-use parsebox_transcript::{LineFailure, TranscriptEntry};
+use parsebox_transcript::{Dropped, LineFailure, TranscriptEntry};
 use serde::{Deserialize, Serialize};
 
 use crate::{EngineConfig, EngineId, EngineOp, RunId, Seq};
@@ -98,6 +98,9 @@ pub enum Command {
         /// Why the line fell back to the generic entry, when it did (`entries` is then the
         /// generic entry, or nothing with `failedLineEntry: "omit"`).
         failure: Option<LineFailure>,
+        /// The entries the parser returned that validation dropped (with a preview of each
+        /// under [`HostOptions::dropped_preview_chars`](crate::HostOptions::dropped_preview_chars)).
+        dropped: Vec<Dropped>,
     },
     /// `adapter_type`'s status changed (ready, failed, moved to a Worker): a viewer may rebuild
     /// its transcripts. Queued at most once per type until polled.
@@ -149,6 +152,9 @@ pub struct Answered {
     pub entries: Vec<TranscriptEntry>,
     /// Why the line fell back to the generic entry, when it did.
     pub failure: Option<LineFailure>,
+    /// The entries the parser returned that validation dropped (with a preview of each under
+    /// [`HostOptions::dropped_preview_chars`](crate::HostOptions::dropped_preview_chars)).
+    pub dropped: Vec<Dropped>,
 }
 
 /// What the executor's loader found for a [`Command::Load`].

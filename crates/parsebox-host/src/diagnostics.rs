@@ -145,10 +145,10 @@ pub fn count_line(
 ) {
     diag.lines_parsed += 1;
     diag.entries += settled.entries.len() as u64;
-    for why in &settled.dropped {
+    for d in &settled.dropped {
         *diag
             .dropped_entries
-            .entry(why.code().to_owned())
+            .entry(d.why.code().to_owned())
             .or_default() += 1;
     }
     match &settled.fallback {

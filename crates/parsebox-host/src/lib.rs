@@ -147,8 +147,8 @@ pub use loaded::{Field, Loaded};
 pub use options::{
     HostOptions, HostPlacement, OptionsError, ANSWER_BATCH_MS, DEFAULT_LIVE_ENGINES,
     DEFAULT_MEMORY_BYTES, DEFAULT_TRANSCRIPT_BYTES, DEFAULT_TRANSCRIPT_BYTES_TOTAL,
-    MAX_JOURNAL_BYTES, MAX_LINE_BYTES, MAX_LIVE_ENGINES, MAX_MEMORY_BYTES, MAX_RESPAWNS,
-    MAX_SOURCE_BYTES, MAX_TRANSCRIPT_BYTES_TOTAL, MIN_MEMORY_BYTES,
+    MAX_DROPPED_PREVIEW_CHARS, MAX_JOURNAL_BYTES, MAX_LINE_BYTES, MAX_LIVE_ENGINES,
+    MAX_MEMORY_BYTES, MAX_RESPAWNS, MAX_SOURCE_BYTES, MAX_TRANSCRIPT_BYTES_TOTAL, MIN_MEMORY_BYTES,
 };
 // What the core and its engines exchange (`parsebox-protocol`), re-exported: the core's API
 // speaks it, and an executor needs nothing else to drive an engine.

@@ -521,6 +521,7 @@ impl Host {
                 ts,
                 entries: s.entries,
                 failure: s.fallback,
+                dropped: s.dropped,
             };
             match (delivery, sink.as_deref_mut()) {
                 (Some(Delivery::Now), Some(sink)) => sink.push(answered),

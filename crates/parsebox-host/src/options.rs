@@ -111,6 +111,11 @@ pub struct HostOptions {
     /// type's next line starts it again and replays its runs' history. A browser gives a page
     /// room for about 120 wasm memories (Chromium), and each engine is one.
     pub max_live_engines: usize,
+    /// Characters of each entry validation drops to keep as a preview of what the parser
+    /// returned (the entry's JSON text, cut), for a report such as `parsebox check`; 0 (the
+    /// default) keeps none. With previews, every returned entry is written as JSON before it
+    /// is validated, a cost a page that only renders does not pay.
+    pub dropped_preview_chars: usize,
 }
 
 impl Default for HostOptions {
@@ -133,6 +138,7 @@ impl Default for HostOptions {
             max_memory_bytes: DEFAULT_MEMORY_BYTES,
             max_transcript_bytes: DEFAULT_TRANSCRIPT_BYTES_TOTAL,
             max_live_engines: DEFAULT_LIVE_ENGINES,
+            dropped_preview_chars: 0,
         }
     }
 }
@@ -155,6 +161,8 @@ pub const DEFAULT_TRANSCRIPT_BYTES_TOTAL: usize = 512 << 20;
 pub const DEFAULT_LIVE_ENGINES: usize = 32;
 /// The most [`HostOptions::max_live_engines`] accepted.
 pub const MAX_LIVE_ENGINES: usize = 1000;
+/// The largest [`HostOptions::dropped_preview_chars`] accepted: previews are for reading.
+pub const MAX_DROPPED_PREVIEW_CHARS: usize = 10_000;
 /// The largest [`HostOptions::max_transcript_bytes`] accepted: 1 GiB.
 pub const MAX_TRANSCRIPT_BYTES_TOTAL: usize = 1 << 30;
 /// Default budget of one transcript (`TranscriptBuilder`'s `maxTranscriptBytes`): 256 MiB.
@@ -250,6 +258,15 @@ impl HostOptions {
             MAX_TRANSCRIPT_BYTES_TOTAL,
         )?;
         size("maxLiveEngines", self.max_live_engines, MAX_LIVE_ENGINES)?;
+        if self.dropped_preview_chars > MAX_DROPPED_PREVIEW_CHARS {
+            return Err(OptionsError {
+                option: "droppedPreviewChars",
+                message: format!(
+                    "must be at most {MAX_DROPPED_PREVIEW_CHARS}, got {}",
+                    self.dropped_preview_chars
+                ),
+            });
+        }
         if !(MIN_MEMORY_BYTES..=MAX_MEMORY_BYTES).contains(&self.max_memory_bytes) {
             return Err(OptionsError {
                 option: "maxMemoryBytes",

@@ -404,6 +404,7 @@ impl Host {
             ts: answered.ts,
             entries: answered.entries,
             failure: answered.failure,
+            dropped: answered.dropped,
         });
     }
 }

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
-use parsebox_host::{Host, HostOptions, MAX_DURATION_MS};
+use parsebox_host::{Host, HostOptions, MAX_DROPPED_PREVIEW_CHARS, MAX_DURATION_MS};
 
 type Edit = fn(&mut HostOptions);
 
@@ -46,6 +46,16 @@ fn options_are_validated() {
             "just over an hour",
             |o| o.replay_deadline_ms = MAX_DURATION_MS + 1.0,
             Some("replayDeadlineMs"),
+        ),
+        (
+            "previews of dropped entries, at most 10,000 characters",
+            |o| o.dropped_preview_chars = MAX_DROPPED_PREVIEW_CHARS,
+            None,
+        ),
+        (
+            "previews past 10,000 characters",
+            |o| o.dropped_preview_chars = MAX_DROPPED_PREVIEW_CHARS + 1,
+            Some("droppedPreviewChars"),
         ),
         (
             "a rebuild slice of 8 ms",

@@ -9,7 +9,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use parsebox_host::{RunId, Seq};
-use parsebox_transcript::{LineFailure, TranscriptEntry};
+use parsebox_transcript::{DroppedEntry, LineFailure, TranscriptEntry};
 use serde::Serialize;
 
 /// A line of a run no builder owns, answered late: what `onChange` listeners get.
@@ -25,6 +25,10 @@ pub struct LineUpdate {
     /// stands): the line's own reason, where `diagnostics()` counts a type's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failure: Option<LineFailure>,
+    /// The entries the parser returned that validation dropped (absent when none was): why,
+    /// and with `droppedPreviewChars` what each was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<DroppedEntry>,
 }
 
 /// The most entries of late answers one builder folds in at a frame (at least one answer, however
@@ -227,6 +231,7 @@ mod tests {
             ts: "t".into(),
             entries: Vec::new(),
             failure: None,
+            dropped: Vec::new(),
         }
     }
 

@@ -11,7 +11,9 @@ use std::rc::Rc;
 
 use common::*;
 use parsebox_host::{HostOptions, HostPlacement};
-use parsebox_live::{EngineDeath, ExecutorCommand, HostRunParser, LiveCore, Reentered, SharedCore};
+use parsebox_live::{
+    EngineDeath, ExecutorCommand, HostRunParser, LineUpdate, LiveCore, Reentered, SharedCore,
+};
 
 #[test]
 fn a_builtin_answers_its_line_at_once_with_nothing_for_the_executor() {
@@ -529,4 +531,76 @@ fn an_external_parser_over_a_builtin_gives_way_to_it_and_unregistering_the_built
     let run = live.create_run("b", GENERIC, false).unwrap();
     let (entries, _) = live.parse_line(run, "z", "t").unwrap();
     assert_eq!(texts(&entries), ["z"], "the generic parser");
+}
+
+#[test]
+fn a_worker_line_update_names_each_dropped_entry_and_with_previews_shows_it() {
+    let returned = serde_json::json!([
+        {"kind": "stdout", "ts": "t", "text": "kept"},
+        {"kind": "nope", "ts": "t"},
+        {"kind": "stdout", "ts": "t", "text": "é".repeat(50)},
+    ]);
+    let answer_with = |preview_chars: usize| {
+        let (mut live, _seen) = live_with(HostOptions {
+            host: HostPlacement::Worker,
+            load_sources: false,
+            dropped_preview_chars: preview_chars,
+            entry_limits: parsebox_transcript::EntryLimits {
+                max_entries_per_line: 2,
+                ..Default::default()
+            },
+            ..HostOptions::default()
+        });
+        let engine = worker_type(&mut live);
+        let seq = line_begun(&mut live, engine, "x");
+        let ok = serde_json::json!([[seq, { "Ok": returned }]]);
+        live.worker_answered(engine, &[ok.to_string()]);
+        let frame = live.take_frame();
+        frame.lines[0].1[0].clone()
+    };
+    let plain = answer_with(0);
+    assert_eq!(texts(&plain.entries), ["kept"], "the valid entry stands");
+    assert_eq!(plain.failure, None);
+    let codes: Vec<(&str, Option<&str>)> = plain
+        .dropped
+        .iter()
+        .map(|d| (d.code.as_str(), d.entry.as_deref()))
+        .collect();
+    assert_eq!(
+        codes,
+        [("unknown_kind", None), ("too_many_entries", None)],
+        "each dropped entry's reason, and no preview unless asked"
+    );
+    let previewed = answer_with(20);
+    let third = serde_json::to_string(&returned[2]).unwrap();
+    let got: Vec<(String, Option<usize>)> = previewed
+        .dropped
+        .iter()
+        .map(|d| (d.entry.clone().unwrap(), d.entry_chars))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                r#"{"kind":"nope","ts":"t"}"#.chars().take(20).collect(),
+                Some(24)
+            ),
+            (
+                third.chars().take(20).collect(),
+                Some(third.chars().count())
+            ),
+        ]
+    );
+    // On the wire: `dropped` with camelCase fields, absent for a line that dropped nothing.
+    let json = serde_json::to_value(&previewed).unwrap();
+    assert_eq!(json["dropped"][0]["code"], "unknown_kind");
+    assert_eq!(json["dropped"][1]["entryChars"], third.chars().count());
+    let clean = LineUpdate {
+        dropped: Vec::new(),
+        ..previewed
+    };
+    assert!(serde_json::to_value(&clean)
+        .unwrap()
+        .get("dropped")
+        .is_none());
 }

@@ -163,7 +163,7 @@ impl ParserRun {
         match &out {
             Ok(checked) => {
                 for d in &checked.dropped {
-                    *self.diagnostics.dropped.entry(d.code()).or_default() += 1;
+                    *self.diagnostics.dropped.entry(d.why.code()).or_default() += 1;
                 }
             }
             Err(f) => {
@@ -344,7 +344,7 @@ impl ParserRun {
             FailedLineEntry::default(),
         );
         for d in &settled.dropped {
-            *self.diagnostics.dropped.entry(d.code()).or_default() += 1;
+            *self.diagnostics.dropped.entry(d.why.code()).or_default() += 1;
         }
         if let Some(f) = &settled.fallback {
             *self.diagnostics.failures.entry(f.code).or_default() += 1;

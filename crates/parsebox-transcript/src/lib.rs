@@ -52,15 +52,16 @@ pub use entry_text::EntryText;
 pub use follow::{ChunkTrail, Settled};
 pub use line_rule::{
     cut_text, failed_line_entry, outcome_resets_parser, settle_failure, settle_line,
-    FailedLineEntry, FailureCode, LineFailure, LineOutcome, ReturnJson, ReturnShape, SettledLine,
-    CUT_MARKER,
+    settle_line_previewing, FailedLineEntry, FailureCode, LineFailure, LineOutcome, ReturnJson,
+    ReturnShape, SettledLine, CUT_MARKER,
 };
 pub use ndjson::{read_stored_run, StoredRun};
 pub use origin::EntryOrigin;
 pub use raw_json::RawJson;
 pub use ts::Ts;
 pub use validate::{
-    entries_from_return, validate_entry, CheckedEntries, EntryLimits, LimitError, Rejection,
+    entries_from_return, entries_from_return_previewing, validate_entry, CheckedEntries, Dropped,
+    DroppedEntry, EntryLimits, EntryPreview, LimitError, Rejection, MAX_PREVIEWS_PER_LINE,
 };
 
 /// The generic parser: Paperclip's `process` parser. Every line becomes one

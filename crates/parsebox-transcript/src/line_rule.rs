@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::entry::{Extra, ResultInfo, RunResult, TranscriptEntry};
-use crate::validate::{entries_from_return, CheckedEntries, EntryLimits, Rejection};
+use crate::validate::{entries_from_return_previewing, CheckedEntries, Dropped, EntryLimits};
 
 /// Why a line fell back to the generic entry. The snake_case names are stable: diagnostics
 /// count by them and the TypeScript types list them as a string-literal union. Declared in
@@ -316,8 +316,9 @@ pub struct SettledLine {
     pub entries: Vec<TranscriptEntry>,
     /// Why the line fell back to the generic entry, if it did.
     pub fallback: Option<LineFailure>,
-    /// One rejection per entry the parser returned that validation dropped.
-    pub dropped: Vec<Rejection>,
+    /// One per entry the parser returned that validation dropped: why, and (when asked for,
+    /// [`settle_line_previewing`]) what it was.
+    pub dropped: Vec<Dropped>,
 }
 
 impl SettledLine {
@@ -365,14 +366,32 @@ pub fn settle_line(
     limits: &EntryLimits,
     style: FailedLineEntry,
 ) -> SettledLine {
+    settle_line_previewing(line, ts, outcome, limits, style, 0)
+}
+
+/// [`settle_line`], with a preview of the first `preview_chars` characters of each dropped
+/// entry ([`entries_from_return_previewing`]; none with 0), for a report of what the parser
+/// returned.
+pub fn settle_line_previewing(
+    line: &str,
+    ts: &str,
+    outcome: LineOutcome,
+    limits: &EntryLimits,
+    style: FailedLineEntry,
+    preview_chars: usize,
+) -> SettledLine {
     let checked = outcome.and_then(|value| {
-        entries_from_return(value, limits).map_err(|m| LineFailure::new(FailureCode::BadReturn, m))
+        entries_from_return_previewing(value, limits, preview_chars)
+            .map_err(|m| LineFailure::new(FailureCode::BadReturn, m))
     });
     let max = limits.max_string_bytes;
     match checked {
         Err(failure) => fell_back(line, ts, failure.bounded(max), Vec::new(), style, max),
         Ok(CheckedEntries { entries, dropped }) if entries.is_empty() && !dropped.is_empty() => {
-            let message = dropped.first().map(ToString::to_string).unwrap_or_default();
+            let message = dropped
+                .first()
+                .map(|d| d.why.to_string())
+                .unwrap_or_default();
             let failure = LineFailure::new(FailureCode::AllEntriesInvalid, message).bounded(max);
             fell_back(line, ts, failure, dropped, style, max)
         }
@@ -452,7 +471,7 @@ fn fell_back(
     line: &str,
     ts: &str,
     failure: LineFailure,
-    dropped: Vec<Rejection>,
+    dropped: Vec<Dropped>,
     style: FailedLineEntry,
     max_bytes: usize,
 ) -> SettledLine {
@@ -600,7 +619,7 @@ mod tests {
                 fallback,
                 "{what}: fallback"
             );
-            let got: Vec<&str> = s.dropped.iter().map(Rejection::code).collect();
+            let got: Vec<&str> = s.dropped.iter().map(|d| d.why.code()).collect();
             assert_eq!(got, dropped, "{what}: dropped");
             assert_eq!(s.resets_parser(), resets, "{what}: resets");
             assert_eq!(

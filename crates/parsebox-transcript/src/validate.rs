@@ -9,6 +9,7 @@
 
 use std::fmt;
 
+use serde::Serialize;
 use serde_json::{Map, Number, Value};
 
 use crate::entry::{
@@ -210,8 +211,116 @@ pub fn json_type(v: &Value) -> &'static str {
 pub struct CheckedEntries {
     /// Valid entries, in the order the parser returned them.
     pub entries: Vec<TranscriptEntry>,
-    /// One rejection per dropped entry.
-    pub dropped: Vec<Rejection>,
+    /// One per dropped entry, in the order the parser returned them.
+    pub dropped: Vec<Dropped>,
+}
+
+/// An entry the parser returned that validation dropped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dropped {
+    /// Why it was dropped.
+    pub why: Rejection,
+    /// What it was, when the caller asked for previews ([`entries_from_return_previewing`]);
+    /// `None` otherwise, and past a line's first [`MAX_PREVIEWS_PER_LINE`] dropped entries.
+    pub preview: Option<EntryPreview>,
+}
+
+impl Dropped {
+    /// A dropped entry without a preview.
+    pub fn new(why: Rejection) -> Self {
+        Self { why, preview: None }
+    }
+}
+
+/// A dropped entry as the JS API reports it (`LineUpdate.dropped`): why, and what it was when
+/// previews were asked for (`droppedPreviewChars`).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DroppedEntry {
+    /// Why, as a stable code (`unknown_kind`, `too_many_entries`, …): the key diagnostics'
+    /// `droppedEntries` counts it under.
+    pub code: String,
+    /// Why, as a sentence.
+    pub message: String,
+    /// The start of the entry's JSON text as the parser returned it; absent without previews.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub entry: Option<String>,
+    /// Characters in the entry's whole JSON text (more than `entry` holds when it was cut);
+    /// absent without previews.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub entry_chars: Option<usize>,
+}
+
+impl From<&Dropped> for DroppedEntry {
+    fn from(d: &Dropped) -> Self {
+        Self {
+            code: d.why.code().to_owned(),
+            message: d.why.to_string(),
+            entry: d.preview.as_ref().map(|p| p.json.clone()),
+            entry_chars: d.preview.as_ref().map(|p| p.chars),
+        }
+    }
+}
+
+/// The start of a dropped entry as the parser returned it: its JSON text, cut after a number
+/// of characters the caller chose, and how long the whole text is. Written as the value is
+/// walked, so a huge entry costs no more than the characters kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryPreview {
+    /// The entry's JSON text (`serde_json`'s compact form), its first characters.
+    pub json: String,
+    /// Characters (Unicode scalar values) in the whole JSON text.
+    pub chars: usize,
+}
+
+/// Most dropped entries of one line that get a preview: a line may return a million invalid
+/// entries, and the report shows a few.
+pub const MAX_PREVIEWS_PER_LINE: usize = 32;
+
+impl EntryPreview {
+    /// The first `max_chars` characters of `value`'s JSON text, and its length in characters.
+    pub fn of(value: &Value, max_chars: usize) -> Self {
+        let mut head = Head {
+            kept: Vec::new(),
+            max_chars,
+            chars: 0,
+        };
+        // Writing into memory cannot fail, and a `Value` always serialises.
+        let _ = serde_json::to_writer(&mut head, value);
+        Self {
+            json: String::from_utf8_lossy(&head.kept).into_owned(),
+            chars: head.chars,
+        }
+    }
+}
+
+/// A writer that keeps the first `max_chars` characters of UTF-8 text and counts them all.
+struct Head {
+    kept: Vec<u8>,
+    max_chars: usize,
+    chars: usize,
+}
+
+impl std::io::Write for Head {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        for &b in buf {
+            // A byte that is not a continuation byte begins a character.
+            let begins = b & 0xC0 != 0x80;
+            if begins {
+                self.chars += 1;
+            }
+            if self.chars <= self.max_chars && self.chars > 0 {
+                self.kept.push(b);
+            }
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Interprets a parser's whole return value for one line (SPEC §2): an array of entries, a single
@@ -222,6 +331,21 @@ pub struct CheckedEntries {
 /// Any other return value (a string, a number, a boolean) is a failure of the whole line; the
 /// error names what was returned.
 pub fn entries_from_return(value: Value, limits: &EntryLimits) -> Result<CheckedEntries, String> {
+    entries_from_return_previewing(value, limits, 0)
+}
+
+/// [`entries_from_return`], keeping a preview of the first `preview_chars` characters of each
+/// dropped entry (of a line's first [`MAX_PREVIEWS_PER_LINE`]); none with 0. A report that
+/// shows what a parser returned asks for them: each entry is then written as JSON before it is
+/// validated (validation takes the value apart), a cost the page does not pay.
+///
+/// # Errors
+/// As [`entries_from_return`].
+pub fn entries_from_return_previewing(
+    value: Value,
+    limits: &EntryLimits,
+    preview_chars: usize,
+) -> Result<CheckedEntries, String> {
     let items = match value {
         Value::Null => return Ok(CheckedEntries::default()),
         Value::Array(items) => items,
@@ -235,16 +359,22 @@ pub fn entries_from_return(value: Value, limits: &EntryLimits) -> Result<Checked
     };
     let mut out = CheckedEntries::default();
     for (i, item) in items.into_iter().enumerate() {
-        if i >= limits.max_entries_per_line {
-            out.dropped.push(Rejection::TooManyEntries {
+        let preview = (preview_chars > 0 && out.dropped.len() < MAX_PREVIEWS_PER_LINE)
+            .then(|| EntryPreview::of(&item, preview_chars));
+        let why = if i >= limits.max_entries_per_line {
+            Rejection::TooManyEntries {
                 max: limits.max_entries_per_line,
-            });
-            continue;
-        }
-        match validate_entry(item, limits) {
-            Ok(entry) => out.entries.push(entry),
-            Err(why) => out.dropped.push(why),
-        }
+            }
+        } else {
+            match validate_entry(item, limits) {
+                Ok(entry) => {
+                    out.entries.push(entry);
+                    continue;
+                }
+                Err(why) => why,
+            }
+        };
+        out.dropped.push(Dropped { why, preview });
     }
     Ok(out)
 }

@@ -1,7 +1,10 @@
 //! SPEC §2: which untrusted entries reach the renderer, and why the others do not.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
 
-use parsebox_transcript::{entries_from_return, validate_entry, EntryLimits, Rejection};
+use parsebox_transcript::{
+    entries_from_return, entries_from_return_previewing, validate_entry, CheckedEntries, Dropped,
+    EntryLimits, Rejection, MAX_PREVIEWS_PER_LINE,
+};
 use serde_json::{json, Value};
 
 fn check(v: Value) -> Result<Value, String> {
@@ -132,7 +135,70 @@ fn sizes_are_bounded() {
     let checked = entries_from_return(three, &limits).unwrap();
     assert_eq!(
         (checked.entries.len(), checked.dropped),
-        (2, vec![Rejection::TooManyEntries { max: 2 }])
+        (2, vec![Dropped::new(Rejection::TooManyEntries { max: 2 })])
+    );
+}
+
+#[test]
+fn previews_show_each_dropped_entry_as_returned_and_only_when_asked() {
+    let limits = EntryLimits {
+        max_entries_per_line: 3,
+        ..EntryLimits::default()
+    };
+    let long = "é".repeat(300);
+    let value = json!([
+        {"kind":"stdout","ts":"t","text":"fine"},
+        {"kind":"nope","ts":"t"},
+        {"kind":"stdout","ts":"t","text":long},
+        {"kind":"stdout","ts":"t","text":"x"},
+        "just a string",
+    ]);
+    let whole = |i: usize| serde_json::to_string(&value[i]).unwrap();
+    let checked = entries_from_return_previewing(value.clone(), &limits, 40).unwrap();
+    assert_eq!(
+        checked.entries.len(),
+        2,
+        "the first and the third are valid"
+    );
+    let got: Vec<(&str, String, usize)> = checked
+        .dropped
+        .iter()
+        .map(|d| {
+            let p = d.preview.as_ref().unwrap();
+            (d.why.code(), p.json.clone(), p.chars)
+        })
+        .collect();
+    let head = |i: usize| whole(i).chars().take(40).collect::<String>();
+    assert_eq!(
+        got,
+        [
+            ("unknown_kind", whole(1), whole(1).chars().count()),
+            ("too_many_entries", head(3), whole(3).chars().count()),
+            ("too_many_entries", head(4), whole(4).chars().count()),
+        ]
+    );
+    // A long entry keeps 40 characters (two bytes each here), and says how long it was.
+    let one = entries_from_return_previewing(json!([{"kind":1,"text":long}]), &limits, 40)
+        .unwrap()
+        .dropped;
+    let p = one[0].preview.as_ref().unwrap();
+    assert_eq!(p.json.chars().count(), 40);
+    assert_eq!(p.chars, 300 + r#"{"kind":1,"text":""}"#.len());
+    // Without previews, the same verdicts and none kept.
+    let plain = entries_from_return(value, &limits).unwrap();
+    assert_eq!(plain.entries, checked.entries);
+    assert!(plain.dropped.iter().all(|d| d.preview.is_none()));
+    let codes = |c: &CheckedEntries| c.dropped.iter().map(|d| d.why.code()).collect::<Vec<_>>();
+    assert_eq!(codes(&plain), codes(&checked));
+    // A line's first MAX_PREVIEWS_PER_LINE dropped entries get one; the rest are counted.
+    let many = Value::Array(vec![json!({"kind":"nope"}); MAX_PREVIEWS_PER_LINE + 5]);
+    let dropped = entries_from_return_previewing(many, &EntryLimits::default(), 10)
+        .unwrap()
+        .dropped;
+    assert_eq!(dropped.len(), MAX_PREVIEWS_PER_LINE + 5);
+    assert_eq!(
+        dropped.iter().filter(|d| d.preview.is_some()).count(),
+        MAX_PREVIEWS_PER_LINE
     );
 }
 

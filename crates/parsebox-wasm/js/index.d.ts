@@ -3,6 +3,7 @@
 // parsebox_wasm.d.ts); the classes and what the JS host adds to those shapes are declared here.
 import type {
   BuilderCounts,
+  DroppedEntry,
   EntriesMoved,
   FailedLineEntry,
   FailureCode,
@@ -16,6 +17,7 @@ import type {
 
 export type {
   BuilderCounts,
+  DroppedEntry,
   EntriesMoved,
   FailedLineEntry,
   Placement,
@@ -184,6 +186,14 @@ export interface ParserRegistryOptions {
    */
   maxLiveEngines?: number;
   /**
+   * Characters of each entry validation drops to keep in the line's `LineUpdate.dropped`
+   * (`entry`, the start of its JSON text as the parser returned it; at most 10000), for a
+   * report of what a parser returned, such as `npx parsebox check`. Default: none (the code and
+   * sentence of each dropped entry are there anyway). With it, every returned entry is written
+   * as JSON before it is validated: a cost a page that only renders need not pay.
+   */
+  droppedPreviewChars?: number;
+  /**
    * Fetches an adapter type's parser source in the background. Default: `GET
    * /api/adapters/:type/ui-parser.js` where `fetch` exists; `null` disables loading (types stay
    * generic until `registerSource`). A rejection marks the type failed with its message.
@@ -227,6 +237,12 @@ export interface LineUpdate {
    * thrown); absent when the parser's answer stands. `diagnostics()` counts these per type.
    */
   failure?: LineFailure;
+  /**
+   * The entries the parser returned that validation dropped (absent when none was): each one's
+   * code and sentence, and with `droppedPreviewChars` the start of what it was. The line's
+   * other entries stand; `diagnostics().droppedEntries` counts these per type.
+   */
+  dropped?: DroppedEntry[];
 }
 
 /**

@@ -164,6 +164,26 @@ message: string,
  */
 thrown?: string, };
 
+export type DroppedEntry = { 
+/**
+ * Why, as a stable code (`unknown_kind`, `too_many_entries`, …): the key diagnostics'
+ * `droppedEntries` counts it under.
+ */
+code: string, 
+/**
+ * Why, as a sentence.
+ */
+message: string, 
+/**
+ * The start of the entry's JSON text as the parser returned it; absent without previews.
+ */
+entry?: string, 
+/**
+ * Characters in the entry's whole JSON text (more than `entry` holds when it was cut);
+ * absent without previews.
+ */
+entryChars?: number, };
+
 export type FailedLineEntry = "parseError" | "generic";
 
 export type RunLogChunk = { 

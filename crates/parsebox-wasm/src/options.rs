@@ -25,6 +25,7 @@ pub(crate) struct RegistryOptions {
     max_memory_bytes: Option<f64>,
     max_transcript_bytes_total: Option<usize>,
     max_live_engines: Option<usize>,
+    dropped_preview_chars: Option<usize>,
     host: Option<HostPlacement>,
     load_sources: Option<bool>,
     /// Set by the package: whether this environment has Web Workers.
@@ -80,6 +81,9 @@ impl RegistryOptions {
         }
         if let Some(v) = self.max_live_engines {
             o.max_live_engines = v;
+        }
+        if let Some(v) = self.dropped_preview_chars {
+            o.dropped_preview_chars = v;
         }
         let workers = self.workers_available.unwrap_or(false);
         // Where there are Workers there are frames: a rebuild goes in slices of a few ms.

@@ -39,6 +39,7 @@ fn declarations() -> String {
         DiffChangeType::decl(&cfg),
         FailureCode::decl(&cfg),
         parsebox_transcript::LineFailure::decl(&cfg),
+        parsebox_transcript::DroppedEntry::decl(&cfg),
         parsebox_transcript::FailedLineEntry::decl(&cfg),
         Chunk::decl(&cfg),
         parsebox_transcript::BuilderCounts::decl(&cfg),

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use parsebox_host::{
     Command, EngineId, EngineRuns, Host, HostError, LineStep, LoadError, Placement, RunId, Seq,
 };
-use parsebox_transcript::{generic_entry, TranscriptEntry};
+use parsebox_transcript::{generic_entry, DroppedEntry, TranscriptEntry};
 use serde::Serialize;
 
 use crate::command::ExecutorCommand;
@@ -232,6 +232,7 @@ impl<X: Executor> LiveCore<X> {
                     ts,
                     entries,
                     failure,
+                    dropped,
                 } => {
                     if let Some((waited, answer @ None)) = &mut self.answering {
                         if *waited == seq {
@@ -249,6 +250,7 @@ impl<X: Executor> LiveCore<X> {
                             ts,
                             entries,
                             failure,
+                            dropped: dropped.iter().map(DroppedEntry::from).collect(),
                         };
                         self.frame.late_line(adapter_type, update)
                     };
