@@ -137,6 +137,50 @@ test("onChange's late lines say why each one fell back: its code, sentence and w
   );
 });
 
+test("onChange's late lines name each entry validation dropped, and with droppedPreviewChars show what it was", async (t) => {
+  const source = `export function parseStdoutLine(line, ts) {
+    if (line === "mixed") return [{ kind: "system", ts, text: "kept" }, { kind: "nonsense", ts }, { kind: "stdout", ts, text: "é".repeat(300) + "\\n" }];
+    return [{ kind: "system", ts, text: "p:" + line }];
+  }`;
+  const heardWith = async (options) => {
+    const registry = new ParserRegistry({ loadSource: null, host: "worker", maxEntriesPerLine: 2, ...options });
+    t.after(() => registry.dispose());
+    registry.registerSource("t", source);
+    await registry.idle();
+    const heard = [];
+    registry.onChange((_type, _status, lines) => {
+      if (lines) heard.push(...lines);
+    });
+    for (const line of ["ok", "mixed"]) registry.parseLine("t", line, `ts-${line}`);
+    await registry.idle();
+    return [Object.fromEntries(heard.map((u) => [u.line, u])), registry.diagnostics("t")];
+  };
+  const [plain, counted] = await heardWith({});
+  assert.equal("dropped" in plain.ok, false, "a line that dropped nothing says nothing of it");
+  assert.deepEqual(plain.mixed.entries.map((e) => e.text), ["kept"], "the valid entry stands");
+  assert.equal("failure" in plain.mixed, false);
+  assert.deepEqual(
+    plain.mixed.dropped,
+    [
+      { code: "unknown_kind", message: 'unknown entry kind "nonsense"' },
+      { code: "too_many_entries", message: "line produced more than 2 entries (max_entries_per_line)" },
+    ],
+    "each dropped entry's code and sentence, and no preview unless asked",
+  );
+  assert.deepEqual(counted.droppedEntries, { unknown_kind: 1, too_many_entries: 1 }, "as diagnostics count them");
+  const [previewed] = await heardWith({ droppedPreviewChars: 40 });
+  const third = JSON.stringify({ kind: "stdout", ts: "ts-mixed", text: "é".repeat(300) + "\n" });
+  assert.deepEqual(
+    previewed.mixed.dropped.map((d) => [d.entry, d.entryChars]),
+    [
+      ['{"kind":"nonsense","ts":"ts-mixed"}', 35],
+      [[...third].slice(0, 40).join(""), [...third].length],
+    ],
+    "the start of each as the parser returned it, in JSON as Node writes it, and its whole length",
+  );
+  assert.throws(() => new ParserRegistry({ loadSource: null, droppedPreviewChars: 10001 }), /droppedPreviewChars/);
+});
+
 test("a started parser's status says its module's format and exports, in a Worker and inline", async (t) => {
   for (const host of ["worker", "inline"]) {
     const registry = new ParserRegistry({ loadSource: null, host });

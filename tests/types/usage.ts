@@ -42,6 +42,13 @@ export async function usage(): Promise<string[]> {
   registry.onChange((_type, _s, lines) => {
     for (const l of lines ?? []) if (l.failure) texts.push(`${l.ts} ${l.failure.code}: ${l.failure.message}${l.failure.thrown ?? ""}`);
   })();
+  // And which entries validation dropped: with previews, the start of each and its length.
+  const previewing = new ParserRegistry({ droppedPreviewChars: 160 });
+  previewing.onChange((_type, _s, lines) => {
+    for (const d of lines?.flatMap((l) => l.dropped ?? []) ?? []) texts.push(`${d.code}: ${d.message}`, d.entry ?? "", String(d.entryChars ?? 0));
+  })();
+  // @ts-expect-error: a preview is a number of characters
+  new ParserRegistry({ droppedPreviewChars: true });
   const builder = new TranscriptBuilder(registry, "hermes", { redactHomePaths: true });
   const update = builder.push({ ts: "t", stream: "stdout", chunk: "x\n" });
   texts.push(String(update.from));

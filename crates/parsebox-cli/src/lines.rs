@@ -147,21 +147,48 @@ pub fn is_fed(raw: &str) -> bool {
 
 /// A one-line preview of `text` for reports: at most `max` characters, controls escaped.
 pub fn preview(text: &str, max: usize) -> String {
-    let escaped = crate::style::escape_controls(text)
+    preview_of(text, text.chars().count(), max)
+}
+
+/// [`preview`] of a text of `chars` characters of which `head` is the start (at least its first
+/// `max`, or all of it): the same preview the whole text gets.
+pub fn preview_of(head: &str, chars: usize, max: usize) -> String {
+    let escaped = crate::style::escape_controls(head)
         .replace('\n', "\\n")
         .replace('\t', "\\t");
     let count = escaped.chars().count();
-    if count <= max {
+    if count <= max && chars == head.chars().count() {
         escaped
     } else {
         let cut: String = escaped.chars().take(max.saturating_sub(1)).collect();
-        format!("{cut}… ({} chars)", text.chars().count())
+        format!("{cut}… ({chars} chars)")
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_preview_from_the_start_of_a_text_is_the_whole_text_s() {
+        let texts = [
+            String::new(),
+            "short".into(),
+            "x".repeat(160),
+            "x".repeat(161),
+            "é".repeat(400),
+            "a\u{1b}[31mred\u{7f}\ttab\nline".repeat(20),
+            "\u{9b}".repeat(100),
+        ];
+        for text in texts {
+            let head: String = text.chars().take(160).collect();
+            assert_eq!(
+                preview_of(&head, text.chars().count(), 160),
+                preview(&text, 160),
+                "{text:?}"
+            );
+        }
+    }
 
     #[test]
     fn timestamps_follow_the_corpus_rule() {

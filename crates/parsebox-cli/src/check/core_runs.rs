@@ -5,7 +5,7 @@ use parsebox_host::RunId;
 use parsebox_sandbox::SandboxOptions;
 use parsebox_transcript::{FailureCode, LineFailure};
 
-use super::feed::{invalid_entries, uninterruptible, Answer, Line, Outcome};
+use super::feed::{uninterruptible, Answer, Line, Outcome};
 use super::runs::{Runs, Stuck};
 use crate::hosted::NativeCore;
 use crate::watch::overran;
@@ -18,8 +18,7 @@ pub(super) struct CoreRuns {
 
 impl CoreRuns {
     /// Runs on `core`, whose parser has started; `options` are the command's.
-    pub(super) fn new(mut core: NativeCore, options: SandboxOptions) -> Self {
-        core.keep_returned();
+    pub(super) fn new(core: NativeCore, options: SandboxOptions) -> Self {
         Self { core, options }
     }
 }
@@ -74,13 +73,10 @@ impl Runs for CoreRuns {
                 Some(f) if f.code != FailureCode::AllEntriesInvalid => Outcome::Failed(f),
                 _ => Outcome::Entries(settled.entries),
             };
-            let invalid = match settled.returned {
-                Some(value) if settled.dropped > 0 => {
-                    invalid_entries(value, &self.options.entry_limits)
-                }
-                _ => Vec::new(),
-            };
-            answers.push(Answer { outcome, invalid });
+            answers.push(Answer {
+                outcome,
+                invalid: settled.dropped,
+            });
         }
         Ok(answers)
     }

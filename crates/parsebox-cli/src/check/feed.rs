@@ -7,12 +7,11 @@ use std::time::Duration;
 #[cfg(target_os = "wasi")]
 use parsebox_sandbox::{ParserRun, SandboxOptions};
 #[cfg(target_os = "wasi")]
-use parsebox_transcript::{settle_line, FailedLineEntry, FailureCode};
-use parsebox_transcript::{validate_entry, EntryLimits, LineFailure, Rejection, TranscriptEntry};
-use serde_json::Value;
+use parsebox_transcript::{settle_line_previewing, FailedLineEntry, FailureCode};
+use parsebox_transcript::{DroppedEntry, LineFailure, TranscriptEntry};
 
 use crate::awkward;
-use crate::lines::{fed_lines, line_ts, preview};
+use crate::lines::{fed_lines, line_ts};
 #[cfg(target_os = "wasi")]
 use crate::watch::{overran, Watch};
 
@@ -41,9 +40,13 @@ pub(super) enum Outcome {
 pub(super) struct Answer {
     /// What the line gave.
     pub(super) outcome: Outcome,
-    /// Entries dropped by validation, with a preview of each.
-    pub(super) invalid: Vec<(Rejection, String)>,
+    /// Entries dropped by validation, with the start of each ([`PREVIEW_CHARS`]).
+    pub(super) invalid: Vec<DroppedEntry>,
 }
+
+/// How much of each entry validation dropped the report shows: the core keeps this many
+/// characters of it.
+pub(super) const PREVIEW_CHARS: usize = 160;
 
 impl Outcome {
     /// Budget overruns depend on the machine's load: they are reported, never compared.
@@ -84,20 +87,16 @@ pub(super) fn feed(
         )),
         other => other,
     };
-    let limits = &options.entry_limits;
-    let returned = raw.as_ref().ok().cloned();
-    let settled = settle_line(
+    let settled = settle_line_previewing(
         &line.text,
         &line.ts,
         raw,
-        limits,
+        &options.entry_limits,
         FailedLineEntry::default(),
+        PREVIEW_CHARS,
     );
     *reset_owed = settled.resets_parser();
-    let invalid = match returned {
-        Some(value) if !settled.dropped.is_empty() => invalid_entries(value, limits),
-        _ => Vec::new(),
-    };
+    let invalid = settled.dropped.iter().map(DroppedEntry::from).collect();
     let outcome = match settled.fallback {
         // The line ran to completion; its entries were all invalid (listed in `invalid`), so
         // the UI shows the line itself.
@@ -115,29 +114,6 @@ pub(super) fn uninterruptible(elapsed: Duration, budget_ms: f64) -> String {
          string); in the browser the page freezes until the Worker host kills the parser",
         elapsed.as_millis()
     )
-}
-
-/// The dropped entries of a return value, each with its reason and a preview.
-pub(super) fn invalid_entries(value: Value, limits: &EntryLimits) -> Vec<(Rejection, String)> {
-    let items = match value {
-        Value::Array(items) => items,
-        other => vec![other],
-    };
-    let mut out = Vec::new();
-    for (i, item) in items.into_iter().enumerate() {
-        let shown = preview(&item.to_string(), 160);
-        if i >= limits.max_entries_per_line {
-            out.push((
-                Rejection::TooManyEntries {
-                    max: limits.max_entries_per_line,
-                },
-                shown,
-            ));
-        } else if let Err(why) = validate_entry(item, limits) {
-            out.push((why, shown));
-        }
-    }
-    out
 }
 
 /// The fed lines of a sample log, labelled by line number.

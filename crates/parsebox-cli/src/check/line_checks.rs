@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use parsebox_transcript::{LineFailure, Rejection};
+use parsebox_transcript::{DroppedEntry, LineFailure};
 
 use super::feed::{Answer, Line, Outcome};
-use crate::lines::preview;
+use crate::lines::{preview, preview_of};
 use crate::report::{plural, Check, Status};
 
 /// "no throws, no budget overruns" over one set of lines.
@@ -100,7 +100,7 @@ pub(super) fn entries_check(fed: &[(&Line, &Answer)], max: usize) -> Check {
             }
         })
         .sum();
-    let invalid: Vec<(&Line, &(Rejection, String))> = fed
+    let invalid: Vec<(&Line, &DroppedEntry)> = fed
         .iter()
         .flat_map(|(l, a)| a.invalid.iter().map(move |i| (*l, i)))
         .collect();
@@ -119,7 +119,7 @@ pub(super) fn entries_check(fed: &[(&Line, &Answer)], max: usize) -> Check {
     let mut details: Vec<String> = invalid
         .iter()
         .take(max)
-        .map(|(l, (why, raw))| format!("{}: {why}\n{raw}", l.label))
+        .map(|(l, d)| format!("{}: {}\n{}", l.label, d.message, dropped_preview(d)))
         .collect();
     if invalid.len() > max {
         details.push(format!("… and {} more", invalid.len() - max));
@@ -132,4 +132,13 @@ pub(super) fn entries_check(fed: &[(&Line, &Answer)], max: usize) -> Check {
         format!("{} of {total} returned entries are invalid", invalid.len()),
     )
     .with_details(details)
+}
+
+/// What a dropped entry was, as the report shows it: the start of its JSON text the core kept
+/// ([`PREVIEW_CHARS`](super::feed::PREVIEW_CHARS) characters, so the preview is exact).
+fn dropped_preview(d: &DroppedEntry) -> String {
+    match (&d.entry, d.entry_chars) {
+        (Some(json), Some(chars)) => preview_of(json, chars, super::feed::PREVIEW_CHARS),
+        _ => "(not kept: a line's first entries dropped are shown)".into(),
+    }
 }

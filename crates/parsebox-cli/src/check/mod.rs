@@ -221,8 +221,8 @@ fn started_core(
         max_source_bytes: options.max_source_bytes.max(source.len()),
         ..options.clone()
     };
-    let mut core =
-        crate::hosted::NativeCore::for_command(&options, give_up).map_err(Refused::Ended)?;
+    let mut core = crate::hosted::NativeCore::for_command(&options, give_up, feed::PREVIEW_CHARS)
+        .map_err(Refused::Ended)?;
     let status = core
         .register(source)
         .map_err(|e| Refused::Ended(e.to_string()))?;

@@ -23,9 +23,11 @@ use std::time::Duration;
 use parsebox_host::{
     AdapterState, AdapterStatus, Diagnostics, EngineId, Host, HostError, HostOptions, RunId, Seq,
 };
-use parsebox_live::{ExecutorCommand, LiveCore};
+use parsebox_live::{ExecutorCommand, LineUpdate, LiveCore};
 use parsebox_sandbox::SandboxOptions;
-use parsebox_transcript::{FailedLineEntry, FailureCode, LineFailure, TranscriptEntry};
+use parsebox_transcript::{
+    DroppedEntry, FailedLineEntry, FailureCode, LineFailure, TranscriptEntry,
+};
 
 use engines::{Event, ProcessExecutor, Processes};
 use process::StartMessage;
@@ -33,19 +35,17 @@ use process::StartMessage;
 /// The adapter type the command registers its one parser as.
 pub const ADAPTER: &str = "parser";
 
-/// A line's settled answer: its entries, and why it fell back when it did (the failure's code
-/// and the core's sentence).
+/// A line's settled answer: its entries, why it fell back when it did (the failure's code and
+/// the core's sentence), and the entries validation dropped: the page's `LineUpdate`.
 #[derive(Debug, PartialEq)]
 pub struct Settled {
     /// What the line shows.
     pub entries: Vec<TranscriptEntry>,
     /// Why it fell back (the core's code and message), when the parser's answer was not used.
     pub fell_back: Option<LineFailure>,
-    /// What the parser returned, before validation, when the core was asked to keep it
-    /// ([`NativeCore::keep_returned`]) and the parser returned.
-    pub returned: Option<serde_json::Value>,
-    /// How many of the returned entries validation dropped.
-    pub dropped: u64,
+    /// The entries the parser returned that validation dropped, each with the start of what it
+    /// was when the core keeps previews (`HostOptions::dropped_preview_chars`).
+    pub dropped: Vec<DroppedEntry>,
     /// How long the line itself ran, by the clock: from its engine's `began` (after any realm
     /// work of the engine's own, such as rebuilding a realm after a failed line) to its answer.
     /// `None` when the engine did not say when it began.
@@ -57,13 +57,11 @@ pub struct NativeCore {
     live: LiveCore<ProcessExecutor>,
     processes: Rc<RefCell<Processes>>,
     events: Receiver<(EngineId, Event)>,
-    /// Late answers taken from the core's frames, by run and line.
-    answers: HashMap<(RunId, Seq), Vec<TranscriptEntry>>,
+    /// Late lines taken from the core's frames, as the page's `onChange` hears them: the
+    /// command waits for one line at a time, so the one waited for.
+    updates: Vec<LineUpdate>,
     /// When the core's timer fires next (its clock).
     timeout_ms: Option<f64>,
-    /// What parsers returned, by line, before validation: kept only when asked
-    /// ([`NativeCore::keep_returned`]), for a report that shows the entries validation dropped.
-    returned: Option<HashMap<Seq, serde_json::Value>>,
     /// When each line under way began, as its engine reported (the core's clock).
     began: HashMap<Seq, f64>,
 }
@@ -89,20 +87,24 @@ impl NativeCore {
             live,
             processes,
             events,
-            answers: HashMap::new(),
+            updates: Vec::new(),
             timeout_ms: None,
-            returned: None,
             began: HashMap::new(),
         })
     }
 
     /// A core for the command's `options`: the package's defaults with the command's budgets and
     /// limits, and `give_up` as the hard deadline (a line whose engine is stuck in one native
-    /// step that long is ended, and runs once more on a fresh engine).
+    /// step that long is ended, and runs once more on a fresh engine). `preview_chars`: how much
+    /// of each dropped entry the core keeps ([`Settled::dropped`]; 0 for none).
     ///
     /// # Errors
     /// This command's file cannot be found, or the core refuses the options.
-    pub fn for_command(options: &SandboxOptions, give_up: Duration) -> Result<Self, String> {
+    pub fn for_command(
+        options: &SandboxOptions,
+        give_up: Duration,
+        preview_chars: usize,
+    ) -> Result<Self, String> {
         let exe =
             std::env::current_exe().map_err(|e| format!("cannot find this command's file: {e}"))?;
         let host = HostOptions {
@@ -112,14 +114,10 @@ impl NativeCore {
             max_line_bytes: options.max_line_bytes,
             entry_limits: options.entry_limits.clone(),
             hard_deadline_ms: (give_up.as_secs_f64() * 1000.0).max(options.line_budget_ms),
+            dropped_preview_chars: preview_chars,
             ..HostOptions::default()
         };
         Self::new(exe, host)
-    }
-
-    /// Keeps what the parser returned for each line, before validation ([`Settled::returned`]).
-    pub fn keep_returned(&mut self) {
-        self.returned.get_or_insert_with(HashMap::new);
     }
 
     /// Registers `source` as [`ADAPTER`]'s parser and waits until its engine has started or
@@ -146,9 +144,11 @@ impl NativeCore {
     /// # Errors
     /// The core's misuse errors.
     pub fn new_run(&mut self) -> Result<RunId, HostError> {
+        // Not a builder's: its late lines come as the page's line updates, each with its
+        // failure and dropped entries.
         let run = self
             .live
-            .create_run(ADAPTER, FailedLineEntry::Generic, true)?;
+            .create_run(ADAPTER, FailedLineEntry::Generic, false)?;
         self.drain();
         Ok(run)
     }
@@ -159,39 +159,43 @@ impl NativeCore {
     /// The core's misuse errors.
     pub fn line(&mut self, run: RunId, line: &str, ts: &str) -> Result<Settled, HostError> {
         let before = self.diagnostics();
-        if let Some(returned) = &mut self.returned {
-            returned.clear();
-        }
         self.began.clear();
+        self.updates.clear();
         let (shown, seq) = self.live.parse_line(run, line, ts)?;
-        let entries = match seq {
-            None => shown,
-            Some(seq) => loop {
+        let update = match seq {
+            None => None,
+            Some(_) => loop {
                 self.drain();
-                if let Some(entries) = self.answers.remove(&(run, seq)) {
-                    break entries;
+                let at = self
+                    .updates
+                    .iter()
+                    .position(|u| u.line == line && u.ts == ts);
+                if let Some(at) = at {
+                    break Some(self.updates.swap_remove(at));
                 }
                 if !self.wait() {
-                    break shown;
+                    break None;
                 }
             },
         };
-        let after = self.diagnostics();
-        let returned = match (&mut self.returned, seq) {
-            (Some(returned), Some(seq)) => returned.remove(&seq),
-            _ => None,
-        };
-        let dropped = |d: &Diagnostics| d.dropped_entries.values().sum::<u64>();
         let now = self.processes.borrow().now_ms();
         let ran = seq
             .and_then(|seq| self.began.remove(&seq))
             .map(|at| Duration::from_secs_f64((now - at).max(0.0) / 1000.0));
-        Ok(Settled {
-            entries,
-            fell_back: new_fallback(&before.fallbacks, &after),
-            returned,
-            dropped: dropped(&after).saturating_sub(dropped(&before)),
-            ran,
+        Ok(match update {
+            Some(u) => Settled {
+                entries: u.entries,
+                fell_back: u.failure,
+                dropped: u.dropped,
+                ran,
+            },
+            // Answered at once (no parser, a remembered answer), or nothing left to wait for.
+            None => Settled {
+                entries: shown,
+                fell_back: new_fallback(&before.fallbacks, &self.diagnostics()),
+                dropped: Vec::new(),
+                ran,
+            },
         })
     }
 
@@ -269,16 +273,10 @@ impl NativeCore {
             }
             ExecutorCommand::End { engine } => self.processes.borrow_mut().end(EngineId(engine)),
             ExecutorCommand::Frame => {
+                // The command's runs are no builder's: their late lines are line updates.
                 let frame = self.live.take_frame();
-                for run in frame.builders {
-                    let run = RunId(run);
-                    let (answers, more) = self.live.take_answers(run);
-                    for (seq, entries) in answers {
-                        self.answers.insert((run, seq), entries);
-                    }
-                    if more {
-                        self.live.call_builder_back(run);
-                    }
+                for (_, updates) in frame.lines {
+                    self.updates.extend(updates);
                 }
             }
             // Sources are given, never loaded; a status change is read when it matters.
@@ -322,38 +320,12 @@ impl NativeCore {
                 self.timeout_ms = self.live.worker_began(engine, seq);
             }
             Event::Progress => self.timeout_ms = self.live.worker_progress(engine),
-            Event::Answers(json) => {
-                if let Some(returned) = &mut self.returned {
-                    take_returned(&json, returned);
-                }
-                self.live.worker_answered(engine, &[json]);
-            }
+            Event::Answers(json) => self.live.worker_answered(engine, &[json]),
             Event::Ended(death) => {
                 // The process is gone: forget it before the core decides what comes next.
                 self.processes.borrow_mut().end(engine);
                 self.live.worker_died(engine, death);
             }
-        }
-    }
-}
-
-/// Keeps each answer's returned value (`[[seq, {"Ok": value}, …], …]`) of a batch; the
-/// core reads the batch itself, and a malformed one is its to judge.
-fn take_returned(json: &str, returned: &mut HashMap<Seq, serde_json::Value>) {
-    let Ok(serde_json::Value::Array(answers)) = serde_json::from_str(json) else {
-        return;
-    };
-    for answer in answers {
-        let serde_json::Value::Array(mut parts) = answer else {
-            continue;
-        };
-        let seq = parts.first().and_then(serde_json::Value::as_u64);
-        let value = parts
-            .get_mut(1)
-            .and_then(|o| o.get_mut("Ok"))
-            .map(serde_json::Value::take);
-        if let (Some(seq), Some(value)) = (seq, value) {
-            returned.insert(seq, value);
         }
     }
 }

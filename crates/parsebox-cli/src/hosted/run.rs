@@ -33,7 +33,7 @@ impl HostedRun {
         give_up: Duration,
         on_give_up: Box<dyn FnMut(Duration)>,
     ) -> Result<Self, StartError> {
-        let mut core = NativeCore::for_command(options, give_up).map_err(StartError::Thread)?;
+        let mut core = NativeCore::for_command(options, give_up, 0).map_err(StartError::Thread)?;
         let status = core
             .register(source)
             .map_err(|e| StartError::Thread(e.to_string()))?;
