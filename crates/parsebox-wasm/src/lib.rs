@@ -51,6 +51,15 @@ pub fn parsers_wait_for_warm_up(user_agent: &str) -> bool {
     parsebox_live::parsers_wait_for_warm_up(user_agent)
 }
 
+/// The registry's defaults of the limits a command line reads itself (`lineBudgetMs`,
+/// `initBudgetMs`, `maxSourceBytes`, `maxLineBytes`), as JSON: the host core's own, so
+/// `npx parsebox` never keeps a copy of them.
+#[wasm_bindgen(js_name = registryDefaults)]
+#[must_use]
+pub fn registry_defaults() -> String {
+    options::defaults_json()
+}
+
 /// Whether a Worker with no engine now is kept for a later engine when `kept` are kept
 /// already ([`parsebox_live::worker_pool::keeps_idle_worker`]).
 #[wasm_bindgen(js_name = keepsIdleWorker)]

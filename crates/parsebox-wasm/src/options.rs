@@ -95,3 +95,48 @@ impl RegistryOptions {
         Ok(o)
     }
 }
+
+/// The defaults of the limits a command line reads itself, as JSON (`registryDefaults`): the
+/// host core's.
+pub(crate) fn defaults_json() -> String {
+    let o = HostOptions::default();
+    serde_json::json!({
+        "lineBudgetMs": o.line_budget_ms,
+        "initBudgetMs": o.init_budget_ms,
+        "maxSourceBytes": o.max_source_bytes,
+        "maxLineBytes": o.max_line_bytes,
+    })
+    .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn the_command_line_s_defaults_are_the_core_s() {
+        let d: serde_json::Value = serde_json::from_str(&defaults_json()).unwrap();
+        let o = HostOptions::default();
+        assert_eq!(d["lineBudgetMs"], o.line_budget_ms);
+        assert_eq!(d["initBudgetMs"], o.init_budget_ms);
+        assert_eq!(d["maxSourceBytes"], o.max_source_bytes);
+        assert_eq!(d["maxLineBytes"], o.max_line_bytes);
+        // And a registry given them decides as one given nothing.
+        let given: RegistryOptions = serde_json::from_value(d).unwrap();
+        let given = given.into_host_options().unwrap();
+        let none = RegistryOptions::default().into_host_options().unwrap();
+        assert_eq!(
+            (
+                given.line_budget_ms,
+                given.hard_deadline_ms,
+                given.max_source_bytes
+            ),
+            (
+                none.line_budget_ms,
+                none.hard_deadline_ms,
+                none.max_source_bytes
+            )
+        );
+    }
+}

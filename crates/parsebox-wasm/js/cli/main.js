@@ -63,6 +63,7 @@ export async function main(argv) {
 async function startCheckedParser(argv) {
   const limits = checkLimits(argv);
   if (limits === null) return;
+  const { ParserRegistry } = await openPackage();
   const { readCapped } = await import("./lines.js");
   const { describeLoadError, openRegistry, registryOptions, waitForLoad } = await import("./registry.js");
   const options = registryOptions(limits);
@@ -72,7 +73,6 @@ async function startCheckedParser(argv) {
   } catch {
     return;
   }
-  const { ParserRegistry } = await openPackage();
   let registry;
   try {
     registry = openRegistry(ParserRegistry, { ...options, maxSourceBytes: Math.max(options.maxSourceBytes, Buffer.byteLength(source)) });

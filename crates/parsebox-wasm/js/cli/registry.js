@@ -1,6 +1,7 @@
 // The command's registry: the package's ParserRegistry with the command line's limits, its
 // parser's load awaited, and a load error said in one line.
 import { ParseboxOptionsError } from "../index.js";
+import { registryDefaults } from "../parsebox_wasm.js";
 import { CommandError, EXIT_USAGE } from "./errors.js";
 
 /** Each limit flag and the registry option it sets. */
@@ -12,17 +13,15 @@ const FLAGS = {
   hardDeadlineMs: "--hang-timeout-ms",
 };
 
-/** The registry's defaults for what the command reads itself (the package's own). */
-const DEFAULTS = { maxSourceBytes: 51_200, maxLineBytes: 4 << 20, lineBudgetMs: 50 };
-
 /**
  * The registry options the command line asks for: the page's defaults, its limits, and
  * `--hang-timeout-ms` as the core's hard deadline (a line stuck in one native step is ended
- * there, at least the line budget). No loader: the parser is registered from its file.
+ * there, at least the line budget). No loader: the parser is registered from its file. The
+ * package must be initialised (the defaults are the core's).
  * @param {import("./args.js").SharedArgs} args
  */
 export function registryOptions(args) {
-  const o = { loadSource: null, host: "worker", ...DEFAULTS };
+  const o = { loadSource: null, host: "worker", ...JSON.parse(registryDefaults()) };
   for (const key of ["lineBudgetMs", "initBudgetMs", "maxSourceBytes", "maxLineBytes"]) if (args[key] !== undefined) o[key] = args[key];
   o.hardDeadlineMs = Math.max(args.hangTimeoutMs, o.lineBudgetMs);
   return o;
