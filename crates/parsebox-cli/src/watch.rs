@@ -1,9 +1,10 @@
-//! Parser calls the sandbox cannot interrupt: [`overran`] says when a call that returned took
-//! far longer than its budget by the clock (one native step: a regex over a long line, `split`,
-//! `JSON.parse`, building a huge string), which the report says. Natively the package's live
-//! core ends a call stuck past the deadline with its engine process (`hosted`). Under WASI
-//! (`npx parsebox`) the sandbox runs in the command's own thread, and [`Watch`] has the npm
-//! command give a hung call up; the command then runs again to report it (`given_up.rs`).
+//! Parser calls the sandbox cannot interrupt, under WASI only: natively the package's live core
+//! ends a call stuck past the deadline with its engine process (`hosted`), and its work budget
+//! and deadline are the only verdicts, as in the page. Under WASI the sandbox runs in the
+//! command's own thread: [`overran`] says when a call that returned took far longer than its
+//! budget by the clock (one native step: a regex over a long line, `split`, `JSON.parse`,
+//! building a huge string), and [`Watch`] has the npm command give a hung call up; the command
+//! then runs again to report it (`given_up.rs`).
 
 use std::time::Duration;
 
@@ -13,6 +14,7 @@ pub use wasi::Watch;
 /// Whether a call that returned normally after `elapsed` overran a budget of `budget_ms` by far
 /// more than the sandbox's deadline checks allow, i.e. in one native step it cannot interrupt.
 /// The margin (4× the budget plus 200 ms) keeps a busy machine from tripping it.
+#[cfg_attr(not(target_os = "wasi"), allow(dead_code))]
 pub fn overran(elapsed: Duration, budget_ms: f64) -> bool {
     elapsed.as_secs_f64() * 1000.0 > budget_ms * 4.0 + 200.0
 }

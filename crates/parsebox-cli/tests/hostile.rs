@@ -308,17 +308,17 @@ fn awkward_lines_find_throws_and_loops() {
     );
 }
 
-/// A native step the budget cannot interrupt (a quadratic regex over a long line):
-/// a call that ends late is an overrun; one that outlives --hang-timeout-ms aborts the check
-/// with what is known so far.
+/// A native step the budget cannot interrupt (a quadratic regex over a long line): one that
+/// ends before --hang-timeout-ms is answered, as the page's engine answers it (no clock verdict:
+/// the report is the same on a busy machine); one that outlives it aborts the check with what
+/// is known so far.
 #[test]
 fn uninterruptible_calls_are_reported() {
     let dir = std::env::temp_dir().join(format!("parsebox-cli-split-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("long.log");
-    // "Overran" is a clock verdict (4× the budget + 200 ms, `watch::overran`): the line must take
-    // far longer than that on any machine. 30,000 characters is ~450M regex steps (~2 s in a
-    // debug build here; 10,000 was ~0.25 s and a faster CI machine answered it under 204 ms).
+    // 30,000 characters is ~450M regex steps (~2 s in a debug build): by the clock far past a
+    // 1 ms budget, but in one native step, which no budget counts.
     std::fs::write(&log, format!("short: line\nSLOW{}\n", "x".repeat(30_000))).unwrap();
     let log = log.to_string_lossy().into_owned();
     let longer = dir.join("longer.log");
@@ -343,13 +343,11 @@ fn uninterruptible_calls_are_reported() {
     ]);
     let report = run.json();
     let sample = check(&report, "sample_log");
-    assert_eq!(sample["status"], "fail", "{}", run.stdout);
-    let detail = sample["details"][0].as_str().unwrap();
-    assert!(
-        detail.starts_with("line 2: budget_exceeded: took "),
-        "{detail}"
+    assert_eq!(sample["status"], "pass", "{}", run.stdout);
+    assert_eq!(
+        sample["summary"],
+        "2 lines → 2 entries; no throws, no budget overruns"
     );
-    assert!(detail.contains("cannot interrupt"), "{detail}");
 
     let run = parsebox(&[
         "check",

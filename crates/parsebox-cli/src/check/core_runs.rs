@@ -2,24 +2,21 @@
 //! of the command: fresh runs, `reset()`, and each line's answer as the report needs it.
 
 use parsebox_host::RunId;
-use parsebox_sandbox::SandboxOptions;
 use parsebox_transcript::{FailureCode, LineFailure};
 
-use super::feed::{uninterruptible, Answer, Line, Outcome};
+use super::feed::{Answer, Line, Outcome};
 use super::runs::{Runs, Stuck};
 use crate::hosted::NativeCore;
-use crate::watch::overran;
 
 /// The parser on the live core (see the module's doc).
 pub(super) struct CoreRuns {
     core: NativeCore,
-    options: SandboxOptions,
 }
 
 impl CoreRuns {
-    /// Runs on `core`, whose parser has started; `options` are the command's.
-    pub(super) fn new(core: NativeCore, options: SandboxOptions) -> Self {
-        Self { core, options }
+    /// Runs on `core`, whose parser has started.
+    pub(super) fn new(core: NativeCore) -> Self {
+        Self { core }
     }
 }
 
@@ -46,28 +43,11 @@ impl Runs for CoreRuns {
                     continue;
                 }
             };
-            // The line's own time, not the engine's realm work before it (a busy machine
-            // stretches that; it is not the line's): no time known, no clock verdict.
-            let elapsed = settled.ran.unwrap_or_default();
             let outcome = match settled.fell_back {
                 Some(f) if f.code == FailureCode::Deadline => {
                     return Err(Stuck {
                         label: line.label.clone(),
                     })
-                }
-                // Answered (or stopped by its budget) only long after it: one native step
-                // ran past the budget first. Said as the package's page would feel it.
-                Some(LineFailure {
-                    code: FailureCode::BudgetExceeded,
-                    ..
-                })
-                | None
-                    if overran(elapsed, self.options.line_budget_ms) =>
-                {
-                    Outcome::Failed(LineFailure::new(
-                        FailureCode::BudgetExceeded,
-                        uninterruptible(elapsed, self.options.line_budget_ms),
-                    ))
                 }
                 // All its entries were invalid (listed below): the line itself shows.
                 Some(f) if f.code != FailureCode::AllEntriesInvalid => Outcome::Failed(f),

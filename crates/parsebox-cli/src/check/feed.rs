@@ -1,7 +1,8 @@
-//! What feeding a line gives the report: each line's outcome, the raw value of every entry
-//! validation dropped, and overruns by the clock; the lines fed (the sample log's, the awkward
-//! ones). Under WASI, feeding itself, exactly as the registry does.
+//! What feeding a line gives the report: each line's outcome and the entries validation
+//! dropped; the lines fed (the sample log's, the awkward ones). Under WASI, feeding itself,
+//! exactly as the registry does, and overruns by the clock.
 
+#[cfg(target_os = "wasi")]
 use std::time::Duration;
 
 #[cfg(target_os = "wasi")]
@@ -107,6 +108,7 @@ pub(super) fn feed(
 }
 
 /// The message for a call that overran its budget in one uninterruptible native step.
+#[cfg(target_os = "wasi")]
 pub(super) fn uninterruptible(elapsed: Duration, budget_ms: f64) -> String {
     format!(
         "took {} ms, over the {budget_ms} ms budget, in one native operation the sandbox cannot \

@@ -146,11 +146,7 @@ pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report,
         let _ = presentation;
         let shared = Mutex::new(checks);
         match started {
-            Ok(core) => behaviour(
-                &mut core_runs::CoreRuns::new(core, options.clone()),
-                &inputs,
-                &shared,
-            ),
+            Ok(core) => behaviour(&mut core_runs::CoreRuns::new(core), &inputs, &shared),
             Err(Refused::Ended(m) | Refused::Refused(m)) => {
                 if let Ok(mut checks) = shared.lock() {
                     for (id, title) in BEHAVIOUR_CHECKS {

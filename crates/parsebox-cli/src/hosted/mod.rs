@@ -14,14 +14,14 @@ pub mod process;
 pub mod run;
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use parsebox_host::{
-    AdapterState, AdapterStatus, Diagnostics, EngineId, Host, HostError, HostOptions, RunId, Seq,
+    AdapterState, AdapterStatus, Diagnostics, EngineId, Host, HostError, HostOptions, RunId,
 };
 use parsebox_live::{ExecutorCommand, LineUpdate, LiveCore};
 use parsebox_sandbox::SandboxOptions;
@@ -46,10 +46,6 @@ pub struct Settled {
     /// The entries the parser returned that validation dropped, each with the start of what it
     /// was when the core keeps previews (`HostOptions::dropped_preview_chars`).
     pub dropped: Vec<DroppedEntry>,
-    /// How long the line itself ran, by the clock: from its engine's `began` (after any realm
-    /// work of the engine's own, such as rebuilding a realm after a failed line) to its answer.
-    /// `None` when the engine did not say when it began.
-    pub ran: Option<Duration>,
 }
 
 /// The live core with its engines in processes.
@@ -62,8 +58,6 @@ pub struct NativeCore {
     updates: Vec<LineUpdate>,
     /// When the core's timer fires next (its clock).
     timeout_ms: Option<f64>,
-    /// When each line under way began, as its engine reported (the core's clock).
-    began: HashMap<Seq, f64>,
 }
 
 impl NativeCore {
@@ -89,7 +83,6 @@ impl NativeCore {
             events,
             updates: Vec::new(),
             timeout_ms: None,
-            began: HashMap::new(),
         })
     }
 
@@ -159,7 +152,6 @@ impl NativeCore {
     /// The core's misuse errors.
     pub fn line(&mut self, run: RunId, line: &str, ts: &str) -> Result<Settled, HostError> {
         let before = self.diagnostics();
-        self.began.clear();
         self.updates.clear();
         let (shown, seq) = self.live.parse_line(run, line, ts)?;
         let update = match seq {
@@ -178,23 +170,17 @@ impl NativeCore {
                 }
             },
         };
-        let now = self.processes.borrow().now_ms();
-        let ran = seq
-            .and_then(|seq| self.began.remove(&seq))
-            .map(|at| Duration::from_secs_f64((now - at).max(0.0) / 1000.0));
         Ok(match update {
             Some(u) => Settled {
                 entries: u.entries,
                 fell_back: u.failure,
                 dropped: u.dropped,
-                ran,
             },
             // Answered at once (no parser, a remembered answer), or nothing left to wait for.
             None => Settled {
                 entries: shown,
                 fell_back: new_fallback(&before.fallbacks, &self.diagnostics()),
                 dropped: Vec::new(),
-                ran,
             },
         })
     }
@@ -315,10 +301,7 @@ impl NativeCore {
         }
         match event {
             Event::Started(json) => self.live.worker_started(engine, &json),
-            Event::Began(seq) => {
-                self.began.insert(seq, self.processes.borrow().now_ms());
-                self.timeout_ms = self.live.worker_began(engine, seq);
-            }
+            Event::Began(seq) => self.timeout_ms = self.live.worker_began(engine, seq),
             Event::Progress => self.timeout_ms = self.live.worker_progress(engine),
             Event::Answers(json) => self.live.worker_answered(engine, &[json]),
             Event::Ended(death) => {
