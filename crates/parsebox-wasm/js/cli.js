@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `npx parsebox`: the `parsebox` command (crates/parsebox-cli) built for WASI
-// (parsebox_cli.wasm, crates/parsebox-cli/npm.sh), run by Node's node:wasi. The arguments, the
-// files, the standard streams and the exit code pass through: every check, every flag, the
-// output and the exit codes are the Rust command's own. Node >= 20, nothing else.
+// `npx parsebox`: `check` and `parse` run on the package's own two modules (cli/main.js). The
+// rest (help, version, usage errors) is the `parsebox` command (crates/parsebox-cli) built for
+// WASI (parsebox_cli.wasm, crates/parsebox-cli/npm.sh), run by Node's node:wasi: the arguments,
+// the files, the standard streams and the exit code pass through. Node >= 20, nothing else.
 //
 // One thing WASI cannot do is give up a call the sandbox cannot interrupt (one long native
 // step): it has no thread to watch from. The command tells this file each watched call's limit
@@ -226,8 +226,8 @@ function supervise() {
         next();
         return;
       }
-      // Exits now: nothing of this process is owed to anyone (timers left by main.js's start of
-      // the checked parser, an engine thread's end, would only hold the exit back).
+      // Exits now: nothing of this process is owed to anyone (an engine thread's end would only
+      // hold the exit back).
       if (done !== null) process.exit(done);
       if (signal) process.stderr.write(`parsebox: the command's process ended by ${signal}\n`);
       process.exit(code ?? 70);
@@ -238,7 +238,8 @@ function supervise() {
 
 if (process.env[ATTEMPT]) await attempt();
 else {
-  // `parse` runs on the package's own modules (cli/main.js); the rest is the Rust command's.
+  // `check` and `parse` run on the package's own modules (cli/main.js); help, version and usage
+  // errors are the Rust command's.
   const { main } = await import("./cli/main.js");
   const code = await main(process.argv.slice(2));
   if (code === null) supervise();

@@ -1,5 +1,5 @@
-// The command line as this side reads it: `parse`'s flags and their defaults, and `check`'s
-// parser file and limits (to start its parser first), with one reader for both. What it does
+// The command line as this side reads it: `parse`'s and `check`'s flags and their defaults,
+// with one reader for both. What it does
 // not take (help, version, a flag it does not know, a value it cannot read) it leaves to the
 // Rust command's parser, which says so as it always has: `null`.
 
@@ -114,13 +114,12 @@ export function parseArgs(argv) {
 }
 
 /**
- * `check`'s parser file and limits (after the subcommand), or null when this file cannot tell
- * them for sure: the Rust command reads `check`'s arguments, this is only for starting the
- * parser first.
+ * `check`'s arguments (after the subcommand), or null for the Rust command's parser to answer.
  * @param {string[]} argv
- * @returns {(SharedArgs & { parser: string }) | null}
+ * @returns {import("./check.js").CheckArgs | null}
  */
-export function checkLimits(argv) {
-  const a = readArgs(argv, CHECK_VALUED, CHECK_SWITCHES, "parser", SHARED_DEFAULTS);
-  return a !== null && typeof a.parser === "string" ? /** @type {SharedArgs & { parser: string }} */ (a) : null;
+export function checkArgs(argv) {
+  const defaults = { ...SHARED_DEFAULTS, package: null, log: null, json: false, strict: false, maxExamples: 5 };
+  const a = readArgs(argv, CHECK_VALUED, CHECK_SWITCHES, "parser", defaults);
+  return a !== null && typeof a.parser === "string" ? /** @type {import("./check.js").CheckArgs} */ (a) : null;
 }
