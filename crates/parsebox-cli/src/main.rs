@@ -9,173 +9,73 @@
 //!
 //! This crate decodes arguments, calls the core crates, and encodes the results for a terminal or
 //! a script; it holds no parsing rules of its own.
+//!
+//! Built for WASI (`npm.sh`), it is only the argument reader of the npm command: `npx parsebox`
+//! runs `check` and `parse` on the package's own modules in Node, and hands the arguments it
+//! does not take (help, version, usage errors) to this build, which says them as clap says them
+//! natively.
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
-mod awkward;
-mod check;
+// The WASI build only reads arguments: most of the command line's fields and the errors are
+// the native command's.
+#[cfg_attr(target_os = "wasi", allow(dead_code))]
 mod cli;
+#[cfg_attr(target_os = "wasi", allow(dead_code))]
 mod error;
-#[cfg(target_os = "wasi")]
-mod given_up;
+
+// The native command; none of it is built for WASI.
+#[cfg(not(target_os = "wasi"))]
+mod awkward;
+#[cfg(not(target_os = "wasi"))]
+mod check;
+#[cfg(not(target_os = "wasi"))]
+mod command;
 #[cfg(not(target_os = "wasi"))]
 mod hosted;
+#[cfg(not(target_os = "wasi"))]
 mod input;
+#[cfg(not(target_os = "wasi"))]
 mod inspect;
+#[cfg(not(target_os = "wasi"))]
 mod lines;
+#[cfg(not(target_os = "wasi"))]
 mod package;
+#[cfg(not(target_os = "wasi"))]
 mod parse;
+#[cfg(not(target_os = "wasi"))]
 mod progress;
+#[cfg(not(target_os = "wasi"))]
 mod render;
+#[cfg(not(target_os = "wasi"))]
 mod report;
+#[cfg(not(target_os = "wasi"))]
 mod runner;
+#[cfg(not(target_os = "wasi"))]
 mod style;
+
+#[cfg(not(target_os = "wasi"))]
+fn main() -> std::process::ExitCode {
+    command::main()
+}
+
+/// The npm command's argument reader: what clap says of arguments `cli/main.js` did not take
+/// (help and version on stdout with code 0, a usage error on stderr with code 2). Arguments
+/// clap takes were `check`'s or `parse`'s, which Node runs; reaching here with them is a bug.
 #[cfg(target_os = "wasi")]
-mod threaded;
-mod watch;
-
-use std::io::Write;
-use std::process::ExitCode;
-use std::sync::Mutex;
-
-use clap::Parser;
-
-use crate::cli::{Cli, Command};
-use crate::error::{CliError, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE};
-use crate::style::{use_color, Painter};
-
-/// Every allocation counted where it is made (`parsebox-meter`): an engine process reads what
-/// its engine holds as the page's engine reads its memory, and the live core counts what waits
-/// in it in real bytes, as the page's does.
-#[cfg(not(target_os = "wasi"))]
-#[global_allocator]
-static ALLOC: parsebox_meter::Counting<std::alloc::System> =
-    parsebox_meter::Counting::new(std::alloc::System);
-
-/// The message of the last panic, reported once at the top instead of a backtrace.
-static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
-
-/// boa interprets recursive guest code on the native stack; give it room (the sandbox's
-/// recursion limit keeps it far below this).
-#[cfg(not(target_os = "wasi"))]
-const WORKER_STACK_BYTES: usize = 64 << 20;
-
-fn main() -> ExitCode {
-    // WASI resolves relative paths against a working directory of its own, "/": the npm
-    // command (`crates/parsebox-wasm/js/cli.js`) passes the shell's in PWD, with "/" preopened.
-    #[cfg(target_os = "wasi")]
-    if let Some(pwd) = std::env::var_os("PWD") {
-        let _ = std::env::set_current_dir(pwd);
-    }
-    // An engine process of a parent `parsebox` (src/hosted/process.rs), not the command.
-    #[cfg(not(target_os = "wasi"))]
-    if std::env::args_os().nth(1).as_deref()
-        == Some(std::ffi::OsStr::new(hosted::process::ENGINE_ARG))
-    {
-        return ExitCode::from(engine_process());
-    }
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+fn main() -> std::process::ExitCode {
+    use clap::Parser;
+    match cli::Cli::try_parse() {
         Err(e) => {
-            // Help and version go to stdout with code 0; usage errors to stderr with code 2.
             let _ = e.print();
-            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(EXIT_USAGE));
+            std::process::ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(error::EXIT_USAGE))
         }
-    };
-    // The sandbox turns an engine panic into an `engine_fault` for that line; anything else is a
-    // bug, reported in one line below. Either way no backtrace noise reaches the user.
-    std::panic::set_hook(Box::new(|info| {
-        let msg = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".to_owned());
-        let at = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        if let Ok(mut slot) = LAST_PANIC.lock() {
-            *slot = Some(format!("{msg}{at}"));
+        Ok(_) => {
+            eprintln!(
+                "parsebox: internal error (a bug in parsebox, please report it): these arguments \
+                 are for the npm command's Node side (cli/main.js), which did not take them"
+            );
+            std::process::ExitCode::from(error::EXIT_INTERNAL)
         }
-    }));
-    let outcome = run_with_stack(cli);
-    let code = match outcome {
-        Ok(Ok(code)) => code,
-        Ok(Err(e)) => {
-            if !matches!(e, CliError::BrokenPipe) {
-                eprintln!("parsebox: error: {e}");
-            }
-            e.exit_code()
-        }
-        Err(_) => {
-            let msg = LAST_PANIC
-                .lock()
-                .ok()
-                .and_then(|m| m.clone())
-                .unwrap_or_default();
-            eprintln!("parsebox: internal error (a bug in parsebox, please report it): {msg}");
-            EXIT_INTERNAL
-        }
-    };
-    ExitCode::from(code)
-}
-
-/// Runs the command on a thread with room for boa's recursion ([`WORKER_STACK_BYTES`]).
-#[cfg(not(target_os = "wasi"))]
-fn run_with_stack(cli: Cli) -> std::thread::Result<Result<u8, CliError>> {
-    let worker = std::thread::Builder::new()
-        .name("parsebox".into())
-        .stack_size(WORKER_STACK_BYTES)
-        .spawn(|| run(cli));
-    match worker {
-        Ok(handle) => handle.join(),
-        Err(e) => Ok(Err(CliError::Output(format!(
-            "cannot start the worker thread: {e}"
-        )))),
-    }
-}
-
-/// Serves as an engine process on a thread with the command's room for boa's recursion; a
-/// panic there is said on stderr, where the parent reads why its engine died.
-#[cfg(not(target_os = "wasi"))]
-fn engine_process() -> u8 {
-    std::panic::set_hook(Box::new(|info| {
-        eprintln!("parsebox engine process: {info}")
-    }));
-    std::thread::Builder::new()
-        .name("parsebox engine".into())
-        .stack_size(WORKER_STACK_BYTES)
-        .spawn(hosted::process::serve)
-        .map_or(EXIT_INTERNAL, |h| h.join().unwrap_or(EXIT_INTERNAL))
-}
-
-/// WASI has no threads: the command runs on the main stack, which the link gives the same room
-/// (`.cargo/config.toml`). A panic there aborts (wasm32 does not unwind): nothing to catch.
-#[cfg(target_os = "wasi")]
-fn run_with_stack(cli: Cli) -> std::thread::Result<Result<u8, CliError>> {
-    Ok(run(cli))
-}
-
-fn run(cli: Cli) -> Result<u8, CliError> {
-    match cli.command {
-        Command::Check(args) => {
-            let painter = Painter {
-                color: !args.json && use_color(args.shared.color.color),
-            };
-            let report = check::run_check(
-                &args,
-                check::Presentation {
-                    json: args.json,
-                    painter,
-                },
-            )?;
-            let text = report.render(args.json, &painter);
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())?;
-            out.flush()?;
-            Ok(if report.passed { EXIT_OK } else { EXIT_FAILED })
-        }
-        Command::Parse(args) => parse::run_parse(&args),
     }
 }

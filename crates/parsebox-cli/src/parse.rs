@@ -17,7 +17,6 @@ use parsebox_transcript::{
 use crate::check::{sandbox_options, thousands};
 use crate::cli::{Format, ParseArgs};
 use crate::error::CliError;
-#[cfg(not(target_os = "wasi"))]
 use crate::hosted::run::HostedRun as ParserRunner;
 use crate::input::read_parser;
 use crate::lines::{is_fed, line_ts, preview, read_line_bounded};
@@ -25,24 +24,15 @@ use crate::progress::Progress;
 use crate::render::pretty;
 use crate::runner::StartError;
 use crate::style::{use_color, Painter};
-#[cfg(target_os = "wasi")]
-use crate::threaded::ThreadedRun as ParserRunner;
-#[cfg(target_os = "wasi")]
-use crate::watch::overran;
 use parsebox_transcript::lone_surrogates::{unmark_json, unmark_text};
 
-/// The parser's run (natively on the live core with its engine in a process of its own, as the
-/// page runs it: [`crate::hosted`]; under WASI on a [`crate::threaded::ThreadedRun`]), which
-/// also remembers which lines fell back and which ran over the budget without being stopped,
-/// for the summary.
+/// The parser's run (on the live core with its engine in a process of its own, as the page runs
+/// it: [`crate::hosted`]), which also remembers which lines fell back, for the summary.
 struct Recording {
     run: ParserRunner,
-    budget_ms: f64,
     failures: Vec<(String, String, LineFailure)>,
     failure_count: u64,
     failure_codes: BTreeMap<FailureCode, u64>,
-    overruns: u64,
-    slowest: Option<(Duration, String)>,
     /// The next line was cut to `--max-line-bytes` on reading: its whole length. It is not
     /// handed to the parser (a prefix of an event is not the event) but shows as the generic
     /// entry, as the UI shows a line over `maxLineBytes`.
@@ -52,8 +42,6 @@ struct Recording {
 
 impl LineParser for Recording {
     fn parse_line(&mut self, line: &str, ts: &str) -> Result<Vec<TranscriptEntry>, LineFailure> {
-        #[cfg(target_os = "wasi")]
-        let began = Instant::now();
         let out = match self.cut_next.take() {
             Some(len) => Err(LineFailure::new(
                 FailureCode::LineTooLong,
@@ -65,18 +53,6 @@ impl LineParser for Recording {
             )),
             None => LineParser::parse_line(&mut self.run, line, ts),
         };
-        // Under WASI a line that ran long by the clock is said in the summary; natively, as in
-        // the page, the core's work budget and deadline are the only verdicts.
-        #[cfg(target_os = "wasi")]
-        {
-            let elapsed = self.run.line_time(began.elapsed());
-            if out.is_ok() && overran(elapsed, self.budget_ms) {
-                self.overruns += 1;
-                if self.slowest.as_ref().is_none_or(|(d, _)| elapsed > *d) {
-                    self.slowest = Some((elapsed, ts.to_owned()));
-                }
-            }
-        }
         if let Err(f) = &out {
             self.failure_count += 1;
             *self.failure_codes.entry(f.code).or_default() += 1;
@@ -168,7 +144,6 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
     let options = sandbox_options(&args.shared.sandbox)?;
     let source_bytes = read_parser(&args.parser, options.max_source_bytes, "a parser")?;
     let source = String::from_utf8_lossy(&source_bytes);
-    let budget_ms = options.line_budget_ms;
     let max_line_bytes = options.max_line_bytes;
 
     // The output first: a line given up flushes what came before it.
@@ -180,10 +155,7 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
     let give_up = Duration::from_millis(args.shared.hang_timeout_ms);
     let run = ParserRunner::start(
         &source,
-        #[cfg(not(target_os = "wasi"))]
         &options,
-        #[cfg(target_os = "wasi")]
-        options,
         give_up,
         Box::new(move |after| {
             // The entries before the stuck line are final: let a reader of the file see them.
@@ -200,8 +172,6 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
     )
     .map_err(|e| match e {
         StartError::Thread(e) => CliError::Parser(format!("could not start the parser: {e}")),
-        #[cfg(target_os = "wasi")]
-        e @ StartError::Run(_) => CliError::Parser(format!("could not start a run: {}", e.describe())),
         refused => CliError::Parser(format!(
             "{} did not load: {} (run `parsebox check` for the full report)",
             args.parser.display(),
@@ -256,12 +226,9 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
 
     let recording = Recording {
         run,
-        budget_ms,
         failures: Vec::new(),
         failure_count: 0,
         failure_codes: BTreeMap::new(),
-        overruns: 0,
-        slowest: None,
         cut_next: None,
         max_line_bytes,
     };
@@ -358,16 +325,6 @@ pub fn run_parse(args: &ParseArgs) -> Result<u8, CliError> {
                 eprintln!("  {ts} {f}: {line}");
             }
         }
-        if let Some((slowest, ts)) = &rec.slowest {
-            eprintln!(
-                "parsebox: {} line{} ran over the {} ms budget in a native operation the sandbox cannot \
-                 interrupt (slowest: {} ms, the line at {ts}); `parsebox check` explains",
-                rec.overruns,
-                if rec.overruns == 1 { "" } else { "s" },
-                rec.budget_ms,
-                slowest.as_millis()
-            );
-        }
         let dropped_by = rec.run.dropped();
         let dropped: u64 = dropped_by.values().sum();
         if dropped > 0 {
@@ -401,8 +358,7 @@ fn counts<K: std::fmt::Display>(map: &BTreeMap<K, u64>) -> String {
         .join(", ")
 }
 
-/// Buffered stdout that a given-up line flushes (from the thread that gives it up: the
-/// command's own natively, the WASI run's watch): when the parser was stuck in a call the
+/// Buffered stdout that a given-up line flushes (from the thread that gives it up): when the parser was stuck in a call the
 /// sandbox cannot interrupt, the entries already final reach a file or pipe at once.
 #[derive(Clone)]
 struct SharedOut(std::sync::Arc<std::sync::Mutex<io::BufWriter<io::Stdout>>>);

@@ -154,7 +154,6 @@ pub fn describe_load_error(e: &LoadError) -> String {
 }
 
 /// [`describe_load_error`] of a load error as the core reports it (the engine's, by its code's name).
-#[cfg(not(target_os = "wasi"))]
 pub fn describe_core_load_error(e: &parsebox_host::LoadError) -> String {
     describe_load_parts(&e.code, &e.message, e.line, e.column)
 }

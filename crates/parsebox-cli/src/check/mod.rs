@@ -2,17 +2,17 @@
 //!
 //! Size, imports and load come from [`ParserModule::load`] ([`load`], with the size limit
 //! lifted so that an oversized file still gets every other check); the package checks from
-//! [`crate::package`]; everything else from feeding lines to fresh runs ([`behaviour`]):
-//! natively on the package's live core, the engine a process of the command, so each line is
-//! answered, falls back or is ended at its deadline as in the page ([`runs`]); under WASI on the
-//! sandbox in this thread ([`feed`]), with a [`watchdog`] for a line it cannot interrupt. Every
-//! returned entry is validated with `parsebox_transcript` ([`line_checks`]) and passes are
-//! compared ([`determinism`]). This module reads the inputs and assembles the report.
+//! [`crate::package`]; everything else from feeding lines to fresh runs ([`behaviour`]) on the
+//! package's live core, the engine a process of the command, so each line is answered, falls
+//! back or is ended at its deadline as in the page ([`runs`]). Every returned entry is
+//! validated by the core (its dropped entries come with the line, [`line_checks`]) and passes
+//! are compared ([`determinism`]). This module reads the inputs and assembles the report. The
+//! npm command's `check` (crates/parsebox-wasm/js/cli/check.js) gives the same report on the
+//! package in Node; tests/js/npx-cli holds the two equal.
 //!
 //! [`ParserModule::load`]: parsebox_sandbox::ParserModule::load
 
 mod behaviour;
-#[cfg(not(target_os = "wasi"))]
 mod core_runs;
 mod determinism;
 mod feed;
@@ -21,14 +21,8 @@ mod load;
 mod options;
 mod order;
 mod runs;
-#[cfg(target_os = "wasi")]
-mod sandbox_runs;
 mod stopped;
-#[cfg(target_os = "wasi")]
-mod watchdog;
 
-#[cfg(target_os = "wasi")]
-use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -43,23 +37,17 @@ use crate::report::{Check, Report, Status};
 
 use behaviour::{behaviour, Inputs};
 use feed::{awkward_lines, sample_lines};
-#[cfg(not(target_os = "wasi"))]
 pub use load::describe_core_load_error;
-#[cfg(target_os = "wasi")]
-pub use load::describe_load_error;
 use load::module_checks;
 pub use load::thousands;
 pub use options::sandbox_options;
 use order::{ordered, BEHAVIOUR_CHECKS};
-pub use stopped::Presentation;
-#[cfg(target_os = "wasi")]
-use watchdog::{spawn_watchdog, Subject};
 
 /// Runs every check.
 ///
 /// # Errors
 /// A [`CliError::Input`] when the parser, package.json or log cannot be read.
-pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report, CliError> {
+pub fn run_check(args: &CheckArgs) -> Result<Report, CliError> {
     let options = sandbox_options(&args.shared.sandbox)?;
     let (source, utf8) = into_text(read_parser(
         &args.parser,
@@ -86,22 +74,14 @@ pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report,
     let parser_name = args.parser.display().to_string();
 
     let hang_limit = Duration::from_millis(args.shared.hang_timeout_ms);
-    // Natively the parser starts in its engine process first, under the core's start deadline:
-    // a module whose evaluation never ends (one native step at its top level) is ended there,
-    // and not loaded again in this process, where nothing could end it.
-    #[cfg(not(target_os = "wasi"))]
+    // The parser starts in its engine process first, under the core's start deadline: a module
+    // whose evaluation never ends (one native step at its top level) is ended there, and not
+    // loaded again in this process, where nothing could end it.
     let started = started_core(&source, &options, hang_limit);
-    #[cfg(not(target_os = "wasi"))]
     let ended_at_start = match &started {
         Err(Refused::Ended(m)) => Some(m.clone()),
         _ => None,
     };
-    // Under WASI the npm command starts the parser on the package's own registry first, with
-    // engines in Node threads (crates/parsebox-wasm/js/cli/main.js), and says here when its
-    // engine ended while starting: the module is then not loaded in this thread, where nothing
-    // could end an evaluation that never returns.
-    #[cfg(target_os = "wasi")]
-    let ended_at_start = std::env::var("PARSEBOX_CLI_ENDED_AT_START").ok();
     let mut checks = Vec::new();
     let loaded = module_checks(&source, utf8, &options, ended_at_start, &mut checks);
     let module_shape = loaded.shape;
@@ -141,44 +121,17 @@ pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report,
         budget: options.line_budget_ms,
         stuck_secs: hang_limit.as_secs(),
     };
-    #[cfg(not(target_os = "wasi"))]
-    let shared = {
-        let _ = presentation;
-        let shared = Mutex::new(checks);
-        match started {
-            Ok(core) => behaviour(&mut core_runs::CoreRuns::new(core), &inputs, &shared),
-            Err(Refused::Ended(m) | Refused::Refused(m)) => {
-                if let Ok(mut checks) = shared.lock() {
-                    for (id, title) in BEHAVIOUR_CHECKS {
-                        checks.push(Check::new(id, title, Status::Fail, m.clone()));
-                    }
+    let shared = Mutex::new(checks);
+    match started {
+        Ok(core) => behaviour(&mut core_runs::CoreRuns::new(core), &inputs, &shared),
+        Err(Refused::Ended(m) | Refused::Refused(m)) => {
+            if let Ok(mut checks) = shared.lock() {
+                for (id, title) in BEHAVIOUR_CHECKS {
+                    checks.push(Check::new(id, title, Status::Fail, m.clone()));
                 }
             }
         }
-        shared
-    };
-    // Checks are shared with the watchdog: if a call never returns, it prints what is known and
-    // exits (a thread stuck in native code cannot be stopped).
-    #[cfg(target_os = "wasi")]
-    let shared = {
-        let shared = Arc::new(Mutex::new(checks));
-        let subject = Subject {
-            parser_name: parser_name.clone(),
-            strict: args.strict,
-            shape: module_shape.clone(),
-            budget: options.line_budget_ms,
-        };
-        let fed = sample.iter().flatten().chain(&awkward);
-        let watch = spawn_watchdog(hang_limit, &shared, subject, fed, presentation);
-        let mut runs = sandbox_runs::SandboxRuns {
-            module: &module,
-            options: &options,
-            watch,
-        };
-        behaviour(&mut runs, &inputs, &shared);
-        drop(runs);
-        shared
-    };
+    }
     let mut checks = shared.lock().map(|c| c.clone()).unwrap_or_default();
     if empty_log {
         for c in checks.iter_mut().filter(|c| c.id == "sample_log") {
@@ -195,7 +148,6 @@ pub fn run_check(args: &CheckArgs, presentation: Presentation) -> Result<Report,
 }
 
 /// Why the parser did not start in its engine process.
-#[cfg(not(target_os = "wasi"))]
 enum Refused {
     /// The engine ended before it said (its start ran past the deadline, or it died): the
     /// module is not loaded again in this process.
@@ -206,7 +158,6 @@ enum Refused {
 
 /// The live core with the parser started in its engine process, as the package starts it
 /// (`give_up` is its hard deadline); why it did not start, for every behaviour check.
-#[cfg(not(target_os = "wasi"))]
 fn started_core(
     source: &str,
     options: &parsebox_sandbox::SandboxOptions,

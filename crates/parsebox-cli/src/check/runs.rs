@@ -1,9 +1,7 @@
 //! Where the behaviour checks run the parser's lines: fresh runs of it, each line's answer as
-//! the report needs it, and `reset()`. Natively that is the package's live core, the engine a
-//! process of the command (`core_runs.rs`): a line is answered, falls back or is ended at its
-//! deadline exactly as in the page. Under WASI (`npx parsebox`) it is the sandbox in the
-//! command's own thread, watched (`sandbox_runs.rs`), until the npm command runs on the
-//! package's modules.
+//! the report needs it, and `reset()`. That is the package's live core, the engine a process of
+//! the command (`core_runs.rs`): a line is answered, falls back or is ended at its deadline
+//! exactly as in the page.
 
 use parsebox_transcript::LineFailure;
 

@@ -1,19 +1,8 @@
 //! The report of a check stopped at a line stuck in one native step: the `unstoppable` check,
-//! the behaviour checks it did not reach, and how a report printed on its own looks.
+//! and the behaviour checks it did not reach.
 
 use super::order::BEHAVIOUR_CHECKS;
 use crate::report::{Check, Status};
-use crate::style::Painter;
-
-/// How `run_check` prints a report the watchdog has to produce on its own (WASI: natively the
-/// command prints every report itself).
-#[cfg_attr(not(target_os = "wasi"), allow(dead_code))]
-pub struct Presentation {
-    /// `--json`.
-    pub json: bool,
-    /// Colour for the text report.
-    pub painter: Painter,
-}
 
 /// The `unstoppable` check: the parser ran `secs` seconds on the line `label` (`text`, a
 /// preview) in one native step, and the check stopped there.
