@@ -1,5 +1,5 @@
 // One host (issue 56): `parsebox parse`, the native command, runs its parser on the live core
-// the package runs (crates/parsebox-cli/src/hosted), so for every parser of the compatibility
+// the package runs (crates/parsebox-cli/src/native/hosted), so for every parser of the compatibility
 // corpus it prints the transcript the package builds from the same log, and the same lines fall
 // back for the same reasons; so does every case of the differential fuzzer's corpus and a slice
 // of its generated parsers and logs (tests/fuzz). Any difference is a rule one of them has and
@@ -31,7 +31,7 @@ before(() => {
 /** Longer than any line of the logs here, for both (each cuts a longer line its own way). */
 const MAX_LINE_BYTES = 4 << 20;
 
-/** The command's timestamp of the `i`th line it hands the parser (crates/parsebox-cli/src/lines.rs). */
+/** The command's timestamp of the `i`th line it hands the parser (crates/parsebox-cli/src/native/lines.rs). */
 const lineTs = (i) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
 
 /** What the command printed: its entries (JSON lines) and its fallbacks by code (its summary). */

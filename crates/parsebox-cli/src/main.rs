@@ -24,39 +24,12 @@ mod cli;
 #[cfg_attr(target_os = "wasi", allow(dead_code))]
 mod error;
 
-// The native command; none of it is built for WASI.
 #[cfg(not(target_os = "wasi"))]
-mod awkward;
-#[cfg(not(target_os = "wasi"))]
-mod check;
-#[cfg(not(target_os = "wasi"))]
-mod command;
-#[cfg(not(target_os = "wasi"))]
-mod hosted;
-#[cfg(not(target_os = "wasi"))]
-mod input;
-#[cfg(not(target_os = "wasi"))]
-mod inspect;
-#[cfg(not(target_os = "wasi"))]
-mod lines;
-#[cfg(not(target_os = "wasi"))]
-mod package;
-#[cfg(not(target_os = "wasi"))]
-mod parse;
-#[cfg(not(target_os = "wasi"))]
-mod progress;
-#[cfg(not(target_os = "wasi"))]
-mod render;
-#[cfg(not(target_os = "wasi"))]
-mod report;
-#[cfg(not(target_os = "wasi"))]
-mod runner;
-#[cfg(not(target_os = "wasi"))]
-mod style;
+mod native;
 
 #[cfg(not(target_os = "wasi"))]
 fn main() -> std::process::ExitCode {
-    command::main()
+    native::main()
 }
 
 /// The npm command's argument reader: what clap says of arguments `cli/main.js` did not take

@@ -42,14 +42,17 @@ pub fn read_capped(path: &Path, cap: usize, what: &str, note: &str) -> Result<Ve
     let size = match len {
         Some(n) => format!(
             "is {} bytes",
-            crate::check::thousands(usize::try_from(n).unwrap_or(usize::MAX))
+            crate::native::check::thousands(usize::try_from(n).unwrap_or(usize::MAX))
         ),
-        None => format!("has more than {} bytes", crate::check::thousands(cap)),
+        None => format!(
+            "has more than {} bytes",
+            crate::native::check::thousands(cap)
+        ),
     };
     Err(CliError::Input(format!(
         "{} {size}; {what} may be at most {} bytes{note}",
         path.display(),
-        crate::check::thousands(cap)
+        crate::native::check::thousands(cap)
     )))
 }
 
@@ -65,7 +68,7 @@ pub fn read_parser(path: &Path, max_source_bytes: usize, what: &str) -> Result<V
         what,
         &format!(
             " (Paperclip refuses one over {})",
-            crate::check::thousands(max_source_bytes)
+            crate::native::check::thousands(max_source_bytes)
         ),
     )
 }

@@ -14,20 +14,20 @@ use parsebox_transcript::{
     TranscriptEntry, TranscriptOptions,
 };
 
-use crate::check::{sandbox_options, thousands};
 use crate::cli::{Format, ParseArgs};
 use crate::error::CliError;
-use crate::hosted::run::HostedRun as ParserRunner;
-use crate::input::read_parser;
-use crate::lines::{is_fed, line_ts, preview, read_line_bounded};
-use crate::progress::Progress;
-use crate::render::pretty;
-use crate::runner::StartError;
-use crate::style::{use_color, Painter};
+use crate::native::check::{sandbox_options, thousands};
+use crate::native::hosted::run::HostedRun as ParserRunner;
+use crate::native::input::read_parser;
+use crate::native::lines::{is_fed, line_ts, preview, read_line_bounded};
+use crate::native::progress::Progress;
+use crate::native::render::pretty;
+use crate::native::runner::StartError;
+use crate::native::style::{use_color, Painter};
 use parsebox_transcript::lone_surrogates::{unmark_json, unmark_text};
 
 /// The parser's run (on the live core with its engine in a process of its own, as the page runs
-/// it: [`crate::hosted`]), which also remembers which lines fell back, for the summary.
+/// it: [`crate::native::hosted`]), which also remembers which lines fell back, for the summary.
 struct Recording {
     run: ParserRunner,
     failures: Vec<(String, String, LineFailure)>,

@@ -3,8 +3,8 @@
 
 use parsebox_transcript::{DroppedEntry, LineFailure, TranscriptEntry};
 
-use crate::awkward;
-use crate::lines::{fed_lines, line_ts};
+use crate::native::awkward;
+use crate::native::lines::{fed_lines, line_ts};
 
 /// One line fed to a parser, labelled for the report.
 #[derive(Clone, Debug)]

@@ -153,7 +153,7 @@ pub fn preview(text: &str, max: usize) -> String {
 /// [`preview`] of a text of `chars` characters of which `head` is the start (at least its first
 /// `max`, or all of it): the same preview the whole text gets.
 pub fn preview_of(head: &str, chars: usize, max: usize) -> String {
-    let escaped = crate::style::escape_controls(head)
+    let escaped = crate::native::style::escape_controls(head)
         .replace('\n', "\\n")
         .replace('\t', "\\t");
     let count = escaped.chars().count();

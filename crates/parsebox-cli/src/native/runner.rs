@@ -15,7 +15,7 @@ impl StartError {
     pub fn describe(&self) -> String {
         match self {
             Self::Thread(e) => e.clone(),
-            Self::Hosted(e) => crate::check::describe_core_load_error(e),
+            Self::Hosted(e) => crate::native::check::describe_core_load_error(e),
         }
     }
 }

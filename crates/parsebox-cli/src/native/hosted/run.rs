@@ -9,7 +9,7 @@ use parsebox_sandbox::SandboxOptions;
 use parsebox_transcript::{FailureCode, LineFailure, LineParser, TranscriptEntry};
 
 use super::NativeCore;
-use crate::runner::StartError;
+use crate::native::runner::StartError;
 
 /// One run of the parser in an engine process, a line at a time.
 pub struct HostedRun {

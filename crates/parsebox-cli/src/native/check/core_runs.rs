@@ -6,7 +6,7 @@ use parsebox_transcript::{FailureCode, LineFailure};
 
 use super::feed::{Answer, Line, Outcome};
 use super::runs::{Runs, Stuck};
-use crate::hosted::NativeCore;
+use crate::native::hosted::NativeCore;
 
 /// The parser on the live core (see the module's doc).
 pub(super) struct CoreRuns {

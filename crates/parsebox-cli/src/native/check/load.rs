@@ -4,8 +4,8 @@
 
 use parsebox_sandbox::{LoadError, LoadErrorCode, ParserModule, SandboxOptions};
 
-use crate::inspect::{inspect, ModuleShape};
-use crate::report::{Check, Status};
+use crate::native::inspect::{inspect, ModuleShape};
+use crate::native::report::{Check, Status};
 
 /// The module loaded by [`module_checks`], and its shape for the report.
 pub(super) struct Loaded {

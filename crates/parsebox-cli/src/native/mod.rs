@@ -1,6 +1,20 @@
-//! The native command: reads the arguments, runs `check` or `parse` on a thread with room for
-//! boa's recursion, and turns what happened into an exit code; or, as a child of the command,
-//! serves as one of its engine processes.
+//! The native command (none of it is built for WASI): reads the arguments, runs `check` or
+//! `parse` on a thread with room for boa's recursion, and turns what happened into an exit
+//! code; or, as a child of the command, serves as one of its engine processes.
+
+mod awkward;
+mod check;
+mod hosted;
+mod input;
+mod inspect;
+mod lines;
+mod package;
+mod parse;
+mod progress;
+mod render;
+mod report;
+mod runner;
+mod style;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -10,9 +24,7 @@ use clap::Parser;
 
 use crate::cli::{Cli, Command};
 use crate::error::{CliError, EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE};
-use crate::hosted;
-use crate::style::{use_color, Painter};
-use crate::{check, parse};
+use crate::native::style::{use_color, Painter};
 
 /// Every allocation counted where it is made (`parsebox-meter`): an engine process reads what
 /// its engine holds as the page's engine reads its memory, and the live core counts what waits
@@ -30,7 +42,7 @@ const WORKER_STACK_BYTES: usize = 64 << 20;
 
 /// The native command: an engine process, or the command its arguments ask for.
 pub fn main() -> ExitCode {
-    // An engine process of a parent `parsebox` (src/hosted/process.rs), not the command.
+    // An engine process of a parent `parsebox` (native/hosted/process.rs), not the command.
     if std::env::args_os().nth(1).as_deref()
         == Some(std::ffi::OsStr::new(hosted::process::ENGINE_ARG))
     {

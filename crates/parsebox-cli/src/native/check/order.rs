@@ -1,6 +1,6 @@
 //! Which checks a report shows, in which order, and which of them feed lines.
 
-use crate::report::Check;
+use crate::native::report::Check;
 
 /// Report order, whatever order the checks were computed in.
 const ORDER: [&str; 12] = [

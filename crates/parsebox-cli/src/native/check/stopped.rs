@@ -2,7 +2,7 @@
 //! and the behaviour checks it did not reach.
 
 use super::order::BEHAVIOUR_CHECKS;
-use crate::report::{Check, Status};
+use crate::native::report::{Check, Status};
 
 /// The `unstoppable` check: the parser ran `secs` seconds on the line `label` (`text`, a
 /// preview) in one native step, and the check stopped there.

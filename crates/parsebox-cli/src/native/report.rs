@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use crate::inspect::ModuleShape;
-use crate::style::{Painter, Style};
+use crate::native::inspect::ModuleShape;
+use crate::native::style::{Painter, Style};
 
 /// The outcome of one check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -5,7 +5,7 @@
 use parsebox_transcript::{DiffChangeType, TranscriptEntry};
 use serde_json::Value;
 
-use crate::style::{Painter, Style};
+use crate::native::style::{Painter, Style};
 
 /// Renders one entry as terminal text (no trailing newline).
 pub fn pretty(entry: &TranscriptEntry, p: &Painter) -> String {

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use parsebox_transcript::{DroppedEntry, LineFailure};
 
 use super::feed::{Answer, Line, Outcome};
-use crate::lines::{preview, preview_of};
-use crate::report::{plural, Check, Status};
+use crate::native::lines::{preview, preview_of};
+use crate::native::report::{plural, Check, Status};
 
 /// "no throws, no budget overruns" over one set of lines.
 pub(super) fn failures_check(

@@ -2,7 +2,7 @@
 //!
 //! Size, imports and load come from [`ParserModule::load`] ([`load`], with the size limit
 //! lifted so that an oversized file still gets every other check); the package checks from
-//! [`crate::package`]; everything else from feeding lines to fresh runs ([`behaviour`]) on the
+//! [`crate::native::package`]; everything else from feeding lines to fresh runs ([`behaviour`]) on the
 //! package's live core, the engine a process of the command, so each line is answered, falls
 //! back or is ended at its deadline as in the page ([`runs`]). Every returned entry is
 //! validated by the core (its dropped entries come with the line, [`line_checks`]) and passes
@@ -31,9 +31,11 @@ use serde_json::Value;
 
 use crate::cli::CheckArgs;
 use crate::error::CliError;
-use crate::input::{into_text, read_capped, read_parser, MAX_PACKAGE_BYTES, MAX_SAMPLE_LOG_BYTES};
-use crate::package::package_checks;
-use crate::report::{Check, Report, Status};
+use crate::native::input::{
+    into_text, read_capped, read_parser, MAX_PACKAGE_BYTES, MAX_SAMPLE_LOG_BYTES,
+};
+use crate::native::package::package_checks;
+use crate::native::report::{Check, Report, Status};
 
 use behaviour::{behaviour, Inputs};
 use feed::{awkward_lines, sample_lines};
@@ -162,14 +164,15 @@ fn started_core(
     source: &str,
     options: &parsebox_sandbox::SandboxOptions,
     give_up: Duration,
-) -> Result<crate::hosted::NativeCore, Refused> {
+) -> Result<crate::native::hosted::NativeCore, Refused> {
     // The size limit lifted, as for the load check: an oversized file gets the other checks too.
     let options = parsebox_sandbox::SandboxOptions {
         max_source_bytes: options.max_source_bytes.max(source.len()),
         ..options.clone()
     };
-    let mut core = crate::hosted::NativeCore::for_command(&options, give_up, feed::PREVIEW_CHARS)
-        .map_err(Refused::Ended)?;
+    let mut core =
+        crate::native::hosted::NativeCore::for_command(&options, give_up, feed::PREVIEW_CHARS)
+            .map_err(Refused::Ended)?;
     let status = core
         .register(source)
         .map_err(|e| Refused::Ended(e.to_string()))?;

@@ -10,8 +10,8 @@ use super::line_checks::{entries_check, failures_check};
 use super::order::BEHAVIOUR_CHECKS;
 use super::runs::{Runs, Stuck};
 use super::stopped::{skip_the_rest, unstoppable_check};
-use crate::lines::preview;
-use crate::report::{Check, Status};
+use crate::native::lines::preview;
+use crate::native::report::{Check, Status};
 
 /// What the behaviour checks need besides the runs.
 pub(super) struct Inputs<'a> {

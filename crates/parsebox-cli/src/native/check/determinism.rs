@@ -5,8 +5,8 @@
 use parsebox_transcript::LineFailure;
 
 use super::feed::{Answer, Line, Outcome};
-use crate::lines::preview;
-use crate::report::{plural, Check, Status};
+use crate::native::lines::preview;
+use crate::native::report::{plural, Check, Status};
 
 /// "reset + replay": `again` is the second pass over `det_lines` (`det_what`) in the run that
 /// gave `first`, after `reset()`, or how `reset()` failed. `stateless`: the parser is driven

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::report::{Check, Status};
+use crate::native::report::{Check, Status};
 
 /// Checks the contract version and the exports map of `package` (already parsed) against the
 /// parser file at `parser`.
