@@ -20,6 +20,11 @@
  *   redactHomePaths: boolean,
  *   quiet: boolean,
  * }} ParseArgs
+ *
+ * @typedef {SharedArgs & {
+ *   parser: string, package: string | null, log: string | null,
+ *   json: boolean, strict: boolean, maxExamples: number,
+ * }} CheckArgs
  */
 
 /** A whole number from 1 up, as its flag takes it; NaN otherwise. */
@@ -116,10 +121,10 @@ export function parseArgs(argv) {
 /**
  * `check`'s arguments (after the subcommand), or null for the Rust command's parser to answer.
  * @param {string[]} argv
- * @returns {import("./check.js").CheckArgs | null}
+ * @returns {CheckArgs | null}
  */
 export function checkArgs(argv) {
   const defaults = { ...SHARED_DEFAULTS, package: null, log: null, json: false, strict: false, maxExamples: 5 };
   const a = readArgs(argv, CHECK_VALUED, CHECK_SWITCHES, "parser", defaults);
-  return a !== null && typeof a.parser === "string" ? /** @type {import("./check.js").CheckArgs} */ (a) : null;
+  return a !== null && typeof a.parser === "string" ? /** @type {CheckArgs} */ (a) : null;
 }

@@ -27,10 +27,7 @@ const MAX_PACKAGE_BYTES = 16 << 20;
 const PARSER_READ_FACTOR = 16;
 
 /**
- * @typedef {import("./args.js").SharedArgs & {
- *   parser: string, package: string | null, log: string | null,
- *   json: boolean, strict: boolean, maxExamples: number,
- * }} CheckArgs
+ * @typedef {import("./args.js").CheckArgs} CheckArgs
  * @typedef {import("./check-lines.js").Line} Line
  * @typedef {import("./check-lines.js").Answer} Answer
  */
