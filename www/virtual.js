@@ -227,8 +227,12 @@ export class VirtualList {
     let onAnchor = false;
     if (follow) scroller.scrollTop = scroller.scrollHeight;
     else {
+      // Browsers scroll by whole pixels (Chromium and Firefox round a position they are given,
+      // WebKit truncates it): the view goes to the nearest whole pixel whenever it is more than
+      // half a pixel from its place. (Left up to a pixel off, a wheel step's move plus the float
+      // error of a tall list's layout read was more than a pixel.)
       const want = this.#rootTop + this.#anchorY();
-      if (Math.abs(scroller.scrollTop - want) >= 1) scroller.scrollTop = want;
+      if (Math.abs(scroller.scrollTop - want) > 0.5) scroller.scrollTop = Math.round(want);
       // Too few rows below the reader's row to put it at the top (a rebuild's first slices, or
       // rows taken away at the end): the pane clamps to the bottom. The reader's place is still
       // their row, not whatever the clamp shows, and the clamp does not make the list follow.
