@@ -68,7 +68,6 @@ if [ ! -f "$cache/$key.wasm" ]; then
 fi
 touch "$cache/$key.wasm"
 ls -t "$cache"/*.wasm | tail -n +5 | xargs -r rm -f
-cp "$cache/$key.wasm" "$target/parsebox_engine.opt.wasm"
 # Pre-initialised: every instance starts with a realm made (snapshot.mjs says how and why).
-node crates/parsebox-engine-wasm/snapshot.mjs "$target/parsebox_engine.opt.wasm" "$out/parsebox_engine.wasm"
+node crates/parsebox-engine-wasm/snapshot.mjs "$cache/$key.wasm" "$out/parsebox_engine.wasm"
 ls -l "$out/parsebox_engine.wasm"
