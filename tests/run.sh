@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
 # Every test of the project, from a fresh clone: installs what is missing, then checks format
 # and lints, and runs every test suite. Exit code 0 only when everything passes.
+#
+# Stages that do not need each other's output run side by side (issue 56: a cold run on a
+# machine whose cores are busy with other work must finish in under 30 minutes): the host's
+# tests build while the package builds; once the package is there, the Node tests, the type
+# and tarball checks and the three browsers run together. Each stage's output is kept in a
+# file and printed whole when the stage ends, so the log reads stage by stage as before. The
+# first stage that fails ends the run: its output is printed and the other stages are stopped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tests/setup.sh
@@ -9,7 +16,7 @@ bash tests/setup.sh
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/parsebox/target}"
 export TZ=UTC
 
-# Each step says how long the run has taken so far (set-up included), so a slow step shows.
+# Each line says how long the run has taken so far (set-up included), so a slow stage shows.
 say() { printf '\033[1m==> %s\033[0m (at %dm%02ds)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 # Clippy lints the workspace's crates as they are built, for every target and build below (the
 # host's tests, examples and binaries; the core and its tests for wasm32; the engine module;
@@ -18,57 +25,104 @@ say() { printf '\033[1m==> %s\033[0m (at %dm%02ds)\n' "$*" $((SECONDS / 60)) $((
 # rustc as before. tests/lint-while-building.sh says how.
 source tests/lint-while-building.sh
 
+# Stages: `stage NAME FUNCTION` starts one in the background, its output in $logs/NAME.log;
+# `finish NAME...` waits for each, prints its output and how long it took, and on a failure
+# stops every other stage and exits 1. Cargo commands of different profiles (the host's tests,
+# the package's wasm-release) build side by side; two of one profile take turns on its lock.
+logs=$(mktemp -d)
+declare -A pids titles started
+trap 'for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
+stage() {
+  local key=$1 title=$2
+  shift 2
+  say "start: $title"
+  titles[$key]=$title
+  started[$key]=$SECONDS
+  # In a session of its own (setsid), so stopping the stage stops what it started: browsers,
+  # Workers, cargo.
+  setsid bash -c 'set -euo pipefail; source "$0"; "$@"' "$stages" "$@" >"$logs/$key.log" 2>&1 &
+  pids[$key]=$!
+}
+finish() {
+  local key status took
+  for key; do
+    status=0
+    wait "${pids[$key]}" || status=$?
+    unset "pids[$key]"
+    took=$((SECONDS - started[$key]))
+    printf '\033[1m----- %s -----\033[0m\n' "${titles[$key]}"
+    cat "$logs/$key.log"
+    if [ "$status" -ne 0 ]; then
+      say "FAILED: ${titles[$key]} (exit $status, after $((took / 60))m$((took % 60))s)"
+      exit 1
+    fi
+    say "passed: ${titles[$key]} (in $((took / 60))m$((took % 60))s)"
+  done
+}
+
+# The stages' bodies, in a file each stage's shell sources.
+stages="$logs/stages.sh"
+cat >"$stages" <<'STAGES'
+host_tests() {
+  cargo test --workspace --locked
+  # The binding's tests compiled for wasm32 and run inside wasm (Node, then headless Chromium):
+  # the host layout of the same profile as the tests above, so after them.
+  CHROMEDRIVER=/usr/bin/chromedriver cargo test -p parsebox-wasm --target wasm32-unknown-unknown --locked
+}
+package() {
+  bash crates/parsebox-wasm/package.sh >/dev/null
+}
+checks() {
+  node tests/corpus/check-corpus.mjs
+}
+package_checks() {
+  echo "== type test (tsc)"
+  tests/node_modules/.bin/tsc -p tests/types/tsconfig.json
+  echo "== no 'any' in the published types"
+  # Declarations only: doc comments may say "any".
+  if grep -nwH 'any' pkg/*.d.ts | grep -vE '^[^:]+:[0-9]+:\s*(\*|//|/\*)'; then
+    echo "the published .d.ts must not use 'any'" >&2
+    exit 1
+  fi
+  echo "== the packed tarball: publint, are-the-types-wrong (the package is ESM only)"
+  packed=$(mktemp -d)
+  (cd pkg && npm pack --silent --pack-destination "$packed" >/dev/null)
+  tests/node_modules/.bin/publint run --strict "$packed"/parsebox-*.tgz
+  tests/node_modules/.bin/attw --profile esm-only "$packed"/parsebox-*.tgz
+  rm -rf "$packed"
+  echo "== API reference (typedoc, from the published .d.ts)"
+  bash tests/api-docs/build.sh "$CARGO_TARGET_DIR/api-docs" >/dev/null
+}
+node_tests() {
+  # Two files at a time: several wait on child processes and Workers most of their time.
+  # The command-line tests build the native command, after the host's tests (cargo's lock).
+  node --test --test-concurrency=2 tests/js/
+}
+# Chromium (README example, Vite consumer, ...), Debian's Firefox ESR over WebDriver BiDi
+# (issue 42), WebKitGTK (Debian's MiniBrowser over WebDriver classic, tests/browser/webkit.mjs,
+# each page behind a proxy of its own for routes and early scripts): every browser test, as in
+# the other two engines.
+browser() {
+  PARSEBOX_BROWSER=$1 node --test tests/browser/
+}
+STAGES
+
 say "cargo fmt --check"
 cargo fmt --all --check
-say "cargo test (host; clippy lints as it builds)"
-cargo test --workspace --locked
 
-say "compatibility corpus (Node)"
-node tests/corpus/check-corpus.mjs
-
-say "build pkg/"
-bash crates/parsebox-wasm/package.sh >/dev/null
-
-say "package tests (Node)"
-node --test tests/js/
-
-say "the differential corpus and the fuzzer's slice with two CPU hogs (the same answers as idle)"
-bash tests/busy.sh
-
-say "type test (tsc)"
-tests/node_modules/.bin/tsc -p tests/types/tsconfig.json
-
-say "no 'any' in the published types"
-# Declarations only: doc comments may say "any".
-if grep -nwH 'any' pkg/*.d.ts | grep -vE '^[^:]+:[0-9]+:\s*(\*|//|/\*)'; then
-  echo "the published .d.ts must not use 'any'" >&2
-  exit 1
-fi
-
-say "the packed tarball: publint, are-the-types-wrong (the package is ESM only)"
-packed=$(mktemp -d)
-(cd pkg && npm pack --silent --pack-destination "$packed" >/dev/null)
-tests/node_modules/.bin/publint run --strict "$packed"/parsebox-*.tgz
-tests/node_modules/.bin/attw --profile esm-only "$packed"/parsebox-*.tgz
-rm -rf "$packed"
-
-say "API reference (typedoc, from the published .d.ts)"
-bash tests/api-docs/build.sh "$CARGO_TARGET_DIR/api-docs" >/dev/null
-
-say "binding tests inside wasm (Node, then headless Chromium)"
-CHROMEDRIVER=/usr/bin/chromedriver cargo test -p parsebox-wasm --target wasm32-unknown-unknown --locked
-
-say "browser tests (README example, Vite consumer) in headless Chromium"
-node --test tests/browser/
-
-# The same tests in Debian's Firefox ESR, over WebDriver BiDi (issue 42).
-say "browser tests in headless Firefox ESR"
-PARSEBOX_BROWSER=firefox node --test tests/browser/
-
-# WebKitGTK (Debian's MiniBrowser over WebDriver classic, tests/browser/webkit.mjs, each page
-# behind a proxy of its own for routes and early scripts): every browser test, as in the other
-# two engines.
-say "browser tests in WebKitGTK"
-PARSEBOX_BROWSER=webkit node --test tests/browser/
+stage host "host tests (cargo test, clippy lints as it builds), then the binding's tests inside wasm (Node, headless Chromium)" host_tests
+stage pkg "build pkg/" package
+stage corpus "compatibility corpus (Node)" checks
+finish pkg
+stage node "package tests (Node)" node_tests
+stage types "type test, no 'any' in the published types, the packed tarball, API reference" package_checks
+stage chromium "browser tests (README example, Vite consumer) in headless Chromium" browser chromium
+stage firefox "browser tests in headless Firefox ESR" browser firefox
+stage webkit "browser tests in WebKitGTK" browser webkit
+finish corpus types host node
+# After the Node tests, which it repeats in part: it runs two CPU hogs of its own beside the
+# browser stages still running.
+stage busy "the differential corpus and the fuzzer's slice with two CPU hogs (the same answers as idle)" bash tests/busy.sh
+finish busy chromium firefox webkit
 
 say "every test passed"
