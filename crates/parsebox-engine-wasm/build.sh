@@ -44,9 +44,11 @@ wasm="$target/wasm32-unknown-unknown/wasm-release/parsebox_engine_wasm.wasm"
 
 # Every loop calls out to the page now and then (crates/parsebox-preempt says why: WebKit stops
 # a terminated Worker only where its wasm calls JavaScript). A host build, so without the wasm
-# RUSTFLAGS above and in the shared target dir; the dev profile (dependencies at opt-level 2),
-# which `cargo test` has built already, where a release build would add a minute of LTO.
-env -u RUSTFLAGS cargo run -q -p parsebox-preempt --locked -- "$wasm" "$target/parsebox_engine.polled.wasm"
+# RUSTFLAGS above, in the dev profile (dependencies at opt-level 2; a release build would add a
+# minute of LTO), in this build's target dir: in the shared one it would wait for the host's
+# `cargo test`, which tests/run.sh runs beside this build and which holds the dev profile's lock
+# until its tests end: in a cold run on a busy machine the package waited for it to the end.
+env -u RUSTFLAGS CARGO_TARGET_DIR="$target" cargo run -q -p parsebox-preempt --locked -- "$wasm" "$target/parsebox_engine.polled.wasm"
 
 mkdir -p "$out"
 # KEEP_NAMES=1 keeps the function names (profiles name boa's functions: tests/bench/profile-line.mjs).

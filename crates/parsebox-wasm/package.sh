@@ -11,15 +11,20 @@ export PATH="$HOME/.cargo/bin:$PATH"
 out=pkg
 js=crates/parsebox-wasm/js
 
-cargo build -p parsebox-wasm --target wasm32-unknown-unknown --profile wasm-release --locked
-wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm-release/parsebox_wasm.wasm"
-
 find "$out" -mindepth 1 ! -name .gitkeep -delete 2>/dev/null || true
 mkdir -p "$out"
+# The engine module builds beside the core (pkg/parsebox_engine.wasm): in a target dir of its
+# own (build.sh), so neither build waits for the other's lock, and its single-threaded steps
+# (fat LTO, wasm-opt) leave a core free for the other.
+bash crates/parsebox-engine-wasm/build.sh "$out" &
+engine=$!
+trap 'kill "$engine" 2>/dev/null || true' EXIT
+
+cargo build -p parsebox-wasm --target wasm32-unknown-unknown --profile wasm-release --locked
+wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm-release/parsebox_wasm.wasm"
 wasm-bindgen --target web --out-dir "$out" --out-name parsebox_wasm "$wasm"
 # A fresh core after a trap: the glue lets go of its instance (renewable-glue.mjs says how).
 node crates/parsebox-wasm/renewable-glue.mjs "$out/parsebox_wasm.js"
-bash crates/parsebox-engine-wasm/build.sh "$out"  # the engine module: pkg/parsebox_engine.wasm
 bash crates/parsebox-cli/npm.sh "$out"  # `npx parsebox`'s argument reader for WASI (help, usage), pkg/parsebox_cli.wasm
 
 # Speed first (-O3), then drop the name section and producers (~1 MB of names). binaryen comes
@@ -37,4 +42,5 @@ cp "$js"/*.js "$js/index.d.ts" "$js/paperclip.d.ts" "$js/react.d.ts" "$js/wasm-a
 # less before the first entry. The script checks that nothing but comments changed.
 node crates/parsebox-wasm/strip-comments.mjs "$out"/*.js "$out"/cli/*.js
 cp crates/parsebox-wasm/README.md "$out/README.md"
+wait "$engine"  # its exit status: a failed engine build fails the package
 ls -l "$out"
