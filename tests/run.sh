@@ -27,10 +27,10 @@ say() { printf '\033[1m==> %s\033[0m (at %dm%02ds)\n' "$*" $((SECONDS / 60)) $((
 # rustc as before. tests/lint-while-building.sh says how.
 source tests/lint-while-building.sh
 
-# Stages: `stage NAME FUNCTION` starts one in the background, its output in $logs/NAME.log;
-# `finish NAME...` waits for each, prints its output and how long it took, and on a failure
-# stops every other stage and exits 1. Cargo commands of different profiles (the host's tests,
-# the package's wasm-release) build side by side; two of one profile take turns on its lock.
+# Stages: `stage KEY TITLE FUNCTION [ARG...]` starts one in the background, its output in
+# $logs/KEY.log; `finish KEY...` waits for each, prints its output and how long it took, and on a
+# failure exits 1, which stops every stage still running. Cargo commands of different profiles or
+# target dirs build side by side; two of one profile in one target dir take turns on its lock.
 logs=$(mktemp -d)
 declare -A pids titles started
 trap 'for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
@@ -41,8 +41,8 @@ stage() {
   titles[$key]=$title
   started[$key]=$SECONDS
   # In a session of its own (setsid), so stopping the stage stops what it started: browsers,
-  # Workers, cargo.
-  setsid bash -c 'set -euo pipefail; source "$0"; "$@"' "$stages" "$@" >"$logs/$key.log" 2>&1 &
+  # Workers, cargo. The stage functions below are exported to it.
+  setsid bash -c 'set -euo pipefail; "$@"' stage "$@" >"$logs/$key.log" 2>&1 &
   pids[$key]=$!
 }
 finish() {
@@ -62,9 +62,7 @@ finish() {
   done
 }
 
-# The stages' bodies, in a file each stage's shell sources.
-stages="$logs/stages.sh"
-cat >"$stages" <<'STAGES'
+# The stages' bodies.
 host_tests() {
   cargo test --workspace --locked
 }
@@ -111,7 +109,7 @@ node_tests() {
 browser() {
   PARSEBOX_BROWSER=$1 node --test tests/browser/
 }
-STAGES
+export -f host_tests wasm_tests package checks package_checks node_tests browser
 
 say "cargo fmt --check"
 cargo fmt --all --check
@@ -129,14 +127,13 @@ finish corpus types wasm host node
 # unscheduled past its 200 ms hard deadline (worker.test.mjs, a line at 95 % of its budget,
 # and a Worker ended at work): the page's deadline is a clock, and a starved Worker moves no
 # work it could count.
-for s in "busy|the differential corpus and the fuzzer's slice with two CPU hogs (the same answers as idle)|bash tests/busy.sh" \
-  "chromium|browser tests (README example, Vite consumer) in headless Chromium|browser chromium" \
-  "firefox|browser tests in headless Firefox ESR|browser firefox" \
-  "webkit|browser tests in WebKitGTK|browser webkit"; do
-  IFS='|' read -r key title command <<<"$s"
-  # shellcheck disable=SC2086
-  stage "$key" "$title" $command
-  finish "$key"
-done
+stage busy "the differential corpus and the fuzzer's slice with two CPU hogs (the same answers as idle)" bash tests/busy.sh
+finish busy
+stage chromium "browser tests (README example, Vite consumer) in headless Chromium" browser chromium
+finish chromium
+stage firefox "browser tests in headless Firefox ESR" browser firefox
+finish firefox
+stage webkit "browser tests in WebKitGTK" browser webkit
+finish webkit
 
 say "every test passed"
