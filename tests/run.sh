@@ -6,8 +6,9 @@
 # machine whose cores are busy with other work should take under 30 minutes): the host's
 # tests, the package and the binding's wasm tests build together (cargo builds of different
 # profiles or target dirs do not wait for each other's lock); once the package is there, the
-# Node tests and the type and tarball checks run beside what is left of them. The browsers
-# run after, one at a time (below, why). Each stage's output is kept in a file and printed
+# Node tests and the type and tarball checks run beside what is left of them, and the
+# command-line tests once the host's tests have built the native command they compare with.
+# The browsers run one at a time (below, why). Each stage's output is kept in a file and printed
 # whole when the stage ends, so the log reads stage by stage. The first stage that fails ends
 # the run: its output is printed and the other stages are stopped.
 set -euo pipefail
@@ -29,9 +30,12 @@ source tests/lint-while-building.sh
 
 # Stages: `stage KEY TITLE FUNCTION [ARG...]` starts one in the background, its output in
 # $logs/KEY.log; `finish KEY...` waits for each, prints its output and how long it took, and on a
-# failure exits 1, which stops every stage still running. Cargo commands of different profiles or
-# target dirs build side by side; two of one profile in one target dir take turns on its lock.
+# failure exits 1, which stops every stage still running. A stage that passed leaves
+# $logs/KEY.passed, which `after KEY... -- FUNCTION [ARG...]` (a stage's body) waits for. Cargo
+# commands of different profiles or target dirs build side by side; two of one profile in one
+# target dir take turns on its lock.
 logs=$(mktemp -d)
+export logs
 declare -A pids titles started
 trap 'for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
 stage() {
@@ -42,7 +46,7 @@ stage() {
   started[$key]=$SECONDS
   # In a session of its own (setsid), so stopping the stage stops what it started: browsers,
   # Workers, cargo. The stage functions below are exported to it.
-  setsid bash -c 'set -euo pipefail; "$@"' stage "$@" >"$logs/$key.log" 2>&1 &
+  setsid bash -c 'set -euo pipefail; key=$1; shift; "$@"; touch "$logs/$key.passed"' stage "$key" "$@" >"$logs/$key.log" 2>&1 &
   pids[$key]=$!
 }
 finish() {
@@ -97,10 +101,28 @@ package_checks() {
   echo "== API reference (typedoc, from the published .d.ts)"
   bash tests/api-docs/build.sh "$CARGO_TARGET_DIR/api-docs" >/dev/null
 }
+after() {
+  while [ "$1" != "--" ]; do
+    until [ -e "$logs/$1.passed" ]; do sleep 1; done
+    shift
+  done
+  shift
+  "$@"
+}
 node_tests() {
   # Two files at a time: several wait on child processes and Workers most of their time.
-  # The command-line tests build the native command, after the host's tests (cargo's lock).
-  node --test --test-concurrency=2 tests/js/
+  local files=()
+  for f in tests/js/*.test.mjs; do
+    case $f in tests/js/cli-*) ;; *) files+=("$f") ;; esac
+  done
+  node --test --test-concurrency=2 "${files[@]}"
+}
+cli_tests() {
+  # The command's tests (tests/js/cli-*) compare the npm command with the native one, which
+  # each builds with cargo: run before the host's tests end, they would wait for the dev
+  # profile's lock (`cargo test` holds it until its tests end), two files at a time, and keep
+  # the other Node tests waiting behind them.
+  node --test --test-concurrency=2 tests/js/cli-*.test.mjs
 }
 # Chromium (README example, Vite consumer, ...), Debian's Firefox ESR over WebDriver BiDi
 # (issue 42), WebKitGTK (Debian's MiniBrowser over WebDriver classic, tests/browser/webkit.mjs,
@@ -109,7 +131,7 @@ node_tests() {
 browser() {
   PARSEBOX_BROWSER=$1 node --test tests/browser/
 }
-export -f host_tests wasm_tests package checks package_checks node_tests browser
+export -f host_tests wasm_tests package checks package_checks after node_tests cli_tests browser
 
 say "cargo fmt --check"
 cargo fmt --all --check
@@ -118,22 +140,25 @@ stage host "host tests (cargo test; clippy lints as it builds)" host_tests
 stage pkg "build pkg/" package
 stage wasm "binding tests inside wasm (Node, then headless Chromium)" wasm_tests
 stage corpus "compatibility corpus (Node)" checks
+stage cli "command-line tests (Node; npm command beside the native one)" after host pkg -- cli_tests
 finish pkg
 stage node "package tests (Node)" node_tests
 stage types "type test, no 'any' in the published types, the packed tarball, API reference" package_checks
-finish corpus types wasm host node
-# The rest one at a time. busy.sh runs two CPU hogs of its own. The browser stages would finish
-# sooner side by side, but with the Node tests and two outside hogs beside them a Worker went
-# unscheduled past its 200 ms hard deadline (worker.test.mjs, a line at 95 % of its budget,
-# and a Worker ended at work): the page's deadline is a clock, and a starved Worker moves no
-# work it could count.
-stage busy "the differential corpus and the fuzzer's slice with two CPU hogs (the same answers as idle)" bash tests/busy.sh
-finish busy
-stage chromium "browser tests (README example, Vite consumer) in headless Chromium" browser chromium
-finish chromium
-stage firefox "browser tests in headless Firefox ESR" browser firefox
-finish firefox
+finish corpus types wasm node
+# The browsers one at a time, beside what is left of the host and command-line tests. Side by
+# side with each other, the Node tests and two outside hogs, a Worker went unscheduled past its
+# 200 ms hard deadline (worker.test.mjs, a line at 95 % of its budget, and a Worker ended at
+# work): the page's deadline is a clock, and a starved Worker moves no work it could count.
+# Chromium, the shortest, goes last, when the command-line tests are likely over.
 stage webkit "browser tests in WebKitGTK" browser webkit
 finish webkit
+finish host
+# busy.sh runs two CPU hogs of its own, and the host's differential tests (the dev profile).
+stage busy "the differential corpus and the fuzzer's slice with two CPU hogs (the same answers as idle)" bash tests/busy.sh
+finish busy
+stage firefox "browser tests in headless Firefox ESR" browser firefox
+finish firefox
+stage chromium "browser tests (README example, Vite consumer) in headless Chromium" browser chromium
+finish chromium cli
 
 say "every test passed"

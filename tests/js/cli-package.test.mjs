@@ -8,9 +8,10 @@ import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildNativeCommand } from "./helpers/native-command.mjs";
 
 import { initSync, ParserRegistry, TranscriptBuilder } from "../../pkg/index.js";
 import { readCorpus } from "../fuzz/corpus.mjs";
@@ -18,14 +19,11 @@ import { generateCase } from "../fuzz/generate.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const corpus = join(root, "tests/corpus/compat");
-const targetDir = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/parsebox/target");
-const native = join(targetDir, "debug/parsebox");
+let native;
 initSync({ module: readFileSync(join(root, "pkg/parsebox_wasm_bg.wasm")), engine: readFileSync(join(root, "pkg/parsebox_engine.wasm")) });
 
 before(() => {
-  if (existsSync(native)) return;
-  const built = spawnSync("cargo", ["build", "-q", "-p", "parsebox-cli", "--locked"], { cwd: root, encoding: "utf8", env: { ...process.env, CARGO_TARGET_DIR: targetDir } });
-  assert.equal(built.status, 0, `the Rust command could not be built: ${built.stderr}`);
+  native = buildNativeCommand();
 });
 
 /** Longer than any line of the logs here, for both (each cuts a longer line its own way). */

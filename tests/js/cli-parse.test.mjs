@@ -8,21 +8,19 @@ import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildNativeCommand } from "./helpers/native-command.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const targetDir = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/parsebox/target");
-const native = join(targetDir, "debug/parsebox");
+let native;
 const cli = join(root, "pkg/cli.js");
 const hostile = join(root, "tests/corpus/hostile");
 const attackLog = join(root, "crates/parsebox-cli/tests/fixtures/attack.log");
 
 before(() => {
-  if (existsSync(native)) return;
-  const built = spawnSync("cargo", ["build", "-q", "-p", "parsebox-cli", "--locked"], { cwd: root, encoding: "utf8", env: { ...process.env, CARGO_TARGET_DIR: targetDir } });
-  assert.equal(built.status, 0, `the Rust command could not be built: ${built.stderr}`);
+  native = buildNativeCommand();
 });
 
 /** Runs a command; resolves to its exit code and output. */

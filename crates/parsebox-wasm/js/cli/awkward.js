@@ -2,7 +2,7 @@
 // something goes wrong (truncated JSON, colour codes, binary junk, decoder replacement
 // characters, enormous lines). A parser must answer each without throwing or running over its
 // budget; whatever it cannot make sense of should become a plain entry, not an exception. The
-// native command feeds the same set (crates/parsebox-cli/src/native/awkward.rs); tests/js/npx-cli
+// native command feeds the same set (crates/parsebox-cli/src/native/awkward.rs); tests/js/cli-npx
 // compares the two commands' reports, and cli-check compares the sets themselves.
 
 /**

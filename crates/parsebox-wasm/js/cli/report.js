@@ -1,6 +1,6 @@
 // `parsebox check`'s report: a list of checks, each with a status, a one-line summary and
 // details, in report order, rendered as text for a person or as JSON for a script. The native
-// command renders the same report (crates/parsebox-cli/src/native/report.rs); tests/js/npx-cli holds
+// command renders the same report (crates/parsebox-cli/src/native/report.rs); tests/js/cli-npx holds
 // the two equal, byte for byte, over the compatibility corpus.
 
 /**

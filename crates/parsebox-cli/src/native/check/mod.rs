@@ -8,7 +8,7 @@
 //! validated by the core (its dropped entries come with the line, [`line_checks`]) and passes
 //! are compared ([`determinism`]). This module reads the inputs and assembles the report. The
 //! npm command's `check` (crates/parsebox-wasm/js/cli/check.js) gives the same report on the
-//! package in Node; tests/js/npx-cli holds the two equal.
+//! package in Node; tests/js/cli-npx holds the two equal.
 //!
 //! [`ParserModule::load`]: parsebox_sandbox::ParserModule::load
 

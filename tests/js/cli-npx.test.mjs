@@ -10,55 +10,31 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildNativeCommand } from "./helpers/native-command.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const corpus = join(root, "tests/corpus/compat");
-const targetDir = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/parsebox/target");
-const native = join(targetDir, "debug/parsebox");
+let native;
 
 let dir;
 let app;
 
 /** Runs `command args` in `cwd`; its exit code and output. */
 function run(command, args, cwd, input) {
-  // CARGO_TARGET_DIR as `native` reads it, so the command `before` builds is the one it finds.
-  const env = { ...process.env, NO_COLOR: "1", CARGO_TARGET_DIR: targetDir };
+  const env = { ...process.env, NO_COLOR: "1" };
   const r = spawnSync(command, args, { cwd, encoding: "utf8", input, env, maxBuffer: 64 << 20 });
   if (r.error) throw r.error;
   return { code: r.status ?? `signal ${r.signal}`, stdout: r.stdout, stderr: r.stderr };
-}
-
-/**
- * Whether Node itself died rather than the command ending: a signal (of the npm command, or of
- * the process it ran the command in, which it reports), or an uncaught JavaScript exception
- * (Node's report of one ends with its version line, which the command never prints).
- */
-const nodeDied = (r) =>
-  typeof r.code !== "number" || /\nNode\.js v\d+\.\d+\.\d+\s*$/.test(r.stderr) || /^parsebox: the command's process ended by SIG/m.test(r.stderr);
-
-/**
- * The npm command, run once more if Node itself died (Node 20's V8 faulted now and then while
- * the npm command's old WASI build of the whole command ran; issue 56). A death is reported as
- * a diagnostic, and a second one fails the test.
- */
-function runNpm(t, bin, args, cwd, input) {
-  const first = run(bin, args, cwd, input);
-  if (!nodeDied(first)) return first;
-  t.diagnostic(`RETRIED: Node died (${first.code}) running parsebox ${args.join(" ")} in ${cwd}: ${first.stderr.slice(-400)}`);
-  return run(bin, args, cwd, input);
 }
 
 /** What the clock says: how long `parse` took (its summary on stderr). The rest must match. */
 const withoutTimings = (text) => text.replace(/ in [0-9.]+ s \([^)]*\)/g, " in … s");
 
 before(() => {
-  if (!existsSync(native)) {
-    const built = run("cargo", ["build", "-q", "-p", "parsebox-cli", "--locked"], root);
-    assert.equal(built.code, 0, `the Rust command could not be built: ${built.stderr}`);
-  }
+  native = buildNativeCommand();
   dir = mkdtempSync(join(tmpdir(), "parsebox-npx-"));
   const packed = run("npm", ["pack", "--silent", "--pack-destination", dir], join(root, "pkg"));
   assert.equal(packed.code, 0, packed.stderr);
@@ -94,7 +70,7 @@ test("in a fresh directory, npx parsebox check and parse work as the README show
   assert.match(usage.stderr, /Usage/);
 });
 
-test("npx parsebox gives the Rust command's report, transcript and exit code for every corpus parser", (t) => {
+test("npx parsebox gives the Rust command's report, transcript and exit code for every corpus parser", () => {
   const bin = join(app, "node_modules/.bin/parsebox");
   const parsers = readdirSync(corpus).filter((name) => existsSync(join(corpus, name, "ui-parser.js")));
   assert.ok(parsers.length >= 10, parsers.join(", "));
@@ -110,7 +86,7 @@ test("npx parsebox gives the Rust command's report, transcript and exit code for
       ["parse", "--parser", "ui-parser.js", "--format", "timeline", "sample.log"],
     ];
     for (const args of commands) {
-      const ours = runNpm(t, bin, args, cwd);
+      const ours = run(bin, args, cwd);
       const rust = run(native, args, cwd);
       const what = `${name}: parsebox ${args.join(" ")}`;
       assert.equal(ours.code, rust.code, `${what}: exit code\n${ours.stderr}`);
@@ -120,7 +96,7 @@ test("npx parsebox gives the Rust command's report, transcript and exit code for
   }
 });
 
-test("a call the sandbox cannot interrupt is given up after --hang-timeout-ms, as the Rust command gives it up", (t) => {
+test("a call the sandbox cannot interrupt is given up after --hang-timeout-ms, as the Rust command gives it up", () => {
   // A catastrophic regex on one line: boa backtracks for ever in one native step, which no
   // budget stops. The core ends its engine at the hard deadline and the lines around it are
   // parsed as usual, on standard input too; check stops at it and says so.
@@ -138,7 +114,7 @@ test("a call the sandbox cannot interrupt is given up after --hang-timeout-ms, a
     [["check", "hangs.js", "--log", "hangs.log", "--hang-timeout-ms", "1000"], undefined],
     [["check", "--json", "hangs.js", "--log", "hangs.log", "--hang-timeout-ms", "1000"], undefined],
   ]) {
-    const ours = runNpm(t, bin, args, app, input);
+    const ours = run(bin, args, app, input);
     const rust = run(native, args, app, input);
     const what = `parsebox ${args.join(" ")}`;
     assert.equal(ours.code, rust.code, `${what}: exit code\n${ours.stderr}`);
@@ -152,13 +128,13 @@ test("a call the sandbox cannot interrupt is given up after --hang-timeout-ms, a
   }
 });
 
-test("a module whose evaluation never ends fails its module check after the start deadline, as in the Rust command", (t) => {
+test("a module whose evaluation never ends fails its module check after the start deadline, as in the Rust command", () => {
   // One native step at the top level (a catastrophic regex): both commands start the parser on
   // the live core, which ends it at its start deadline (10 s), and report that.
   writeFileSync(join(app, "never-loads.js"), `/^(a+)+$/.test("a".repeat(40) + "b");\nexport function parseStdoutLine(line, ts) { return []; }\n`);
   const bin = join(app, "node_modules/.bin/parsebox");
   const args = ["check", "--json", "never-loads.js"];
-  const ours = runNpm(t, bin, args, app);
+  const ours = run(bin, args, app);
   const rust = run(native, args, app);
   assert.equal(ours.code, 1, ours.stderr);
   assert.equal(ours.code, rust.code);
@@ -168,7 +144,7 @@ test("a module whose evaluation never ends fails its module check after the star
   assert.match(load.summary, /did not start within/);
 });
 
-test("npx parsebox check gives the Rust command's report for every kind of finding, text and JSON", (t) => {
+test("npx parsebox check gives the Rust command's report for every kind of finding, text and JSON", () => {
   // `check` runs on the package's registry here and on the live core with engine processes in
   // the Rust command: each finding below is one rule the two reports must share, from the
   // module's shape to the package.json checks.
@@ -221,7 +197,7 @@ test("npx parsebox check gives the Rust command's report for every kind of findi
   ];
   const bin = join(app, "node_modules/.bin/parsebox");
   for (const args of cases.flatMap((c) => [c, [...c, "--json"]])) {
-    const ours = runNpm(t, bin, args, dir);
+    const ours = run(bin, args, dir);
     const rust = run(native, args, dir);
     const what = `parsebox ${args.join(" ")}`;
     assert.equal(ours.code, rust.code, `${what}: exit code\n${ours.stderr}`);
