@@ -22,8 +22,8 @@ export TZ=UTC
 # Each line says how long the run has taken so far (set-up included), so a slow stage shows.
 say() { printf '\033[1m==> %s\033[0m (at %dm%02ds)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 # Clippy lints the workspace's crates as they are built, for every target and build below (the
-# host's tests, examples and binaries; the core and its tests for wasm32; the engine module;
-# the WASI argument reader), and fails the build on any warning: `cargo clippy` would check each crate
+# host's tests, examples and binaries; the core and its tests for wasm32; the engine module),
+# and fails the build on any warning: `cargo clippy` would check each crate
 # a second time, boa three times over (13 of a cold run's minutes). Dependencies are built by
 # rustc as before. tests/lint-while-building.sh says how.
 source tests/lint-while-building.sh

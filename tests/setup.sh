@@ -13,8 +13,6 @@ if ! command -v cargo >/dev/null; then
 fi
 have_target() { rustup target list --installed 2>/dev/null | grep -qx "$1"; }
 have_target wasm32-unknown-unknown || { say "rustup target add wasm32-unknown-unknown"; rustup target add wasm32-unknown-unknown; }
-# The npm command's argument reader (help, version, usage errors) is the Rust command's clap built for WASI.
-have_target wasm32-wasip1 || { say "rustup target add wasm32-wasip1"; rustup target add wasm32-wasip1; }
 for c in rustfmt clippy; do
   rustup component list --installed 2>/dev/null | grep -q "^$c" || { say "rustup component add $c"; rustup component add "$c"; }
 done

@@ -25,7 +25,6 @@ wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm-release/parsebox_wasm.wasm"
 wasm-bindgen --target web --out-dir "$out" --out-name parsebox_wasm "$wasm"
 # A fresh core after a trap: the glue lets go of its instance (renewable-glue.mjs says how).
 node crates/parsebox-wasm/renewable-glue.mjs "$out/parsebox_wasm.js"
-bash crates/parsebox-cli/npm.sh "$out"  # `npx parsebox`'s argument reader for WASI (help, usage), pkg/parsebox_cli.wasm
 
 # Speed first (-O3), then drop the name section and producers (~1 MB of names). binaryen comes
 # from npm (tests/package.json): Debian's wasm-opt 108 rewrites the externref table that

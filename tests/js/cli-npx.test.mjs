@@ -4,8 +4,8 @@
 // same report (text and --json), the same transcript (pretty and JSON lines) and the same exit
 // codes. The npm command runs on the package's own modules (cli/, engines in Node threads); the
 // native command runs the same live core with engine processes, so any difference is a rule one
-// of them has and the other lacks. Help, version and usage errors are the Rust command's
-// argument reader (clap) built for WASI.
+// of them has and the other lacks. Help, version and usage errors are read as clap reads them
+// (cli/args.js; tests/js/cli-args.test.mjs holds them equal over generated command lines).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";

@@ -1,4 +1,4 @@
-//! The native command (none of it is built for WASI): reads the arguments, runs `check` or
+//! The native command: reads the arguments, runs `check` or
 //! `parse` on a thread with room for boa's recursion, and turns what happened into an exit
 //! code; or, as a child of the command, serves as one of its engine processes.
 

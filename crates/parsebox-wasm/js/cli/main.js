@@ -1,11 +1,10 @@
 // The `parsebox` command in Node, on the package's own two modules: engines in Node threads
 // (node-worker.js) as the page has them in Workers, so a command's line gets what the page
-// gives it. `parse` and `check` run here; help, version and usage errors are still the Rust
-// command built for WASI, which cli.js runs.
+// gives it. The command line is read as the native command reads it (args.js).
 import { readFileSync } from "node:fs";
 
 import { NodeWorker } from "./node-worker.js";
-import { checkArgs, parseArgs } from "./args.js";
+import { readCommandLine } from "./args.js";
 import { CommandError, EXIT_INTERNAL } from "./errors.js";
 
 /** The package, initialised, with engines in Node threads. */
@@ -20,24 +19,26 @@ async function openPackage() {
   return pkg;
 }
 
-/** The commands run here: how each reads its arguments, and the module and function that run it. */
+/** The module and function that run each command. */
 const COMMANDS = new Map([
-  ["parse", [parseArgs, "./parse.js", "runParse"]],
-  ["check", [checkArgs, "./check.js", "runCheck"]],
+  ["parse", ["./parse.js", "runParse"]],
+  ["check", ["./check.js", "runCheck"]],
 ]);
 
 /**
- * Runs the command for `argv` (the arguments after `parsebox`); resolves to the exit code, or
- * to null when the Rust command is to answer.
+ * Runs the command for `argv` (the arguments after `parsebox`); resolves to the exit code.
+ * Help, version and usage errors are said here, before the package is loaded.
  * @param {string[]} argv
- * @returns {Promise<number | null>}
+ * @returns {Promise<number>}
  */
 export async function main(argv) {
-  const command = COMMANDS.get(argv[0]);
-  if (command === undefined) return null;
-  const [read, file, name] = command;
-  const args = read(argv.slice(1));
-  if (args === null) return null;
+  const line = readCommandLine(argv);
+  if ("said" in line) {
+    (line.said.to === "stdout" ? process.stdout : process.stderr).write(line.said.text);
+    return line.said.code;
+  }
+  const [file, name] = /** @type {[string, string]} */ (COMMANDS.get(line.command));
+  const args = line.args;
   await openPackage();
   const run = (await import(file))[name];
   try {
