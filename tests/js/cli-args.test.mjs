@@ -55,7 +55,7 @@ test("help, version and every usage error read as the native command's", () => {
     [], ["--help"], ["-h"], ["--version"], ["-V"], ["help"], ["help", "check"], ["help", "parse"], ["help", "help"],
     ["help", "foo"], ["help", "check", "extra"], ["check", "-h"], ["check", "--help"], ["parse", "-h"], ["parse", "--help"],
     ["check", "--version"], ["parse", "-V"], ["foo"], ["chek"], ["hepl"], ["--bogus"], ["-q"], ["--"], ["--", "check"],
-    ["--json", "check", "a"], ["parsebox", "check"], ["-"],
+    ["--json", "check", "a"], ["parsebox", "check"], ["-"], ["--help=1"], ["--version=x"], ["-xh"], ["-Vh"],
     ["check"], ["check", "a", "b"], ["check", "--jsn", "a"], ["check", "a", "--json", "--json"], ["check", "a", "--max-examples"],
     ["check", "a", "--max-examples", "x"], ["check", "a", "--color", "blue"], ["check", "a", "--hang-timeout-ms", "0"],
     ["check", "a", "--hang-timeout-ms", "00"], ["check", "a", "--hang-timeout-ms", "+0"], ["check", "a", "--hang-timeout-ms=-1"],

@@ -121,7 +121,7 @@ function readTop(argv) {
         const [name, value] = splitLong(token);
         const arg = top.args.find((a) => a.long === name);
         if (arg === undefined) throw didYouMean(top, name, argv.slice(i + 1), [], trailing);
-        if (value !== undefined) throw unneededValue(top, arg, value, []);
+        if (value !== undefined) throw unneededValue(top, arg, value, [arg.id]);
         throw helpOrVersion(top, arg, true);
       }
       if (isShort(token)) {
