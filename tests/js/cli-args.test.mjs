@@ -12,6 +12,7 @@ import { join } from "node:path";
 
 import { readCommandLine } from "../../pkg/cli/args.js";
 import { COMMAND_LINE } from "../../pkg/cli/command-line.js";
+import { mulberry32 } from "../../www/chunks.js";
 import { buildNativeCommand } from "./helpers/native-command.mjs";
 
 let native;
@@ -93,20 +94,9 @@ test("command lines the native command takes are taken, with clap's values", () 
   });
 });
 
-/** A small seeded generator (mulberry32), so a failure names a line that can be run again. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test("generated command lines read as the native command reads them", () => {
-  const next = random(Number(process.env.PARSEBOX_ARGS_SEED ?? 56));
+  // Seeded, so a failure names a line that can be run again.
+  const next = mulberry32(Number(process.env.PARSEBOX_ARGS_SEED ?? 56));
   const pick = (list) => list[Math.floor(next() * list.length)];
   const longs = [...new Set(Object.values(COMMAND_LINE).flatMap((c) => c.args.map((a) => a.long).filter((l) => l !== null)))];
   const values = ["a", "b", "-", "", "x", "0", "1", "+5", "-5", "1.5", "5.", "inf", "NaN", "1e3", ".", "99999999999999999999", "pretty", "jsonl", "Pretty", "pret", "auto", "nevr", "never"];

@@ -373,13 +373,15 @@ function unknownArgument(cmd, token, similar, trailingTip, usageLine) {
   });
 }
 
+/** The `--` names a command takes, in clap's order. */
+const longsOf = (cmd) => cmd.args.filter((a) => a.long !== null && !a.positional).map((a) => /** @type {string} */ (a.long));
+
 /**
  * An unknown `--name`: a similar long of this command (which the usage then shows as given),
  * else a subcommand named later on the line that has one.
  */
 function didYouMean(cmd, name, rest, used, trailing) {
-  const longs = cmd.args.filter((a) => a.long !== null && !a.positional).map((a) => /** @type {string} */ (a.long));
-  const alike = similarTo(name, longs).pop();
+  const alike = similarTo(name, longsOf(cmd)).pop();
   if (alike !== undefined) {
     const arg = /** @type {ArgSpec} */ (cmd.args.find((a) => a.long === alike));
     const usedNow = used.includes(arg.id) ? used : [...used, arg.id];
@@ -389,8 +391,7 @@ function didYouMean(cmd, name, rest, used, trailing) {
   for (const sub of cmd.subcommands) {
     const there = rest.indexOf(sub);
     if (there < 0 || !COMMANDS[sub]) continue;
-    const subLongs = COMMANDS[sub].args.filter((a) => a.long !== null && !a.positional).map((a) => /** @type {string} */ (a.long));
-    const candidate = similarTo(name, subLongs).pop();
+    const candidate = similarTo(name, longsOf(COMMANDS[sub])).pop();
     if (candidate !== undefined && (best === null || there < best.there)) best = { there, tip: `'${sub} --${candidate}' exists` };
   }
   const positional = cmd.args.some((a) => a.positional);
