@@ -270,6 +270,30 @@ export async function throughput(engines, src, lines, ts, trials) {
 }
 
 /** Per-line latency while streaming: each parseLine timed alone. p50/p99/max per trial. */
+/**
+ * The per-parser benchmark's rows (corpus.mjs, in Node and in a page): for each `{ name, source,
+ * lines }`, each engine's median lines/s over `trials` (throughput) and whether its entries are
+ * native's (agreement); a parser one engine cannot run gets `error`. `say` hears a line per parser.
+ */
+export async function corpusRows(engines, items, trials, say = () => {}) {
+  const rows = [];
+  for (const { name, source, lines } of items) {
+    const ts = timestamps(lines.length);
+    const row = { name, lines: lines.length };
+    try {
+      const { linesPerSec } = await throughput(engines, source, lines, ts, trials);
+      for (const [engine, rate] of Object.entries(linesPerSec)) row[engine] = rate.median;
+      row.agreement = await agreement(engines, source, lines, ts);
+    } catch (e) {
+      row.error = String(e.message ?? e).slice(0, 120);
+    }
+    row.ratio = row.parsebox && row.quickjs ? row.parsebox / row.quickjs : null;
+    rows.push(row);
+    say(`${name}: ${row.error ?? `${row.parsebox?.toFixed(0)} / ${row.quickjs?.toFixed(0)} / ${row.native?.toFixed(0)} lines/s`}`);
+  }
+  return rows;
+}
+
 export async function latency(engines, src, lines, ts, trials) {
   const per = Object.fromEntries(engines.map((e) => [e.name, { p50: [], p99: [], max: [] }]));
   const d = new Float64Array(lines.length);

@@ -9,7 +9,7 @@
 // the machine's clock: a parser that reads it answers differently on purpose).
 // A benchmark command, not a test.
 //
-//   node --expose-gc tests/bench/corpus.mjs [--pkg DIR] [--lines 1000] [--trials 3] [--only a,b] [--json FILE]
+//   node --expose-gc tests/bench/corpus.mjs [--pkg DIR] [--lines 1000] [--trials 3] [--only a,b] [--json FILE] [--browser chromium]
 //
 // Needs `npm ci` in tests/bench (quickjs-emscripten), as run.sh does.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -17,7 +17,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 import { arg, packageDir } from "./args.mjs";
-import { agreement, makeEngines, throughput, timestamps } from "./core.mjs";
+import { launchChromium, openBenchPage, serve } from "./chromium.mjs";
+import { corpusRows, makeEngines } from "./core.mjs";
 import { hermesLog, logLines, shapeLog } from "./gen-log.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -61,32 +62,42 @@ function corpus() {
   return list.filter((p) => !only || only.some((o) => p.name.includes(o)));
 }
 
-const dir = packageDir();
-const pb = await import(pathToFileURL(join(dir, "index.js")).href);
-pb.initSync({ module: readFileSync(join(dir, "parsebox_wasm_bg.wasm")), engine: readFileSync(join(dir, "parsebox_engine.wasm")) });
-const { newQuickJSWASMModuleFromVariant } = await import("quickjs-emscripten-core");
-const quickjs = await newQuickJSWASMModuleFromVariant((await import("@jitl/quickjs-wasmfile-release-sync")).default);
-const importSource = (src) => import(`data:text/javascript;base64,${Buffer.from(src).toString("base64")}`);
-const engines = makeEngines({ parsebox: pb, quickjs, importSource });
-
-const rows = [];
-for (const { name, source, lines } of corpus()) {
-  const ts = timestamps(lines.length);
-  const row = { name, lines: lines.length };
-  try {
-    const { linesPerSec } = await throughput(engines, source, lines, ts, trials);
-    for (const [engine, rate] of Object.entries(linesPerSec)) row[engine] = rate.median;
-    row.agreement = await agreement(engines, source, lines, ts);
-  } catch (e) {
-    row.error = String(e.message ?? e).slice(0, 120);
-  }
-  row.ratio = row.parsebox && row.quickjs ? row.parsebox / row.quickjs : null;
-  rows.push(row);
-  console.error(`${name}: ${row.error ?? `${row.parsebox?.toFixed(0)} / ${row.quickjs?.toFixed(0)} / ${row.native?.toFixed(0)} lines/s`}`);
+/** Each parser's rows in Node: the package under test, quickjs-emscripten and native, in this process. */
+async function nodeRows(items) {
+  const dir = packageDir();
+  const pb = await import(pathToFileURL(join(dir, "index.js")).href);
+  pb.initSync({ module: readFileSync(join(dir, "parsebox_wasm_bg.wasm")), engine: readFileSync(join(dir, "parsebox_engine.wasm")) });
+  const { newQuickJSWASMModuleFromVariant } = await import("quickjs-emscripten-core");
+  const quickjs = await newQuickJSWASMModuleFromVariant((await import("@jitl/quickjs-wasmfile-release-sync")).default);
+  const importSource = (src) => import(`data:text/javascript;base64,${Buffer.from(src).toString("base64")}`);
+  return corpusRows(makeEngines({ parsebox: pb, quickjs, importSource }), items, trials, (m) => console.error(m));
 }
 
+/** The same rows in a page of headless Chromium (page.mjs' `runCorpus`), the package served from --pkg. */
+async function chromiumRows(items) {
+  const server = await serve(packageDir());
+  const browser = await launchChromium();
+  try {
+    const { context, page, errors } = await openBenchPage(browser, server);
+    page.on("console", (m) => {
+      if (m.type() === "log") console.error(`chromium: ${m.text()}`);
+    });
+    const rows = await page.evaluate(([i, t]) => window.runCorpus(i, t), [items, trials]);
+    if (errors.length) throw errors[0];
+    await context.close();
+    return { rows, where: `Chromium ${browser.version()}` };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+const browser = arg("browser");
+if (browser && browser !== "chromium") throw new Error(`--browser: only chromium, not ${browser}`);
+const { rows, where } = browser ? await chromiumRows(corpus()) : { rows: await nodeRows(corpus()), where: `Node ${process.version}` };
+
 const fmt = (x) => (x == null ? "–" : Math.round(x).toLocaleString("en-US"));
-console.log(`${rows.length} parsers, ${count} lines each, ${trials} trials (after a warm-up), Node ${process.version}; lines/s, median trial\n`);
+console.log(`${rows.length} parsers, ${count} lines each, ${trials} trials (after a warm-up), ${where}; lines/s, median trial\n`);
 console.log("| parser | parsebox | quickjs-emscripten | native | parsebox ÷ quickjs | entries as native's (parsebox / quickjs) |");
 console.log("|---|---|---|---|---|---|");
 for (const r of rows) {

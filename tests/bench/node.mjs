@@ -8,12 +8,12 @@
 // run.sh is the entry point: it installs what is missing and copies pkg/ to a private dir.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import http from "node:http";
 import os from "node:os";
-import { dirname, extname, join, normalize, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 
+import { launchChromium, openBenchPage, serve } from "./chromium.mjs";
 import { engineBytes, makeEngines, memoryRun, newRegistry, quickjsUsed, suite } from "./core.mjs";
 import { claudeLog, hermesLog } from "./gen-log.mjs";
 
@@ -278,72 +278,11 @@ function coldNodeTrials(srcPath) {
   return out;
 }
 
-const MIME = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
-
-/** Static server: /bench/ → tests/bench, /pkg/ → the private pkg copy; cross-origin isolated (5 µs timers). */
-async function serve() {
-  const roots = { "/bench/": here, "/pkg/": pkgDir };
-  const server = http.createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    const headers = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp", "cache-control": "no-store" };
-    try {
-      if (path === "/favicon.ico") {
-        res.writeHead(204, headers);
-        res.end();
-        return;
-      }
-      if (path.startsWith("/shared-log/")) {
-        res.writeHead(200, { ...headers, "content-type": "text/plain; charset=utf-8" });
-        res.end(sharedLogCached(Number(path.split("/").pop())));
-        return;
-      }
-      const prefix = Object.keys(roots).find((p) => path.startsWith(p));
-      if (!prefix) throw new Error("no root");
-      const file = normalize(join(roots[prefix], path.slice(prefix.length)));
-      if (!file.startsWith(normalize(roots[prefix]))) throw new Error("outside root");
-      const body = readFileSync(file);
-      res.writeHead(200, { ...headers, "content-type": MIME[extname(file)] ?? "application/octet-stream" });
-      res.end(body);
-    } catch {
-      console.error(`bench server: 404 ${path}`);
-      res.writeHead(404, headers);
-      res.end("not found");
-    }
-  });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
-}
-
 async function chromiumRun(cfg) {
-  const { chromium } = await import("playwright-core");
-  const server = await serve();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--enable-precise-memory-info", "--js-flags=--expose-gc"],
-  });
+  const server = await serve(pkgDir, { "/shared-log/": (path) => sharedLogCached(Number(path.split("/").pop())) });
+  const browser = await launchChromium();
   const version = browser.version();
-  const open = async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(e));
-    page.on("console", (m) => {
-      if (m.type() === "error") errors.push(new Error(m.text()));
-    });
-    const bytes = {};
-    page.on("response", async (r) => {
-      try {
-        const b = await r.body();
-        bytes[new URL(r.url()).pathname] = b.length;
-      } catch {
-        /* redirects, aborted */
-      }
-    });
-    await page.goto(`${server.url}/bench/bench.html`);
-    await page.waitForFunction(() => window.benchReady === true);
-    return { context, page, errors, bytes };
-  };
+  const open = () => openBenchPage(browser, server);
   try {
     const cold = {};
     for (const engine of [...coldEngines, "parsebox-worker"]) {

@@ -1,7 +1,7 @@
 // The Chromium side of the benchmark: bench.html loads this; node.mjs drives it through
 // playwright. The package under test is served at /pkg/ (a private copy), quickjs-emscripten
 // from /bench/node_modules through bench.html's import map.
-import { engineBytes, makeEngines, memoryRun, newRegistry, quickjsUsed, suite } from "./core.mjs";
+import { corpusRows, engineBytes, makeEngines, memoryRun, newRegistry, quickjsUsed, suite } from "./core.mjs";
 import { claudeLog, hermesLog } from "./gen-log.mjs";
 
 async function loadText(spec) {
@@ -42,6 +42,15 @@ window.runSuite = async (cfg) => {
     console.log(m);
   });
   return { ...out, log, crossOriginIsolated: globalThis.crossOriginIsolated };
+};
+
+/** corpus.mjs' rows in this page: `items` are `{ name, source, lines }`. */
+window.runCorpus = async (items, trials) => {
+  const parsebox = await import("/pkg/index.js");
+  await parsebox.default();
+  const { newQuickJSWASMModuleFromVariant } = await import("quickjs-emscripten-core");
+  const quickjs = await newQuickJSWASMModuleFromVariant((await import("@jitl/quickjs-wasmfile-release-sync")).default);
+  return corpusRows(makeEngines({ parsebox, quickjs, importSource }), items, trials, (m) => console.log(m));
 };
 
 const LINE = "┊ $ ls /home/user/project";

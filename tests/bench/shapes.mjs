@@ -7,11 +7,17 @@
 // Per shape and engine: lines/s, and the per-line p50 / p99 / max over every trial's lines.
 // A benchmark command, not a test.
 //
-//   node --expose-gc tests/bench/shapes.mjs [--pkg DIR] [--before DIR] [--lines 2000] [--trials 5] [--only a,b] [--json FILE]
+//   node --expose-gc tests/bench/shapes.mjs [--pkg DIR] [--before DIR] [--lines 2000] [--trials 5] [--only a,b] [--json FILE] [--boa-native]
 //
 // `--before DIR` adds a second build of the package (measured the same way, interleaved), for a
-// before/after table. Needs `npm ci` in tests/bench (quickjs-emscripten), as run.sh does.
-import { readFileSync, writeFileSync } from "node:fs";
+// before/after table. `--boa-native` adds boa itself, natively (the sandbox's release build on
+// this machine, `crates/parsebox-sandbox/examples/shape_costs.rs`, best of five passes over the
+// same lines), after the others: what the engine costs with no wasm and no page around it, the
+// ceiling the package's per-shape speed can reach. Needs `npm ci` in tests/bench
+// (quickjs-emscripten), as run.sh does.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -93,5 +99,28 @@ for (const [shape, per] of Object.entries(results)) {
   for (const [label, s] of Object.entries(per)) {
     console.log(`| ${shape} | ${label} | ${s.linesPerSecond.toLocaleString("en")} | ${us(s.p50)} | ${us(s.p99)} | ${us(s.max)} | ${(s.p99 / s.p50).toFixed(1)} | ${(s.linesPerSecond / q).toFixed(2)}× |`);
   }
+}
+
+if (process.argv.includes("--boa-native")) {
+  // The same lines, to the native example; the wasm engines' time per line from their median trial.
+  const root = join(here, "..", "..");
+  const dir = mkdtempSync(join(tmpdir(), "parsebox-shapes-"));
+  const log = join(dir, "shape.log");
+  writeFileSync(log, lines.join("\n"));
+  const cargo = ["run", "--release", "--locked", "-q", "-p", "parsebox-sandbox", "--example", "shape_costs", "--"];
+  console.log("");
+  console.log("| shape | boa native µs | parsebox µs | quickjs-emscripten µs | parsebox ÷ boa native (time) | boa native ÷ quickjs-emscripten (speed) |");
+  console.log("|---|---|---|---|---|---|");
+  for (const [shape, per] of Object.entries(results)) {
+    const out = execFileSync("cargo", [...cargo, join(here, "shapes", `${shape}.js`), log], { cwd: root, encoding: "utf8" });
+    const m = /whole ([\d.]+) µs\/line/.exec(out);
+    if (!m) throw new Error(`shape_costs said: ${out}`);
+    const boa = Number(m[1]);
+    const perLine = (label) => 1e6 / per[label].linesPerSecond;
+    per["boa native"] = { microsecondsPerLine: boa };
+    const [pb, qjs] = [perLine("parsebox"), perLine("quickjs-emscripten")];
+    console.log(`| ${shape} | ${boa.toFixed(1)} | ${pb.toFixed(1)} | ${qjs.toFixed(1)} | ${(pb / boa).toFixed(1)}× | ${(qjs / boa).toFixed(2)}× |`);
+  }
+  rmSync(dir, { recursive: true });
 }
 if (arg("json")) writeFileSync(arg("json"), JSON.stringify(results, null, 1));
