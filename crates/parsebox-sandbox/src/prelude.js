@@ -8,7 +8,7 @@
 // at once (in an engine instance, whose memory never shrinks, that peak is what it keeps).
 // Later pieces take the first's helpers from `__parsebox_h`, which the host deletes before
 // any parser code runs.
-(function (G, screen, jsonParse, guardedExec, slots) {
+(function (G, screen, jsonParse, guardedExec, slots, createData) {
   "use strict";
   var MAX_ELEMENTS = @MAX_ELEMENTS@;
   var MAX_STRING = @MAX_STRING@;
@@ -141,7 +141,8 @@
     MAX_ELEMENTS: MAX_ELEMENTS, MAX_NODES: MAX_NODES, MAX_STRING: MAX_STRING, O: O, P: P, R: R,
     RP: RP, S: S, SP: SP, Sym: Sym, SymIterator: SymIterator, SymReplace: SymReplace, TMP: TMP,
     callThis: callThis, callable: callable, cap: cap, construct: construct,
-    defineProperty: defineProperty, freeze: freeze, guardedExec: guardedExec, isArray: isArray,
+    createData: createData, defineProperty: defineProperty, freeze: freeze,
+    guardedExec: guardedExec, isArray: isArray, isExtensible: isExtensible,
     jsonParse: jsonParse, keys: keys, method: method, nativeFill: nativeFill,
     nativeFlags: nativeFlags, nativeIncludes: nativeIncludes, nativeIndexOf: nativeIndexOf,
     nativeJoin: nativeJoin, nativeLastIndexOf: nativeLastIndexOf, nativeMatch: nativeMatch,
@@ -152,7 +153,7 @@
     nativeStrIndexOf: nativeStrIndexOf, reviveWith: reviveWith, screen: screen, slots: slots,
     toIntegerOrInfinity: toIntegerOrInfinity, toLength: toLength, toObject: toObject
   }, configurable: true });
-})(globalThis, __parsebox_screen, __parsebox_json, __parsebox_exec, __parsebox_slots);
+})(globalThis, __parsebox_screen, __parsebox_json, __parsebox_exec, __parsebox_slots, __parsebox_create_data);
 //@piece
 (function (H) {
   "use strict";
@@ -333,6 +334,7 @@
   var nativeSlice = H.nativeSlice, nativeSource = H.nativeSource;
   var nativeStrIndexOf = H.nativeStrIndexOf, screen = H.screen;
   var toIntegerOrInfinity = H.toIntegerOrInfinity, toLength = H.toLength, toObject = H.toObject;
+  var TMP = H.TMP, createData = H.createData, isExtensible = H.isExtensible;
   if (@BOUNDED@) {
   // ---- natives that loop without calling back: length caps ---------------------------------
   function capped(obj, name, native, length, what) {
@@ -482,26 +484,43 @@
   }
   replacer("replace", nativeReplace, false); replacer("replaceAll", nativeReplaceAll, true);
 
-  // JSON.parse with a reviver: the walk and the reviver calls are bytecode.
-  H.reviveWith = internalize;
-  function internalize(holder, name, reviver) {
+  // JSON.parse with a reviver: the walk and the reviver calls are bytecode (InternalizeJSONProperty).
+  // The reviver is called with `this` = the holder, as a method the holder carries under TMP
+  // (callThis' way), put on once for all of a holder's members rather than for each call.
+  H.reviveWith = function (holder, name, reviver) {
+    defineProperty(holder, TMP, { __proto__: null, value: reviver, writable: true, configurable: true });
+    try { return internalize(holder, name, reviver, true); } finally { unbind(holder); }
+  };
+  // A reviver that froze the holder leaves it the method (V8 has none to leave; a delete that
+  // threw here would fail the parse V8 completes).
+  function unbind(o) {
+    try { delete o[TMP]; } catch (e) { /* frozen */ }
+  }
+  // `bound`: the holder carries the reviver under TMP (it was extensible when its walk began).
+  function internalize(holder, name, reviver, bound) {
     var val = holder[name];
     if (typeof val === "object" && val !== null) {
-      if (isArray(val)) {
-        var len = toLength(val.length);
-        for (var i = 0; i < len; i++) {
-          var ne = internalize(val, S(i), reviver);
-          if (ne === undefined) delete val[i]; else defineProperty(val, S(i), { __proto__: null, value: ne, writable: true, enumerable: true, configurable: true });
-        }
-      } else {
-        var ks = keys(val);
-        for (var j = 0; j < ks.length; j++) {
-          var ne2 = internalize(val, ks[j], reviver);
-          if (ne2 === undefined) delete val[ks[j]]; else defineProperty(val, ks[j], { __proto__: null, value: ne2, writable: true, enumerable: true, configurable: true });
-        }
+      if (isExtensible(val)) {
+        defineProperty(val, TMP, { __proto__: null, value: reviver, writable: true, configurable: true });
+        try { members(val, reviver, true); } finally { unbind(val); }
+      } else members(val, reviver, false);
+    }
+    return bound ? holder[TMP](name, val) : callThis(reviver, holder, name, val);
+  }
+  function members(val, reviver, own) {
+    if (isArray(val)) {
+      var len = toLength(val.length);
+      for (var i = 0; i < len; i++) {
+        var ne = internalize(val, S(i), reviver, own);
+        if (ne === undefined) delete val[i]; else createData(val, S(i), ne);
+      }
+    } else {
+      var ks = keys(val);
+      for (var j = 0; j < ks.length; j++) {
+        var ne2 = internalize(val, ks[j], reviver, own);
+        if (ne2 === undefined) delete val[ks[j]]; else createData(val, ks[j], ne2);
       }
     }
-    return callThis(reviver, holder, name, val);
   }
   }
 })(__parsebox_h);

@@ -146,6 +146,20 @@ impl Blank {
         });
         ctx.register_global_builtin_callable(js_string!("__parsebox_json"), 1, json_parse)
             .map_err(setup)?;
+        // `createData(object, key, value)`: CreateDataProperty, what JSON.parse's reviver walk
+        // writes each revived value with (as V8 does: no descriptor object, and `false`, not
+        // a TypeError, where the property cannot be defined). Runs no guest code but a Proxy's
+        // trap, as `Object.defineProperty` did in its place.
+        let create_data = NativeFunction::from_fn_ptr(|_, args, ctx| {
+            let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
+            let Some(object) = arg(0).as_object() else {
+                return Ok(JsValue::from(false));
+            };
+            let key = arg(1).to_property_key(ctx)?;
+            Ok(JsValue::from(object.create_data_property(key, arg(2), ctx)?))
+        });
+        ctx.register_global_builtin_callable(js_string!("__parsebox_create_data"), 3, create_data)
+            .map_err(setup)?;
         // `slots(len)`: an array of `len` undefineds, stored densely, which the prelude's `map`
         // and `filter` write their answers into (boa writes an element in place cheaply, and
         // appends one through the general steps, ~2,000 instructions). Charged `len` cycles.
@@ -225,6 +239,7 @@ impl Blank {
             "__parsebox_screen",
             "__parsebox_json",
             "__parsebox_slots",
+            "__parsebox_create_data",
             "__parsebox_exec",
             "__parsebox_pow",
             "__parsebox_date_parse",
