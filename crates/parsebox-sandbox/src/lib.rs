@@ -33,6 +33,7 @@
 mod charged_builtins;
 mod clock;
 mod convert;
+mod date_constructor;
 mod date_parse;
 mod entry_point;
 mod exports;

@@ -104,12 +104,9 @@
   }, 0);
   // A date string is read as V8 reads it (the host's date_parse.rs): boa refuses forms real
   // parsers meet, such as six fractional digits (Python's isoformat).
+  // `new Date(text)` reads it the same way; the constructor is native (date_constructor.rs).
   var dateParse = __parsebox_date_parse;
-  var DateW = function Date(year, monthIndex, day, hours, minutes, seconds, ms) {
-    if (new.target === undefined) return fcall.call(dateToString, new OrigDate());
-    if (arguments.length === 1 && typeof year === "string") return construct(OrigDate, [dateParse(year)], new.target);
-    return construct(OrigDate, arguments, new.target);
-  };
+  var DateW = __parsebox_date;
   O.getOwnPropertyNames(OrigDate).forEach(function (k) {
     if (k !== "prototype" && k !== "name" && k !== "length") defineProperty(DateW, k, O.getOwnPropertyDescriptor(OrigDate, k));
   });

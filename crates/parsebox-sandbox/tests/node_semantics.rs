@@ -776,3 +776,59 @@ fn json_parse_revivers_give_v8s_answers() {
         .collect();
     assert_agrees(REVIVER_PARSER, lines, "JSON.parse revivers");
 }
+
+/// The `Date` constructor, called every way a parser calls it: one string (read as V8 reads
+/// it), numbers, fields, another date, a boxed string and objects that turn into a string or a
+/// number, no arguments, without `new` (the line's
+/// time as a string), as a subclass's `super`, through `Reflect.construct` with another
+/// `new.target`, and what it is (`length`, `name`, `prototype`, `constructor`; not whether
+/// `prototype` is writable: the Node side's stand-in `Date` is a plain function, whose is).
+const DATE_CONSTRUCTOR_PARSER: &str = r#"
+class Stamp extends Date { day() { return this.getUTCDate(); } }
+function Other() {}
+const CASES = [
+  (t) => new Date(t).getTime(),
+  (t) => new Date(Date.parse(t)).toISOString(),
+  (t) => new Date(2026, 0, 31, 12, 30, 5, 250).getTime(),
+  (t) => new Date(2026, 13).toISOString(),
+  (t) => new Date(0).toISOString(),
+  (t) => new Date(new Date(t)).getTime(),
+  (t) => { const d = new Date(new String(t)); return isNaN(d) ? "invalid" : "valid"; },
+  (t) => new Date().getTime() === Date.now(),
+  (t) => typeof Date(),
+  (t) => Date(1, 2, 3) === new Date().toString(),
+  (t) => new Date().toString() === String(new Date(Date.now())),
+  (t) => { const s = new Stamp(t); return [s instanceof Stamp, s instanceof Date, s.day(), s.getTime()]; },
+  (t) => { const o = Reflect.construct(Date, [t], Other); return [Object.getPrototypeOf(o) === Other.prototype, Date.prototype.getTime.call(o)]; },
+  (t) => [Date.length, Date.name, Date.prototype.constructor === Date, Object.getPrototypeOf(new Date(t)) === Date.prototype],
+  (t) => { const d = Object.getOwnPropertyDescriptor(Date, "prototype"); return [d.enumerable, d.configurable, d.value === Date.prototype]; },
+  (t) => new Date({ valueOf() { return 86400000; } }).getTime(),
+  (t) => new Date({ [Symbol.toPrimitive]() { return t; } }).getTime(),
+  (t) => [typeof Date.UTC, typeof Date.parse, typeof Date.now, Date.UTC(2026, 1, 2)],
+  (t) => new Date(t, undefined).getTime(),
+  (t) => String(new Date(NaN)),
+  (t) => { try { return Date.prototype.getTime.call({}); } catch (e) { return e.constructor.name; } },
+];
+export function parseStdoutLine(line, ts) {
+  const [i, t] = JSON.parse(line);
+  let v;
+  try { v = CASES[i](t); } catch (e) { v = "threw " + e.constructor.name; }
+  return [{ kind: "stdout", ts: "", text: JSON.stringify(v === undefined ? "undefined" : v) }];
+}
+"#;
+
+#[test]
+fn the_date_constructor_gives_v8s_answers() {
+    let stamps = [
+        "2026-01-01T00:00:00.000Z",
+        "2026-07-04T12:34:56.789123",
+        "Sat, 05 Dec 2026 19:03:51 GMT",
+        "2026-12-05 19:03:51+02:00",
+        "not a date",
+        "",
+    ];
+    let lines = (0..21)
+        .flat_map(|case| stamps.iter().map(move |t| serde_json::json!([case, t]).to_string()))
+        .collect();
+    assert_agrees(DATE_CONSTRUCTOR_PARSER, lines, "Date constructor calls");
+}

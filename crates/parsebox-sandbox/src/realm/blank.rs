@@ -121,6 +121,7 @@ impl Blank {
         crate::number_format::install(&mut ctx).map_err(setup)?;
         crate::pow::install(&mut ctx).map_err(setup)?;
         crate::date_parse::install(&mut ctx).map_err(setup)?;
+        crate::date_constructor::install(&mut ctx).map_err(setup)?;
         let screen = NativeFunction::from_fn_ptr(|_, args, ctx| {
             let pattern = args.first().cloned().unwrap_or_default().to_string(ctx)?;
             let flags = args.get(1).cloned().unwrap_or_default().to_string(ctx)?;
@@ -243,6 +244,7 @@ impl Blank {
             "__parsebox_exec",
             "__parsebox_pow",
             "__parsebox_date_parse",
+            "__parsebox_date",
             "__parsebox_h",
         ] {
             global
