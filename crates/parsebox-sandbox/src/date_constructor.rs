@@ -1,11 +1,11 @@
 //! The realm's `Date` constructor, native: a date string given alone is read as V8 reads it
 //! (`date_parse.rs`), everything else is boa's `Date`; called without `new` it gives the time
-//! as Node's `Date()` writes it under `TZ=UTC`.
+//! as Node's `Date()` writes it under `TZ=UTC`. It carries `Date.parse`, the same reader.
 //!
 //! The prelude's constructor did the same in bytecode: a frame, an `arguments` object and an
 //! argument list made for each `new Date(text)`, ~2 µs natively where parsers turn every line's
-//! timestamps into dates. The prelude still gives it boa's static methods, its own `parse`, the
-//! prototype and `constructor` (prelude.js, "Date").
+//! timestamps into dates. The prelude gives it boa's other static methods, the prototype and
+//! `constructor` (prelude.js, "Date").
 
 use boa_engine::object::builtins::JsDate;
 use boa_engine::object::FunctionObjectBuilder;
@@ -35,6 +35,13 @@ pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
         .length(7)
         .constructor(true)
         .build();
+    crate::native_method::define_method(
+        &function,
+        js_string!("parse"),
+        1,
+        crate::date_parse::js_parse,
+        ctx,
+    )?;
     ctx.register_global_property(
         js_string!("__parsebox_date"),
         function,

@@ -13,7 +13,7 @@
 //! reader's rules token for token (its tests and `tests/node_semantics.rs` compare with Node).
 //! The realm's local time zone is UTC, so a time without an offset is read as UTC.
 
-use boa_engine::{js_string, Context, JsResult, JsValue, NativeFunction};
+use boa_engine::{Context, JsResult, JsValue};
 
 /// A number token keeps its first nine digits (V8's `kMaxSignificantDigits`).
 const MAX_DIGITS: usize = 9;
@@ -754,21 +754,12 @@ fn plain_utc(text: &str) -> Option<f64> {
     Some(time)
 }
 
-/// `__parsebox_date_parse(text)`: the time value of a string (ToString'd first), or NaN. The
-/// prelude makes it `Date.parse` and the one-string `new Date(text)`.
-fn js_parse(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+/// `Date.parse(text)`: the time value of a string (ToString'd first), or NaN
+/// (`date_constructor.rs` puts it on `Date`, and reads `new Date(text)` with [`parse_units`]).
+pub(crate) fn js_parse(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let text = args.first().cloned().unwrap_or_default().to_string(ctx)?;
     let units: Vec<u16> = text.iter().collect();
     Ok(JsValue::new(parse_units(&units)))
-}
-
-/// Registers `__parsebox_date_parse` (the prelude keeps it and the host deletes the global).
-pub(crate) fn install(ctx: &mut Context) -> JsResult<()> {
-    ctx.register_global_builtin_callable(
-        js_string!("__parsebox_date_parse"),
-        1,
-        NativeFunction::from_fn_ptr(js_parse),
-    )
 }
 
 #[cfg(test)]

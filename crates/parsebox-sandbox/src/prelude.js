@@ -102,15 +102,13 @@
     var s = nativeToTimeString(this);
     return s === "Invalid Date" ? s : s + TZ_NAME;
   }, 0);
-  // A date string is read as V8 reads it (the host's date_parse.rs): boa refuses forms real
-  // parsers meet, such as six fractional digits (Python's isoformat).
-  // `new Date(text)` reads it the same way; the constructor is native (date_constructor.rs).
-  var dateParse = __parsebox_date_parse;
+  // The constructor is native (date_constructor.rs): `new Date(text)` and `Date.parse` read a
+  // date string as V8 reads it (date_parse.rs; boa refuses forms real parsers meet, such as six
+  // fractional digits, Python's isoformat). It gets boa's other static methods here.
   var DateW = __parsebox_date;
   O.getOwnPropertyNames(OrigDate).forEach(function (k) {
-    if (k !== "prototype" && k !== "name" && k !== "length") defineProperty(DateW, k, O.getOwnPropertyDescriptor(OrigDate, k));
+    if (k !== "prototype" && k !== "name" && k !== "length" && k !== "parse") defineProperty(DateW, k, O.getOwnPropertyDescriptor(OrigDate, k));
   });
-  method(DateW, "parse", function parse(string) { return dateParse(`${string}`); }, 1);
   defineProperty(DateW, "prototype", { __proto__: null, value: DP });
   defineProperty(DateW, "length", { __proto__: null, value: 7, configurable: true });
   defineProperty(DP, "constructor", { __proto__: null, value: DateW, writable: true, configurable: true });

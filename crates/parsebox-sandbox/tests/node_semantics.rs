@@ -805,6 +805,7 @@ const CASES = [
   (t) => new Date({ valueOf() { return 86400000; } }).getTime(),
   (t) => new Date({ [Symbol.toPrimitive]() { return t; } }).getTime(),
   (t) => [typeof Date.UTC, typeof Date.parse, typeof Date.now, Date.UTC(2026, 1, 2)],
+  (t) => [Date.parse(t), Date.parse({ toString() { return t; } }), Date.parse.name, Date.parse.length, String(Date.parse)],
   (t) => new Date(t, undefined).getTime(),
   (t) => String(new Date(NaN)),
   (t) => { try { return Date.prototype.getTime.call({}); } catch (e) { return e.constructor.name; } },
@@ -827,7 +828,7 @@ fn the_date_constructor_gives_v8s_answers() {
         "not a date",
         "",
     ];
-    let lines = (0..21)
+    let lines = (0..22)
         .flat_map(|case| stamps.iter().map(move |t| serde_json::json!([case, t]).to_string()))
         .collect();
     assert_agrees(DATE_CONSTRUCTOR_PARSER, lines, "Date constructor calls");

@@ -120,7 +120,6 @@ impl Blank {
         ctx.insert_data(RegexLimits::of(opts));
         crate::number_format::install(&mut ctx).map_err(setup)?;
         crate::pow::install(&mut ctx).map_err(setup)?;
-        crate::date_parse::install(&mut ctx).map_err(setup)?;
         crate::date_constructor::install(&mut ctx).map_err(setup)?;
         let screen = NativeFunction::from_fn_ptr(|_, args, ctx| {
             let pattern = args.first().cloned().unwrap_or_default().to_string(ctx)?;
@@ -243,7 +242,6 @@ impl Blank {
             "__parsebox_create_data",
             "__parsebox_exec",
             "__parsebox_pow",
-            "__parsebox_date_parse",
             "__parsebox_date",
             "__parsebox_h",
         ] {
