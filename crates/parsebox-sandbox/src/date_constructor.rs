@@ -65,9 +65,13 @@ fn construct(
     };
     // One value: a date is copied, anything else turned into a primitive first (the language's
     // steps), and a string read as V8 reads it; boa reads the rest.
+    let is_date = |v: &JsValue| {
+        v.as_object()
+            .is_some_and(|o| JsDate::from_object(o).is_ok())
+    };
     let read;
     let args = match args {
-        [value] if value.as_object().is_none_or(|o| JsDate::from_object(o).is_err()) => {
+        [value] if !is_date(value) => {
             let primitive = value.to_primitive(ctx, PreferredType::Default)?;
             read = [match primitive.as_string() {
                 Some(text) => {

@@ -745,7 +745,11 @@ export function parseStdoutLine(line) {
 /// A random JSON text: objects and arrays to `depth`, keys that revivers act on.
 fn json_text(rng: &mut Rng, depth: u32) -> String {
     const KEYS: [&str; 8] = ["a", "b", "d1", "0", "10", "z", "dx", "k"];
-    match if depth == 0 { rng.below(4) } else { rng.below(6) } {
+    match if depth == 0 {
+        rng.below(4)
+    } else {
+        rng.below(6)
+    } {
         0 => rng.below(1000).to_string(),
         1 => format!("\"s{}\"", rng.below(50)),
         2 => (*rng.pick(&["true", "false", "null"])).to_owned(),
@@ -829,7 +833,11 @@ fn the_date_constructor_gives_v8s_answers() {
         "",
     ];
     let lines = (0..22)
-        .flat_map(|case| stamps.iter().map(move |t| serde_json::json!([case, t]).to_string()))
+        .flat_map(|case| {
+            stamps
+                .iter()
+                .map(move |t| serde_json::json!([case, t]).to_string())
+        })
         .collect();
     assert_agrees(DATE_CONSTRUCTOR_PARSER, lines, "Date constructor calls");
 }

@@ -156,7 +156,11 @@ impl Blank {
                 return Ok(JsValue::from(false));
             };
             let key = arg(1).to_property_key(ctx)?;
-            Ok(JsValue::from(object.create_data_property(key, arg(2), ctx)?))
+            Ok(JsValue::from(object.create_data_property(
+                key,
+                arg(2),
+                ctx,
+            )?))
         });
         ctx.register_global_builtin_callable(js_string!("__parsebox_create_data"), 3, create_data)
             .map_err(setup)?;
