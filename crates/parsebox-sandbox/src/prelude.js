@@ -37,7 +37,7 @@
   var SymIterator = Sym.iterator, SymReplace = Sym.replace;
   var nativeRegExpReplace = RP[SymReplace];
   var TMP = Sym("parsebox.this");
-  var construct = Reflect.construct;
+  var construct = Reflect.construct, deleteProperty = Reflect.deleteProperty;
 
   function method(obj, name, fn, length) {
     defineProperty(fn, "name", { __proto__: null, value: name, configurable: true });
@@ -136,7 +136,7 @@
     MAX_ELEMENTS: MAX_ELEMENTS, MAX_NODES: MAX_NODES, MAX_STRING: MAX_STRING, O: O, P: P, R: R,
     RP: RP, S: S, SP: SP, Sym: Sym, SymIterator: SymIterator, SymReplace: SymReplace, TMP: TMP,
     callThis: callThis, callable: callable, cap: cap, construct: construct,
-    createData: createData, defineProperty: defineProperty, freeze: freeze,
+    createData: createData, defineProperty: defineProperty, deleteProperty: deleteProperty, freeze: freeze,
     guardedExec: guardedExec, isArray: isArray, isExtensible: isExtensible,
     jsonParse: jsonParse, keys: keys, method: method, nativeFill: nativeFill,
     nativeFlags: nativeFlags, nativeIncludes: nativeIncludes, nativeIndexOf: nativeIndexOf,
@@ -329,7 +329,8 @@
   var nativeSlice = H.nativeSlice, nativeSource = H.nativeSource;
   var nativeStrIndexOf = H.nativeStrIndexOf, screen = H.screen;
   var toIntegerOrInfinity = H.toIntegerOrInfinity, toLength = H.toLength, toObject = H.toObject;
-  var TMP = H.TMP, createData = H.createData, isExtensible = H.isExtensible;
+  var TMP = H.TMP, createData = H.createData, deleteProperty = H.deleteProperty;
+  var isExtensible = H.isExtensible;
   if (@BOUNDED@) {
   // ---- natives that loop without calling back: length caps ---------------------------------
   function capped(obj, name, native, length, what) {
@@ -486,11 +487,9 @@
     defineProperty(holder, TMP, { __proto__: null, value: reviver, writable: true, configurable: true });
     try { return internalize(holder, name, reviver, true); } finally { unbind(holder); }
   };
-  // A reviver that froze the holder leaves it the method (V8 has none to leave; a delete that
-  // threw here would fail the parse V8 completes).
-  function unbind(o) {
-    try { delete o[TMP]; } catch (e) { /* frozen */ }
-  }
+  // A reviver that froze the holder leaves it the method (V8 has none to leave). Deletes here
+  // are [[Delete]]'s, which answer false where a strict-mode `delete` would throw.
+  function unbind(o) { deleteProperty(o, TMP); }
   // `bound`: the holder carries the reviver under TMP (it was extensible when its walk began).
   function internalize(holder, name, reviver, bound) {
     var val = holder[name];
@@ -507,13 +506,13 @@
       var len = toLength(val.length);
       for (var i = 0; i < len; i++) {
         var ne = internalize(val, S(i), reviver, own);
-        if (ne === undefined) delete val[i]; else createData(val, S(i), ne);
+        if (ne === undefined) deleteProperty(val, S(i)); else createData(val, S(i), ne);
       }
     } else {
       var ks = keys(val);
       for (var j = 0; j < ks.length; j++) {
         var ne2 = internalize(val, ks[j], reviver, own);
-        if (ne2 === undefined) delete val[ks[j]]; else createData(val, ks[j], ne2);
+        if (ne2 === undefined) deleteProperty(val, ks[j]); else createData(val, ks[j], ne2);
       }
     }
   }

@@ -713,9 +713,10 @@ fn map_and_filter_give_v8s_answers() {
 
 /// JSON.parse with a reviver: which calls the reviver gets, in which order, with which `this`,
 /// and what the walk writes back, for revivers that keep, drop, change and replace values and
-/// that change the holders under the walk (a sibling deleted, a key added, the holder frozen,
-/// an array cut short). `this`'s own symbols are left out: the sandbox calls the reviver as a
-/// method its holder carries under a private symbol while its members are walked. The array is
+/// that change the holders under the walk (a sibling deleted, a key added, the holder frozen
+/// before a member is written or dropped, an array cut short). `this`'s own symbols are left
+/// out: the sandbox calls the reviver as a method its holder carries under a private symbol
+/// while its members are walked. The array is
 /// cut with `splice`, not `length = 1`: boa 0.22 writes `length` through its inline cache from
 /// the second time a site sets it, without deleting the elements past it (`a.length = 1` run
 /// twice leaves `1 in a` true), which is boa's, not the reviver walk's.
@@ -732,6 +733,7 @@ const REVIVERS = [
   function (k, v) { note(this, k, v); return k === "" ? { root: v } : v; },
   function (k, v) { note(this, k, v); if (k === "0" && Array.isArray(this)) this.splice(1); return v; },
   function (k, v) { note(this, k, v); if (v && typeof v === "object") Object.preventExtensions(v); return v === null ? undefined : v; },
+  function (k, v) { note(this, k, v); if (k === "a") Object.freeze(this); return k === "b" || k === "1" ? undefined : v; },
 ];
 export function parseStdoutLine(line) {
   const [i, text] = JSON.parse(line);
@@ -771,12 +773,19 @@ fn json_text(rng: &mut Rng, depth: u32) -> String {
 
 #[test]
 fn json_parse_revivers_give_v8s_answers() {
+    // Each reviver on texts that meet its changes for sure, then on generated ones.
+    let picked = [
+        r#"{"a":1,"b":2,"c":[1,2]}"#,
+        r#"[{"a":1,"b":[3,4],"d1":null},{"b":1,"a":2}]"#,
+        r#"{"0":{"a":{"b":1}},"10":[0,[1,2],{"a":[]}],"z":null}"#,
+    ];
     let mut rng = Rng(0x5eed_4e71_7e55);
-    let lines = (0..400)
-        .map(|n| {
-            let reviver = n % 9;
+    let lines = (0..10)
+        .flat_map(|reviver| picked.map(|text| serde_json::json!([reviver, text]).to_string()))
+        .chain((0..500).map(|n| {
+            let reviver = n % 10;
             serde_json::json!([reviver, json_text(&mut rng, 3)]).to_string()
-        })
+        }))
         .collect();
     assert_agrees(REVIVER_PARSER, lines, "JSON.parse revivers");
 }
