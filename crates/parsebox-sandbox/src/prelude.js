@@ -8,7 +8,7 @@
 // at once (in an engine instance, whose memory never shrinks, that peak is what it keeps).
 // Later pieces take the first's helpers from `__parsebox_h`, which the host deletes before
 // any parser code runs.
-(function (G, screen, jsonParse, guardedExec, slots, createData) {
+(function (G, screen, jsonParse, guardedExec, slots, take, createData) {
   "use strict";
   var MAX_ELEMENTS = @MAX_ELEMENTS@;
   var MAX_STRING = @MAX_STRING@;
@@ -146,16 +146,17 @@
     nativeReplace: nativeReplace, nativeReplaceAll: nativeReplaceAll, nativeSearch: nativeSearch,
     nativeSlice: nativeSlice, nativeSort: nativeSort, nativeSource: nativeSource,
     nativeStrIndexOf: nativeStrIndexOf, reviveWith: reviveWith, screen: screen, slots: slots,
-    toIntegerOrInfinity: toIntegerOrInfinity, toLength: toLength, toObject: toObject
+    take: take, toIntegerOrInfinity: toIntegerOrInfinity, toLength: toLength, toObject: toObject
   }, configurable: true });
-})(globalThis, __parsebox_screen, __parsebox_json, __parsebox_exec, __parsebox_slots, __parsebox_create_data);
+})(globalThis, __parsebox_screen, __parsebox_json, __parsebox_exec, __parsebox_slots, __parsebox_take,
+  __parsebox_create_data);
 //@piece
 (function (H) {
   "use strict";
   var A = H.A, AP = H.AP, MAX_ELEMENTS = H.MAX_ELEMENTS, O = H.O, S = H.S;
   var SymIterator = H.SymIterator, callThis = H.callThis, callable = H.callable, cap = H.cap;
   var isArray = H.isArray, method = H.method, nativeSort = H.nativeSort, toLength = H.toLength;
-  var toObject = H.toObject, slots = H.slots;
+  var toObject = H.toObject, slots = H.slots, take = H.take;
   // Benchmarks can switch the bounded built-ins off (SandboxOptions::bounded_builtins).
   if (@BOUNDED@) {
   // ---- array built-ins with callbacks: bytecode loops --------------------------------------
@@ -182,11 +183,12 @@
   method(AP, "filter", function filter(fn, thisArg) {
     var o = toObject(this, "Array.prototype.filter"), len = toLength(o.length);
     callable(fn, "filter callback");
-    // As map: written in place in `len` slots, then cut to what was kept (from the end: dense).
+    // As map: written in place in `len` slots, then cut to what was kept.
     var dense = len <= MAX_ELEMENTS, out = dense ? slots(len) : [], n = 0;
     for (var k = 0; k < len; k++) if (k in o) { var v = o[k]; if (thisArg === undefined ? fn(v, k, o) : callThis(fn, thisArg, v, k, o)) out[n++] = v; }
-    if (dense) out.length = n;
-    return out;
+    // The first n slots as a new array (`out.length = n` goes through boa 0.22's inline cache
+    // from the second call on, which leaves the elements past n: `Object.keys`, `k in out`).
+    return dense && n < len ? take(out, n) : out;
   }, 1);
   function finder(name, fromEnd, wantIndex) {
     method(AP, name, function (fn, thisArg) {

@@ -699,6 +699,7 @@ const CASES = [
   () => { const r = [1, 2, 3].map((x) => undefined); return [r.length, 0 in r, r]; },
   () => { try { [1].map(5); return "no"; } catch (e) { return e.constructor.name; } },
   () => { const r = Array.from({ length: 50 }, (_, i) => i).filter((x) => x % 7 === 0).map((x) => x * 2); return r; },
+  () => [1, 2].map(() => { const f = [1, 2, 3, 4].filter((x) => x > 2); return [f.length, Object.keys(f).join(","), 3 in f]; }),
 ];
 export function parseStdoutLine(line) {
   return [JSON.stringify(CASES[Number(line)]())];
@@ -707,7 +708,7 @@ export function parseStdoutLine(line) {
 
 #[test]
 fn map_and_filter_give_v8s_answers() {
-    let lines = (0..13).map(|i| i.to_string()).collect();
+    let lines = (0..14).map(|i| i.to_string()).collect();
     assert_agrees(MAP_FILTER_PARSER, lines, "map and filter cases");
 }
 

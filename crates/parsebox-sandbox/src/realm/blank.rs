@@ -176,6 +176,23 @@ impl Blank {
         });
         ctx.register_global_builtin_callable(js_string!("__parsebox_slots"), 1, slots)
             .map_err(setup)?;
+        // `take(slots, n)`: a new dense array of the first `n` of `slots` (filter's answer: its
+        // slots cut to what was kept without deleting the rest one element at a time, or
+        // setting `length` through boa's inline cache, which leaves them). `slots` is the
+        // prelude's own, every index below its length set: no getter runs. Charged `n` cycles.
+        let take = NativeFunction::from_fn_ptr(|_, args, ctx| {
+            let from = args.first().and_then(JsValue::as_object).ok_or_else(|| {
+                boa_engine::JsNativeError::typ().with_message("take: not an array")
+            })?;
+            let n = args.get(1).cloned().unwrap_or_default().to_length(ctx)?;
+            crate::clock::charge_native(n)?;
+            let items = (0..n)
+                .map(|i| from.get(i, ctx))
+                .collect::<JsResult<Vec<_>>>()?;
+            Ok(boa_engine::object::builtins::JsArray::from_iter(items, ctx).into())
+        });
+        ctx.register_global_builtin_callable(js_string!("__parsebox_take"), 2, take)
+            .map_err(setup)?;
         // RegExp.prototype.exec with the input-length cap, native: every regex method and the
         // String regex methods call it, and a bytecode wrapper cost ~15 % per line.
         let native_exec = ctx
@@ -243,6 +260,7 @@ impl Blank {
             "__parsebox_screen",
             "__parsebox_json",
             "__parsebox_slots",
+            "__parsebox_take",
             "__parsebox_create_data",
             "__parsebox_exec",
             "__parsebox_pow",
