@@ -92,19 +92,12 @@
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }, 0);
 
-  // Date: boa's clock is pinned by the host; match V8's time-zone suffix ("GMT+0000 (Coordinated
-  // Universal Time)") so `String(new Date())` / `Date()` give what Node gives under TZ=UTC.
-  var OrigDate = Date, DP = OrigDate.prototype, TZ_NAME = " (Coordinated Universal Time)";
-  var nativeDateToString = uncurry(DP.toString), nativeToTimeString = uncurry(DP.toTimeString);
-  function dateToString() { var s = nativeDateToString(this); return s === "Invalid Date" ? s : s + TZ_NAME; }
-  method(DP, "toString", dateToString, 0);
-  method(DP, "toTimeString", function toTimeString() {
-    var s = nativeToTimeString(this);
-    return s === "Invalid Date" ? s : s + TZ_NAME;
-  }, 0);
-  // The constructor is native (date_constructor.rs): `new Date(text)` and `Date.parse` read a
-  // date string as V8 reads it (date_parse.rs; boa refuses forms real parsers meet, such as six
-  // fractional digits, Python's isoformat). It gets boa's other static methods here.
+  // Date: boa's clock is pinned by the host. The constructor is native (date_constructor.rs):
+  // `new Date(text)` and `Date.parse` read a date string as V8 reads it (date_parse.rs; boa
+  // refuses forms real parsers meet, such as six fractional digits, Python's isoformat), and
+  // `Date()`, `toString` and `toTimeString` end with V8's zone name under TZ=UTC. It gets boa's
+  // other static methods here.
+  var OrigDate = Date, DP = OrigDate.prototype;
   var DateW = __parsebox_date;
   O.getOwnPropertyNames(OrigDate).forEach(function (k) {
     if (k !== "prototype" && k !== "name" && k !== "length" && k !== "parse") defineProperty(DateW, k, O.getOwnPropertyDescriptor(OrigDate, k));

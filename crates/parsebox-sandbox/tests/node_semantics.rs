@@ -822,6 +822,7 @@ const CASES = [
   (t) => [Date.parse(t), Date.parse({ toString() { return t; } }), Date.parse.name, Date.parse.length, String(Date.parse)],
   (t) => new Date(t, undefined).getTime(),
   (t) => String(new Date(NaN)),
+  (t) => { const d = new Date(t); return [String(d), d.toString(), d.toTimeString(), Date().endsWith(" (Coordinated Universal Time)")]; },
   (t) => { try { return Date.prototype.getTime.call({}); } catch (e) { return e.constructor.name; } },
 ];
 export function parseStdoutLine(line, ts) {
@@ -842,7 +843,7 @@ fn the_date_constructor_gives_v8s_answers() {
         "not a date",
         "",
     ];
-    let lines = (0..22)
+    let lines = (0..23)
         .flat_map(|case| {
             stamps
                 .iter()
