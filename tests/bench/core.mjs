@@ -269,7 +269,6 @@ export async function throughput(engines, src, lines, ts, trials) {
   return { linesPerSec: Object.fromEntries(Object.entries(per).map(([k, v]) => [k, stats(v)])), entries };
 }
 
-/** Per-line latency while streaming: each parseLine timed alone. p50/p99/max per trial. */
 /**
  * The per-parser benchmark's rows (corpus.mjs, in Node and in a page): for each `{ name, source,
  * lines }`, each engine's median lines/s over `trials` (throughput) and whether its entries are
@@ -294,6 +293,7 @@ export async function corpusRows(engines, items, trials, say = () => {}) {
   return rows;
 }
 
+/** Per-line latency while streaming: each parseLine timed alone. p50/p99/max per trial. */
 export async function latency(engines, src, lines, ts, trials) {
   const per = Object.fromEntries(engines.map((e) => [e.name, { p50: [], p99: [], max: [] }]));
   const d = new Float64Array(lines.length);

@@ -479,9 +479,12 @@
   // The reviver is called with `this` = the holder, as a method the holder carries under TMP
   // (callThis' way), put on once for all of a holder's members rather than for each call.
   H.reviveWith = function (holder, name, reviver) {
-    defineProperty(holder, TMP, { __proto__: null, value: reviver, writable: true, configurable: true });
+    bind(holder, reviver);
     try { return internalize(holder, name, reviver, true); } finally { unbind(holder); }
   };
+  function bind(o, reviver) {
+    defineProperty(o, TMP, { __proto__: null, value: reviver, writable: true, configurable: true });
+  }
   // A reviver that froze the holder leaves it the method (V8 has none to leave). Deletes here
   // are [[Delete]]'s, which answer false where a strict-mode `delete` would throw.
   function unbind(o) { deleteProperty(o, TMP); }
@@ -490,7 +493,7 @@
     var val = holder[name];
     if (typeof val === "object" && val !== null) {
       if (isExtensible(val)) {
-        defineProperty(val, TMP, { __proto__: null, value: reviver, writable: true, configurable: true });
+        bind(val, reviver);
         try { members(val, reviver, true); } finally { unbind(val); }
       } else members(val, reviver, false);
     }
