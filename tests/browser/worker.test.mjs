@@ -631,7 +631,7 @@ test("a builder's onUpdate listener that throws or disposes stops no other build
   await fresh.close();
 });
 
-test("engineReady() waits for the engine's warm-up in a Worker, which then serves the first Worker engine", async () => {
+test("engineReady() waits for the engine's warm-up in a Worker, which then serves the first Worker engine; ended engines' Workers serve the next ones", async () => {
   // Browsers compile wasm functions when they first run: the warm-up loads a small parser in a
   // Worker so that the first real parser does not pay for it (BENCHMARKS.md, start-up), and the
   // first parser's engine takes that Worker instead of starting one.
@@ -678,6 +678,28 @@ test("engineReady() waits for the engine's warm-up in a Worker, which then serve
     workers = await seenWorkers(fresh);
     assert.equal(workers.length, 2, `the next registry's engines took the two kept Workers: ${JSON.stringify(workers)}`);
     assert.ok(workers.every((w) => !w.closed), `none was terminated: ${JSON.stringify(workers)}`);
+    // Three engines ended at once: the third idle Worker, one past the two kept for good, is
+    // kept a while too (it may still be compiling the engine's code: worker_pool.rs), and the
+    // next registry's three engines take all three.
+    const threeTwice = await fresh.evaluate(async () => {
+      const { ParserRegistry } = await import("/pkg/index.js");
+      const source = "export function parseStdoutLine(line, ts) { return [{ kind: 'stdout', ts, text: '#' + line }]; }";
+      const states = [];
+      for (const types of [["five", "six", "seven"], ["eight", "nine", "ten"]]) {
+        const registry = new ParserRegistry({ loadSource: null });
+        for (const t of types) registry.registerSource(t, source);
+        await registry.idle();
+        states.push(types.map((t) => registry.status(t).state));
+        registry.dispose();
+        // The ended engines' Workers say they are idle.
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      return states;
+    });
+    assert.deepEqual(threeTwice, [["ready", "ready", "ready"], ["ready", "ready", "ready"]]);
+    workers = await seenWorkers(fresh);
+    assert.equal(workers.length, 3, `three engines at a time need three Workers, started once: ${JSON.stringify(workers)}`);
+    assert.ok(workers.every((w) => !w.closed), `none was terminated: ${JSON.stringify(workers)}`);
   }, { watchWorkers: true });
 });
 
@@ -693,7 +715,8 @@ test("a line past its deadline is stopped by its Worker, which the page then end
       await init();
       // The parsers start once the warm-up is over, so its Worker serves the first engine in
       // every browser, as in WebKit (outside it they would start at once beside the warm-up,
-      // and its Worker, idle, would be one past the two the page keeps: terminated, idle).
+      // and its Worker, idle, would be one past the two the page keeps for good: kept for a
+      // while, then terminated idle).
       await engineReady();
       const runs = [];
       for (const source of sources) {

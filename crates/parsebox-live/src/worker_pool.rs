@@ -1,34 +1,51 @@
-//! Which of the page's Workers are kept for later engines, and how long the page waits for an
-//! ended engine's Worker to say it is idle. The package's `workers.js` holds the Workers and
-//! asks these two rules.
+//! Which of the page's Workers are kept for later engines, for how long, and how long the page
+//! waits for an ended engine's Worker to say it is idle. The package's `workers.js` holds the
+//! Workers and asks these two rules.
 //!
 //! A Worker whose engine ended is asked to drop it, and one that answers is idle: it is kept
-//! for the next engine rather than terminated, up to [`MAX_IDLE_WORKERS`]. Only a Worker that
-//! does not answer within [`end_wait_ms`] (or fails) is terminated. Why: in WebKit
-//! (JavaScriptCore, WebKitGTK 2.50), terminating a Worker while the engine module's code was
-//! being compiled for a faster tier left that code in the interpreter for every later instance
-//! of the module, 4-25x slower for the rest of the page (session 32). A Worker stops a line
-//! past its deadline itself, so at a deadline the Worker is idle, or nearly, when the page ends
-//! its engine.
+//! for the next engine rather than terminated, [`MAX_IDLE_WORKERS`] of them for as long as the
+//! page lives and any more for [`SURPLUS_IDLE_MS`] (a page that ended several engines at once,
+//! such as a deadline's restart on a busy machine). Only a Worker that does not answer within
+//! [`end_wait_ms`] (or fails) is terminated at once. Why: in WebKit (JavaScriptCore, WebKitGTK
+//! 2.50), terminating a Worker while the engine module's code was being compiled for a faster
+//! tier left that code in the interpreter for every later instance of the module, 4-25x slower
+//! for the rest of the page (session 32), and a Worker that has just run an engine may still be
+//! compiling its hot code in the background. A Worker stops a line past its deadline itself, so
+//! at a deadline the Worker is idle, or nearly, when the page ends its engine.
 
-/// Most idle Workers a page keeps for later engines (in a browser; none in Node, see
-/// [`keeps_idle_worker`]).
+/// Idle Workers a page keeps for later engines until they are taken (in a browser; none in
+/// Node, see [`idle_worker_keep_ms`]).
 pub const MAX_IDLE_WORKERS: usize = 2;
 
+/// How long an idle Worker past [`MAX_IDLE_WORKERS`] is kept before it is terminated: long past
+/// the background compile an engine it just ran may have started, so a page that ended more
+/// engines at once than it keeps Workers for never terminates one at work. A later engine takes
+/// it meanwhile, if one starts.
+pub const SURPLUS_IDLE_MS: f64 = 10_000.0;
+
 /// How long, beyond the line deadline it may still be stopping a line at, an ended engine's
-/// Worker may take to say it dropped the engine.
-pub const END_GRACE_MS: f64 = 1000.0;
+/// Worker may take to say it dropped the engine. A Worker answers as soon as its thread runs
+/// (it stops a line at the deadline itself); this is room for a thread the machine has not
+/// scheduled, which a busy machine's Workers waited for past a second (CI, WebKit).
+pub const END_GRACE_MS: f64 = 5000.0;
 
 /// The longest delay a JavaScript timer keeps (2^31 - 1 ms, ~24.8 days): a longer one fires at
 /// once in browsers and Node.
 pub const MAX_TIMER_MS: f64 = 2_147_483_647.0;
 
-/// Whether a Worker that has no engine now (its engine ended and it said so, or it finished
-/// the warm-up) is kept for a later engine, when `kept` idle Workers are kept already. In Node
-/// none is: a Web Worker there (such as the tests' on `worker_threads`) would keep the process
-/// from exiting.
-pub fn keeps_idle_worker(kept: usize, in_node: bool) -> bool {
-    !in_node && kept < MAX_IDLE_WORKERS
+/// How long a Worker that has no engine now (its engine ended and it said so, or it finished
+/// the warm-up) is kept for a later engine, when `kept` idle Workers are kept already: `None`
+/// until one takes it, `Some(ms)` that many milliseconds and then terminated (`Some(0.0)`: at
+/// once). In Node none is kept: a Web Worker there (such as the tests' on `worker_threads`)
+/// would keep the process from exiting.
+pub fn idle_worker_keep_ms(kept: usize, in_node: bool) -> Option<f64> {
+    if in_node {
+        Some(0.0)
+    } else if kept < MAX_IDLE_WORKERS {
+        None
+    } else {
+        Some(SURPLUS_IDLE_MS)
+    }
 }
 
 /// How long the page waits for an ended engine's Worker to say it dropped the engine before it
@@ -46,22 +63,22 @@ pub fn end_wait_ms(line_deadline_ms: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{end_wait_ms, keeps_idle_worker, END_GRACE_MS, MAX_TIMER_MS};
+    use super::{end_wait_ms, idle_worker_keep_ms, END_GRACE_MS, MAX_TIMER_MS, SURPLUS_IDLE_MS};
 
     #[test]
-    fn a_browser_keeps_two_idle_workers_and_node_none() {
+    fn a_browser_keeps_two_idle_workers_and_more_for_a_while_and_node_none() {
         let table = [
-            (0, false, true),
-            (1, false, true),
-            (2, false, false),
-            (5, false, false),
-            (0, true, false),
-            (1, true, false),
+            (0, false, None),
+            (1, false, None),
+            (2, false, Some(SURPLUS_IDLE_MS)),
+            (5, false, Some(SURPLUS_IDLE_MS)),
+            (0, true, Some(0.0)),
+            (1, true, Some(0.0)),
         ];
-        for (kept, in_node, keeps) in table {
+        for (kept, in_node, keep_ms) in table {
             assert_eq!(
-                keeps_idle_worker(kept, in_node),
-                keeps,
+                idle_worker_keep_ms(kept, in_node),
+                keep_ms,
                 "{kept} kept, in Node {in_node}"
             );
         }
@@ -72,7 +89,7 @@ mod tests {
         let table = [
             (0.0, END_GRACE_MS),
             (100.0, 100.0 + END_GRACE_MS),
-            (30_000.0, 31_000.0),
+            (30_000.0, 35_000.0),
             // Past what a timer keeps: capped, or the timer would fire at once.
             (1e12, MAX_TIMER_MS),
             (f64::INFINITY, MAX_TIMER_MS),

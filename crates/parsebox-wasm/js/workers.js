@@ -1,17 +1,24 @@
 // The page's Worker engines' Workers: made, handed out, and ended. A Worker whose engine ended
-// is asked to drop it, and one that answers is idle: the core says whether it is kept for the
-// next engine (`keepsIdleWorker`) and how long to wait for the answer (`workerEndWaitMs`);
+// is asked to drop it, and one that answers is idle: the core says how long it is kept for the
+// next engine (`idleWorkerKeepMs`) and how long to wait for the answer (`workerEndWaitMs`);
 // crates/parsebox-live/src/worker_pool.rs has the rules and why. This file holds the Workers.
 
 import { inNode } from "./engine.js";
-import { keepsIdleWorker, workerEndWaitMs } from "./parsebox_wasm.js";
+import { idleWorkerKeepMs, workerEndWaitMs } from "./parsebox_wasm.js";
 
-/** @type {Worker[]} */
+/**
+ * Idle Workers, the last kept taken first; `timer` terminates one kept for a while only.
+ * @typedef {{ worker: Worker, timer: ReturnType<typeof setTimeout> | null }} Idle
+ * @type {Idle[]}
+ */
 const idle = [];
 
 /** A Worker running worker.js with no engine: a kept one, or a new one. */
 export function takeWorker() {
-  return idle.pop() ?? new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  const kept = idle.pop();
+  if (!kept) return new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  clearTimeout(kept.timer ?? undefined);
+  return kept.worker;
 }
 
 /** Stops listening to `worker`: what it sends from now on is nobody's. */
@@ -20,11 +27,25 @@ function unhook(worker) {
   worker.onerror = null;
 }
 
-/** Keeps `worker` (worker.js, no engine) for a later engine, or terminates it past the limit. */
+/** Keeps `worker` (worker.js, no engine) for a later engine, until one takes it or for as long as the core says. */
 export function keepWorker(worker) {
   unhook(worker);
-  if (keepsIdleWorker(idle.length, inNode())) idle.push(worker);
-  else worker.terminate();
+  const keepMs = idleWorkerKeepMs(idle.length, inNode());
+  if (keepMs === 0) {
+    worker.terminate();
+    return;
+  }
+  /** @type {Idle} */
+  const kept = { worker, timer: null };
+  if (keepMs !== undefined) {
+    kept.timer = setTimeout(() => {
+      // (Taken meanwhile, it is not in `idle` and its timer was cleared.)
+      const at = idle.indexOf(kept);
+      if (at >= 0) idle.splice(at, 1);
+      worker.terminate();
+    }, keepMs);
+  }
+  idle.push(kept);
 }
 
 /** Terminates `worker`, which failed or did not answer. */

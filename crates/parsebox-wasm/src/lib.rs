@@ -60,12 +60,13 @@ pub fn registry_defaults() -> String {
     options::defaults_json()
 }
 
-/// Whether a Worker with no engine now is kept for a later engine when `kept` are kept
-/// already ([`parsebox_live::worker_pool::keeps_idle_worker`]).
-#[wasm_bindgen(js_name = keepsIdleWorker)]
+/// How long a Worker with no engine now is kept for a later engine when `kept` are kept
+/// already: `undefined` until one takes it, else milliseconds, then terminated (0: at once)
+/// ([`parsebox_live::worker_pool::idle_worker_keep_ms`]).
+#[wasm_bindgen(js_name = idleWorkerKeepMs)]
 #[must_use]
-pub fn keeps_idle_worker(kept: u32, in_node: bool) -> bool {
-    parsebox_live::worker_pool::keeps_idle_worker(
+pub fn idle_worker_keep_ms(kept: u32, in_node: bool) -> Option<f64> {
+    parsebox_live::worker_pool::idle_worker_keep_ms(
         usize::try_from(kept).unwrap_or(usize::MAX),
         in_node,
     )
