@@ -303,9 +303,10 @@ after(async () => {
 });
 
 /**
- * Records, in the page, every Worker it starts from now on and whether the page ended it
- * (`terminate()`): the same in every browser (WebKit's driver has no worker events). Call it
- * before the page imports parsebox.
+ * Records, in the page, every Worker it starts from now on, whether the page ended it
+ * (`terminate()`) and what it had said last then (`ended`: idle; `began`, `answers`: at work):
+ * the same in every browser (WebKit's driver has no worker events). Call it before the page
+ * imports parsebox.
  */
 const watchWorkers = (page) =>
   page.evaluate(() => {
@@ -316,9 +317,11 @@ const watchWorkers = (page) =>
         super(url, options);
         this.seen = { url: String(url), closed: false };
         window.startedWorkers.push(this.seen);
+        this.addEventListener("message", ({ data }) => (this.said = Object.keys(data ?? {})[0]));
       }
       terminate() {
         this.seen.closed = true;
+        this.seen.saidLast = this.said ?? null;
         super.terminate();
       }
     };
