@@ -46,6 +46,7 @@ export class VirtualList {
   #clampedTop = null; // where draw() last left the scroller clamped short of the anchor row, or null
   #queued = false;
   #trace = []; // the last anchor changes, for a test that finds the reader's place moved
+  #lastDraw = null; // where the last draw off the end wanted the view and where the scroller went
 
   constructor(root, scroller, { key, build, kind = () => "", defaultHeight = 40, maxRows = 400 }) {
     this.#root = root;
@@ -93,9 +94,13 @@ export class VirtualList {
     return this.#heights.length;
   }
 
-  /** The last few changes of the anchor, oldest first, each with why: what a failing test prints. */
+  /**
+   * The last few changes of the anchor, oldest first, each with why, and the last draw off the
+   * end (the view's wanted and actual scroll position, the rows in the DOM): what a failing test
+   * prints.
+   */
   anchorTrace() {
-    return [...this.#trace];
+    return { changes: [...this.#trace], lastDraw: this.#lastDraw };
   }
 
   /** Sets the anchor and keeps why (`scrollTop` when it came from one: no layout read here). */
@@ -242,6 +247,7 @@ export class VirtualList {
       // rounded scroll position, it would lose the fraction at every draw and the reader's row
       // would creep down the screen by the sum of them.
       onAnchor = Math.abs(want - scroller.scrollTop) < 1 && this.#anchor.i < this.length;
+      this.#lastDraw = { anchor: { ...this.#anchor }, want, scrollTop: scroller.scrollTop, clamped, window: [...this.#window] };
     }
     this.#ownScrollTop = scroller.scrollTop;
     this.#clampedTop = clamped ? scroller.scrollTop : null;
