@@ -4,9 +4,11 @@
 //!
 //! A Worker whose engine ended is asked to drop it, and one that answers is idle: it is kept
 //! for the next engine rather than terminated, [`MAX_IDLE_WORKERS`] of them for as long as the
-//! page lives and any more for [`SURPLUS_IDLE_MS`] (a page that ended several engines at once,
-//! such as a deadline's restart on a busy machine). Only a Worker that does not answer within
-//! [`end_wait_ms`] (or fails) is terminated at once. Why: in WebKit (JavaScriptCore, WebKitGTK
+//! page lives and [`MAX_SURPLUS_IDLE_WORKERS`] more for [`SURPLUS_IDLE_MS`] (a page that ended
+//! a few engines at once, such as a deadline's restart on a busy machine). Any more (a page
+//! parking many engines to make room for others) are terminated once idle: each may hold its
+//! engine's wasm memory until collected, and a page has room for only so many. A Worker that
+//! does not answer within [`end_wait_ms`] (or fails) is terminated at once. Why: in WebKit (JavaScriptCore, WebKitGTK
 //! 2.50), terminating a Worker while the engine module's code was being compiled for a faster
 //! tier left that code in the interpreter for every later instance of the module, 4-25x slower
 //! for the rest of the page (session 32), and a Worker that has just run an engine may still be
@@ -16,6 +18,11 @@
 /// Idle Workers a page keeps for later engines until they are taken (in a browser; none in
 /// Node, see [`idle_worker_keep_ms`]).
 pub const MAX_IDLE_WORKERS: usize = 2;
+
+/// Idle Workers past [`MAX_IDLE_WORKERS`] a page keeps for [`SURPLUS_IDLE_MS`]; any more are
+/// terminated once idle. (Kept for a while, 200 parked engines' Workers left Chromium without
+/// room for new wasm memories: `scale.test.mjs`.)
+pub const MAX_SURPLUS_IDLE_WORKERS: usize = 2;
 
 /// How long an idle Worker past [`MAX_IDLE_WORKERS`] is kept before it is terminated: long past
 /// the background compile an engine it just ran may have started, so a page that ended more
@@ -43,8 +50,10 @@ pub fn idle_worker_keep_ms(kept: usize, in_node: bool) -> Option<f64> {
         Some(0.0)
     } else if kept < MAX_IDLE_WORKERS {
         None
-    } else {
+    } else if kept < MAX_IDLE_WORKERS + MAX_SURPLUS_IDLE_WORKERS {
         Some(SURPLUS_IDLE_MS)
+    } else {
+        Some(0.0)
     }
 }
 
@@ -66,12 +75,14 @@ mod tests {
     use super::{end_wait_ms, idle_worker_keep_ms, END_GRACE_MS, MAX_TIMER_MS, SURPLUS_IDLE_MS};
 
     #[test]
-    fn a_browser_keeps_two_idle_workers_and_more_for_a_while_and_node_none() {
+    fn a_browser_keeps_two_idle_workers_and_two_more_for_a_while_and_node_none() {
         let table = [
             (0, false, None),
             (1, false, None),
             (2, false, Some(SURPLUS_IDLE_MS)),
-            (5, false, Some(SURPLUS_IDLE_MS)),
+            (3, false, Some(SURPLUS_IDLE_MS)),
+            (4, false, Some(0.0)),
+            (150, false, Some(0.0)),
             (0, true, Some(0.0)),
             (1, true, Some(0.0)),
         ];
