@@ -304,9 +304,11 @@ after(async () => {
 
 /**
  * Records, in the page, every Worker it starts from now on, whether the page ended it
- * (`terminate()`) and what it had said last then (`ended`: idle; `began`, `answers`: at work):
- * the same in every browser (WebKit's driver has no worker events). Call it before the page
- * imports parsebox.
+ * (`terminate()`) and what it said last (`said`: `ended` or `warmed`, idle; `began`, `answers`:
+ * at work): the same in every browser (WebKit's driver has no worker events). Call it before the
+ * page imports parsebox. `window.workersIdle()` resolves once every Worker not terminated has
+ * said it is idle (an ended engine's Worker answers when its thread runs: on a busy machine,
+ * after the next registry may have started).
  */
 const watchWorkers = (page) =>
   page.evaluate(() => {
@@ -315,14 +317,19 @@ const watchWorkers = (page) =>
     window.Worker = class extends Real {
       constructor(url, options) {
         super(url, options);
-        this.seen = { url: String(url), closed: false };
+        this.seen = { url: String(url), closed: false, said: null };
         window.startedWorkers.push(this.seen);
-        this.addEventListener("message", ({ data }) => (this.said = Object.keys(data ?? {})[0]));
+        // Before the page's own handler, which keeps an idle Worker as it hears it.
+        this.addEventListener("message", ({ data }) => (this.seen.said = Object.keys(data ?? {})[0] ?? null));
       }
       terminate() {
         this.seen.closed = true;
-        this.seen.saidLast = this.said ?? null;
         super.terminate();
+      }
+    };
+    window.workersIdle = async () => {
+      while (!window.startedWorkers.every((w) => w.closed || w.said === "ended" || w.said === "warmed")) {
+        await new Promise((r) => setTimeout(r, 10));
       }
     };
   });
@@ -659,6 +666,7 @@ test("engineReady() waits for the engine's warm-up in a Worker, which then serve
       await registry.idle();
       const out = { first, second: registry.status("two").state };
       registry.dispose();
+      await window.workersIdle();
       return out;
     });
     assert.deepEqual(answered, { first: { host: "worker", state: "ready" }, second: "ready" });
@@ -675,6 +683,7 @@ test("engineReady() waits for the engine's warm-up in a Worker, which then serve
       await registry.idle();
       const out = ["three", "four"].map((t) => registry.status(t).state);
       registry.dispose();
+      await window.workersIdle();
       return out;
     });
     assert.deepEqual(again, ["ready", "ready"]);
@@ -694,8 +703,7 @@ test("engineReady() waits for the engine's warm-up in a Worker, which then serve
         await registry.idle();
         states.push(types.map((t) => registry.status(t).state));
         registry.dispose();
-        // The ended engines' Workers say they are idle.
-        await new Promise((r) => setTimeout(r, 500));
+        await window.workersIdle();
       }
       return states;
     });
@@ -733,8 +741,8 @@ test("a line past its deadline is stopped by its Worker, which the page then end
         runs.push({ texts, kills: registry.diagnostics("h").host.deadlineKills });
         registry.dispose();
       }
-      // The last engine's Worker answers its end within a second.
-      await new Promise((r) => setTimeout(r, 1500));
+      // The last engine's Worker answers its end.
+      await window.workersIdle();
       return { runs, workers: window.startedWorkers };
     }, [hostile.regex_literal_catastrophic, hostile.infinite_loop]);
     for (const run of out.runs) assert.deepEqual(run.texts, ["before #1", "error", "after #2"], JSON.stringify(out));
