@@ -380,8 +380,7 @@ export class TranscriptView {
     const hold = this.#hold;
     if (!hold || !this.keys.length || this.keys[this.keys.length - 1] < hold.key) return;
     this.#hold = null;
-    const i = Math.max(0, lowerBound(this.keys, hold.key + 1) - 1);
-    this.list.placeAt(i, this.keys[i] === hold.key ? hold.off : 0);
+    this.#placeOnLine(hold.key, hold.off);
   }
 
   /**
@@ -393,8 +392,10 @@ export class TranscriptView {
     this.entries = entries;
     let moves = 0;
     for (const [id, item] of changes) if ((item === null) === this.items.has(id)) moves++;
+    const place = this.#readerRow();
     if (moves > MANY_MOVES) this.#applyMany(changes);
     else this.#applyEach(changes);
+    if (place && !this.items.has(place.id)) this.#placeOnLine(place.key);
     this.#findHeldPlace();
   }
 
@@ -484,6 +485,23 @@ export class TranscriptView {
     this.keys = keys;
     this.list.reorder(from);
     for (const i of touched) this.list.changed(ids[i]);
+  }
+
+  /** The row at the top of the reader's view (its id and key), or null when the view keeps the end. */
+  #readerRow() {
+    const at = this.list.place();
+    return at && at.i < this.ids.length ? { id: this.ids[at.i], key: this.keys[at.i] } : null;
+  }
+
+  /**
+   * The reader's line is `key` (the rows were rebuilt, or a late answer joined their row into
+   * the row above or replaced it): the row that holds it now (the item that started at or before
+   * it) goes to the top of the view, `off` px in if it starts at that line.
+   */
+  #placeOnLine(key, off = 0) {
+    if (!this.keys.length) return;
+    const i = Math.max(0, lowerBound(this.keys, key + 1) - 1);
+    this.list.placeAt(i, this.keys[i] === key ? off : 0);
   }
 
   #insert(item) {

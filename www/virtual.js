@@ -165,41 +165,21 @@ export class VirtualList {
       const r = this.#rendered.get(this.#key(i));
       if (r) r.dirty = true; // a key that comes back may carry other content
     }
-    if (this.#anchor) this.#setAnchor(this.#anchorAfterReorder(from, old), "reorder");
-  }
-
-  /**
-   * Where the reader is after `reorder(from)` (`old`: the heights before it). Their row, if it
-   * is kept. If it is gone: a new row that stands where it stood (after the last kept row above
-   * it) takes its place, as far into it; with none, the next kept row stays where it was on
-   * screen (a row joined into the one above it leaves what the reader saw in place).
-   */
-  #anchorAfterReorder(from, old) {
-    const { i: was, off } = this.#anchor;
-    let after = -1; // the new index right after the last kept row above the anchor row
-    let next = -1; // the first kept row at or after it
-    for (let i = 0; i < from.length; i++) {
-      if (from[i] >= was) {
-        next = i;
-        break;
-      }
-      if (from[i] >= 0) after = i;
+    if (this.#anchor) {
+      // The anchor row, or the first kept row after it when it is gone.
+      const was = this.#anchor.i;
+      let i = from.findIndex((f) => f >= was);
+      if (i < 0) i = Math.max(0, from.length - 1);
+      this.#setAnchor({ i, off: from[i] === was ? this.#anchor.off : 0 }, "reorder");
     }
-    after += 1;
-    if (next >= 0 && from[next] === was) return { i: next, off };
-    if (after < from.length && from[after] < 0) return { i: after, off };
-    if (next >= 0) return { i: next, off: off - (old.start(from[next]) - old.start(was)) };
-    return { i: Math.max(0, from.length - 1), off: 0 };
   }
 
   /** Row `i` is gone (its element leaves at the next draw). */
   remove(i) {
-    const gone = this.#heights.get(i);
     this.#heights.remove(i);
     if (i < this.#window[1]) this.#windowHolds = false;
     if (this.#anchor && i < this.#anchor.i) this.#anchor.i--;
-    // The reader's row: the row after it, now row i, stays where it was on screen.
-    else if (this.#anchor?.i === i) this.#anchor.off -= gone;
+    else if (this.#anchor?.i === i) this.#anchor.off = 0;
   }
 
   /** Keeps the first `n` rows. */
