@@ -357,8 +357,8 @@ export class TranscriptView {
    * the new timeline reaches it (a rebuild comes in slices).
    */
   reset(items, entries, { keepPlace = false } = {}) {
-    const at = keepPlace ? this.list.place() : null;
-    this.#hold = at && at.i < this.keys.length ? { key: this.keys[at.i], off: at.off } : null;
+    const at = keepPlace ? this.#readerRow() : null;
+    this.#hold = at && { key: at.key, off: at.off };
     this.entries = entries;
     this.items = new Map();
     this.keys = new Array(items.length);
@@ -487,10 +487,13 @@ export class TranscriptView {
     for (const i of touched) this.list.changed(ids[i]);
   }
 
-  /** The row at the top of the reader's view (its id and key), or null when the view keeps the end. */
+  /**
+   * The row at the top of the reader's view (its id and key) and how far into it (`off`), or
+   * null when the view keeps the end.
+   */
   #readerRow() {
     const at = this.list.place();
-    return at && at.i < this.ids.length ? { id: this.ids[at.i], key: this.keys[at.i] } : null;
+    return at && at.i < this.ids.length ? { id: this.ids[at.i], key: this.keys[at.i], off: at.off } : null;
   }
 
   /**

@@ -8,12 +8,14 @@
 //! a few engines at once, such as a deadline's restart on a busy machine). Any more (a page
 //! parking many engines to make room for others) are terminated once idle: each may hold its
 //! engine's wasm memory until collected, and a page has room for only so many. A Worker that
-//! does not answer within [`end_wait_ms`] (or fails) is terminated at once. Why: in WebKit (JavaScriptCore, WebKitGTK
-//! 2.50), terminating a Worker while the engine module's code was being compiled for a faster
-//! tier left that code in the interpreter for every later instance of the module, 4-25x slower
-//! for the rest of the page (session 32), and a Worker that has just run an engine may still be
-//! compiling its hot code in the background. A Worker stops a line past its deadline itself, so
-//! at a deadline the Worker is idle, or nearly, when the page ends its engine.
+//! does not answer within [`end_wait_ms`] (or fails) is terminated at once.
+//!
+//! Why: in WebKit (JavaScriptCore, WebKitGTK 2.50), terminating a Worker while the engine
+//! module's code was being compiled for a faster tier left that code in the interpreter for
+//! every later instance of the module, 4-25x slower for the rest of the page (session 32), and
+//! a Worker that has just run an engine may still be compiling its hot code in the background.
+//! A Worker stops a line past its deadline itself, so at a deadline the Worker is idle, or
+//! nearly, when the page ends its engine.
 
 /// Idle Workers a page keeps for later engines until they are taken (in a browser; none in
 /// Node, see [`idle_worker_keep_ms`]).

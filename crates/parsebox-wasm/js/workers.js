@@ -27,7 +27,7 @@ function unhook(worker) {
   worker.onerror = null;
 }
 
-/** Keeps `worker` (worker.js, no engine) for a later engine, until one takes it or for as long as the core says. */
+/** Keeps `worker` (worker.js, no engine) for a later engine: until one takes it, or as long as the core says. */
 export function keepWorker(worker) {
   unhook(worker);
   const keepMs = idleWorkerKeepMs(idle.length, inNode());
