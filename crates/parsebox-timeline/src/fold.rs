@@ -3,11 +3,8 @@
 //! what [`new_item`] of its first entry followed by [`join`] of each later entry makes it, which
 //! is what lets the timeline rebuild an item from its entries when a tail is replaced.
 
-use std::collections::HashMap;
-
 use parsebox_transcript::entry::{Diff, ToolCall, ToolResult};
-use parsebox_transcript::{EntryText, RawJson, TranscriptEntry};
-use serde_json::value::RawValue;
+use parsebox_transcript::{read_fields, read_value, EntryText, RawJson, TranscriptEntry};
 use serde_json::Value;
 
 use crate::item::{
@@ -204,8 +201,8 @@ const PATHS_KEYS: &[&str] = &["paths", "file_paths", "filePaths", "files"];
 /// repeats; `None` when it names none.
 fn locations(input: Option<&RawJson>) -> Option<Vec<ToolLocation>> {
     // Only the top level is read: a large input's fields stay unparsed text.
-    let obj: HashMap<String, &RawValue> = serde_json::from_str(input?.get()).ok()?;
-    let field = |key: &str| -> Option<Value> { serde_json::from_str(obj.get(key)?.get()).ok() };
+    let obj = read_fields(input?.get())?;
+    let field = |key: &str| -> Option<Value> { read_value(obj.get(key)?.get()) };
     let mut out: Vec<ToolLocation> = Vec::new();
     let mut add = |path: &str| {
         if !path.is_empty() && !out.iter().any(|l| l.path == path) {

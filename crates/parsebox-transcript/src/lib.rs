@@ -57,7 +57,7 @@ pub use line_rule::{
 };
 pub use ndjson::{read_stored_run, StoredRun};
 pub use origin::EntryOrigin;
-pub use raw_json::RawJson;
+pub use raw_json::{read_fields, read_value, RawJson};
 pub use ts::Ts;
 pub use validate::{
     entries_from_return, entries_from_return_previewing, validate_entry, CheckedEntries, Dropped,
