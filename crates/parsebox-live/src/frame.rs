@@ -6,7 +6,7 @@
 //! as it was read: [`LiveCore::worker_answered`](crate::LiveCore::worker_answered)), so what
 //! waits is counted until a transcript takes it.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use parsebox_host::{RunId, Seq};
 use parsebox_transcript::{DroppedEntry, LineFailure, TranscriptEntry};
@@ -57,7 +57,7 @@ pub struct Frame {
 #[derive(Debug, Default)]
 pub(crate) struct FrameQueue {
     /// Late answers of builder-owned runs, not folded in yet, each with the bytes it holds.
-    answers: HashMap<RunId, Vec<Waiting>>,
+    answers: HashMap<RunId, RunAnswers>,
     /// Builders to call back at the frame.
     builders: BTreeSet<RunId>,
     /// Line updates by type, types in the order their first update came.
@@ -68,6 +68,15 @@ pub(crate) struct FrameQueue {
     bytes: isize,
     /// A frame was asked for and has not come yet.
     asked: bool,
+}
+
+/// The late answers waiting for one builder, in the order they came, and the bytes they hold
+/// together: asked for at every answer while tens of thousands may wait (a finished run
+/// opened at once), so kept as a sum rather than summed.
+#[derive(Debug, Default)]
+struct RunAnswers {
+    waiting: VecDeque<Waiting>,
+    bytes: isize,
 }
 
 /// A late answer waiting for its builder.
@@ -101,20 +110,27 @@ impl FrameQueue {
         seq: Seq,
         entries: Vec<TranscriptEntry>,
     ) -> bool {
-        self.answers.entry(run).or_default().push(Waiting {
-            seq,
-            entries,
-            bytes: 0,
-        });
+        self.answers
+            .entry(run)
+            .or_default()
+            .waiting
+            .push_back(Waiting {
+                seq,
+                entries,
+                bytes: 0,
+            });
         self.call_back(run)
     }
 
     /// Says that the answer to `seq` for `run`, the last one queued, holds `bytes` (measured
     /// after it was queued).
     pub(crate) fn charge_answer(&mut self, run: RunId, seq: Seq, bytes: isize) {
-        let last = self.answers.get_mut(&run).and_then(|a| a.last_mut());
-        if let Some(waiting) = last.filter(|w| w.seq == seq) {
+        let Some(answers) = self.answers.get_mut(&run) else {
+            return;
+        };
+        if let Some(waiting) = answers.waiting.back_mut().filter(|w| w.seq == seq) {
             waiting.bytes += bytes;
+            answers.bytes += bytes;
             self.bytes += bytes;
         }
     }
@@ -123,10 +139,11 @@ impl FrameQueue {
     /// for it).
     pub(crate) fn drop_answer(&mut self, run: RunId, seq: Seq) -> Option<Vec<TranscriptEntry>> {
         let answers = self.answers.get_mut(&run)?;
-        if answers.last().is_none_or(|w| w.seq != seq) {
+        if answers.waiting.back().is_none_or(|w| w.seq != seq) {
             return None;
         }
-        let waiting = answers.pop()?;
+        let waiting = answers.waiting.pop_back()?;
+        answers.bytes -= waiting.bytes;
         self.bytes -= waiting.bytes;
         Some(waiting.entries)
     }
@@ -144,9 +161,7 @@ impl FrameQueue {
 
     /// The real bytes of the answers waiting for the builder of `run`.
     pub(crate) fn answers_bytes(&self, run: RunId) -> isize {
-        self.answers
-            .get(&run)
-            .map_or(0, |a| a.iter().map(|w| w.bytes).sum())
+        self.answers.get(&run).map_or(0, |a| a.bytes)
     }
 
     /// A late line of a run no builder owns, for `onChange`. Returns whether to ask for a frame.
@@ -167,9 +182,10 @@ impl FrameQueue {
     /// [`LATE_ENTRIES_PER_FRAME`] entries (always one answer at least), and whether more wait
     /// (the builder is then called back at the next frame).
     pub(crate) fn take_answers(&mut self, run: RunId) -> (Vec<(Seq, Vec<TranscriptEntry>)>, bool) {
-        let Some(waiting) = self.answers.get_mut(&run) else {
+        let Some(answers) = self.answers.get_mut(&run) else {
             return (Vec::new(), false);
         };
+        let waiting = &mut answers.waiting;
         let (mut entries, mut bytes) = (0, 0);
         let fit = waiting
             .iter()
@@ -183,6 +199,7 @@ impl FrameQueue {
             .max(1);
         let mut taken = Vec::with_capacity(fit);
         for w in waiting.drain(..fit.min(waiting.len())) {
+            answers.bytes -= w.bytes;
             self.bytes -= w.bytes;
             taken.push((w.seq, w.entries));
         }
@@ -195,8 +212,8 @@ impl FrameQueue {
 
     /// Forgets the builder of `run` (it is gone).
     pub(crate) fn forget(&mut self, run: RunId) {
-        if let Some(waiting) = self.answers.remove(&run) {
-            self.bytes -= waiting.iter().map(|w| w.bytes).sum::<isize>();
+        if let Some(answers) = self.answers.remove(&run) {
+            self.bytes -= answers.bytes;
         }
         self.builders.remove(&run);
     }
@@ -334,5 +351,39 @@ mod tests {
         q.forget(RunId(3));
         assert_eq!(q.take(), Frame::default());
         assert!(q.take_answers(RunId(3)).0.is_empty());
+    }
+
+    /// What waits for each builder is known at every answer as the sum of what each answer
+    /// holds, through queueing, charging, taking back, folding in and forgetting.
+    #[test]
+    fn each_builders_waiting_bytes_are_the_sum_of_its_answers() {
+        let mut q = FrameQueue::default();
+        let mut held: HashMap<u64, Vec<isize>> = HashMap::new();
+        let check = |q: &FrameQueue, held: &HashMap<u64, Vec<isize>>| {
+            for run in 1..=3 {
+                let want: isize = held.get(&run).map_or(0, |b| b.iter().sum());
+                assert_eq!(q.answers_bytes(RunId(run)), want, "run {run}");
+            }
+            assert_eq!(q.bytes(), held.values().flatten().sum::<isize>());
+        };
+        for seq in 0..3_000u64 {
+            let run = 1 + seq % 3;
+            q.builder_answer(RunId(run), seq, Vec::new());
+            let bytes = isize::try_from(seq % 1_000).unwrap_or(0) << 10;
+            q.charge_answer(RunId(run), seq, bytes);
+            held.entry(run).or_default().push(bytes);
+            if seq % 7 == 0 {
+                q.drop_answer(RunId(run), seq);
+                held.entry(run).or_default().pop();
+            }
+            if seq % 500 == 499 {
+                let (taken, _) = q.take_answers(RunId(run));
+                held.entry(run).or_default().drain(..taken.len());
+            }
+            check(&q, &held);
+        }
+        q.forget(RunId(2));
+        held.remove(&2);
+        check(&q, &held);
     }
 }
