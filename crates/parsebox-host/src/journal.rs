@@ -48,7 +48,20 @@ impl JournalLine {
 #[derive(Debug)]
 enum JournalOp {
     Line(JournalLine),
-    Reset,
+    /// A reset, with the seq of the line before it (or of the line whose outcome reset the
+    /// parser, whose place it took): the ops stay in seq order, so a line is found by a binary
+    /// search however many wait (answers from several engines come in any order).
+    Reset(Seq),
+}
+
+impl JournalOp {
+    /// Its place in seq order.
+    fn seq(&self) -> Seq {
+        match self {
+            Self::Line(l) => l.seq,
+            Self::Reset(after) => *after,
+        }
+    }
 }
 
 /// See the module documentation.
@@ -95,10 +108,14 @@ impl Journal {
 
     /// Appends a reset (consecutive resets are one); whether one was appended.
     pub(crate) fn push_reset(&mut self) -> bool {
-        let pushed = !matches!(self.ops.back(), Some(JournalOp::Reset) | None);
-        if pushed {
-            self.ops.push_back(JournalOp::Reset);
+        let after = match self.ops.back() {
+            Some(JournalOp::Line(l)) => Some(l.seq),
+            Some(JournalOp::Reset(_)) | None => None,
+        };
+        if let Some(after) = after {
+            self.ops.push_back(JournalOp::Reset(after));
         }
+        let pushed = after.is_some();
         if self.pending == 0 {
             self.first_pending = self.ops.len();
         }
@@ -126,10 +143,12 @@ impl Journal {
         if self.ops.get(self.first_pending).is_some_and(is_it) {
             return Some(self.first_pending);
         }
+        let from = self.ops.partition_point(|op| op.seq() < seq);
         self.ops
             .iter()
             .enumerate()
-            .skip(self.first_pending)
+            .skip(from)
+            .take_while(|(_, op)| op.seq() == seq)
             .find_map(|(i, op)| is_it(op).then_some(i))
     }
 
@@ -162,7 +181,7 @@ impl Journal {
         self.pending = self.pending.saturating_sub(1);
         if resets_parser {
             self.bytes = self.bytes.saturating_sub(l.bytes());
-            *op = JournalOp::Reset;
+            *op = JournalOp::Reset(l.seq);
         }
         if index == self.first_pending {
             self.first_pending = self
@@ -229,7 +248,7 @@ impl Journal {
             .iter()
             .skip(self.ops.len().saturating_sub(n))
             .map(|op| match op {
-                JournalOp::Reset => EngineOp::Reset { run },
+                JournalOp::Reset(_) => EngineOp::Reset { run },
                 JournalOp::Line(l) => EngineOp::Line(LineOp {
                     seq: l.seq,
                     run,
@@ -257,6 +276,43 @@ mod tests {
                 other => format!("{other:?}"),
             })
             .collect()
+    }
+
+    /// Answers from several engines come in any order: each finds its line, once, among
+    /// thousands waiting, resets in between included.
+    #[test]
+    fn lines_settle_in_any_order() {
+        let mut j = Journal::default();
+        let mut seq = 0;
+        for i in 0..3_000u64 {
+            seq += 1 + i % 3; // seqs of other runs in between
+            j.push_line(seq, &format!("l{i}"), "t", Some(Delivery::Late), 0);
+            if i % 100 == 99 {
+                j.push_reset();
+            }
+        }
+        let seqs: Vec<Seq> = j
+            .tail_ops(RunId(1), j.len())
+            .into_iter()
+            .filter_map(|op| match op {
+                EngineOp::Line(l) => Some(l.seq),
+                _ => None,
+            })
+            .collect();
+        // Every other line first, from the end, then the rest; some reset the parser.
+        let order = seqs
+            .iter()
+            .rev()
+            .step_by(2)
+            .chain(seqs.iter().rev().skip(1).step_by(2));
+        for (k, &s) in order.enumerate() {
+            let at = j.find_pending(s).unwrap();
+            assert!(matches!(j.line(at), Some(l) if l.seq == s));
+            assert_eq!(j.settle(at, k % 50 == 0), Some(Delivery::Late));
+            assert_eq!(j.find_pending(s), None, "settled once");
+        }
+        assert_eq!(j.pending(), 0);
+        assert_eq!(j.find_pending(seq + 1), None);
     }
 
     #[test]
