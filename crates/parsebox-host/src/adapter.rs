@@ -1,9 +1,11 @@
 //! An adapter type's lifecycle (SPEC §4): `generic`, `loading`, `ready`, `failed`, `builtin`.
 
+use std::collections::VecDeque;
+
 use serde::Serialize;
 
 use crate::memo::Memo;
-use crate::{Diagnostics, EngineId, LoadError, ModuleShape, Placement, RunId, Started};
+use crate::{Diagnostics, EngineId, LineOp, LoadError, ModuleShape, Placement, RunId, Started};
 
 /// Where an adapter type is in its lifecycle.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -113,6 +115,15 @@ pub(crate) struct Adapter {
     /// The load in flight; results carrying another token are stale. 0: none.
     pub(crate) load_token: u64,
     pub(crate) engine: Option<EngineId>,
+    /// More engines of the type's parser, each in a Worker, that answer lines of its stateless
+    /// runs while `engine` is far behind ([`HostOptions::max_workers`](crate::HostOptions)).
+    pub(crate) spread: Vec<EngineId>,
+    /// Lines of its stateless runs waiting for one of its engines to owe less than
+    /// [`SPREAD_OWED_MS`](crate::SPREAD_OWED_MS) of work (only with `max_workers` above 1).
+    pub(crate) backlog: VecDeque<LineOp>,
+    /// One of the `spread` engines died or missed a deadline: the type's lines stay on its one
+    /// engine until its parser changes.
+    pub(crate) spread_stopped: bool,
     /// The engine ended while idle to make room for another type's (`max_live_engines`): its
     /// runs are still bound to it, and the type's next line starts a fresh engine that replays
     /// their history ([`Host::unpark`](crate::Host)).
@@ -158,6 +169,9 @@ impl Adapter {
             has_builtin: false,
             load_token: 0,
             engine: None,
+            spread: Vec::new(),
+            backlog: VecDeque::new(),
+            spread_stopped: false,
             parked: None,
             default_run: None,
             stateless_run: None,

@@ -23,6 +23,7 @@ impl Host {
         let Some(e) = self.engines.get_mut(&engine) else {
             return;
         };
+        e.pace_began(now_ms);
         let done = e.skip_replays_before(seq);
         if e.sent_head().is_some_and(|head| head.seq == seq) {
             e.arm_head(now_ms, deadline);
@@ -66,6 +67,7 @@ impl Host {
     ) -> Vec<Answered> {
         let mut out = Vec::new();
         let mut overrun = false;
+        let mut live_lines = 0;
         if let Some(e) = self.engines.get_mut(&engine) {
             // Read by the clock (handle_inline_answers) before it gets here.
             e.work_ms = 0.0;
@@ -111,6 +113,7 @@ impl Host {
             if head.replay {
                 continue;
             }
+            live_lines += 1;
             if let Some(orphan) = self.orphans.take(seq) {
                 self.remember_orphan(head.run, seq, orphan, outcome);
                 continue;
@@ -127,6 +130,10 @@ impl Host {
         if overrun && self.options.host == HostPlacement::Auto {
             self.move_to_worker(now_ms, engine);
         }
+        if let Some(e) = self.engines.get_mut(&engine) {
+            e.pace_answered(now_ms, live_lines);
+        }
+        self.refill(now_ms, engine);
         // The engine may be idle now: room for an engine waiting to start.
         self.start_waiting(now_ms);
         out

@@ -124,6 +124,9 @@ pub struct HostCounters {
     /// Times the type's engine was ended while idle to make room for another type's
     /// (`maxLiveEngines`): its next line started it again, replaying its runs' history.
     pub parked: u64,
+    /// Engines started beside the type's engine, each in a Worker, to spread a long backlog of
+    /// its stateless lines (`maxWorkers`).
+    pub spread_starts: u64,
 }
 
 /// Who answered a settled line.
@@ -199,7 +202,7 @@ impl Diagnostics {
             respawns, deadline_kills, unattributed_kills, deadline_retries, engine_faults, replayed_lines,
             state_lost, placement_moves, clock_overruns, call_overruns, late_answers,
             stale_answers, lines_pending, memo_answers, transcript_bytes, over_budget_lines,
-            refused_chunks, parked,
+            refused_chunks, parked, spread_starts,
         );
     }
 }
@@ -243,6 +246,7 @@ mod tests {
                 over_budget_lines: 23,
                 refused_chunks: 24,
                 parked: 25,
+                spread_starts: 26,
             },
         };
         let mut total = one.clone();
@@ -272,7 +276,7 @@ mod tests {
         let doubled: Vec<(String, u64)> =
             numbers(&one).into_iter().map(|(k, n)| (k, 2 * n)).collect();
         assert_eq!(numbers(&total), doubled);
-        assert_eq!(doubled.len(), 24, "every counter was seen");
+        assert_eq!(doubled.len(), 25, "every counter was seen");
     }
 
     fn failed(code: FailureCode) -> SettledLine {

@@ -79,6 +79,19 @@ pub(crate) struct Engine {
     /// Its start waits for room ([`HostOptions::max_live_engines`](crate::HostOptions)): it
     /// has no memory yet and does not count as live.
     pub(crate) awaiting_room: bool,
+    /// Another engine of its type, started to spread a backlog of stateless lines
+    /// ([`HostOptions::max_workers`](crate::HostOptions)): no run is bound to it, and it ends
+    /// once it owes nothing.
+    pub(crate) spread: bool,
+    /// The runs a spread engine was sent a `NewRun` for.
+    pub(crate) spread_runs: Vec<RunId>,
+    /// Its pace while it had lines to answer, by the executor's clock: live lines answered
+    /// and the time they took (from each `began` or answer to the next answer). What
+    /// spreading a type's backlog to more engines would save is judged by it (`spread.rs`).
+    pub(crate) paced_lines: u64,
+    pub(crate) paced_ms: f64,
+    /// When it last began a line or answered one while more were owed (`None`: idle since).
+    pub(crate) busy_since: Option<f64>,
 }
 
 impl Engine {
@@ -102,6 +115,11 @@ impl Engine {
             replays_done_early: Vec::new(),
             last_used: 0,
             awaiting_room: false,
+            spread: false,
+            spread_runs: Vec::new(),
+            paced_lines: 0,
+            paced_ms: 0.0,
+            busy_since: None,
         }
     }
 
@@ -239,6 +257,32 @@ impl Engine {
         if self.recovery_deadline.is_some() {
             self.recovery_deadline = Some(now_ms + recovery_ms);
         }
+    }
+
+    /// The engine began a line at `now_ms` ([`Host::handle_began`](crate::Host)): it is busy
+    /// from then, unless it was already.
+    pub(crate) fn pace_began(&mut self, now_ms: f64) {
+        self.busy_since.get_or_insert(now_ms);
+    }
+
+    /// The engine answered `lines` live lines at `now_ms`: they took the time since it began
+    /// or last answered; it stays busy while it owes more.
+    pub(crate) fn pace_answered(&mut self, now_ms: f64, lines: u64) {
+        if let Some(since) = self.busy_since {
+            self.paced_lines += lines;
+            self.paced_ms += (now_ms - since).max(0.0);
+        }
+        self.busy_since = (!self.in_flight.is_empty()).then_some(now_ms);
+    }
+
+    /// Its time per line so far (ms), once it has answered enough lines over enough time to
+    /// say: the page's thread hears a Worker's answers when it is free, so a busy page hears a
+    /// batch at once and a short sample can make any pace look instant.
+    pub(crate) fn ms_per_line(&self) -> Option<f64> {
+        const ENOUGH_LINES: u64 = 64;
+        const ENOUGH_MS: f64 = 50.0;
+        (self.paced_lines >= ENOUGH_LINES && self.paced_ms >= ENOUGH_MS)
+            .then(|| self.paced_ms / self.paced_lines as f64)
     }
 
     /// `StartEngine` goes to the executor now: the load time counts from `now_ms`, and a

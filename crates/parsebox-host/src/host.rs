@@ -327,27 +327,29 @@ impl Host {
         self.next_seq += 1;
         let delivery = if sync { Delivery::Now } else { Delivery::Late };
         self.journal_line(run, seq, line, ts, Some(delivery), key);
-        let Some(e) = self.engines.get_mut(&engine) else {
-            return Ok(LineStep::Answered(vec![generic_entry(line, ts)]));
-        };
-        e.queue(EngineOp::Line(LineOp {
+        let op = LineOp {
             seq,
             run,
             line: line.to_owned(),
             ts: ts.to_owned(),
             replay: false,
-        }));
-        Ok(if sync {
-            LineStep::RunNow {
-                engine,
-                seq,
-                ops: e.take_outbox(),
-            }
-        } else {
-            LineStep::Deferred {
+        };
+        if !sync {
+            // A Worker's line may go to another engine of the type, or wait (`spread.rs`).
+            self.queue_line(run, engine, op);
+            return Ok(LineStep::Deferred {
                 seq,
                 entries: vec![generic_entry(line, ts)],
-            }
+            });
+        }
+        let Some(e) = self.engines.get_mut(&engine) else {
+            return Ok(LineStep::Answered(vec![generic_entry(line, ts)]));
+        };
+        e.queue(EngineOp::Line(op));
+        Ok(LineStep::RunNow {
+            engine,
+            seq,
+            ops: e.take_outbox(),
         })
     }
 
@@ -389,6 +391,9 @@ impl Host {
         self.check_live()?;
         let mut r = self.runs.remove(&run).ok_or(HostError::UnknownRun(run))?;
         self.forget_transcript(run);
+        if let Some(a) = self.adapters.get_mut(&r.adapter_type) {
+            a.backlog.retain(|l| l.run != run);
+        }
         if let Some(e) = r.engine.and_then(|id| self.engines.get_mut(&id)) {
             e.queue(EngineOp::DropRun { run });
         }

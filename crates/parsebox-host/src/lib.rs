@@ -63,6 +63,21 @@
 //! again by the type's next line with their journals replayed (`parking.rs`). A start with no
 //! idle engine to make room waits until one is idle.
 //!
+//! # Lines over several Workers
+//!
+//! With [`HostOptions::max_workers`] above 1, a type whose Worker engine falls far behind (a
+//! finished run opened at once) gets more engines of its own, each in a Worker. Lines of its
+//! stateless runs (the module exports only `parseStdoutLine`, or Paperclip's stateless
+//! `adapter.parseStdoutLine`) go to the engine that owes the fewest, each owing at most
+//! [`SPREAD_OWED_MS`] of work at its pace; the rest wait in the type's backlog, handed out as
+//! engines answer.
+//! When the backlog holds more than [`SPREAD_AFTER_MS`] of work at the pace the type's engine
+//! answers, one more engine starts (up to `max_workers`, one start at a time, only in free
+//! room). Answers are addressed by `(run, seq)` as ever, so the page puts each in its place
+//! whichever engine gave it. A spread engine ends once it owes nothing and nothing waits; when
+//! it dies or misses a deadline, its lines go back to the type's engine, whose rules then
+//! apply, and the type spreads no more until its parser changes (`spread.rs`).
+//!
 //! # What the executor must do
 //!
 //! - **Start**: on [`Command::StartEngine`] make the engine and report
@@ -129,6 +144,7 @@ mod memo;
 mod options;
 mod parking;
 mod recovery;
+mod spread;
 mod transcripts;
 
 use std::fmt;
@@ -146,9 +162,10 @@ pub use host::{Host, REBUILD_AHEAD_LINES};
 pub use loaded::{Field, Loaded};
 pub use options::{
     HostOptions, HostPlacement, OptionsError, ANSWER_BATCH_MS, DEFAULT_LIVE_ENGINES,
-    DEFAULT_MEMORY_BYTES, DEFAULT_TRANSCRIPT_BYTES, DEFAULT_TRANSCRIPT_BYTES_TOTAL,
-    MAX_DROPPED_PREVIEW_CHARS, MAX_JOURNAL_BYTES, MAX_LINE_BYTES, MAX_LIVE_ENGINES,
-    MAX_MEMORY_BYTES, MAX_RESPAWNS, MAX_SOURCE_BYTES, MAX_TRANSCRIPT_BYTES_TOTAL, MIN_MEMORY_BYTES,
+    DEFAULT_MAX_WORKERS_CAP, DEFAULT_MEMORY_BYTES, DEFAULT_TRANSCRIPT_BYTES,
+    DEFAULT_TRANSCRIPT_BYTES_TOTAL, MAX_DROPPED_PREVIEW_CHARS, MAX_JOURNAL_BYTES, MAX_LINE_BYTES,
+    MAX_LIVE_ENGINES, MAX_MEMORY_BYTES, MAX_RESPAWNS, MAX_SOURCE_BYTES, MAX_TRANSCRIPT_BYTES_TOTAL,
+    MAX_WORKERS, MIN_MEMORY_BYTES,
 };
 // What the core and its engines exchange (`parsebox-protocol`), re-exported: the core's API
 // speaks it, and an executor needs nothing else to drive an engine.
@@ -162,6 +179,7 @@ pub use parsebox_transcript::validate::{
 };
 pub use parsebox_transcript::{shown_number, MAX_DURATION_MS};
 pub use recovery::{REPLAY_FLOOR, REPLAY_PER_LINE};
+pub use spread::{SPREAD_AFTER_MS, SPREAD_OWED_LINES_MAX, SPREAD_OWED_LINES_MIN, SPREAD_OWED_MS};
 
 /// Identifies one engine (one wasm instance, Worker or builtin). Never reused: answers from an
 /// ended engine are recognised as stale by their id.

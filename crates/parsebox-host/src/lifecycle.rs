@@ -155,6 +155,11 @@ impl Host {
             return;
         }
         let adapter_type = e.adapter_type.clone();
+        if e.spread && result.is_err() {
+            // The type's parser started in its engine: this one's failure is not the parser's.
+            self.spread_failed(now_ms, engine, None);
+            return;
+        }
         match result {
             Ok(started) => {
                 let load_ms = (now_ms - e.start_requested_ms).max(0.0);
@@ -264,6 +269,7 @@ impl Host {
             a.generation += 1;
             a.started = None;
             a.starts_without_progress = 0;
+            a.spread_stopped = false;
             if a.placement == Placement::Builtin {
                 a.placement = Placement::Inline;
             }
@@ -299,6 +305,17 @@ impl Host {
     /// the engine module is pending, a sandboxed engine's start is held (its engine waits in
     /// `Starting`); once the module failed, the type fails to start as any load error would.
     pub(crate) fn start_engine(&mut self, now_ms: f64, adapter_type: &str) -> Option<EngineId> {
+        self.new_engine(now_ms, adapter_type, false)
+    }
+
+    /// [`Host::start_engine`], or (`spread`) another engine of the type beside its engine, for
+    /// lines of its stateless runs (`spread.rs`): the type's engine stays what it is.
+    pub(crate) fn new_engine(
+        &mut self,
+        now_ms: f64,
+        adapter_type: &str,
+        spread: bool,
+    ) -> Option<EngineId> {
         let a = self.adapters.get_mut(adapter_type)?;
         let sandboxed = a.placement != Placement::Builtin;
         if let (true, EngineModule::Failed(error)) = (sandboxed, &self.engine_module) {
@@ -317,8 +334,13 @@ impl Host {
         let mut engine = Engine::new(adapter_type, a.placement);
         engine.answers_batched = answer_batch_ms > 0.0;
         engine.last_used = self.next_seq;
-        a.engine = Some(id);
-        a.starts_without_progress += 1;
+        engine.spread = spread;
+        if spread {
+            a.spread.push(id);
+        } else {
+            a.engine = Some(id);
+            a.starts_without_progress += 1;
+        }
         let command = Command::StartEngine {
             engine: id,
             adapter_type: adapter_type.to_owned(),
@@ -433,19 +455,30 @@ impl Host {
     /// rebinds them).
     pub(crate) fn end_engine(&mut self, engine: EngineId) {
         if let Some(e) = self.engines.remove(&engine) {
+            if e.spread {
+                if let Some(a) = self.adapters.get_mut(&e.adapter_type) {
+                    a.spread.retain(|&id| id != engine);
+                }
+            }
             self.retired.insert(engine, e.adapter_type);
             self.commands.push_back(Command::EndEngine { engine });
         }
     }
 
     /// Detaches the type's current engine, if it has one, and ends it (a parked one is
-    /// forgotten: nothing starts it again).
+    /// forgotten: nothing starts it again), with the engines it spread lines to.
     fn end_current_engine(&mut self, adapter_type: &str) {
-        let engine = self.adapters.get_mut(adapter_type).and_then(|a| {
-            a.parked = None;
-            a.engine.take()
-        });
-        if let Some(engine) = engine {
+        let (engine, spread) = self
+            .adapters
+            .get_mut(adapter_type)
+            .map(|a| {
+                a.parked = None;
+                // Its lines are settled or abandoned with the runs' journals.
+                a.backlog.clear();
+                (a.engine.take(), std::mem::take(&mut a.spread))
+            })
+            .unwrap_or_default();
+        for engine in engine.into_iter().chain(spread) {
             self.end_engine(engine);
         }
     }

@@ -111,6 +111,14 @@ pub struct HostOptions {
     /// type's next line starts it again and replays its runs' history. A browser gives a page
     /// room for about 120 wasm memories (Chromium), and each engine is one.
     pub max_live_engines: usize,
+    /// Most Worker engines one adapter type's lines may be spread over (`maxWorkers`), so a
+    /// finished run opened at once is parsed on several cores: lines of its stateless runs
+    /// that find its engines owing [`SPREAD_OWED_MS`](crate::SPREAD_OWED_MS) of work wait,
+    /// and while they hold more than [`SPREAD_AFTER_MS`](crate::SPREAD_AFTER_MS) of it another
+    /// engine of the type starts, in a Worker of its own; a spread engine ends once nothing
+    /// waits. 1: one engine per type (the registry's default follows the
+    /// machine's cores, [`HostOptions::default_max_workers`]).
+    pub max_workers: usize,
     /// Characters of each entry validation drops to keep as a preview of what the parser
     /// returned (the entry's JSON text, cut), for a report such as `parsebox check`; 0 (the
     /// default) keeps none. With previews, every returned entry is written as JSON before it
@@ -138,6 +146,7 @@ impl Default for HostOptions {
             max_memory_bytes: DEFAULT_MEMORY_BYTES,
             max_transcript_bytes: DEFAULT_TRANSCRIPT_BYTES_TOTAL,
             max_live_engines: DEFAULT_LIVE_ENGINES,
+            max_workers: 1,
             dropped_preview_chars: 0,
         }
     }
@@ -161,6 +170,11 @@ pub const DEFAULT_TRANSCRIPT_BYTES_TOTAL: usize = 512 << 20;
 pub const DEFAULT_LIVE_ENGINES: usize = 32;
 /// The most [`HostOptions::max_live_engines`] accepted.
 pub const MAX_LIVE_ENGINES: usize = 1000;
+/// The most [`HostOptions::max_workers`] accepted: a type's lines over 64 Workers at most.
+pub const MAX_WORKERS: usize = 64;
+/// The most Workers one type's lines spread over by default, however many cores the machine
+/// has: each holds an engine's memory.
+pub const DEFAULT_MAX_WORKERS_CAP: usize = 4;
 /// The largest [`HostOptions::dropped_preview_chars`] accepted: previews are for reading.
 pub const MAX_DROPPED_PREVIEW_CHARS: usize = 10_000;
 /// The largest [`HostOptions::max_transcript_bytes`] accepted: 1 GiB.
@@ -209,6 +223,14 @@ fn size(option: &'static str, v: usize, max: usize) -> Result<(), OptionsError> 
 }
 
 impl HostOptions {
+    /// Default of [`HostOptions::max_workers`] on a machine with `cores` logical cores
+    /// (`navigator.hardwareConcurrency`; `None` where it is not known): one Worker per core,
+    /// at most [`DEFAULT_MAX_WORKERS_CAP`]. While a finished run is parsed, the page's thread
+    /// has little to do (it takes the answers), so every core may hold a Worker.
+    pub fn default_max_workers(cores: Option<u32>) -> usize {
+        cores.map_or(1, |n| (n as usize).clamp(1, DEFAULT_MAX_WORKERS_CAP))
+    }
+
     /// Checks every option. [`Host::new`](crate::Host::new) calls it.
     ///
     /// # Errors
@@ -258,6 +280,7 @@ impl HostOptions {
             MAX_TRANSCRIPT_BYTES_TOTAL,
         )?;
         size("maxLiveEngines", self.max_live_engines, MAX_LIVE_ENGINES)?;
+        size("maxWorkers", self.max_workers, MAX_WORKERS)?;
         if self.dropped_preview_chars > MAX_DROPPED_PREVIEW_CHARS {
             return Err(OptionsError {
                 option: "droppedPreviewChars",

@@ -21,7 +21,7 @@ use crate::{
 
 /// Why an engine is being recovered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Cause {
+pub(crate) enum Cause {
     /// The executor reported it dead (trap, worker error).
     Died,
     /// The executor reported that its memory reached the maximum: an allocation of this many
@@ -167,6 +167,11 @@ impl Host {
         let Some(e) = self.engines.get_mut(&engine) else {
             return;
         };
+        if e.spread {
+            // Its lines go back to the type's engine, whose recovery this is not.
+            self.spread_failed(now_ms, engine, Some(cause));
+            return;
+        }
         let adapter_type = e.adapter_type.clone();
         let placement = e.placement;
         // Only a line the engine actually had can be blamed. A Worker ended at a deadline
@@ -336,6 +341,10 @@ impl Host {
         keep_history: bool,
     ) {
         self.end_engine(old);
+        if let Some(a) = self.adapters.get_mut(adapter_type) {
+            // The journals' unanswered lines, the backlog's among them, go to the new engine.
+            a.backlog.clear();
+        }
         let Some(new) = self.start_engine(now_ms, adapter_type) else {
             return;
         };

@@ -100,6 +100,9 @@ fn options_are_validated() {
             |o| o.entry_limits.max_string_bytes = usize::MAX,
             Some("maxStringBytes"),
         ),
+        ("no Workers", |o| o.max_workers = 0, Some("maxWorkers")),
+        ("65 Workers", |o| o.max_workers = 65, Some("maxWorkers")),
+        ("64 Workers", |o| o.max_workers = 64, None),
         (
             "raised limits are fine",
             |o| {
@@ -147,5 +150,21 @@ fn a_refused_number_is_shown_as_js_writes_it() {
             message.contains(want),
             "{message:?} should contain {want:?}"
         );
+    }
+}
+
+/// `maxWorkers` by default: one Worker per core, at most four; one where the cores are not known.
+#[test]
+fn the_default_workers_follow_the_cores() {
+    let rows = [
+        (None, 1),
+        (Some(0), 1),
+        (Some(1), 1),
+        (Some(2), 2),
+        (Some(4), 4),
+        (Some(64), parsebox_host::DEFAULT_MAX_WORKERS_CAP),
+    ];
+    for (cores, want) in rows {
+        assert_eq!(HostOptions::default_max_workers(cores), want, "{cores:?}");
     }
 }

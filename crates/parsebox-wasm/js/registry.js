@@ -33,7 +33,13 @@ export class ParserRegistry {
     this.#driver = new Driver(loader, ParserRegistry.#page(this));
     // Made before the engine module is compiled (and, in JavaScriptCore, warmed): parsers stay
     // `loading` until it is (the driver tells the core).
-    const json = JSON.stringify({ ...rest, loadSources: loader !== null, workersAvailable: typeof Worker === "function", engineReady: hasEngine() });
+    const json = JSON.stringify({
+      ...rest,
+      loadSources: loader !== null,
+      workersAvailable: typeof Worker === "function",
+      hardwareConcurrency: typeof globalThis.navigator?.hardwareConcurrency === "number" ? globalThis.navigator.hardwareConcurrency : undefined,
+      engineReady: hasEngine(),
+    });
     this.#core = guarded(() => new RegistryCore(json, this.#driver.callbacks()));
     this.#driver.attach(this.#core);
     this.#releaseCore = holdsCore(this);

@@ -509,7 +509,12 @@ refusedChunks: number,
  * Times the type's engine was ended while idle to make room for another type's
  * (`maxLiveEngines`): its next line started it again, replaying its runs' history.
  */
-parked: number, };
+parked: number, 
+/**
+ * Engines started beside the type's engine, each in a Worker, to spread a long backlog of
+ * its stateless lines (`maxWorkers`).
+ */
+spreadStarts: number, };
 
 export type TimelineItem = { 
 /**

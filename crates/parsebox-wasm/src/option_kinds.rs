@@ -39,6 +39,7 @@ const REGISTRY: &[(&str, Kind)] = &[
     ("maxMemoryBytes", Positive),
     ("maxTranscriptBytesTotal", Positive),
     ("maxLiveEngines", Positive),
+    ("maxWorkers", Positive),
     ("droppedPreviewChars", Positive),
     ("loadSource", FunctionOrNull),
     ("host", OneOf(&["inline", "worker", "auto"])),

@@ -25,16 +25,27 @@ pub(crate) struct RegistryOptions {
     max_memory_bytes: Option<f64>,
     max_transcript_bytes_total: Option<usize>,
     max_live_engines: Option<usize>,
+    max_workers: Option<usize>,
     dropped_preview_chars: Option<usize>,
     host: Option<HostPlacement>,
     load_sources: Option<bool>,
     /// Set by the package: whether this environment has Web Workers.
     workers_available: Option<bool>,
+    /// Set by the package: the machine's logical cores (`navigator.hardwareConcurrency`),
+    /// where known.
+    hardware_concurrency: Option<f64>,
     /// Set by the package: whether the engine module is compiled yet (absent: it is).
     pub(crate) engine_ready: Option<bool>,
 }
 
 impl RegistryOptions {
+    /// `hardwareConcurrency` as a count of cores, when it is one (a page may see any value).
+    fn cores(&self) -> Option<u32> {
+        self.hardware_concurrency
+            .filter(|n| n.is_finite() && *n >= 1.0)
+            .map(|n| n.min(f64::from(u32::MAX)) as u32)
+    }
+
     /// The host options: defaults, with every given option laid over them. The hard deadline
     /// defaults by [`HostOptions::hard_deadline_for`] the line budget.
     ///
@@ -82,6 +93,9 @@ impl RegistryOptions {
         if let Some(v) = self.max_live_engines {
             o.max_live_engines = v;
         }
+        o.max_workers = self
+            .max_workers
+            .unwrap_or_else(|| HostOptions::default_max_workers(self.cores()));
         if let Some(v) = self.dropped_preview_chars {
             o.dropped_preview_chars = v;
         }
@@ -137,6 +151,25 @@ mod tests {
                 none.hard_deadline_ms,
                 none.max_source_bytes
             )
+        );
+    }
+
+    #[test]
+    fn max_workers_defaults_from_the_cores_the_page_reports() {
+        let workers = |json: serde_json::Value| {
+            let given: RegistryOptions = serde_json::from_value(json).unwrap();
+            given.into_host_options().unwrap().max_workers
+        };
+        assert_eq!(workers(serde_json::json!({})), 1);
+        assert_eq!(workers(serde_json::json!({ "hardwareConcurrency": 2 })), 2);
+        assert_eq!(
+            workers(serde_json::json!({ "hardwareConcurrency": 1e300 })),
+            4
+        );
+        assert_eq!(workers(serde_json::json!({ "hardwareConcurrency": -3 })), 1);
+        assert_eq!(
+            workers(serde_json::json!({ "hardwareConcurrency": 16, "maxWorkers": 7 })),
+            7
         );
     }
 }

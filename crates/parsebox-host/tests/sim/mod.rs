@@ -75,6 +75,8 @@ pub struct Sim {
     pub hold_answers: bool,
     /// Each `StartEngine`'s `answer_batch_ms`, in order.
     pub answer_batch_ms: Vec<f64>,
+    /// The clock moves on this much for each line a Worker engine answers: the parser's pace.
+    pub work_ms_per_line: f64,
 }
 
 pub const TS: &str = "2026-01-01T00:00:00Z";
@@ -145,6 +147,7 @@ impl Sim {
             starts: 0,
             hold_answers: false,
             answer_batch_ms: Vec::new(),
+            work_ms_per_line: 0.0,
         }
     }
 
@@ -292,7 +295,12 @@ impl Sim {
     /// Lets every Worker engine work through its queue, answering line by line as a real
     /// worker posts messages, until none can make progress.
     pub fn step(&mut self) {
-        loop {
+        self.step_rounds(usize::MAX);
+    }
+
+    /// [`Sim::step`], at most `rounds` times round the engines.
+    pub fn step_rounds(&mut self, rounds: usize) {
+        for _ in 0..rounds {
             let mut progressed = false;
             let ids: Vec<EngineId> = self.engines.keys().copied().collect();
             for id in ids {
@@ -371,6 +379,7 @@ impl Sim {
                     _ => {
                         let count = e.runs.entry(run).or_default();
                         let out = answer(&line, count);
+                        self.now += self.work_ms_per_line;
                         e.report_began |= parsebox_host::engine_work_follows(&out);
                         if e.batches {
                             e.held.push((seq, out));
