@@ -121,6 +121,10 @@ pub(crate) struct Adapter {
     /// Lines of its stateless runs waiting for one of its engines to owe less than
     /// [`SPREAD_OWED_MS`](crate::SPREAD_OWED_MS) of work (only with `max_workers` above 1).
     pub(crate) backlog: VecDeque<LineOp>,
+    /// The pace of its engines, by the executor's clock: live lines they answered while busy,
+    /// and the time those took ([`Adapter::ms_per_line`]). Reset when its parser changes.
+    pub(crate) paced_lines: u64,
+    pub(crate) paced_ms: f64,
     /// One of the `spread` engines died or missed a deadline: the type's lines stay on its one
     /// engine until its parser changes.
     pub(crate) spread_stopped: bool,
@@ -171,6 +175,8 @@ impl Adapter {
             engine: None,
             spread: Vec::new(),
             backlog: VecDeque::new(),
+            paced_lines: 0,
+            paced_ms: 0.0,
             spread_stopped: false,
             parked: None,
             default_run: None,
@@ -184,6 +190,16 @@ impl Adapter {
             call_ms: 0.0,
             call_over: false,
         }
+    }
+
+    /// Its engines' time per line so far (ms), once they have answered enough lines over
+    /// enough time to say: the page's thread hears a Worker's answers when it is free, so a
+    /// busy page hears a batch at once, and a short sample can make any pace look instant.
+    pub(crate) fn ms_per_line(&self) -> Option<f64> {
+        const ENOUGH_LINES: u64 = 64;
+        const ENOUGH_MS: f64 = 50.0;
+        (self.paced_lines >= ENOUGH_LINES && self.paced_ms >= ENOUGH_MS)
+            .then(|| self.paced_ms / self.paced_lines as f64)
     }
 
     /// Lines go to an engine (otherwise the generic parser answers).

@@ -131,7 +131,11 @@ impl Host {
             self.move_to_worker(now_ms, engine);
         }
         if let Some(e) = self.engines.get_mut(&engine) {
-            e.pace_answered(now_ms, live_lines);
+            let took = e.pace_answered(now_ms);
+            if let (Some(ms), Some(a)) = (took, self.adapters.get_mut(&e.adapter_type)) {
+                a.paced_lines += live_lines;
+                a.paced_ms += ms;
+            }
         }
         self.refill(now_ms, engine);
         // The engine may be idle now: room for an engine waiting to start.

@@ -85,12 +85,8 @@ pub(crate) struct Engine {
     pub(crate) spread: bool,
     /// The runs a spread engine was sent a `NewRun` for.
     pub(crate) spread_runs: Vec<RunId>,
-    /// Its pace while it had lines to answer, by the executor's clock: live lines answered
-    /// and the time they took (from each `began` or answer to the next answer). What
-    /// spreading a type's backlog to more engines would save is judged by it (`spread.rs`).
-    pub(crate) paced_lines: u64,
-    pub(crate) paced_ms: f64,
-    /// When it last began a line or answered one while more were owed (`None`: idle since).
+    /// When it last began a line or answered one while more were owed (`None`: idle since):
+    /// its answers' time counts toward its type's pace from then ([`Engine::pace_answered`]).
     pub(crate) busy_since: Option<f64>,
 }
 
@@ -117,8 +113,6 @@ impl Engine {
             awaiting_room: false,
             spread: false,
             spread_runs: Vec::new(),
-            paced_lines: 0,
-            paced_ms: 0.0,
             busy_since: None,
         }
     }
@@ -265,24 +259,12 @@ impl Engine {
         self.busy_since.get_or_insert(now_ms);
     }
 
-    /// The engine answered `lines` live lines at `now_ms`: they took the time since it began
-    /// or last answered; it stays busy while it owes more.
-    pub(crate) fn pace_answered(&mut self, now_ms: f64, lines: u64) {
-        if let Some(since) = self.busy_since {
-            self.paced_lines += lines;
-            self.paced_ms += (now_ms - since).max(0.0);
-        }
+    /// The engine answered live lines at `now_ms`: the time they took (since it began or last
+    /// answered), when it was busy; it stays busy while it owes more.
+    pub(crate) fn pace_answered(&mut self, now_ms: f64) -> Option<f64> {
+        let took = self.busy_since.map(|since| (now_ms - since).max(0.0));
         self.busy_since = (!self.in_flight.is_empty()).then_some(now_ms);
-    }
-
-    /// Its time per line so far (ms), once it has answered enough lines over enough time to
-    /// say: the page's thread hears a Worker's answers when it is free, so a busy page hears a
-    /// batch at once and a short sample can make any pace look instant.
-    pub(crate) fn ms_per_line(&self) -> Option<f64> {
-        const ENOUGH_LINES: u64 = 64;
-        const ENOUGH_MS: f64 = 50.0;
-        (self.paced_lines >= ENOUGH_LINES && self.paced_ms >= ENOUGH_MS)
-            .then(|| self.paced_ms / self.paced_lines as f64)
+        took
     }
 
     /// `StartEngine` goes to the executor now: the load time counts from `now_ms`, and a

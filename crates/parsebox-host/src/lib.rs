@@ -179,7 +179,10 @@ pub use parsebox_transcript::validate::{
 };
 pub use parsebox_transcript::{shown_number, MAX_DURATION_MS};
 pub use recovery::{REPLAY_FLOOR, REPLAY_PER_LINE};
-pub use spread::{SPREAD_AFTER_MS, SPREAD_OWED_LINES_MAX, SPREAD_OWED_LINES_MIN, SPREAD_OWED_MS};
+pub use spread::{
+    SPREAD_AFTER_MS, SPREAD_OWED_LINES_FIRST, SPREAD_OWED_LINES_MAX, SPREAD_OWED_LINES_MIN,
+    SPREAD_OWED_MS,
+};
 
 /// Identifies one engine (one wasm instance, Worker or builtin). Never reused: answers from an
 /// ended engine are recognised as stale by their id.

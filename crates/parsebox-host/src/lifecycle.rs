@@ -270,6 +270,7 @@ impl Host {
             a.started = None;
             a.starts_without_progress = 0;
             a.spread_stopped = false;
+            (a.paced_lines, a.paced_ms) = (0, 0.0);
             if a.placement == Placement::Builtin {
                 a.placement = Placement::Inline;
             }

@@ -15,7 +15,8 @@
 //! one start at a time. No run is bound to a spread engine: restarts, replays and parking
 //! stay the type's engine's, and a spread engine ends once it owes nothing and nothing waits.
 
-use crate::engine::{Engine, Phase};
+use crate::adapter::Adapter;
+use crate::engine::Phase;
 use crate::recovery::Cause;
 use crate::{EngineId, EngineOp, Host, LineOp, Placement, RunId};
 
@@ -26,11 +27,18 @@ use crate::{EngineId, EngineOp, Host, LineOp, Placement, RunId};
 /// takes none meanwhile. A quarter of a second: in batches of 2,048 short lines (a tenth of
 /// that), a finished run of them took 7 % longer in one Worker than sent whole (630 vs 588 ms
 /// for 20,000 lines, `tests/bench/replay.mjs`); in batches of 8,192 the same (611 vs 605 ms).
+/// The pace is what the type's earlier lines showed, over all its engines: a page that opens a
+/// run of a parser it has not run yet spreads only past [`SPREAD_OWED_LINES_FIRST`].
 pub const SPREAD_OWED_MS: f64 = 250.0;
 
-/// The fewest lines an engine may owe by [`SPREAD_OWED_MS`]: what it owes before its pace is
-/// known (64 lines answered).
-pub const SPREAD_OWED_LINES_MIN: usize = 1024;
+/// The lines an engine may owe before its pace is known (64 lines answered over 50 ms): as
+/// many as a light parser answers in a quarter second. A first run opened at once reaches
+/// the Worker while the page pushes it, and no answer is heard until the pushes end: with 1,024
+/// lines the Worker sat idle meanwhile, and 20,000 short lines took 0.81× as long again.
+pub const SPREAD_OWED_LINES_FIRST: usize = 8_192;
+
+/// The fewest lines an engine may owe by [`SPREAD_OWED_MS`] once its pace is known.
+pub const SPREAD_OWED_LINES_MIN: usize = 256;
 
 /// The most lines an engine may owe by [`SPREAD_OWED_MS`], however fast it answers.
 pub const SPREAD_OWED_LINES_MAX: usize = 16_384;
@@ -101,7 +109,7 @@ impl Host {
             return;
         };
         self.hand_backlog(&adapter_type, engine);
-        if self.may_start_spread(&adapter_type, engine) {
+        if self.may_start_spread(&adapter_type) {
             if let Some(new) = self.new_engine(now_ms, &adapter_type, true) {
                 if let Some(a) = self.adapters.get_mut(&adapter_type) {
                     a.diag.host.spread_starts += 1;
@@ -119,14 +127,20 @@ impl Host {
     }
 
     /// The lines `engine` may owe while more of its type's lines wait: [`SPREAD_OWED_MS`] of
-    /// work at its pace, within [`SPREAD_OWED_LINES_MIN`]..=[`SPREAD_OWED_LINES_MAX`].
+    /// work at its pace, within [`SPREAD_OWED_LINES_MIN`]..=[`SPREAD_OWED_LINES_MAX`];
+    /// [`SPREAD_OWED_LINES_FIRST`] before its pace is known.
     fn owed_lines(&self, engine: EngineId) -> usize {
-        match self.engines.get(&engine).and_then(Engine::ms_per_line) {
+        let pace = self
+            .engines
+            .get(&engine)
+            .and_then(|e| self.adapters.get(&e.adapter_type))
+            .and_then(Adapter::ms_per_line);
+        match pace {
             Some(ms) if ms > 0.0 => {
                 ((SPREAD_OWED_MS / ms) as usize).clamp(SPREAD_OWED_LINES_MIN, SPREAD_OWED_LINES_MAX)
             }
             Some(_) => SPREAD_OWED_LINES_MAX,
-            None => SPREAD_OWED_LINES_MIN,
+            None => SPREAD_OWED_LINES_FIRST,
         }
     }
 
@@ -155,12 +169,12 @@ impl Host {
         }
     }
 
-    /// Whether `adapter_type` may have one more engine now, judged at `engine`'s pace: lines
+    /// Whether `adapter_type` may have one more engine now, judged at its engines' pace: lines
     /// still wait; fewer than `max_workers` engines run, none of them still starting (one start
     /// at a time: a start that has not answered yet says nothing of the pace); there is room
     /// without parking another type's engine; and the backlog holds more than
     /// [`SPREAD_AFTER_MS`] of work for the engines the type has.
-    fn may_start_spread(&self, adapter_type: &str, engine: EngineId) -> bool {
+    fn may_start_spread(&self, adapter_type: &str) -> bool {
         let Some(a) = self.adapters.get(adapter_type) else {
             return false;
         };
@@ -175,7 +189,7 @@ impl Host {
                 .get(id)
                 .is_some_and(|e| e.phase == Phase::Starting)
         });
-        let Some(ms_per_line) = self.engines.get(&engine).and_then(Engine::ms_per_line) else {
+        let Some(ms_per_line) = a.ms_per_line() else {
             return false;
         };
         let engines = 1 + a.spread.len();

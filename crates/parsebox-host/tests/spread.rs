@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use parsebox_host::{
     Command, EngineId, EngineOp, HostOptions, HostPlacement, RunId, Seq, SPREAD_AFTER_MS,
-    SPREAD_OWED_LINES_MIN,
+    SPREAD_OWED_LINES_FIRST, SPREAD_OWED_LINES_MIN,
 };
 use sim::{options, text, Sim, StartMode};
 
@@ -100,6 +100,20 @@ fn lines(
         .collect()
 }
 
+/// Lines [`paced`] runs first.
+const PACED: u64 = 100;
+
+/// Runs [`PACED`] lines of `run` through its type's engine, so its pace is known (a page has
+/// usually parsed the type's lines before it opens a finished run), then forgets the commands
+/// and answers seen.
+fn paced(sim: &mut Sim, run: RunId) {
+    lines(sim, run, "w", PACED as usize, None);
+    sim.pump();
+    sim.step();
+    sim.log.clear();
+    sim.late.clear();
+}
+
 /// Each seq's delivered late answer texts (all of them: a line answered twice shows twice).
 fn delivered(sim: &Sim, run: RunId) -> BTreeMap<Seq, Vec<String>> {
     let mut out: BTreeMap<Seq, Vec<String>> = BTreeMap::new();
@@ -132,6 +146,7 @@ fn a_long_backlog_of_stateless_lines_spreads_over_max_workers_engines() {
     let mut sim = Sim::with_parser(workers(3), "a");
     sim.work_ms_per_line = SLOW_MS;
     let run = sim.host.stateless_run("a").unwrap();
+    paced(&mut sim, run);
     let seqs = backlog(&mut sim, run, 4 * SPREAD_OWED_LINES_MIN, None);
     sim.pump();
     // Before any answer only the type's engine has lines: the first SPREAD_OWED_LINES_MIN.
@@ -157,7 +172,7 @@ fn a_long_backlog_of_stateless_lines_spreads_over_max_workers_engines() {
         ),
         (2, 0, 0)
     );
-    assert_eq!(d.lines_by_parser, seqs.len() as u64);
+    assert_eq!(d.lines_by_parser, PACED + seqs.len() as u64);
     // The two spread engines ended once nothing waited; the type's engine stays.
     let mut gone = ended(&sim);
     gone.sort();
@@ -175,6 +190,7 @@ fn a_backlog_worth_less_than_a_start_stays_on_one_engine() {
         let mut sim = Sim::with_parser(workers(max_workers), "a");
         sim.work_ms_per_line = ms_per_line;
         let run = sim.host.stateless_run("a").unwrap();
+        paced(&mut sim, run);
         let seqs = backlog(&mut sim, run, 4 * SPREAD_OWED_LINES_MIN, None);
         sim.pump();
         sim.step();
@@ -186,9 +202,22 @@ fn a_backlog_worth_less_than_a_start_stays_on_one_engine() {
     }
     assert_eq!(HostOptions::default().max_workers, 1);
 
+    // Before the type's pace is known, its engine takes the first SPREAD_OWED_LINES_FIRST
+    // lines at once: a smaller backlog goes to it whole.
     let mut sim = Sim::with_parser(workers(4), "a");
     sim.work_ms_per_line = SLOW_MS;
     let run = sim.host.stateless_run("a").unwrap();
+    let seqs = backlog(&mut sim, run, 4 * SPREAD_OWED_LINES_MIN, None);
+    sim.pump();
+    assert_eq!(sent_lines(&sim, sim.engine_ids()[0]), seqs.len());
+    sim.step();
+    assert_eq!(sim.starts, 1);
+    assert!(seqs.len() < SPREAD_OWED_LINES_FIRST);
+
+    let mut sim = Sim::with_parser(workers(4), "a");
+    sim.work_ms_per_line = SLOW_MS;
+    let run = sim.host.stateless_run("a").unwrap();
+    paced(&mut sim, run);
     // A live run's lines come a few at a time: the engine keeps up, nothing waits.
     for i in 0..3 * SPREAD_OWED_LINES_MIN {
         sim.defer(run, &format!("l{i}"));
@@ -233,6 +262,7 @@ fn only_stateless_runs_spread() {
         .handle_engine_started(sim.now, first, Ok("parseStdoutLine".into()));
     sim.start_mode = StartMode::Ok;
     let run = sim.host.create_run("a").unwrap();
+    paced(&mut sim, run);
     let seqs = backlog(&mut sim, run, 4 * SPREAD_OWED_LINES_MIN, None);
     sim.pump();
     sim.step();
@@ -251,6 +281,7 @@ fn a_spread_engine_that_dies_gives_its_lines_to_the_types_engine() {
     let mut sim = Sim::with_parser(workers(3), "a");
     sim.work_ms_per_line = SLOW_MS;
     let run = sim.host.stateless_run("a").unwrap();
+    paced(&mut sim, run);
     let at = SPREAD_OWED_LINES_MIN + 10; // among the first lines the first spread engine takes
     let seqs = backlog(&mut sim, run, 4 * SPREAD_OWED_LINES_MIN, Some((at, "die")));
     sim.pump();
@@ -262,7 +293,7 @@ fn a_spread_engine_that_dies_gives_its_lines_to_the_types_engine() {
     each_answered_once(&sim, run, &seqs, Some(at));
     let d = sim.host.diagnostics(Some("a"));
     assert_eq!(d.fallbacks.get("worker_fault"), Some(&1), "{d:?}");
-    assert_eq!(d.lines_by_parser, seqs.len() as u64 - 1);
+    assert_eq!(d.lines_by_parser, PACED + seqs.len() as u64 - 1);
     assert_eq!(d.host.lines_pending, 0);
     // Spreading stopped: a new backlog stays on the type's engine.
     let starts = sim.starts;
@@ -277,6 +308,7 @@ fn a_spread_engine_that_dies_gives_its_lines_to_the_types_engine() {
         .unwrap();
     sim.pump();
     let run = sim.host.stateless_run("a").unwrap();
+    paced(&mut sim, run);
     let starts = sim.starts;
     backlog(&mut sim, run, 4 * SPREAD_OWED_LINES_MIN, None);
     sim.pump();
@@ -295,6 +327,7 @@ fn a_spread_engine_past_its_deadline_gives_its_lines_back() {
     let mut sim = Sim::with_parser(workers(2), "a");
     sim.work_ms_per_line = SLOW_MS;
     let run = sim.host.stateless_run("a").unwrap();
+    paced(&mut sim, run);
     let at = SPREAD_OWED_LINES_MIN + 10; // among the first lines the first spread engine takes
     let seqs = backlog(&mut sim, run, 4 * SPREAD_OWED_LINES_MIN, Some((at, "hang")));
     sim.pump();
@@ -310,7 +343,7 @@ fn a_spread_engine_past_its_deadline_gives_its_lines_back() {
     each_answered_once(&sim, run, &seqs, Some(at));
     let d = sim.host.diagnostics(Some("a"));
     assert_eq!(d.fallbacks.get("deadline"), Some(&1), "{d:?}");
-    assert_eq!(d.lines_by_parser, seqs.len() as u64 - 1);
+    assert_eq!(d.lines_by_parser, PACED + seqs.len() as u64 - 1);
     assert_eq!(d.host.lines_pending, 0);
     assert!(sim.host.is_idle());
 }
@@ -322,6 +355,7 @@ fn spread_engines_end_with_the_types_parser() {
     let mut sim = Sim::with_parser(workers(3), "a");
     sim.work_ms_per_line = SLOW_MS;
     let run = sim.host.stateless_run("a").unwrap();
+    paced(&mut sim, run);
     backlog(&mut sim, run, 8 * SPREAD_OWED_LINES_MIN, None);
     sim.pump();
     sim.step_rounds(400);

@@ -189,9 +189,10 @@ export interface ParserRegistryOptions {
    * Most Workers one adapter type's lines may be parsed in at once (default: the machine's
    * logical cores, `navigator.hardwareConcurrency`, at most 4; at most 64). When a finished run
    * is opened, its lines reach the type's Worker far faster than it parses them: each Worker
-   * owes at most 8192 lines and the rest wait, handed to whichever Worker answers first. While
-   * what waits is more than a second of work at the pace the Worker answers, another Worker of
-   * the same parser starts, one at a time, up to this many; each ends once nothing waits. Only lines parsed
+   * owes at most a quarter second of work at the pace the type's lines have been answered (its
+   * first 8,192 lines while that is not known) and the rest wait, handed to whichever Worker
+   * answers first. While what waits is more than a second of work, another Worker of the same
+   * parser starts, one at a time, up to this many; each ends once nothing waits. Only lines parsed
    * with no instance state move (a module that exports only `parseStdoutLine`, or
    * `adapter(type).parseStdoutLine`); the entries are the same, each in its line's place.
    * `diagnostics(type).host.spreadStarts` counts these Workers. 1: one Worker per type.
