@@ -49,6 +49,11 @@ export async function usage(): Promise<string[]> {
   })();
   // @ts-expect-error: a preview is a number of characters
   new ParserRegistry({ droppedPreviewChars: true });
+  // A finished run over the machine's cores: how many Workers, and how many took lines.
+  const spreading = new ParserRegistry({ maxWorkers: 2 });
+  texts.push(String(spreading.diagnostics("hermes").host.spreadStarts));
+  // @ts-expect-error: Workers are counted
+  new ParserRegistry({ maxWorkers: "all" });
   const builder = new TranscriptBuilder(registry, "hermes", { redactHomePaths: true });
   const update = builder.push({ ts: "t", stream: "stdout", chunk: "x\n" });
   texts.push(String(update.from));
