@@ -8,11 +8,15 @@
 // `maxWorkers` values alternate trial by trial, so load from outside falls on each alike. The
 // entries of every setting are checked equal to one Worker's.
 //
-//   node tests/bench/replay.mjs [--pkg DIR] [--lines 40000] [--trials 5] [--shape regex] [--workers 1,2,3] [--first]
+// `--browser chromium` runs the same trials in a page of headless Chromium (real Web Workers;
+// the CPU column is then the page's own, unmeasured: "–").
+//
+//   node tests/bench/replay.mjs [--pkg DIR] [--lines 40000] [--trials 5] [--shape regex] [--workers 1,2,3] [--first] [--browser chromium]
 import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 
 import { arg, loadPackage, packageDir } from "./args.mjs";
+import { launchChromium, openBenchPage, serve } from "./chromium.mjs";
 import { shapeLog } from "./gen-log.mjs";
 import { installWebWorker } from "../fuzz/web-worker.mjs";
 
@@ -22,60 +26,100 @@ const SHAPE = arg("shape", "regex");
 const WORKERS = arg("workers", "1,2,3").split(",").map(Number);
 const FIRST = process.argv.includes("--first");
 
-const pb = await loadPackage(packageDir());
-installWebWorker();
-const source = readFileSync(new URL(`./shapes/${SHAPE}.js`, import.meta.url), "utf8");
-const log = shapeLog(LINES).join("\n") + "\n";
+const BROWSER = arg("browser", null);
 
-async function trial(maxWorkers) {
-  const registry = new pb.ParserRegistry({ loadSource: null, host: "worker", maxWorkers });
-  registry.registerSource("r", source);
-  await registry.idle();
-  if (!FIRST) {
-    const before = new pb.TranscriptBuilder(registry, "r", { timeline: false });
-    before.push({ ts: "t", stream: "stdout", chunk: shapeLog(500, 99).join("\n") + "\n" });
+/**
+ * Every trial, the settings alternated after a warm-up: `{ [maxWorkers]: [{ ms, cpuMs, spread,
+ * same }] }` (`same`: the entries equal the first setting's first trial's). Runs where `pb`
+ * (the package) and `shapeLog` are; in the browser, inside the page.
+ */
+async function trials(pb, shapeLog, source, { lines, count, workers, first }) {
+  const log = shapeLog(lines).join("\n") + "\n";
+  const cpu = () => (typeof process === "object" ? process.cpuUsage() : null);
+  async function trial(maxWorkers) {
+    const registry = new pb.ParserRegistry({ loadSource: null, host: "worker", maxWorkers });
+    registry.registerSource("r", source);
     await registry.idle();
-    before.dispose();
+    if (!first) {
+      const before = new pb.TranscriptBuilder(registry, "r", { timeline: false });
+      before.push({ ts: "t", stream: "stdout", chunk: shapeLog(500, 99).join("\n") + "\n" });
+      await registry.idle();
+      before.dispose();
+    }
+    const builder = new pb.TranscriptBuilder(registry, "r", { timeline: false });
+    const cpu0 = cpu();
+    const t0 = performance.now();
+    for (let at = 0; at < log.length; at += 16_384) builder.push({ ts: "t", stream: "stdout", chunk: log.slice(at, at + 16_384) });
+    builder.finish();
+    await registry.idle();
+    const ms = performance.now() - t0;
+    const used = cpu0 && process.cpuUsage(cpu0);
+    const d = registry.diagnostics("r");
+    const entries = JSON.stringify(builder.entries());
+    builder.dispose();
+    registry.dispose();
+    if (d.linesParsed !== lines + (first ? 0 : 500)) throw new Error(`maxWorkers ${maxWorkers}: ${d.linesParsed} of ${lines} lines parsed`);
+    return { ms, cpuMs: used ? (used.user + used.system) / 1000 : null, spread: d.host.spreadStarts, entries };
   }
-  const builder = new pb.TranscriptBuilder(registry, "r", { timeline: false });
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  for (let at = 0; at < log.length; at += 16_384) builder.push({ ts: "t", stream: "stdout", chunk: log.slice(at, at + 16_384) });
-  builder.finish();
-  await registry.idle();
-  const ms = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  const d = registry.diagnostics("r");
-  const entries = JSON.stringify(builder.entries());
-  builder.dispose();
-  registry.dispose();
-  if (d.linesParsed !== LINES + (FIRST ? 0 : 500)) throw new Error(`maxWorkers ${maxWorkers}: ${d.linesParsed} of ${LINES} lines parsed`);
-  return { ms, pageMs: (cpu.user + cpu.system) / 1000, spread: d.host.spreadStarts, entries };
+  const results = Object.fromEntries(workers.map((w) => [w, []]));
+  let reference = null;
+  await trial(workers[0]); // warm-up: JIT, the engine's code, the Worker pool
+  for (let t = 0; t < count; t++) {
+    for (const w of t % 2 ? [...workers].reverse() : workers) {
+      const { entries, ...r } = await trial(w);
+      reference ??= entries;
+      results[w].push({ ...r, same: entries === reference });
+    }
+  }
+  return results;
 }
 
-const results = new Map(WORKERS.map((w) => [w, []]));
-let reference = null;
-await trial(WORKERS[0]); // warm-up: JIT, the engine's code, the Worker pool
-for (let t = 0; t < TRIALS; t++) {
-  for (const w of t % 2 ? [...WORKERS].reverse() : WORKERS) {
-    const r = await trial(w);
-    reference ??= r.entries;
-    if (r.entries !== reference) throw new Error(`maxWorkers ${w}: entries differ from the first setting's`);
-    results.get(w).push(r);
-  }
+const options = { lines: LINES, count: TRIALS, workers: WORKERS, first: FIRST };
+const source = readFileSync(new URL(`./shapes/${SHAPE}.js`, import.meta.url), "utf8");
+let results;
+let where;
+if (BROWSER) {
+  if (BROWSER !== "chromium") throw new Error(`--browser: only chromium, got ${BROWSER}`);
+  const server = await serve(packageDir());
+  const browser = await launchChromium();
+  const { page, errors } = await openBenchPage(browser, server);
+  const out = await page.evaluate(
+    async ([fn, source, options]) => {
+      const pb = await import("/pkg/index.js");
+      await pb.default();
+      await pb.engineReady();
+      const { shapeLog } = await import("/bench/gen-log.mjs");
+      const run = new Function(`return (${fn})`)();
+      return { cores: navigator.hardwareConcurrency, version: navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0], results: await run(pb, shapeLog, source, options) };
+    },
+    [trials.toString(), source, options],
+  );
+  await browser.close();
+  server.close?.();
+  if (errors.length) throw errors[0];
+  results = out.results;
+  where = `headless ${out.version}, ${out.cores} cores`;
+} else {
+  const pb = await loadPackage(packageDir());
+  installWebWorker();
+  results = await trials(pb, shapeLog, source, options);
+  where = `Node ${process.version}, ${cpus().length} cores`;
+}
+for (const w of WORKERS) {
+  if (!results[w].every((r) => r.same)) throw new Error(`maxWorkers ${w}: entries differ from the first setting's`);
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const base = median(results.get(WORKERS[0]).map((r) => r.ms));
-console.log(`A finished run of ${LINES.toLocaleString("en")} \`${SHAPE}\` lines (410 characters) opened at once, ${FIRST ? "the parser's first lines" : "after 500 other lines of it"}; Node ${process.version}, ${cpus().length} cores; median of ${TRIALS} trials, settings alternated.`);
+const base = median(results[WORKERS[0]].map((r) => r.ms));
+console.log(`A finished run of ${LINES.toLocaleString("en")} \`${SHAPE}\` lines (410 characters) opened at once, ${FIRST ? "the parser's first lines" : "after 500 other lines of it"}; ${where}; median of ${TRIALS} trials, settings alternated.`);
 console.log("");
 console.log("| maxWorkers | Workers that took lines | first push → last answer (ms) | lines/s | speed-up | CPU, every thread (ms) |");
 console.log("|---|---|---|---|---|---|");
 for (const w of WORKERS) {
-  const rs = results.get(w);
+  const rs = results[w];
   const ms = median(rs.map((r) => r.ms));
   const took = rs.map((r) => 1 + r.spread);
-  console.log(`| ${w} | ${Math.min(...took) === Math.max(...took) ? took[0] : `${Math.min(...took)}–${Math.max(...took)}`} | ${ms.toFixed(0)} | ${Math.round((LINES / ms) * 1000).toLocaleString("en")} | ${(base / ms).toFixed(2)}× | ${median(rs.map((r) => r.pageMs)).toFixed(0)} |`);
+  console.log(`| ${w} | ${Math.min(...took) === Math.max(...took) ? took[0] : `${Math.min(...took)}–${Math.max(...took)}`} | ${ms.toFixed(0)} | ${Math.round((LINES / ms) * 1000).toLocaleString("en")} | ${(base / ms).toFixed(2)}× | ${rs[0].cpuMs === null ? "–" : median(rs.map((r) => r.cpuMs)).toFixed(0)} |`);
 }
 console.log("");
 console.log("Entries: identical to the first setting's in every trial.");
