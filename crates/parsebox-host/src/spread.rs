@@ -105,9 +105,19 @@ impl Host {
     /// ([`Host::may_start_spread`]). A spread engine that owes nothing, with nothing waiting,
     /// ends (its Worker goes back to the page's idle ones).
     pub(crate) fn refill(&mut self, now_ms: f64, engine: EngineId) {
-        let Some(adapter_type) = self.engines.get(&engine).map(|e| e.adapter_type.clone()) else {
+        let Some(e) = self.engines.get(&engine) else {
             return;
         };
+        // Every answer of every engine comes here: with nothing waiting and no spread engine to
+        // end, there is nothing to do (and no type name to copy).
+        let waiting = self
+            .adapters
+            .get(&e.adapter_type)
+            .is_some_and(|a| !a.backlog.is_empty());
+        if !waiting && !e.spread {
+            return;
+        }
+        let adapter_type = e.adapter_type.clone();
         self.hand_backlog(&adapter_type, engine);
         if self.may_start_spread(&adapter_type) {
             if let Some(new) = self.new_engine(now_ms, &adapter_type, true) {
