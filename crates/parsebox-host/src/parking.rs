@@ -21,12 +21,9 @@ impl Host {
             return true;
         }
         let adapter_type = starting.adapter_type.clone();
-        let live = |id: &EngineId, e: &Engine| {
-            *id != engine && e.placement != Placement::Builtin && !e.awaiting_room
-        };
+        let live = |id: &EngineId, e: &Engine| *id != engine && counts_as_live(e);
         loop {
-            let count = self.engines.iter().filter(|(id, e)| live(id, e)).count();
-            if count < self.options.max_live_engines {
+            if self.live_engines(Some(engine)) < self.options.max_live_engines {
                 return true;
             }
             let victim = self
@@ -38,6 +35,14 @@ impl Host {
             let Some(victim) = victim else { return false };
             self.park(victim);
         }
+    }
+
+    /// Sandboxed engines that hold their memory (started, or starting with it), `except` one.
+    pub(crate) fn live_engines(&self, except: Option<EngineId>) -> usize {
+        self.engines
+            .iter()
+            .filter(|(id, e)| Some(**id) != except && counts_as_live(e))
+            .count()
     }
 
     /// Ends idle `engine` to make room: its type's runs stay bound to it, so the type's next
@@ -70,4 +75,10 @@ impl Host {
             a.starts_without_progress = starts;
         }
     }
+}
+
+/// Whether `e` counts toward [`HostOptions::max_live_engines`](crate::HostOptions): a sandboxed
+/// engine with its memory (a built-in has none; a start waiting for room has none yet).
+fn counts_as_live(e: &Engine) -> bool {
+    e.placement != Placement::Builtin && !e.awaiting_room
 }

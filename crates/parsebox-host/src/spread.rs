@@ -233,12 +233,7 @@ impl Host {
     /// without parking another type's: spreading is a speed-up, never a reason to end an
     /// engine another type may need.
     fn room_for_spread(&self) -> bool {
-        let live = self
-            .engines
-            .values()
-            .filter(|e| e.placement != Placement::Builtin && !e.awaiting_room)
-            .count();
-        live < self.options.max_live_engines
+        self.live_engines(None) < self.options.max_live_engines
     }
 
     /// Recovery for a spread engine that died, missed a deadline (`cause`) or could not start
