@@ -43,6 +43,17 @@ impl JournalLine {
     fn bytes(&self) -> usize {
         self.line.len() + self.ts.len()
     }
+
+    /// The line as an op of `run` for an engine: a replay once answered.
+    fn op(&self, run: RunId) -> LineOp {
+        LineOp {
+            seq: self.seq,
+            run,
+            line: self.line.clone(),
+            ts: self.ts.clone(),
+            replay: self.pending.is_none(),
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -164,6 +175,11 @@ impl Journal {
         }
     }
 
+    /// The unanswered line `seq` as an op of `run`, to send it to an engine again.
+    pub(crate) fn pending_op(&self, run: RunId, seq: Seq) -> Option<LineOp> {
+        Some(self.line(self.find_pending(seq)?)?.op(run))
+    }
+
     /// The line at `index` (from [`Journal::find_pending`]).
     pub(crate) fn line(&self, index: usize) -> Option<&JournalLine> {
         match self.ops.get(index) {
@@ -249,13 +265,7 @@ impl Journal {
             .skip(self.ops.len().saturating_sub(n))
             .map(|op| match op {
                 JournalOp::Reset(_) => EngineOp::Reset { run },
-                JournalOp::Line(l) => EngineOp::Line(LineOp {
-                    seq: l.seq,
-                    run,
-                    line: l.line.clone(),
-                    ts: l.ts.clone(),
-                    replay: l.pending.is_none(),
-                }),
+                JournalOp::Line(l) => EngineOp::Line(l.op(run)),
             })
             .collect()
     }

@@ -283,22 +283,10 @@ impl Host {
             return;
         };
         // Back to the front of the backlog, in order, then to the type's engine as it has room.
-        let mut back = Vec::new();
-        for (run, seq) in owed {
-            let Some(r) = self.runs.get(&run) else {
-                continue;
-            };
-            let Some(l) = r.journal.find_pending(seq).and_then(|i| r.journal.line(i)) else {
-                continue;
-            };
-            back.push(LineOp {
-                seq,
-                run,
-                line: l.line.clone(),
-                ts: l.ts.clone(),
-                replay: false,
-            });
-        }
+        let back: Vec<LineOp> = owed
+            .into_iter()
+            .filter_map(|(run, seq)| self.runs.get(&run)?.journal.pending_op(run, seq))
+            .collect();
         if let Some(a) = self.adapters.get_mut(&adapter_type) {
             for op in back.into_iter().rev() {
                 a.backlog.push_front(op);
