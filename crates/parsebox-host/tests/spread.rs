@@ -114,6 +114,34 @@ fn paced(sim: &mut Sim, run: RunId) {
     sim.late.clear();
 }
 
+/// A sim of the slow parser with `max_workers`, its stateless run, and the type's pace known
+/// ([`paced`]).
+fn paced_sim(max_workers: usize) -> (Sim, RunId) {
+    let mut sim = Sim::with_parser(workers(max_workers), "a");
+    sim.work_ms_per_line = SLOW_MS;
+    let run = sim.host.stateless_run("a").unwrap();
+    paced(&mut sim, run);
+    (sim, run)
+}
+
+/// Runs a backlog of `run` whose line `at` is `special`, placed among the first lines the
+/// first spread engine takes: its seqs, `at`, and the engine the special line went to first
+/// (a spread engine, not the type's).
+fn special_on_a_spread_engine(
+    sim: &mut Sim,
+    run: RunId,
+    special: &str,
+) -> (Vec<Seq>, usize, EngineId) {
+    let at = SPREAD_OWED_LINES_MIN + 10;
+    let seqs = backlog(sim, run, 4 * SPREAD_OWED_LINES_MIN, Some((at, special)));
+    sim.pump();
+    sim.step();
+    let main = engines_with_lines(sim)[0];
+    let took_it = engine_of(sim, special);
+    assert_ne!(took_it, main, "the line went to a spread engine first");
+    (seqs, at, took_it)
+}
+
 /// Each seq's delivered late answer texts (all of them: a line answered twice shows twice).
 fn delivered(sim: &Sim, run: RunId) -> BTreeMap<Seq, Vec<String>> {
     let mut out: BTreeMap<Seq, Vec<String>> = BTreeMap::new();
@@ -143,10 +171,7 @@ fn each_answered_once(sim: &Sim, run: RunId, seqs: &[Seq], except: Option<usize>
 
 #[test]
 fn a_long_backlog_of_stateless_lines_spreads_over_max_workers_engines() {
-    let mut sim = Sim::with_parser(workers(3), "a");
-    sim.work_ms_per_line = SLOW_MS;
-    let run = sim.host.stateless_run("a").unwrap();
-    paced(&mut sim, run);
+    let (mut sim, run) = paced_sim(3);
     let seqs = backlog(&mut sim, run, 4 * SPREAD_OWED_LINES_MIN, None);
     sim.pump();
     // Before any answer only the type's engine has lines: the first SPREAD_OWED_LINES_MIN.
@@ -214,10 +239,7 @@ fn a_backlog_worth_less_than_a_start_stays_on_one_engine() {
     assert_eq!(sim.starts, 1);
     assert!(seqs.len() < SPREAD_OWED_LINES_FIRST);
 
-    let mut sim = Sim::with_parser(workers(4), "a");
-    sim.work_ms_per_line = SLOW_MS;
-    let run = sim.host.stateless_run("a").unwrap();
-    paced(&mut sim, run);
+    let (mut sim, run) = paced_sim(4);
     // A live run's lines come a few at a time: the engine keeps up, nothing waits.
     for i in 0..3 * SPREAD_OWED_LINES_MIN {
         sim.defer(run, &format!("l{i}"));
@@ -278,17 +300,8 @@ fn only_stateless_runs_spread() {
 /// until its parser changes.
 #[test]
 fn a_spread_engine_that_dies_gives_its_lines_to_the_types_engine() {
-    let mut sim = Sim::with_parser(workers(3), "a");
-    sim.work_ms_per_line = SLOW_MS;
-    let run = sim.host.stateless_run("a").unwrap();
-    paced(&mut sim, run);
-    let at = SPREAD_OWED_LINES_MIN + 10; // among the first lines the first spread engine takes
-    let seqs = backlog(&mut sim, run, 4 * SPREAD_OWED_LINES_MIN, Some((at, "die")));
-    sim.pump();
-    sim.step();
-    let main = engines_with_lines(&sim)[0];
-    let died_in = engine_of(&sim, "die");
-    assert_ne!(died_in, main, "the line went to a spread engine first");
+    let (mut sim, run) = paced_sim(3);
+    let (seqs, at, died_in) = special_on_a_spread_engine(&mut sim, run, "die");
     assert!(ended(&sim).contains(&died_in));
     each_answered_once(&sim, run, &seqs, Some(at));
     let d = sim.host.diagnostics(Some("a"));
@@ -324,17 +337,8 @@ fn a_spread_engine_that_dies_gives_its_lines_to_the_types_engine() {
 /// and, stuck on the same line, fails it by its own rules. Every other line is answered.
 #[test]
 fn a_spread_engine_past_its_deadline_gives_its_lines_back() {
-    let mut sim = Sim::with_parser(workers(2), "a");
-    sim.work_ms_per_line = SLOW_MS;
-    let run = sim.host.stateless_run("a").unwrap();
-    paced(&mut sim, run);
-    let at = SPREAD_OWED_LINES_MIN + 10; // among the first lines the first spread engine takes
-    let seqs = backlog(&mut sim, run, 4 * SPREAD_OWED_LINES_MIN, Some((at, "hang")));
-    sim.pump();
-    sim.step();
-    let main = engines_with_lines(&sim)[0];
-    let hung_in = engine_of(&sim, "hang");
-    assert_ne!(hung_in, main, "the line went to a spread engine first");
+    let (mut sim, run) = paced_sim(2);
+    let (seqs, at, hung_in) = special_on_a_spread_engine(&mut sim, run, "hang");
     for _ in 0..8 {
         sim.advance(1_000.0);
         sim.step();
@@ -352,10 +356,7 @@ fn a_spread_engine_past_its_deadline_gives_its_lines_back() {
 /// waited are abandoned with the runs' journals (the type's viewers rebuild).
 #[test]
 fn spread_engines_end_with_the_types_parser() {
-    let mut sim = Sim::with_parser(workers(3), "a");
-    sim.work_ms_per_line = SLOW_MS;
-    let run = sim.host.stateless_run("a").unwrap();
-    paced(&mut sim, run);
+    let (mut sim, run) = paced_sim(3);
     backlog(&mut sim, run, 8 * SPREAD_OWED_LINES_MIN, None);
     sim.pump();
     sim.step_rounds(400);
