@@ -304,6 +304,7 @@ const MANY_MOVES = 64;
  */
 export class TranscriptView {
   #hold = null; // { key, off }: the reader's line (orderKey) from before a reset, until the rows reach it
+  #line = null; // { key, id }: the reader's line after a late answer took their row away, and the row put at the top for it
 
   constructor(root, scroller) {
     this.openThinking = new Set(); // ids of thinking items the reader opened
@@ -330,7 +331,16 @@ export class TranscriptView {
       true,
     );
     // The reader's own scroll says where they are now: a held place is not looked for any more.
-    for (const ev of READER_EVENTS) scroller.addEventListener(ev, () => (this.#hold = null), { passive: true });
+    for (const ev of READER_EVENTS) {
+      scroller.addEventListener(
+        ev,
+        () => {
+          this.#hold = null;
+          this.#line = null;
+        },
+        { passive: true },
+      );
+    }
     this.list = new VirtualList(root, scroller, {
       key: (i) => this.ids[i],
       build: (i) => this.#step(i),
@@ -348,6 +358,7 @@ export class TranscriptView {
     this.openThinking.clear();
     this.cardOpen.clear();
     this.#hold = null;
+    this.#line = null;
     this.list.reset(0);
   }
 
@@ -359,6 +370,7 @@ export class TranscriptView {
   reset(items, entries, { keepPlace = false } = {}) {
     const at = keepPlace ? this.#readerRow() : null;
     this.#hold = at && { key: at.key, off: at.off };
+    this.#line = null;
     this.entries = entries;
     this.items = new Map();
     this.keys = new Array(items.length);
@@ -395,8 +407,28 @@ export class TranscriptView {
     const place = this.#readerRow();
     if (moves > MANY_MOVES) this.#applyMany(changes);
     else this.#applyEach(changes);
-    if (place && !this.items.has(place.id)) this.#placeOnLine(place.key);
+    // The reader's row was taken away (a late answer joined their line into the row above, or
+    // replaced it): their line is held until a row that starts at it is there again.
+    if (place && !this.items.has(place.id) && !this.#line) this.#line = { key: place.key, id: null };
+    this.#keepLine();
     this.#findHeldPlace();
+  }
+
+  /**
+   * While the reader's line is held (`#line`, until they scroll): the row that holds it now goes
+   * to the top whenever that is another row than the one put there last. A later answer may give
+   * the line a row of its own again (answers come out of order, or a line's row joins the one
+   * above for a frame): the reader is then back on their line, not left on the row above it.
+   */
+  #keepLine() {
+    const line = this.#line;
+    if (!line || !this.keys.length) return;
+    const i = this.#holder(line.key);
+    if (this.ids[i] !== line.id) {
+      this.list.placeAt(i, 0);
+      line.id = this.ids[i];
+    }
+    if (this.keys[i] === line.key) this.#line = null;
   }
 
   /** `apply` for a frame of few changes: each item inserted, removed or marked changed in turn. */
@@ -503,8 +535,13 @@ export class TranscriptView {
    */
   #placeOnLine(key, off = 0) {
     if (!this.keys.length) return;
-    const i = Math.max(0, lowerBound(this.keys, key + 1) - 1);
+    const i = this.#holder(key);
     this.list.placeAt(i, this.keys[i] === key ? off : 0);
+  }
+
+  /** The row that holds line `key`: the last one that starts at or before it (the first row when none does). */
+  #holder(key) {
+    return Math.max(0, lowerBound(this.keys, key + 1) - 1);
   }
 
   #insert(item) {

@@ -106,7 +106,7 @@ export class VirtualList {
   /** Sets the anchor and keeps why (`scrollTop` when it came from one: no layout read here). */
   #setAnchor(anchor, why, scrollTop) {
     this.#anchor = anchor;
-    this.#trace.push({ why, ...anchor, scrollTop });
+    this.#trace.push({ why, ...anchor, row: this.#key(anchor.i), scrollTop });
     if (this.#trace.length > 24) this.#trace.shift();
   }
 
