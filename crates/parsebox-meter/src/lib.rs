@@ -12,13 +12,18 @@
 //! (`#[global_allocator]`: the wasm core module, the tests). Without it nothing is counted, and
 //! [`installed`] says so, so a budget never silently reads zero. A long vector the core keeps
 //! grows an eighth at a time ([`reserve_gently`]), so no one call takes a budget far past itself.
+//! In wasm the memory itself grows an eighth at a time too (`GrowAhead`, under the count).
 
 mod counting;
+#[cfg(target_arch = "wasm32")]
+mod grow_ahead;
 mod growth;
 
 pub use counting::{
     block_bytes, buffer_bytes, held_bytes, installed, limit_thread_bytes, Counting,
 };
+#[cfg(target_arch = "wasm32")]
+pub use grow_ahead::GrowAhead;
 pub use growth::{reserve_gently, reserve_gently_deque, shrink_gently};
 
 /// Bytes held by one stretch of work: [`Meter::start`] before it, [`Meter::held`] after.

@@ -30,11 +30,12 @@ pub use option_kinds::check_options;
 pub use registry_core::RegistryCore;
 
 /// The core's allocator, counted: what its memory budgets measure are the bytes it really
-/// holds (`parsebox-meter`, `parsebox_live::memory`).
+/// holds (`parsebox-meter`, `parsebox_live::memory`). The memory grows in steps of an eighth
+/// of itself ([`parsebox_meter::GrowAhead`]).
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static ALLOC: parsebox_meter::Counting<std::alloc::System> =
-    parsebox_meter::Counting::new(std::alloc::System);
+static ALLOC: parsebox_meter::Counting<parsebox_meter::GrowAhead<std::alloc::System>> =
+    parsebox_meter::Counting::new(parsebox_meter::GrowAhead::new(std::alloc::System));
 
 /// Installs the panic hook, so a Rust panic is reported on the console before the trap.
 #[wasm_bindgen(start)]

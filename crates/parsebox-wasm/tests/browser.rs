@@ -11,4 +11,5 @@ common::binding_scenarios!(
     misuse_throws_named_errors,
     the_builder_reports_what_changed,
     held_bytes_are_the_cores_real_bytes,
+    the_memory_grows_in_few_steps,
 );
