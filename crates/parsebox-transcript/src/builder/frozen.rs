@@ -475,11 +475,7 @@ impl<P: LineParser> TranscriptBuilder<P> {
         // The window is what is still open: it need not keep room for what left it.
         parsebox_meter::shrink_gently(&mut self.entries);
         parsebox_meter::shrink_gently(&mut self.items);
-        self.later.retain(|_, item| {
-            *item -= b;
-            true
-        });
-        self.waiting = self.later.values().copied().collect();
+        // (`later` and `waiting` keep the run's unit numbers: nothing that waits was frozen.)
         self.origin_hint.set(0);
         moved
     }
@@ -515,8 +511,8 @@ impl<P: LineParser> TranscriptBuilder<P> {
         let mut b = self
             .waiting
             .first()
-            .copied()
-            .unwrap_or(self.items.len())
+            // (A waiting unit is never before the window; were one, nothing would freeze.)
+            .map_or(self.items.len(), |&u| self.item_index(u).unwrap_or(0))
             .min(within);
         while b > 0 && !self.final_before(b) {
             b -= 1;

@@ -252,8 +252,9 @@ impl<P: LineParser> TranscriptBuilder<P> {
             LineAnswer::Now(answer) => answer,
             LineAnswer::Later { token, provisional } => {
                 if self.options.track_lines {
-                    self.later.insert(token, self.items.len());
-                    self.waiting.insert(self.items.len());
+                    let unit = self.units();
+                    self.later.insert(token, unit);
+                    self.waiting.insert(unit);
                 }
                 Ok(provisional)
             }

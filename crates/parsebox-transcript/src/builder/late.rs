@@ -13,12 +13,15 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// answers, by token, folding once (see [`replace_lines`](Self::replace_lines)). A token
     /// from before the last rebuild, or one already answered, changes nothing.
     pub fn replace_answers(&mut self, answers: Vec<(u64, Vec<TranscriptEntry>)>) -> Range<usize> {
-        let by_item = answers
-            .into_iter()
-            .filter_map(|(token, entries)| self.later.remove(&token).map(|item| (item, entries)))
-            .collect::<Vec<_>>();
-        for (item, _) in &by_item {
-            self.waiting.remove(item);
+        let mut by_item = Vec::with_capacity(answers.len());
+        for (token, entries) in answers {
+            let Some(unit) = self.later.remove(&token) else {
+                continue;
+            };
+            self.waiting.remove(&unit);
+            if let Some(item) = self.item_index(unit) {
+                by_item.push((item, entries));
+            }
         }
         self.replace_lines(by_item)
     }

@@ -363,10 +363,12 @@ pub struct TranscriptBuilder<P> {
     dropped_units: u64,
     /// Where [`units_up_to`](Self::units_up_to) answered last: where it looks first next time.
     origin_hint: Cell<usize>,
-    /// Lines answered [`LineAnswer::Later`]: token → item.
-    later: HashMap<u64, usize>,
-    /// The items of `later`, in order: where the earliest line still waiting is.
-    waiting: BTreeSet<usize>,
+    /// Lines answered [`LineAnswer::Later`]: token → the run's number of its unit (as
+    /// [`units`](Self::units) counts them: the number stays when the window's front moves, so
+    /// freezing renumbers nothing).
+    later: HashMap<u64, u64>,
+    /// The units of `later`, in order: where the earliest line still waiting is.
+    waiting: BTreeSet<u64>,
     /// With `track_lines`: for each chunk ingested since the last rebuild, the run's number of
     /// the first unit it could complete.
     chunk_starts: Vec<u64>,
@@ -643,12 +645,10 @@ impl<P: LineParser> TranscriptBuilder<P> {
     /// index of its first entry, or the transcript's length when no such line waits. Entries
     /// before it are final but for later answers to earlier lines. O(log waiting lines).
     pub fn first_waiting_entry(&self, from: u64) -> usize {
-        let from =
-            usize::try_from(from.saturating_sub(self.window_first_unit())).unwrap_or(usize::MAX);
         self.waiting
             .range(from..)
             .next()
-            .and_then(|&u| self.items.get(u))
+            .and_then(|&u| self.items.get(self.item_index(u)?))
             .map_or(self.entries.len(), Item::first_entry)
     }
 }

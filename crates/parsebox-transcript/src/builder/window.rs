@@ -129,14 +129,10 @@ impl<P: LineParser> TranscriptBuilder<P> {
         for item in &mut self.items {
             item.len_before -= first_entry;
         }
-        self.later.retain(|_, item| {
-            let kept = *item >= first_item;
-            if kept {
-                *item -= first_item;
-            }
-            kept
-        });
-        self.waiting = self.later.values().copied().collect();
+        // The lines still waiting that left with the dropped units wait no more.
+        let first_kept = self.window_first_unit();
+        self.later.retain(|_, unit| *unit >= first_kept);
+        self.waiting = self.waiting.split_off(&first_kept);
         dropped.extend(self.entries.drain(..first_entry.min(self.entries.len())));
         self.counts.dropped_chunks += k as u64;
         self.counts.dropped_entries += dropped.len() as u64;
