@@ -10,6 +10,13 @@
 export function applyChanges(copy, { dropped, from, length, entries }) {
   if (dropped > 0) copy.splice(0, dropped);
   const kept = length - from - entries.length;
+  if (copy.length === length) {
+    // As many entries as before (a late answer gave its line as many entries as the generic
+    // one): replaced where they stand, the tail untouched (a run opened at once has most of
+    // its entries after the first answered one, at every frame).
+    for (let i = 0; i < entries.length; i++) copy[from + i] = entries[i];
+    return kept;
+  }
   const tail = kept > 0 ? copy.slice(copy.length - kept) : [];
   copy.length = from;
   for (const e of entries) copy.push(e);
