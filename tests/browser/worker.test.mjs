@@ -40,6 +40,24 @@ const server = await serve(repo, {
     registry.dispose();
     return out;
   };
+  // A long line whose Worker reports progress while the page's own thread is held busy for
+  // \`blockMs\` (a busy machine that did not run the page): the Worker's reports wait in the
+  // page's queue beside the line's deadline timer.
+  window.runBlocked = async (source, lines, options, blockMs) => {
+    const registry = new ParserRegistry({ loadSource: null, ...options });
+    registry.registerSource("w", source);
+    await registry.idle();
+    const builder = new TranscriptBuilder(registry, "w");
+    builder.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: lines.join("\\n") + "\\n" });
+    await new Promise((r) => setTimeout(r, 20));
+    const until = performance.now() + blockMs;
+    while (performance.now() < until) {}
+    await registry.idle();
+    const d = registry.diagnostics("w");
+    const out = { texts: builder.entries().map((e) => e.text), fallbacks: d.fallbacks, counters: d.host };
+    registry.dispose();
+    return out;
+  };
   // A slow parser's backlog: every line in one push, then one more line while the Worker is
   // still on the first push's lines. What shows at once, the backlog then, and all at the end.
   window.runBacklog = async (source, lines, options) => {
@@ -511,6 +529,23 @@ test("a line at 95 % of its budget gets the same outcome with the machine's core
   assert.deepEqual(busy.texts, idle.texts, JSON.stringify(busy));
   assert.deepEqual(busy.fallbacks, {}, JSON.stringify(busy));
   assert.equal(busy.counters.deadlineKills, 0, JSON.stringify(busy));
+});
+
+test("a page that did not run past a line's deadline hears the Worker's progress before its timer: the line is not killed", async (t) => {
+  // The page's thread is held for 500 ms while its Worker's line (~80 % of its 200 ms work
+  // budget: the 95 % test above measures the loop) reports progress every 50 ms and answers; the
+  // line's 200 ms deadline passed meanwhile. The reports and the answer wait in the page's queue
+  // with the deadline's timer: the driver hears what is queued before it tells the core the time.
+  const source = `export function parseStdoutLine(line, ts) {
+    let s = 0;
+    for (let i = 0; i < 600000; i++) s = (s * 31 + i) % 1000003;
+    return [{ kind: "stdout", ts, text: line + " = " + s }];
+  }`;
+  const out = await page.evaluate(([s, o]) => window.runBlocked(s, ["long"], o, 500), [source, { lineBudgetMs: 200, hardDeadlineMs: 200 }]);
+  t.diagnostic(JSON.stringify(out.counters));
+  assert.match(out.texts[0], /^long = \d+$/, JSON.stringify(out));
+  assert.deepEqual(out.fallbacks, {}, JSON.stringify(out));
+  assert.equal(out.counters.deadlineKills, 0, JSON.stringify(out));
 });
 
 test("a second run's first line is not killed while the Worker makes the run's realm", async (t) => {
