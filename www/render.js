@@ -423,6 +423,11 @@ export class TranscriptView {
   #keepLine() {
     const line = this.#line;
     if (!line || !this.keys.length) return;
+    if (this.list.place() === null) {
+      // The view keeps the end now (the reader asked for it): there is no line to hold.
+      this.#line = null;
+      return;
+    }
     const i = this.#holder(line.key);
     if (this.ids[i] !== line.id) {
       this.list.placeAt(i, 0);
