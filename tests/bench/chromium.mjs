@@ -83,3 +83,21 @@ export async function openBenchPage(browser, server) {
   await page.waitForFunction(() => window.benchReady === true);
   return { context, page, errors, bytes };
 }
+
+/**
+ * Runs `fn(pb, shapeLog, ...args)` in a bench page and returns what it returns: `pb` the package
+ * (initialised, its engine ready), `shapeLog` gen-log.mjs's. `fn` travels as its source, so it
+ * names nothing outside itself; `args` are JSON values.
+ */
+export function runWithPackage(page, fn, ...args) {
+  return page.evaluate(
+    async ([source, args]) => {
+      const pb = await import("/pkg/index.js");
+      await pb.default();
+      await pb.engineReady();
+      const { shapeLog } = await import("/bench/gen-log.mjs");
+      return new Function(`return (${source})`)()(pb, shapeLog, ...args);
+    },
+    [fn.toString(), args],
+  );
+}

@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { arg, loadPackage, packageDir } from "./args.mjs";
-import { launchChromium, openBenchPage, serve } from "./chromium.mjs";
+import { launchChromium, openBenchPage, runWithPackage, serve } from "./chromium.mjs";
 import { shapeLog } from "./gen-log.mjs";
 import { installWebWorker } from "../fuzz/web-worker.mjs";
 
@@ -70,16 +70,7 @@ async function trial(name, dir, lines) {
     return JSON.parse(out.trim().split("\n").at(-1));
   }
   const { page, errors } = await openBenchPage(browser, servers[name]);
-  const result = await page.evaluate(
-    async ([fn, source, lines]) => {
-      const pb = await import("/pkg/index.js");
-      await pb.default();
-      await pb.engineReady();
-      const { shapeLog } = await import("/bench/gen-log.mjs");
-      return new Function(`return (${fn})`)()(pb, shapeLog, source, lines);
-    },
-    [openRun.toString(), source, lines],
-  );
+  const result = await runWithPackage(page, openRun, source, lines);
   await page.context().close();
   if (errors.length) throw errors[0];
   return result;

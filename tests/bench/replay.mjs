@@ -16,7 +16,7 @@ import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 
 import { arg, loadPackage, packageDir } from "./args.mjs";
-import { launchChromium, openBenchPage, serve } from "./chromium.mjs";
+import { launchChromium, openBenchPage, runWithPackage, serve } from "./chromium.mjs";
 import { shapeLog } from "./gen-log.mjs";
 import { installWebWorker } from "../fuzz/web-worker.mjs";
 
@@ -83,22 +83,11 @@ if (BROWSER) {
   const server = await serve(packageDir());
   const browser = await launchChromium();
   const { page, errors } = await openBenchPage(browser, server);
-  const out = await page.evaluate(
-    async ([fn, source, options]) => {
-      const pb = await import("/pkg/index.js");
-      await pb.default();
-      await pb.engineReady();
-      const { shapeLog } = await import("/bench/gen-log.mjs");
-      const run = new Function(`return (${fn})`)();
-      return { cores: navigator.hardwareConcurrency, version: navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0], results: await run(pb, shapeLog, source, options) };
-    },
-    [trials.toString(), source, options],
-  );
+  results = await runWithPackage(page, trials, source, options);
+  where = `headless Chromium ${browser.version()}, ${await page.evaluate(() => navigator.hardwareConcurrency)} cores`;
   await browser.close();
   server.close?.();
   if (errors.length) throw errors[0];
-  results = out.results;
-  where = `headless ${out.version}, ${out.cores} cores`;
 } else {
   const pb = await loadPackage(packageDir());
   installWebWorker();
