@@ -27,34 +27,24 @@ const server = await serve(repo, {
   await init();
   installHostile({ ParserRegistry, TranscriptBuilder });
   const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r()));
-  // The default host with \`options\`: every line in one push, once the parser is ready.
-  window.runWorker = async (source, lines, options) => {
+  // The default host with \`options\`: every line in one push, once the parser is ready. With
+  // \`blockMs\`, the page's own thread is then held busy that long, 20 ms after the push (a busy
+  // machine that did not run the page): the Worker's reports wait in the page's queue beside
+  // the line's deadline timer.
+  window.runWorker = async (source, lines, options, blockMs = 0) => {
     const registry = new ParserRegistry({ loadSource: null, ...options });
     registry.registerSource("w", source);
     await registry.idle();
     const builder = new TranscriptBuilder(registry, "w");
     builder.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: lines.join("\\n") + "\\n" });
+    if (blockMs > 0) {
+      await new Promise((r) => setTimeout(r, 20));
+      const until = performance.now() + blockMs;
+      while (performance.now() < until) {}
+    }
     await registry.idle();
     const d = registry.diagnostics("w");
     const out = { host: registry.status("w").host, texts: builder.entries().map((e) => e.text), fallbacks: d.fallbacks, counters: d.host, lastError: d.lastError };
-    registry.dispose();
-    return out;
-  };
-  // A long line whose Worker reports progress while the page's own thread is held busy for
-  // \`blockMs\` (a busy machine that did not run the page): the Worker's reports wait in the
-  // page's queue beside the line's deadline timer.
-  window.runBlocked = async (source, lines, options, blockMs) => {
-    const registry = new ParserRegistry({ loadSource: null, ...options });
-    registry.registerSource("w", source);
-    await registry.idle();
-    const builder = new TranscriptBuilder(registry, "w");
-    builder.push({ ts: "2026-01-01T00:00:01Z", stream: "stdout", chunk: lines.join("\\n") + "\\n" });
-    await new Promise((r) => setTimeout(r, 20));
-    const until = performance.now() + blockMs;
-    while (performance.now() < until) {}
-    await registry.idle();
-    const d = registry.diagnostics("w");
-    const out = { texts: builder.entries().map((e) => e.text), fallbacks: d.fallbacks, counters: d.host };
     registry.dispose();
     return out;
   };
@@ -541,7 +531,7 @@ test("a page that did not run past a line's deadline hears the Worker's progress
     for (let i = 0; i < 600000; i++) s = (s * 31 + i) % 1000003;
     return [{ kind: "stdout", ts, text: line + " = " + s }];
   }`;
-  const out = await page.evaluate(([s, o]) => window.runBlocked(s, ["long"], o, 500), [source, { lineBudgetMs: 200, hardDeadlineMs: 200 }]);
+  const out = await page.evaluate(([s, o]) => window.runWorker(s, ["long"], o, 500), [source, { lineBudgetMs: 200, hardDeadlineMs: 200 }]);
   t.diagnostic(JSON.stringify(out.counters));
   assert.match(out.texts[0], /^long = \d+$/, JSON.stringify(out));
   assert.deepEqual(out.fallbacks, {}, JSON.stringify(out));
