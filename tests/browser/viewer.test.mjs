@@ -327,6 +327,11 @@ test("pause holds the stream; all-at-once finishes it", async () => {
   const { page, errors } = await open(server, "sample=codex_local&speed=1");
   await page.waitForSelector("[data-testid=transcript] [data-testid=entry]", { timeout: 30_000 });
   await page.click("[data-testid=pause-button]");
+  // The progress line is drawn at the page's next frame: a chunk played just before the click
+  // shows there one frame later (a loaded WebKit read "1 / 34" here, then "2 / 34"). Read it
+  // once the pause is on screen and a frame has drawn.
+  await page.waitForFunction(() => document.querySelector("[data-testid=pause-button]").textContent === "Resume");
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const held = await page.textContent("[data-testid=progress]");
   await page.waitForTimeout(1500);
   assert.equal(await page.textContent("[data-testid=progress]"), held);
