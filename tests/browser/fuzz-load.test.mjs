@@ -1,8 +1,11 @@
-// The differential corpus in the headless browser (Chromium, or Firefox ESR: PARSEBOX_BROWSER),
-// twice: once as the machine is, once with both cores kept busy by a CPU hog this test starts
-// itself (issue 40). Budgets count the engine's work, not the clock, so a busy machine must
-// change nothing a user sees: every parser gives Node's entries in both runs, inline and in real
-// Web Workers, and no honest line falls back.
+// The differential corpus in the headless browser (Chromium, Firefox ESR or WebKitGTK:
+// PARSEBOX_BROWSER), with every core kept busy by a CPU hog this test starts itself (issue 40).
+// Budgets count the engine's work, not the clock, so a busy machine must change nothing a user
+// sees: every parser gives Node's entries, inline and in real Web Workers, and no honest line
+// falls back. It also ran once without the hogs, with the same assertion: a minute and a half of
+// a CI run over the three browsers, for no case the loaded run does not check. A failure names
+// its cases; `node tests/fuzz/run.mjs --corpus --browser [--match NAME]` runs them in Chromium
+// without the hogs.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -36,11 +39,7 @@ async function corpusRun() {
   return differing;
 }
 
-test(`the corpus gives Node's entries in ${BROWSER} on the machine as it is`, async () => {
-  assert.deepEqual(await corpusRun(), {});
-});
-
-test("the corpus gives the same entries with every core kept busy by a CPU hog", async () => {
+test(`the corpus gives Node's entries in ${BROWSER} with every core kept busy by a CPU hog`, async () => {
   // One spinning process per core, started here, so the run is loaded however CI's machine is.
   for (let i = 0; i < availableParallelism(); i++) {
     hogs.push(spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
