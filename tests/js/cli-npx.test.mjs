@@ -30,6 +30,16 @@ function run(command, args, cwd, input) {
   return { code: r.status ?? `signal ${r.signal}`, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * The installed command run as `npx parsebox` runs it (its bin script under this Node), with V8
+ * compiling the engine module to its baseline tier only (`--liftoff-only`). Which tier runs
+ * the code changes no output; optimising the engine's hot functions, which a log of a few
+ * dozen lines never earns back, was two thirds of what these comparisons cost: 108 runs of
+ * the corpus test took 187 s of CPU, 58 s with Liftoff alone (the first test runs `npx`
+ * itself, tiers and all).
+ */
+const installed = (args, cwd) => run(process.execPath, ["--liftoff-only", join(app, "node_modules/.bin/parsebox"), ...args], cwd);
+
 /** What the clock says: how long `parse` took (its summary on stderr). The rest must match. */
 const withoutTimings = (text) => text.replace(/ in [0-9.]+ s \([^)]*\)/g, " in … s");
 
@@ -71,7 +81,6 @@ test("in a fresh directory, npx parsebox check and parse work as the README show
 });
 
 test("npx parsebox gives the Rust command's report, transcript and exit code for every corpus parser", () => {
-  const bin = join(app, "node_modules/.bin/parsebox");
   const parsers = readdirSync(corpus).filter((name) => existsSync(join(corpus, name, "ui-parser.js")));
   assert.ok(parsers.length >= 10, parsers.join(", "));
   for (const name of parsers) {
@@ -86,7 +95,7 @@ test("npx parsebox gives the Rust command's report, transcript and exit code for
       ["parse", "--parser", "ui-parser.js", "--format", "timeline", "sample.log"],
     ];
     for (const args of commands) {
-      const ours = run(bin, args, cwd);
+      const ours = installed(args, cwd);
       const rust = run(native, args, cwd);
       const what = `${name}: parsebox ${args.join(" ")}`;
       assert.equal(ours.code, rust.code, `${what}: exit code\n${ours.stderr}`);
@@ -195,9 +204,8 @@ test("npx parsebox check gives the Rust command's report for every kind of findi
     ["check", "missing.js"],
     ["check", "ok.js", "--log", "missing.log"],
   ];
-  const bin = join(app, "node_modules/.bin/parsebox");
   for (const args of cases.flatMap((c) => [c, [...c, "--json"]])) {
-    const ours = run(bin, args, dir);
+    const ours = installed(args, dir);
     const rust = run(native, args, dir);
     const what = `parsebox ${args.join(" ")}`;
     assert.equal(ours.code, rust.code, `${what}: exit code\n${ours.stderr}`);
@@ -206,13 +214,13 @@ test("npx parsebox check gives the Rust command's report for every kind of findi
   }
   // A limit out of range: both refuse it with a usage error naming the flag (the npm command in
   // the registry's words, as `parse` does).
-  for (const command of [bin, native]) {
-    const refused = run(command, ["check", "ok.js", "--line-budget-ms", "0"], dir);
+  for (const command of [installed, (args, cwd) => run(native, args, cwd)]) {
+    const refused = command(["check", "ok.js", "--line-budget-ms", "0"], dir);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /^parsebox: error: .*--line-budget-ms.* got 0\n$/);
   }
   // What the report found, so the comparison above is not of two empty reports.
-  const report = (args) => JSON.parse(run(bin, [...args, "--json"], dir).stdout);
+  const report = (args) => JSON.parse(installed([...args, "--json"], dir).stdout);
   const status = (r, id) => r.checks.find((c) => c.id === id)?.status;
   const awkward = report(["check", "--max-examples", "99", "awkward-echo.js"]).checks.find((c) => c.id === "awkward_lines");
   assert.equal(awkward.details.length, 32, "every awkward line and the closing sentence");
