@@ -67,15 +67,24 @@ finish() {
 }
 
 # The stages' bodies.
+#
+# A cold run keeps both cores busy from end to end, so what it waits for is the order the work
+# gets the CPU in: the package, then the Node tests, then the browsers, one after another, are
+# its longest path; the host's tests and the binding's wasm tests only have to be done before
+# busy.sh. So those two are *compiled* at a lower priority (`nice`), taking the CPU the path
+# leaves, and a browser test never competes with rustc on equal terms; their tests *run* at
+# the usual priority, since some (the command's --hang-timeout-ms) read the clock.
 host_tests() {
+  nice -n 10 cargo test --workspace --locked --no-run
   cargo test --workspace --locked
 }
 wasm_tests() {
   # The binding's tests compiled for wasm32 and run inside wasm (Node, then headless Chromium),
   # in a target dir of their own: in the shared one they would take turns with the host's
   # tests on the dev profile's lock, which `cargo test` holds until its tests end.
-  CARGO_TARGET_DIR="$CARGO_TARGET_DIR/wasm-tests" CHROMEDRIVER=/usr/bin/chromedriver \
-    cargo test -p parsebox-wasm --target wasm32-unknown-unknown --locked
+  export CARGO_TARGET_DIR="$CARGO_TARGET_DIR/wasm-tests" CHROMEDRIVER=/usr/bin/chromedriver
+  nice -n 10 cargo test -p parsebox-wasm --target wasm32-unknown-unknown --locked --no-run
+  cargo test -p parsebox-wasm --target wasm32-unknown-unknown --locked
 }
 package() {
   bash crates/parsebox-wasm/package.sh >/dev/null
