@@ -38,16 +38,22 @@ if [ "$out" = "--clippy" ]; then
     --profile wasm-release --locked -- -D warnings
 fi
 
+# Every loop calls out to the page now and then (crates/parsebox-preempt says why: WebKit stops
+# a terminated Worker only where its wasm calls JavaScript). The tool is a host build, so
+# without the wasm RUSTFLAGS above, in the dev profile (dependencies at opt-level 2; a release
+# build would add a minute of LTO), in this build's target dir: in the shared one it would wait
+# for the host's `cargo test`, which tests/run.sh runs beside this build and which holds the dev
+# profile's lock until its tests end (in a cold run on a busy machine the package waited for it
+# to the end). It compiles beside the engine (the two builds lock different profile dirs): after
+# it, it was a minute or more of a cold package build's longest path, whose fat LTO and wasm-opt
+# each use one core.
+env -u RUSTFLAGS CARGO_TARGET_DIR="$target" cargo build -q -p parsebox-preempt --locked &
+preempt=$!
+trap 'kill "$preempt" 2>/dev/null || true' EXIT
 CARGO_TARGET_DIR="$target" cargo build -p parsebox-engine-wasm --target wasm32-unknown-unknown \
   --profile wasm-release --locked
 wasm="$target/wasm32-unknown-unknown/wasm-release/parsebox_engine_wasm.wasm"
-
-# Every loop calls out to the page now and then (crates/parsebox-preempt says why: WebKit stops
-# a terminated Worker only where its wasm calls JavaScript). A host build, so without the wasm
-# RUSTFLAGS above, in the dev profile (dependencies at opt-level 2; a release build would add a
-# minute of LTO), in this build's target dir: in the shared one it would wait for the host's
-# `cargo test`, which tests/run.sh runs beside this build and which holds the dev profile's lock
-# until its tests end: in a cold run on a busy machine the package waited for it to the end.
+wait "$preempt"
 env -u RUSTFLAGS CARGO_TARGET_DIR="$target" cargo run -q -p parsebox-preempt --locked -- "$wasm" "$target/parsebox_engine.polled.wasm"
 
 mkdir -p "$out"
