@@ -74,17 +74,19 @@ finish() {
 # busy.sh. So those two are *compiled* at a lower priority (`nice`), taking the CPU the path
 # leaves, and a browser test never competes with rustc on equal terms; their tests *run* at
 # the usual priority, since some (the command's --hang-timeout-ms) read the clock.
+cargo_test() {
+  nice -n 10 cargo test "$@" --no-run
+  cargo test "$@"
+}
 host_tests() {
-  nice -n 10 cargo test --workspace --locked --no-run
-  cargo test --workspace --locked
+  cargo_test --workspace --locked
 }
 wasm_tests() {
   # The binding's tests compiled for wasm32 and run inside wasm (Node, then headless Chromium),
   # in a target dir of their own: in the shared one they would take turns with the host's
   # tests on the dev profile's lock, which `cargo test` holds until its tests end.
   export CARGO_TARGET_DIR="$CARGO_TARGET_DIR/wasm-tests" CHROMEDRIVER=/usr/bin/chromedriver
-  nice -n 10 cargo test -p parsebox-wasm --target wasm32-unknown-unknown --locked --no-run
-  cargo test -p parsebox-wasm --target wasm32-unknown-unknown --locked
+  cargo_test -p parsebox-wasm --target wasm32-unknown-unknown --locked
 }
 package() {
   bash crates/parsebox-wasm/package.sh >/dev/null
@@ -140,7 +142,7 @@ cli_tests() {
 browser() {
   PARSEBOX_BROWSER=$1 node --test tests/browser/
 }
-export -f host_tests wasm_tests package checks package_checks after node_tests cli_tests browser
+export -f cargo_test host_tests wasm_tests package checks package_checks after node_tests cli_tests browser
 
 say "cargo fmt --check"
 cargo fmt --all --check
