@@ -303,8 +303,11 @@ const MANY_MOVES = 64;
  * open when its row leaves the DOM and comes back, or is redrawn with new content.
  */
 export class TranscriptView {
-  #hold = null; // { key, off }: the reader's line (orderKey) from before a reset, until the rows reach it
-  #line = null; // { key, id }: the reader's line after a late answer took their row away, and the row put at the top for it
+  // The reader's line (orderKey), held until they scroll: { key, off, id }. After a reset it
+  // waits for the rows to reach it (`id` undefined); then, while no row starts at it, the row
+  // that holds it (`id`, the one put at the top for it) stays at the top, and a row that starts
+  // at the line, when one comes, takes its place.
+  #held = null;
 
   constructor(root, scroller) {
     this.openThinking = new Set(); // ids of thinking items the reader opened
@@ -335,8 +338,7 @@ export class TranscriptView {
       scroller.addEventListener(
         ev,
         () => {
-          this.#hold = null;
-          this.#line = null;
+          this.#held = null;
         },
         { passive: true },
       );
@@ -357,8 +359,7 @@ export class TranscriptView {
     this.entries = [];
     this.openThinking.clear();
     this.cardOpen.clear();
-    this.#hold = null;
-    this.#line = null;
+    this.#held = null;
     this.list.reset(0);
   }
 
@@ -369,8 +370,7 @@ export class TranscriptView {
    */
   reset(items, entries, { keepPlace = false } = {}) {
     const at = keepPlace ? this.#readerRow() : null;
-    this.#hold = at && { key: at.key, off: at.off };
-    this.#line = null;
+    this.#held = at && { key: at.key, off: at.off, id: undefined };
     this.entries = entries;
     this.items = new Map();
     this.keys = new Array(items.length);
@@ -381,18 +381,7 @@ export class TranscriptView {
       this.ids[k] = item.id;
     });
     this.list.reset(items.length, { keepPlace });
-    this.#findHeldPlace();
-  }
-
-  /**
-   * Once the rows reach the held line, the row that holds it (the item that started at or before
-   * it) goes back to the top of the viewport, at the same offset if it is the same item.
-   */
-  #findHeldPlace() {
-    const hold = this.#hold;
-    if (!hold || !this.keys.length || this.keys[this.keys.length - 1] < hold.key) return;
-    this.#hold = null;
-    this.#placeOnLine(hold.key, hold.off);
+    this.#keepLine();
   }
 
   /**
@@ -409,31 +398,36 @@ export class TranscriptView {
     else this.#applyEach(changes);
     // The reader's row was taken away (a late answer joined their line into the row above, or
     // replaced it): their line is held until a row that starts at it is there again.
-    if (place && !this.items.has(place.id) && !this.#line) this.#line = { key: place.key, id: null };
+    if (place && !this.items.has(place.id) && !this.#held) this.#held = { key: place.key, off: 0, id: null };
     this.#keepLine();
-    this.#findHeldPlace();
   }
 
   /**
-   * While the reader's line is held (`#line`, until they scroll): the row that holds it now goes
-   * to the top whenever that is another row than the one put there last. A later answer may give
-   * the line a row of its own again (answers come out of order, or a line's row joins the one
-   * above for a frame): the reader is then back on their line, not left on the row above it.
+   * While the reader's line is held (`#held`, until they scroll): once the rows reach it, the row
+   * that holds it (the item that started at or before it) goes to the top whenever that is
+   * another row than the one put there last, at the held offset if it starts at the line. A
+   * later answer may give the line a row of its own again (answers come out of order, a line's
+   * row joins the one above for a frame, a rebuild's row of several lines is split by a late
+   * answer): the reader is then back on their line, not left on the row above it.
    */
   #keepLine() {
-    const line = this.#line;
-    if (!line || !this.keys.length) return;
-    if (this.list.place() === null) {
+    const held = this.#held;
+    if (!held || !this.keys.length) return;
+    if (held.id === undefined) {
+      // A rebuild comes in slices: the line is found once the rows reach it.
+      if (this.keys[this.keys.length - 1] < held.key) return;
+    } else if (this.list.place() === null) {
       // The view keeps the end now (the reader asked for it): there is no line to hold.
-      this.#line = null;
+      this.#held = null;
       return;
     }
-    const i = this.#holder(line.key);
-    if (this.ids[i] !== line.id) {
-      this.list.placeAt(i, 0);
-      line.id = this.ids[i];
+    const i = this.#holder(held.key);
+    const starts = this.keys[i] === held.key;
+    if (this.ids[i] !== held.id) {
+      this.list.placeAt(i, starts ? held.off : 0);
+      held.id = this.ids[i];
     }
-    if (this.keys[i] === line.key) this.#line = null;
+    if (starts) this.#held = null;
   }
 
   /** `apply` for a frame of few changes: each item inserted, removed or marked changed in turn. */
@@ -531,17 +525,6 @@ export class TranscriptView {
   #readerRow() {
     const at = this.list.place();
     return at && at.i < this.ids.length ? { id: this.ids[at.i], key: this.keys[at.i], off: at.off } : null;
-  }
-
-  /**
-   * The reader's line is `key` (the rows were rebuilt, or a late answer joined their row into
-   * the row above or replaced it): the row that holds it now (the item that started at or before
-   * it) goes to the top of the view, `off` px in if it starts at that line.
-   */
-  #placeOnLine(key, off = 0) {
-    if (!this.keys.length) return;
-    const i = this.#holder(key);
-    this.list.placeAt(i, this.keys[i] === key ? off : 0);
   }
 
   /** The row that holds line `key`: the last one that starts at or before it (the first row when none does). */

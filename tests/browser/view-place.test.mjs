@@ -57,6 +57,21 @@ const server = await serve(ROOT, {
     await frames(2);
     return shown();
   };
+  /**
+   * A rebuild under the reader (a parser came ready): the timeline from scratch without the rows
+   * of \`joined\` (the parser joined those lines into the row above), its first 1,000 rows at
+   * once and the rest a frame later, as the viewer takes a rebuild in slices.
+   */
+  window.rebuild = async (joined) => {
+    const kept = items.filter((_, line) => !joined.includes(line));
+    view.reset(kept.slice(0, 1000), entries, { keepPlace: true });
+    view.draw({ follow: false });
+    await frames(2);
+    view.apply(new Map(kept.slice(1000).map((it) => [it.id, it])), entries);
+    view.draw({ follow: false });
+    await frames(2);
+    return shown();
+  };
   window.ready = true;
 </script>`,
   }),
@@ -101,5 +116,23 @@ test("once the reader scrolls, a row that comes back for the line they had read 
   const after = await page.evaluate(() => window.answer([[1500, true]]));
   assert.equal(after[0].id, "e1600", `the reader stays on line 1600 (${JSON.stringify(after.slice(0, 3))})`);
   assert.ok(Math.abs(after[0].top) < 1, `at the top, to the pixel (${after[0].top})`);
+  assert.deepEqual(errors, []);
+});
+
+test("after a rebuild put the row above the reader's line at the top, a late answer that gives their line a row of its own brings them back to it", async (t) => {
+  // viewer-large in Chromium, a fresh run: the rebuild joined line 4207 into line 4205's row and
+  // put that row at the top; a late answer split line 4207 out again and the view stayed on 4205.
+  const errors = [];
+  const { browser, page } = await openReady(server, "/view-place.html", errors);
+  t.after(() => browser.close());
+  await page.evaluate(() => window.readAt(1500));
+  const rebuilt = await page.evaluate(() => window.rebuild([1498, 1499, 1500]));
+  assert.equal(rebuilt[0].id, "e1497", `the row that holds line 1500 after the rebuild is at the top (${JSON.stringify(rebuilt.slice(0, 3))})`);
+  assert.ok(Math.abs(rebuilt[0].top) < 1, `at the top, to the pixel (${rebuilt[0].top})`);
+  const back = await page.evaluate(() => window.answer([[1500, true]]));
+  assert.equal(back[0].id, "e1500", `the reader's own line is at the top again (${JSON.stringify(back.slice(0, 3))})`);
+  assert.ok(Math.abs(back[0].top) < 1, `at the top, to the pixel (${back[0].top})`);
+  const later = await page.evaluate(() => window.answer([[1498, true], [1499, true]]));
+  assert.equal(later[0].id, "e1500", `rows coming back above it do not move the reader (${JSON.stringify(later.slice(0, 3))})`);
   assert.deepEqual(errors, []);
 });
