@@ -78,6 +78,18 @@ const server = await serve(ROOT, {
 });
 after(() => server.close());
 
+/**
+ * A late answer gives line 1500, the reader's, a row of its own: the reader is back on it, to
+ * the pixel; then rows coming back for lines 1498 and 1499, above it, do not move them.
+ */
+async function backOnLine1500(page) {
+  const back = await page.evaluate(() => window.answer([[1500, true]]));
+  assert.equal(back[0].id, "e1500", `the reader's own line is at the top again (${JSON.stringify(back.slice(0, 3))})`);
+  assert.ok(Math.abs(back[0].top) < 1, `at the top, to the pixel (${back[0].top})`);
+  const later = await page.evaluate(() => window.answer([[1498, true], [1499, true]]));
+  assert.equal(later[0].id, "e1500", `rows coming back above it do not move the reader (${JSON.stringify(later.slice(0, 3))})`);
+}
+
 test("a reader whose row a late answer took away is back on their line when a later answer gives it a row again", async (t) => {
   const errors = [];
   const { browser, page } = await openReady(server, "/view-place.html", errors);
@@ -96,11 +108,7 @@ test("a reader whose row a late answer took away is back on their line when a la
   assert.equal(nearer[0].id, "e1497", `the row that now holds line 1500 is at the top (${JSON.stringify(nearer.slice(0, 3))})`);
 
   // And line 1500 its own: the reader is back on their line, and stays there.
-  const back = await page.evaluate(() => window.answer([[1500, true]]));
-  assert.equal(back[0].id, "e1500", `the reader's own line is at the top again (${JSON.stringify(back.slice(0, 3))})`);
-  assert.ok(Math.abs(back[0].top) < 1, `at the top, to the pixel (${back[0].top})`);
-  const later = await page.evaluate(() => window.answer([[1498, true], [1499, true]]));
-  assert.equal(later[0].id, "e1500", `rows coming back above it do not move the reader (${JSON.stringify(later.slice(0, 3))})`);
+  await backOnLine1500(page);
   assert.deepEqual(errors, []);
 });
 
@@ -129,10 +137,6 @@ test("after a rebuild put the row above the reader's line at the top, a late ans
   const rebuilt = await page.evaluate(() => window.rebuild([1498, 1499, 1500]));
   assert.equal(rebuilt[0].id, "e1497", `the row that holds line 1500 after the rebuild is at the top (${JSON.stringify(rebuilt.slice(0, 3))})`);
   assert.ok(Math.abs(rebuilt[0].top) < 1, `at the top, to the pixel (${rebuilt[0].top})`);
-  const back = await page.evaluate(() => window.answer([[1500, true]]));
-  assert.equal(back[0].id, "e1500", `the reader's own line is at the top again (${JSON.stringify(back.slice(0, 3))})`);
-  assert.ok(Math.abs(back[0].top) < 1, `at the top, to the pixel (${back[0].top})`);
-  const later = await page.evaluate(() => window.answer([[1498, true], [1499, true]]));
-  assert.equal(later[0].id, "e1500", `rows coming back above it do not move the reader (${JSON.stringify(later.slice(0, 3))})`);
+  await backOnLine1500(page);
   assert.deepEqual(errors, []);
 });
